@@ -75,8 +75,7 @@ contract OctokuReference is IPuzzle {
     /// covers it; a non-zero nibble of `start` must equal the solution's.
     function verify(uint256 start, uint256 solution) external pure returns (bool) {
         for (uint256 index; index < 256;) {
-            uint256 given = start & 0xF;
-            if (given != 0 && given != solution & 0xF) return false;
+            if (start & 0xF != 0 && start & 0xF != solution & 0xF) return false;
 
             uint256 checks = (CHECKS >> index) & 7;
             if (checks & 4 == 4 && !_check(solution, ROW_SHIFTS)) return false;

@@ -1,0 +1,160 @@
+//! Solver benchmarks: the fast solver against the naive baseline on
+//! generated-like boards (8 distinct digits on 8 random cells, solvable ones
+//! only), and count / is_unique on unique-solution puzzles with 20-30 givens.
+//!
+//! Run: `cargo bench -p octoku-core --bench solve`. Before the criterion
+//! groups it prints a per-board distribution (median, p90, max) of the fast
+//! solver's time, each board timed on its own.
+
+use criterion::{Criterion, black_box, criterion_group};
+use octoku_core::board::Board;
+use octoku_core::solve::{count, is_unique, solve, solve_naive};
+use std::time::{Duration, Instant};
+
+/// Tiny deterministic xorshift64.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `n` solvable boards with digits 1-8 (shuffled) on 8 distinct random cells.
+fn generated_boards(n: usize) -> Vec<Board> {
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut cells = [0u8; 64];
+        let mut digits: Vec<u8> = (1..=8).collect();
+        for k in (1..8).rev() {
+            digits.swap(k, rng.below(k as u64 + 1) as usize);
+        }
+        let mut placed = 0;
+        while placed < 8 {
+            let i = rng.below(64) as usize;
+            if cells[i] == 0 {
+                cells[i] = digits[placed];
+                placed += 1;
+            }
+        }
+        let b = Board::from_cells(&cells);
+        if matches!(solve(b), Ok(Some(_))) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// The unique-solution puzzles kept in `data/unique_puzzles.txt`.
+fn unique_puzzles() -> Vec<Board> {
+    include_str!("../data/unique_puzzles.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.parse().ok())
+        .collect()
+}
+
+/// Median, 90th percentile and maximum time of `f` per board, each board timed alone.
+fn distribution(boards: &[Board], reps: u32, f: impl Fn(Board)) -> (Duration, Duration, Duration) {
+    let mut times: Vec<Duration> = boards
+        .iter()
+        .map(|&b| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f(black_box(b));
+            }
+            t.elapsed() / reps
+        })
+        .collect();
+    times.sort();
+    let n = times.len();
+    (times[n / 2], times[n * 9 / 10], times[n - 1])
+}
+
+fn bench_solve(c: &mut Criterion) {
+    let boards = generated_boards(256);
+    let puzzles = unique_puzzles();
+
+    let mut g = c.benchmark_group("generated");
+    let mut k = 0usize;
+    g.bench_function("solve", |b| {
+        b.iter(|| {
+            k = (k + 1) % boards.len();
+            solve(black_box(boards[k]))
+        })
+    });
+    let mut k = 0usize;
+    g.bench_function("solve_naive", |b| {
+        b.iter(|| {
+            k = (k + 1) % boards.len();
+            solve_naive(black_box(boards[k]))
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("unique_20_30");
+    let mut k = 0usize;
+    g.bench_function("count_limit_2", |b| {
+        b.iter(|| {
+            k = (k + 1) % puzzles.len();
+            count(black_box(puzzles[k]), 2)
+        })
+    });
+    let mut k = 0usize;
+    g.bench_function("is_unique", |b| {
+        b.iter(|| {
+            k = (k + 1) % puzzles.len();
+            is_unique(black_box(puzzles[k]))
+        })
+    });
+    let mut k = 0usize;
+    g.bench_function("solve", |b| {
+        b.iter(|| {
+            k = (k + 1) % puzzles.len();
+            solve(black_box(puzzles[k]))
+        })
+    });
+    let mut k = 0usize;
+    g.bench_function("solve_naive", |b| {
+        b.iter(|| {
+            k = (k + 1) % puzzles.len();
+            solve_naive(black_box(puzzles[k]))
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(50);
+    targets = bench_solve
+}
+
+fn main() {
+    let boards = generated_boards(256);
+    let (med, p90, max) = distribution(&boards, 200, |b| {
+        let _ = black_box(solve(b));
+    });
+    println!("per-board fast solve over {} generated boards: median {med:?}, p90 {p90:?}, max {max:?}", boards.len());
+    let (nmed, np90, nmax) = distribution(&boards, 5, |b| {
+        let _ = black_box(solve_naive(b));
+    });
+    println!("per-board naive solve over the same boards: median {nmed:?}, p90 {np90:?}, max {nmax:?}");
+    println!(
+        "median ratio naive/fast: {:.1}",
+        nmed.as_secs_f64() / med.as_secs_f64().max(1e-12)
+    );
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,0 +1,339 @@
+//! Human-readable reasons why a solution fails, kept apart from the
+//! contract mirror in [`verify`](mod@crate::verify).
+//!
+//! Indices inside [`Problem`] and [`Unit`] are 0-based, like the rest of the
+//! crate; their `Display` output is 1-based ("row 1" to "row 8") for people.
+
+use std::fmt;
+
+use crate::board::Board;
+use crate::verify::subgrid_cells;
+
+/// A row, column or 2x4 subgrid of the board (0-based index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Unit {
+    /// Row 0..8, top to bottom.
+    Row(usize),
+    /// Column 0..8, left to right.
+    Column(usize),
+    /// Subgrid 0..8, numbered `(row / 2) * 2 + col / 4`.
+    Subgrid(usize),
+}
+
+impl Unit {
+    /// Returns the unit's 8 cells `(row, col)` in reading order.
+    pub fn cells(self) -> [(usize, usize); 8] {
+        match self {
+            Unit::Row(r) => std::array::from_fn(|c| (r, c)),
+            Unit::Column(c) => std::array::from_fn(|r| (r, c)),
+            Unit::Subgrid(s) => subgrid_cells(s),
+        }
+    }
+
+    /// Returns all 24 units: rows, then columns, then subgrids.
+    pub fn all() -> impl Iterator<Item = Unit> {
+        (0..8)
+            .map(Unit::Row)
+            .chain((0..8).map(Unit::Column))
+            .chain((0..8).map(Unit::Subgrid))
+    }
+}
+
+impl fmt::Display for Unit {
+    /// Prints 1-based positions, e.g. `row 3`, `subgrid 2 (rows 1-2, columns 5-8)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Unit::Row(r) => write!(f, "row {}", r + 1),
+            Unit::Column(c) => write!(f, "column {}", c + 1),
+            Unit::Subgrid(s) => {
+                let (row0, col0) = ((s / 2) * 2 + 1, (s % 2) * 4 + 1);
+                write!(
+                    f,
+                    "subgrid {} (rows {}-{}, columns {}-{})",
+                    s + 1,
+                    row0,
+                    row0 + 1,
+                    col0,
+                    col0 + 3
+                )
+            }
+        }
+    }
+}
+
+/// One reason a solution is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Problem {
+    /// A given of the starting board was not kept.
+    ChangedGiven {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+        /// The starting board's digit.
+        given: u8,
+        /// The solution's digit.
+        found: u8,
+    },
+    /// A solution cell that is empty (0) or out of range (9..=15).
+    BadCell {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+        /// The cell's value.
+        found: u8,
+    },
+    /// A digit 1..=8 that appears more than once in a unit.
+    Repeated {
+        /// The unit.
+        unit: Unit,
+        /// The repeated digit.
+        digit: u8,
+        /// Every cell `(row, col)` of the unit holding it, in reading order.
+        cells: Vec<(usize, usize)>,
+    },
+    /// A digit 1..=8 that does not appear in a unit.
+    Missing {
+        /// The unit.
+        unit: Unit,
+        /// The missing digit.
+        digit: u8,
+    },
+}
+
+/// Joins 1-based numbers as `2`, `2 and 7`, or `2, 5 and 7`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+impl fmt::Display for Problem {
+    /// Prints one line with 1-based positions.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::ChangedGiven {
+                row,
+                col,
+                given,
+                found,
+            } => write!(
+                f,
+                "row {} column {}: the given {given} was changed to {found}",
+                row + 1,
+                col + 1
+            ),
+            Problem::BadCell { row, col, found: 0 } => write!(
+                f,
+                "row {} column {} is empty; cells must hold 1-8",
+                row + 1,
+                col + 1
+            ),
+            Problem::BadCell { row, col, found } => write!(
+                f,
+                "row {} column {} holds {found}; cells must hold 1-8",
+                row + 1,
+                col + 1
+            ),
+            Problem::Repeated { unit, digit, cells } => {
+                let places: Vec<String> = match unit {
+                    Unit::Row(_) => cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
+                    Unit::Column(_) => cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
+                    Unit::Subgrid(_) => cells
+                        .iter()
+                        .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
+                        .collect(),
+                };
+                let label = match unit {
+                    Unit::Row(_) => "columns ",
+                    Unit::Column(_) => "rows ",
+                    Unit::Subgrid(_) => "",
+                };
+                write!(f, "{unit} repeats {digit} ({label}{})", join_and(&places))
+            }
+            Problem::Missing { unit, digit } => write!(f, "{unit} misses {digit}"),
+        }
+    }
+}
+
+/// Lists every reason `solution` fails for `start`; empty exactly when
+/// [`crate::verify::verify`] accepts.
+///
+/// Order: changed givens, then bad cells (both in reading order), then each
+/// unit's repeats and misses (rows, then columns, then subgrids; digits
+/// ascending, repeats before misses within a unit).
+pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
+    let given = start.cells();
+    let cells = solution.cells();
+    let mut problems = Vec::new();
+    for (i, (&g, &s)) in given.iter().zip(cells.iter()).enumerate() {
+        if g != 0 && g != s {
+            problems.push(Problem::ChangedGiven {
+                row: i / 8,
+                col: i % 8,
+                given: g,
+                found: s,
+            });
+        }
+    }
+    for (i, &s) in cells.iter().enumerate() {
+        if !(1..=8).contains(&s) {
+            problems.push(Problem::BadCell {
+                row: i / 8,
+                col: i % 8,
+                found: s,
+            });
+        }
+    }
+    for unit in Unit::all() {
+        let members = unit.cells();
+        for digit in 1..=8u8 {
+            let holding: Vec<(usize, usize)> = members
+                .iter()
+                .copied()
+                .filter(|&(r, c)| cells[8 * r + c] == digit)
+                .collect();
+            if holding.len() > 1 {
+                problems.push(Problem::Repeated {
+                    unit,
+                    digit,
+                    cells: holding,
+                });
+            }
+        }
+        for digit in 1..=8u8 {
+            if !members.iter().any(|&(r, c)| cells[8 * r + c] == digit) {
+                problems.push(Problem::Missing { unit, digit });
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::verify;
+    use proptest::prelude::*;
+    use ruint::aliases::U256;
+
+    const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
+    const START: &str = "0x0000000000003000007001000000000000000040500000060000000000020008";
+
+    fn board(s: &str) -> Board {
+        s.parse().expect("test board parses")
+    }
+
+    #[test]
+    fn valid_solution_has_no_problems() {
+        assert!(explain(board(START), board(SOLUTION)).is_empty());
+    }
+
+    #[test]
+    fn unit_display_is_one_based() {
+        assert_eq!(Unit::Row(0).to_string(), "row 1");
+        assert_eq!(Unit::Column(7).to_string(), "column 8");
+        assert_eq!(
+            Unit::Subgrid(3).to_string(),
+            "subgrid 4 (rows 3-4, columns 5-8)"
+        );
+    }
+
+    #[test]
+    fn changed_last_cell_reports_given_repeats_and_misses() {
+        let bad = board(SOLUTION).with_cell(7, 7, 7);
+        let problems = explain(board(START), bad);
+        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            vec![
+                "row 8 column 8: the given 8 was changed to 7",
+                "row 8 repeats 7 (columns 5 and 8)",
+                "row 8 misses 8",
+                "column 8 repeats 7 (rows 2 and 8)",
+                "column 8 misses 8",
+                "subgrid 8 (rows 7-8, columns 5-8) repeats 7 (row 8 column 5 and row 8 column 8)",
+                "subgrid 8 (rows 7-8, columns 5-8) misses 8",
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_cells_are_reported_in_reading_order_before_units() {
+        let b = board(SOLUTION).with_cell(1, 0, 9).with_cell(0, 3, 0);
+        let problems = explain(Board::EMPTY, b);
+        assert_eq!(
+            problems[0].to_string(),
+            "row 1 column 4 is empty; cells must hold 1-8"
+        );
+        assert_eq!(
+            problems[1].to_string(),
+            "row 2 column 1 holds 9; cells must hold 1-8"
+        );
+        assert!(matches!(
+            problems[2],
+            Problem::Missing {
+                unit: Unit::Row(0),
+                digit: 5
+            }
+        ));
+    }
+
+    #[test]
+    fn join_and_uses_commas_then_and() {
+        let s = |v: &[&str]| join_and(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(s(&["2"]), "2");
+        assert_eq!(s(&["2", "7"]), "2 and 7");
+        assert_eq!(s(&["2", "5", "7"]), "2, 5 and 7");
+    }
+
+    fn any_board() -> impl Strategy<Value = Board> {
+        any::<[u64; 4]>().prop_map(|l| Board(U256::from_limbs(l)))
+    }
+
+    /// A known-valid grid with a few random edits, plus a start that keeps a
+    /// random subset of the original cells.
+    fn near_valid_pair() -> impl Strategy<Value = (Board, Board)> {
+        (
+            prop::collection::vec((0usize..8, 0usize..8, 0u8..16), 0..=2),
+            any::<u64>(),
+        )
+            .prop_map(|(edits, keep)| {
+                let valid = board(SOLUTION);
+                let mut start = valid.cells();
+                for (i, c) in start.iter_mut().enumerate() {
+                    if keep >> i & 1 == 0 {
+                        *c = 0;
+                    }
+                }
+                let solution = edits
+                    .into_iter()
+                    .fold(valid, |b, (r, c, d)| b.with_cell(r, c, d));
+                (Board::from_cells(&start), solution)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn explain_is_empty_iff_verify_on_random_boards(start in any_board(), solution in any_board()) {
+            prop_assert_eq!(explain(start, solution).is_empty(), verify(start, solution));
+        }
+
+        #[test]
+        fn explain_is_empty_iff_verify_near_valid((start, solution) in near_valid_pair()) {
+            prop_assert_eq!(explain(start, solution).is_empty(), verify(start, solution));
+        }
+
+        #[test]
+        fn every_problem_prints_one_line((start, solution) in near_valid_pair()) {
+            for p in explain(start, solution) {
+                let line = p.to_string();
+                prop_assert!(!line.contains('\n'));
+                prop_assert!(!line.is_empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! Pure model of the octoku 8x8 puzzle as published on chain (Curta puzzle #1).
+//!
+//! A board is a 256-bit word with one 4-bit cell per nibble (see [`board`]).
+//! [`generate()`] and [`verify()`] mirror the published contract bit for bit;
+//! [`explain`] turns a rejected solution into readable reasons. Nothing here
+//! touches an EVM, the network or the file system.
+
+pub mod address;
+pub mod board;
+pub mod error;
+pub mod explain;
+pub mod generate;
+pub mod verify;
+
+pub use address::Address;
+pub use board::Board;
+pub use error::ParseError;
+pub use generate::{generate, generate_from_seed};
+pub use ruint::aliases::U256;
+pub use verify::verify;
+pub mod solve;
+pub mod symmetry;
+pub mod audit;

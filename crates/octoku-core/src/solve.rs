@@ -1,0 +1,860 @@
+//! Solving octoku boards: a fast bitboard solver, a solution counter, a
+//! plain-backtracking baseline and a finder of human-readable contradictions.
+//!
+//! The fast solver keeps, for each digit, a 64-bit board of the cells where
+//! that digit may still go (bit `i` is the cell at reading index
+//! `i = 8 * row + col`). Placing a digit clears its peers with a handful of
+//! word operations. Propagation applies naked singles (cells with one
+//! candidate) and hidden singles (a digit with one place in a row, column or
+//! subgrid), counting candidates bit-sliced over the eight digit boards.
+//! The search branches on the empty cell with the fewest candidates. Nothing
+//! is allocated while searching and no `U256` arithmetic happens after the
+//! start board has been read into cells once.
+
+use crate::board::Board;
+use std::fmt;
+
+/// Why a start board cannot be solved as given: it holds a value that is no digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveError {
+    /// The cell at `row`, `col` (0-based) holds `digit`, which is neither 0 (empty) nor 1-8.
+    InvalidDigit {
+        /// Row of the cell, 0-based.
+        row: usize,
+        /// Column of the cell, 0-based.
+        col: usize,
+        /// The value found there (9 to 15).
+        digit: u8,
+    },
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SolveError::InvalidDigit { row, col, digit } => write!(
+                f,
+                "row {} column {} holds {}; givens must be 0 (empty) or 1-8",
+                row + 1,
+                col + 1,
+                digit
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Every cell.
+const ALL: u64 = !0;
+/// Bit 0 of every byte: column 0 of every row, or the anchor of each row.
+const BYTE_LSB: u64 = 0x0101_0101_0101_0101;
+
+/// Peers of each cell (same row, column or subgrid), the cell itself excluded.
+const PEERS: [u64; 64] = build_peers();
+
+/// The 24 units: rows 0-7, then columns 0-7, then subgrids 0-7.
+const UNITS: [u64; 24] = build_units();
+
+const fn row_mask(r: usize) -> u64 {
+    0xFFu64 << (8 * r)
+}
+
+const fn col_mask(c: usize) -> u64 {
+    BYTE_LSB << c
+}
+
+/// Subgrid `s = (row / 2) * 2 + col / 4`: rows 2*(s/2), 2*(s/2)+1 and columns 4*(s%2)..+4.
+const fn box_mask(s: usize) -> u64 {
+    0x0F0Fu64 << (16 * (s / 2) + 4 * (s % 2))
+}
+
+const fn build_units() -> [u64; 24] {
+    let mut u = [0u64; 24];
+    let mut k = 0;
+    while k < 8 {
+        u[k] = row_mask(k);
+        u[8 + k] = col_mask(k);
+        u[16 + k] = box_mask(k);
+        k += 1;
+    }
+    u
+}
+
+const fn build_peers() -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let r = i / 8;
+        let c = i % 8;
+        let s = (r / 2) * 2 + c / 4;
+        out[i] = (row_mask(r) | col_mask(c) | box_mask(s)) & !(1u64 << i);
+        i += 1;
+    }
+    out
+}
+
+/// One step of a saturating bit-sliced count: pairs each representative bit
+/// under `m` with the bit `s` above it; `o` = at least one, `t` = at least two.
+#[inline(always)]
+fn fold(o: u64, t: u64, s: u32, m: u64) -> (u64, u64) {
+    let lo = o & m;
+    let hi = (o >> s) & m;
+    (lo | hi, (t & m) | ((t >> s) & m) | (lo & hi))
+}
+
+/// For one digit's board of possible cells: the cells that are the only place
+/// of the digit in some unit, or `None` when some unit has no place left.
+#[inline(always)]
+fn unit_singles(p: u64) -> Option<u64> {
+    // Rows: fold the 8 bits of each byte onto bit 0 of the byte.
+    let (o, t) = fold(p, 0, 1, 0x5555_5555_5555_5555);
+    let (o, t) = fold(o, t, 2, 0x1111_1111_1111_1111);
+    let (ro, rt) = fold(o, t, 4, BYTE_LSB);
+    // Columns: fold the 8 bytes onto the low byte.
+    let (o, t) = fold(p, 0, 8, 0x00FF_00FF_00FF_00FF);
+    let (o, t) = fold(o, t, 16, 0x0000_00FF_0000_00FF);
+    let (co, ct) = fold(o, t, 32, 0xFF);
+    // Subgrids: fold row pairs, then each nibble onto its bit 0.
+    const BOX_ANCHORS: u64 = 0x0011_0011_0011_0011;
+    let (o, t) = fold(p, 0, 8, 0x00FF_00FF_00FF_00FF);
+    let (o, t) = fold(o, t, 1, 0x0055_0055_0055_0055);
+    let (bo, bt) = fold(o, t, 2, BOX_ANCHORS);
+    if ro != BYTE_LSB || co != 0xFF || bo != BOX_ANCHORS {
+        return None;
+    }
+    let rows = (ro & !rt).wrapping_mul(0xFF);
+    let cols = (co & !ct & 0xFF).wrapping_mul(BYTE_LSB);
+    let boxes = (bo & !bt).wrapping_mul(0x0F0F);
+    Some(p & (rows | cols | boxes))
+}
+
+/// Search state: possible cells per digit and the cells already fixed.
+#[derive(Clone, Copy)]
+struct State {
+    /// `pos[d]`: cells where digit `d + 1` may go; a fixed cell keeps only its own digit.
+    pos: [u64; 8],
+    /// Cells whose digit is fixed.
+    solved: u64,
+}
+
+impl State {
+    /// Reads givens; `None` when two givens clash in a unit.
+    fn from_cells(cells: &[u8; 64]) -> Option<State> {
+        let mut s = State {
+            pos: [ALL; 8],
+            solved: 0,
+        };
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                let d = usize::from(v - 1);
+                if (s.pos[d] >> i) & 1 == 0 {
+                    return None;
+                }
+                s.place(d, i);
+            }
+        }
+        Some(s)
+    }
+
+    /// Fixes digit `d + 1` in cell `i`.
+    #[inline(always)]
+    fn place(&mut self, d: usize, i: usize) {
+        let b = 1u64 << i;
+        for p in self.pos.iter_mut() {
+            *p &= !b;
+        }
+        self.pos[d] = (self.pos[d] & !PEERS[i]) | b;
+        self.solved |= b;
+    }
+
+    /// Applies naked and hidden singles until nothing changes; false on contradiction.
+    #[inline]
+    fn propagate(&mut self) -> bool {
+        loop {
+            let mut one = 0u64;
+            let mut two = 0u64;
+            for &p in &self.pos {
+                two |= one & p;
+                one |= p;
+            }
+            if one != ALL {
+                return false; // a cell with no candidate
+            }
+            let mut singles = !two & !self.solved;
+            if singles != 0 {
+                while singles != 0 {
+                    let i = singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let b = 1u64 << i;
+                    match self.pos.iter().position(|&p| p & b != 0) {
+                        Some(d) => self.place(d, i),
+                        None => return false,
+                    }
+                }
+                continue;
+            }
+            if self.solved == ALL {
+                return true;
+            }
+            let mut changed = false;
+            for d in 0..8 {
+                let Some(h) = unit_singles(self.pos[d]) else {
+                    return false;
+                };
+                let mut h = h & !self.solved;
+                while h != 0 {
+                    let i = h.trailing_zeros() as usize;
+                    h &= h - 1;
+                    if (self.pos[d] >> i) & 1 != 0 {
+                        self.place(d, i);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// The unfixed cell with the fewest candidates (after propagation every
+    /// unfixed cell has at least two).
+    #[inline]
+    fn branch_cell(&self) -> usize {
+        // ge[k]: cells with at least k + 1 candidates.
+        let mut ge = [0u64; 8];
+        for &p in &self.pos {
+            for k in (1..8).rev() {
+                ge[k] |= ge[k - 1] & p;
+            }
+            ge[0] |= p;
+        }
+        let free = !self.solved;
+        for k in 1..7 {
+            let exact = ge[k] & !ge[k + 1] & free;
+            if exact != 0 {
+                return exact.trailing_zeros() as usize;
+            }
+        }
+        (ge[7] & free).trailing_zeros() as usize
+    }
+
+    /// The grid of a fully fixed state.
+    fn to_cells(&self) -> [u8; 64] {
+        let mut cells = [0u8; 64];
+        for (d, &p) in self.pos.iter().enumerate() {
+            let mut p = p;
+            while p != 0 {
+                let i = p.trailing_zeros() as usize;
+                p &= p - 1;
+                cells[i] = d as u8 + 1;
+            }
+        }
+        cells
+    }
+}
+
+/// Depth-first search from a propagated state; calls `found` on each
+/// solution and stops as soon as it returns true. Returns true when stopped.
+fn search(s: &State, found: &mut impl FnMut(&State) -> bool) -> bool {
+    if s.solved == ALL {
+        return found(s);
+    }
+    let i = s.branch_cell();
+    let b = 1u64 << i;
+    for d in 0..8 {
+        if s.pos[d] & b != 0 {
+            let mut t = *s;
+            t.place(d, i);
+            if t.propagate() && search(&t, found) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Reads a board into cells, rejecting values 9-15.
+fn checked_cells(start: Board) -> Result<[u8; 64], SolveError> {
+    let cells = start.cells();
+    match cells.iter().position(|&v| v > 8) {
+        Some(i) => Err(SolveError::InvalidDigit {
+            row: i / 8,
+            col: i % 8,
+            digit: cells[i],
+        }),
+        None => Ok(cells),
+    }
+}
+
+/// Reads and propagates a start board: `Ok(None)` when it is already contradictory.
+fn start_state(start: Board) -> Result<Option<State>, SolveError> {
+    let cells = checked_cells(start)?;
+    Ok(State::from_cells(&cells).and_then(|mut s| s.propagate().then_some(s)))
+}
+
+/// Solves a board: `Ok(Some(grid))` keeps every given, `Ok(None)` means no solution.
+pub fn solve(start: Board) -> Result<Option<Board>, SolveError> {
+    let Some(s) = start_state(start)? else {
+        return Ok(None);
+    };
+    let mut out = None;
+    search(&s, &mut |t: &State| {
+        out = Some(Board::from_cells(&t.to_cells()));
+        true
+    });
+    Ok(out)
+}
+
+/// Counts the solutions of a board, exactly up to `limit` (the count stops there).
+pub fn count(start: Board, limit: u64) -> Result<u64, SolveError> {
+    let Some(s) = start_state(start)? else {
+        return Ok(0);
+    };
+    if limit == 0 {
+        return Ok(0);
+    }
+    let mut n = 0u64;
+    search(&s, &mut |_: &State| {
+        n += 1;
+        n >= limit
+    });
+    Ok(n)
+}
+
+/// Whether a board has exactly one solution.
+pub fn is_unique(start: Board) -> Result<bool, SolveError> {
+    Ok(count(start, 2)? == 1)
+}
+
+// ---------------------------------------------------------------------------
+// Human-readable contradictions
+// ---------------------------------------------------------------------------
+
+/// Name of unit `u` (0-23) for messages, 1-based.
+fn unit_name(u: usize) -> String {
+    match u {
+        0..=7 => format!("row {}", u + 1),
+        8..=15 => format!("column {}", u - 7),
+        _ => {
+            let s = u - 16;
+            let r = 2 * (s / 2) + 1;
+            let c = 4 * (s % 2) + 1;
+            format!("subgrid {} (rows {}-{}, columns {}-{})", s + 1, r, r + 1, c, c + 3)
+        }
+    }
+}
+
+/// How a cell is named inside unit `u` in messages.
+fn cell_in_unit(u: usize, i: usize) -> String {
+    match u {
+        0..=7 => format!("column {}", i % 8 + 1),
+        8..=15 => format!("row {}", i / 8 + 1),
+        _ => format!("row {} column {}", i / 8 + 1, i % 8 + 1),
+    }
+}
+
+/// Joins items as "a", "a and b" or "a, b and c".
+fn join_and(items: &[String], last: &str) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} {} {}", items[..n - 1].join(", "), last, items[n - 1]),
+    }
+}
+
+/// Digits of a mask (bit d = digit d + 1) as strings.
+fn digit_list(mask: u8) -> Vec<String> {
+    (0..8)
+        .filter(|d| mask >> d & 1 != 0)
+        .map(|d| (d + 1).to_string())
+        .collect()
+}
+
+/// Names cells of a unit: "columns 5, 6 and 7" in a row, "rows 1 and 2" in a column.
+fn cells_phrase(u: usize, cells: &[usize]) -> String {
+    match u {
+        0..=7 | 8..=15 => {
+            let word = if u < 8 { "column" } else { "row" };
+            let nums: Vec<String> = cells
+                .iter()
+                .map(|&i| if u < 8 { i % 8 + 1 } else { i / 8 + 1 }.to_string())
+                .collect();
+            if nums.len() == 1 {
+                format!("{word} {}", nums[0])
+            } else {
+                format!("{word}s {}", join_and(&nums, "and"))
+            }
+        }
+        _ => {
+            let names: Vec<String> = cells.iter().map(|&i| cell_in_unit(u, i)).collect();
+            join_and(&names, "and")
+        }
+    }
+}
+
+/// A simple human reason why a board has no solution, when one is visible
+/// from the givens alone; `None` when none is found (the board may still be
+/// unsolvable).
+///
+/// Looks, in order, for: a value that is no digit; a digit given twice in a
+/// row, column or subgrid; an empty cell that can take no digit; a digit with
+/// no place left in a unit; and k empty cells of a unit that can hold fewer
+/// than k digits between them, or k missing digits of a unit that have fewer
+/// than k places between them (smallest k first).
+pub fn contradiction(start: Board) -> Option<String> {
+    let cells = match checked_cells(start) {
+        Ok(c) => c,
+        Err(e) => return Some(e.to_string()),
+    };
+    let members: Vec<Vec<usize>> = UNITS
+        .iter()
+        .map(|&m| (0..64).filter(|&i| m >> i & 1 != 0).collect())
+        .collect();
+    // Digits given in each unit; duplicates.
+    let mut used = [0u8; 24];
+    for (u, cs) in members.iter().enumerate() {
+        for &i in cs {
+            let v = cells[i];
+            if v != 0 {
+                let b = 1u8 << (v - 1);
+                if used[u] & b != 0 {
+                    return Some(format!("{} holds {} twice", unit_name(u), v));
+                }
+                used[u] |= b;
+            }
+        }
+    }
+    // Candidates of each empty cell from its three units.
+    let mut cand = [0u8; 64];
+    for i in 0..64 {
+        if cells[i] == 0 {
+            let (r, c) = (i / 8, i % 8);
+            let s = (r / 2) * 2 + c / 4;
+            cand[i] = !(used[r] | used[8 + c] | used[16 + s]);
+            if cand[i] == 0 {
+                return Some(format!(
+                    "row {} column {} can take no digit: its row, column and subgrid already hold 1-8",
+                    r + 1,
+                    c + 1
+                ));
+            }
+        }
+    }
+    // A missing digit with no place in a unit.
+    for (u, cs) in members.iter().enumerate() {
+        for d in 0..8u8 {
+            let b = 1u8 << d;
+            if used[u] & b == 0 && !cs.iter().any(|&i| cells[i] == 0 && cand[i] & b != 0) {
+                return Some(format!("{} has no place for {}", unit_name(u), d + 1));
+            }
+        }
+    }
+    // Subsets of empty cells (naked) or missing digits (hidden), smallest first.
+    for k in 2..=8usize {
+        for (u, cs) in members.iter().enumerate() {
+            let empty: Vec<usize> = cs.iter().copied().filter(|&i| cells[i] == 0).collect();
+            let n = empty.len();
+            if k <= n {
+                for sub in 0u32..(1 << n) {
+                    if sub.count_ones() as usize != k {
+                        continue;
+                    }
+                    let chosen: Vec<usize> =
+                        (0..n).filter(|j| sub >> j & 1 != 0).map(|j| empty[j]).collect();
+                    let union = chosen.iter().fold(0u8, |a, &i| a | cand[i]);
+                    if (union.count_ones() as usize) < k {
+                        let digits = digit_list(union);
+                        let what = if digits.len() == 1 {
+                            format!("only {}", digits[0])
+                        } else {
+                            format!("only {}", join_and(&digits, "or"))
+                        };
+                        return Some(format!(
+                            "{}: {} can hold {} between them",
+                            unit_name(u),
+                            cells_phrase(u, &chosen),
+                            what
+                        ));
+                    }
+                }
+            }
+            let missing = !used[u];
+            if k <= missing.count_ones() as usize {
+                for sub in 0u32..256 {
+                    let sub = sub as u8;
+                    if sub & !missing != 0 || sub.count_ones() as usize != k {
+                        continue;
+                    }
+                    let places: Vec<usize> =
+                        empty.iter().copied().filter(|&i| cand[i] & sub != 0).collect();
+                    if places.len() < k {
+                        let digits = digit_list(sub);
+                        return Some(format!(
+                            "{}: digits {} can only go in {}",
+                            unit_name(u),
+                            join_and(&digits, "and"),
+                            cells_phrase(u, &places)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------
+// Baseline
+// ---------------------------------------------------------------------------
+
+/// Whether digit `v` may go in cell `i` of `cells`, by scanning its row, column and subgrid.
+fn naive_fits(cells: &[u8; 64], i: usize, v: u8) -> bool {
+    let (r, c) = (i / 8, i % 8);
+    for k in 0..8 {
+        if cells[8 * r + k] == v || cells[8 * k + c] == v {
+            return false;
+        }
+    }
+    let (r0, c0) = (r / 2 * 2, c / 4 * 4);
+    for rr in r0..r0 + 2 {
+        for cc in c0..c0 + 4 {
+            if cells[8 * rr + cc] == v {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Plain backtracking from reading index `from`: first empty cell, digits 1-8 in order.
+fn naive_fill(cells: &mut [u8; 64], from: usize) -> bool {
+    let Some(i) = (from..64).find(|&i| cells[i] == 0) else {
+        return true;
+    };
+    for v in 1..=8 {
+        if naive_fits(cells, i, v) {
+            cells[i] = v;
+            if naive_fill(cells, i + 1) {
+                return true;
+            }
+        }
+    }
+    cells[i] = 0;
+    false
+}
+
+/// Checks that every value is 0-8 and no digit is given twice in a unit.
+fn naive_valid_givens(cells: &[u8; 64]) -> bool {
+    let mut work = *cells;
+    for i in 0..64 {
+        let v = cells[i];
+        if v > 8 {
+            return false;
+        }
+        if v != 0 {
+            work[i] = 0;
+            let ok = naive_fits(&work, i, v);
+            work[i] = v;
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Plain backtracking baseline (first empty cell, try 1-8, check by scanning);
+/// `None` when there is no solution or a value is no digit. Used as a
+/// benchmark baseline and a test oracle; it can be very slow on hard
+/// unsolvable boards.
+pub fn solve_naive(start: Board) -> Option<Board> {
+    let mut cells = start.cells();
+    if !naive_valid_givens(&cells) {
+        return None;
+    }
+    naive_fill(&mut cells, 0).then(|| Board::from_cells(&cells))
+}
+
+/// Whether a complete board is a valid grid: every row, column and subgrid a permutation of 1-8.
+pub fn is_valid_grid(board: Board) -> bool {
+    let cells = board.cells();
+    UNITS.iter().all(|&m| {
+        let mut seen = 0u16;
+        for (i, &v) in cells.iter().enumerate() {
+            if m >> i & 1 != 0 {
+                if v == 0 || v > 8 {
+                    return false;
+                }
+                seen |= 1 << v;
+            }
+        }
+        seen == 0x1FE
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
+    const UNSOLVABLE: &str = "0x0000056070423000000000000000000000000000000000000000800100000000";
+
+    fn grid() -> Board {
+        GRID.parse().unwrap()
+    }
+
+    /// Counts solutions by plain backtracking, up to `limit`.
+    fn count_naive(start: Board, limit: u64) -> u64 {
+        fn go(cells: &mut [u8; 64], n: &mut u64, limit: u64) {
+            let Some(i) = (0..64).find(|&i| cells[i] == 0) else {
+                *n += 1;
+                return;
+            };
+            for v in 1..=8 {
+                if *n >= limit {
+                    return;
+                }
+                if naive_fits(cells, i, v) {
+                    cells[i] = v;
+                    go(cells, n, limit);
+                }
+            }
+            cells[i] = 0;
+        }
+        let mut cells = start.cells();
+        if !naive_valid_givens(&cells) {
+            return 0;
+        }
+        let mut n = 0;
+        go(&mut cells, &mut n, limit);
+        n
+    }
+
+    /// A board with up to 8 distinct digits on distinct cells, like `generate` makes.
+    fn generated_like() -> impl Strategy<Value = Board> {
+        (proptest::sample::subsequence((0..64usize).collect::<Vec<_>>(), 0..=8), any::<u64>())
+            .prop_map(|(cells, seed)| {
+                let mut digits: Vec<u8> = (1..=8).collect();
+                let mut x = seed | 1;
+                for k in (1..8).rev() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    digits.swap(k, (x % (k as u64 + 1)) as usize);
+                }
+                let mut b = [0u8; 64];
+                for (j, &i) in cells.iter().enumerate() {
+                    b[i] = digits[j];
+                }
+                Board::from_cells(&b)
+            })
+    }
+
+    /// The known grid with `blanks` (indices) cleared.
+    fn blanked(blanks: &[usize]) -> Board {
+        let mut c = grid().cells();
+        for &i in blanks {
+            c[i] = 0;
+        }
+        Board::from_cells(&c)
+    }
+
+    #[test]
+    fn known_grid_is_valid_and_unique() {
+        assert!(is_valid_grid(grid()));
+        assert_eq!(is_unique(grid()), Ok(true));
+        assert_eq!(solve(grid()), Ok(Some(grid())));
+    }
+
+    #[test]
+    fn empty_board_solves_to_a_valid_grid() {
+        let s = solve(Board::EMPTY).unwrap().unwrap();
+        assert!(is_valid_grid(s));
+        assert_eq!(count(Board::EMPTY, 1000), Ok(1000));
+    }
+
+    #[test]
+    fn example_unsolvable_board_has_no_solution_and_a_reason() {
+        let b: Board = UNSOLVABLE.parse().unwrap();
+        assert_eq!(solve(b), Ok(None));
+        assert_eq!(count(b, 10), Ok(0));
+        assert_eq!(is_unique(b), Ok(false));
+        assert_eq!(solve_naive(b), None);
+        let why = contradiction(b).expect("a reason");
+        assert!(why.starts_with("row 2"), "{why}");
+    }
+
+    #[test]
+    fn contradiction_names_duplicate_givens_and_dead_cells() {
+        let b = Board::EMPTY.with_cell(1, 0, 4).with_cell(1, 6, 4);
+        assert_eq!(contradiction(b).as_deref(), Some("row 2 holds 4 twice"));
+        assert_eq!(solve(b), Ok(None));
+        let b = Board::EMPTY.with_cell(0, 0, 3).with_cell(7, 0, 3);
+        assert_eq!(contradiction(b).as_deref(), Some("column 1 holds 3 twice"));
+        let b = Board::EMPTY.with_cell(0, 0, 3).with_cell(1, 3, 3);
+        assert!(contradiction(b).unwrap().starts_with("subgrid 1"));
+        // Row 1 column 1 sees 1-4 in its row and 5-8 in its column.
+        let mut b = Board::EMPTY;
+        for (k, d) in (1..=4).enumerate() {
+            b = b.with_cell(0, k + 1, d);
+        }
+        for (k, d) in (5..=8).enumerate() {
+            b = b.with_cell(k + 2, 0, d);
+        }
+        assert_eq!(
+            contradiction(b).as_deref(),
+            Some("row 1 column 1 can take no digit: its row, column and subgrid already hold 1-8")
+        );
+        assert_eq!(solve(b), Ok(None));
+        assert_eq!(contradiction(grid()), None);
+        assert_eq!(contradiction(Board::EMPTY), None);
+    }
+
+    #[test]
+    fn digits_nine_to_fifteen_give_solve_error() {
+        for v in 9..=15u8 {
+            let b = Board::EMPTY.with_cell(2, 4, v);
+            let e = SolveError::InvalidDigit { row: 2, col: 4, digit: v };
+            assert_eq!(solve(b), Err(e));
+            assert_eq!(count(b, 5), Err(e));
+            assert_eq!(is_unique(b), Err(e));
+            assert_eq!(solve_naive(b), None);
+            assert_eq!(
+                e.to_string(),
+                format!("row 3 column 5 holds {v}; givens must be 0 (empty) or 1-8")
+            );
+            assert!(contradiction(b).is_some());
+        }
+    }
+
+    #[test]
+    fn count_limit_zero_is_zero() {
+        assert_eq!(count(Board::EMPTY, 0), Ok(0));
+    }
+
+    #[test]
+    fn unique_puzzle_file_lines_are_unique_with_20_to_30_givens() {
+        let text = include_str!("../data/unique_puzzles.txt");
+        let mut n = 0;
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let b: Board = line.parse().unwrap();
+            assert!((20..=30).contains(&b.givens()), "{line} has {} givens", b.givens());
+            assert_eq!(is_unique(b), Ok(true), "{line}");
+            assert_eq!(count_naive(b, 2), 1, "{line}");
+            n += 1;
+        }
+        assert!(n >= 20);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn solution_keeps_every_given_and_is_a_valid_grid(b in generated_like()) {
+            // generated-like boards may be unsolvable; when solved, check the grid.
+            if let Some(s) = solve(b).unwrap() {
+                prop_assert!(is_valid_grid(s));
+                let (bc, sc) = (b.cells(), s.cells());
+                for i in 0..64 {
+                    prop_assert!(bc[i] == 0 || bc[i] == sc[i]);
+                }
+            } else {
+                prop_assert_eq!(count(b, 1).unwrap(), 0);
+            }
+        }
+
+        #[test]
+        fn solve_agrees_with_naive_on_solvability(
+            blanks in proptest::sample::subsequence((0..64usize).collect::<Vec<_>>(), 20..40),
+            extra in proptest::sample::subsequence((0..64usize).collect::<Vec<_>>(), 0..4),
+            d in 1u8..=8,
+        ) {
+            // Blank cells of a valid grid, then overwrite a few with digit d: sometimes unsolvable.
+            let mut c = grid().cells();
+            for &i in &blanks { c[i] = 0; }
+            for &i in &extra { c[i] = d; }
+            let b = Board::from_cells(&c);
+            let fast = solve(b).unwrap();
+            let naive = solve_naive(b);
+            prop_assert_eq!(fast.is_some(), naive.is_some());
+            if let Some(s) = fast {
+                prop_assert!(is_valid_grid(s));
+                prop_assert!(c.iter().zip(s.cells()).all(|(&g, v)| g == 0 || g == v));
+            }
+            if fast.is_none() {
+                // every reason found must be for a really unsolvable board (checked by construction)
+                prop_assert!(contradiction(b).is_none() || naive.is_none());
+            } else {
+                prop_assert_eq!(contradiction(b), None);
+            }
+        }
+
+        #[test]
+        fn count_agrees_with_brute_force(
+            blanks in proptest::sample::subsequence((0..64usize).collect::<Vec<_>>(), 6..=14),
+        ) {
+            let b = blanked(&blanks);
+            prop_assert_eq!(count(b, 1_000_000).unwrap(), count_naive(b, 1_000_000));
+        }
+
+        #[test]
+        fn count_agrees_with_brute_force_on_sparser_boards(
+            blanks in proptest::sample::subsequence((0..64usize).collect::<Vec<_>>(), 24..=34),
+        ) {
+            let b = blanked(&blanks);
+            prop_assert_eq!(count(b, 1_000_000).unwrap(), count_naive(b, 1_000_000));
+        }
+    }
+
+    /// Writes a fresh set of unique puzzles (20-30 givens) to stdout:
+    /// `cargo test -p octoku-core --release --lib -- --ignored print_unique_puzzles --nocapture`.
+    #[test]
+    #[ignore]
+    fn print_unique_puzzles() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut made = 0;
+        while made < 20 {
+            // A random grid: solve a random generated-like board.
+            let mut c = [0u8; 64];
+            let mut digits: Vec<u8> = (1..=8).collect();
+            for k in (1..8).rev() {
+                digits.swap(k, (next() % (k as u64 + 1)) as usize);
+            }
+            for &d in &digits {
+                c[(next() % 64) as usize] = d;
+            }
+            let Ok(Some(g)) = solve(Board::from_cells(&c)) else { continue };
+            let mut cells = g.cells();
+            let target = 20 + (next() % 11) as usize;
+            let mut order: Vec<usize> = (0..64).collect();
+            for k in (1..64).rev() {
+                order.swap(k, (next() % (k as u64 + 1)) as usize);
+            }
+            let mut givens = 64;
+            for &i in &order {
+                if givens <= target {
+                    break;
+                }
+                let v = cells[i];
+                cells[i] = 0;
+                if is_unique(Board::from_cells(&cells)) == Ok(true) {
+                    givens -= 1;
+                } else {
+                    cells[i] = v;
+                }
+            }
+            if (20..=30).contains(&givens) {
+                println!("{}", Board::from_cells(&cells).to_hex());
+                made += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! The EVM layer of octoku: the contracts in `contracts/`, compiled when this
+//! crate is built, deployed into an in-memory revm and called through alloy
+//! `sol!` bindings.
+//!
+//! Gas figures returned here are the **execution gas of the call**: what the
+//! called contract's frame spent, without the 21,000 intrinsic transaction
+//! cost, calldata cost or the EIP-7623 calldata floor. This is the number
+//! `forge test` reports for an external call, so the two can be compared.
+//!
+//! ```
+//! use octoku_evm::{Machine, Puzzle};
+//! let mut evm = Machine::new().unwrap();
+//! let address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045".parse().unwrap();
+//! let board = evm.generate(Puzzle::Reference, &address).unwrap();
+//! assert_eq!(board.value, octoku_core::generate(&address));
+//! ```
+
+pub mod artifacts;
+pub mod bindings;
+pub mod machine;
+
+pub use artifacts::Artifact;
+pub use machine::{Call, EvmError, Machine, Puzzle};

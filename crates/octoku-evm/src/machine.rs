@@ -1,0 +1,261 @@
+//! An in-memory EVM (revm) holding the deployed puzzle contracts.
+
+use std::fmt;
+
+use alloy_primitives::{Address as EvmAddress, Bytes, TxKind, U256};
+use alloy_sol_types::SolCall;
+use octoku_core::{Address, Board};
+use revm::{
+    Context, ExecuteCommitEvm, InspectEvm, Inspector, MainBuilder, MainContext,
+    context::{
+        TxEnv,
+        result::{ExecutionResult, Output},
+    },
+    database::InMemoryDB,
+    handler::MainnetEvm,
+    interpreter::{CallInputs, CallOutcome},
+    primitives::hardfork::SpecId,
+    state::AccountInfo,
+};
+
+use crate::{
+    artifacts::{self, Artifact},
+    bindings::{IPuzzle, IReferenceHarness},
+};
+
+/// The hardfork the contracts are compiled for (solc `evmVersion`) and run on.
+pub const SPEC: SpecId = SpecId::PRAGUE;
+
+/// The account that deploys and calls, funded in the in-memory state.
+pub const CALLER: EvmAddress = EvmAddress::new([0x0c; 20]);
+
+/// Gas limit of every transaction the machine sends.
+const GAS_LIMIT: u64 = 30_000_000;
+
+/// Which implementation of `IPuzzle` to call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Puzzle {
+    /// The seed's algorithm, output-identical to the published Curta puzzle #1.
+    Reference,
+}
+
+impl Puzzle {
+    /// Every implementation, in the order reports list them.
+    pub const ALL: [Puzzle; 1] = [Puzzle::Reference];
+
+    /// The compiled contract behind this implementation.
+    pub const fn artifact(self) -> Artifact {
+        match self {
+            Puzzle::Reference => artifacts::REFERENCE,
+        }
+    }
+
+    /// The name used on the command line and in reports.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Puzzle::Reference => "reference",
+        }
+    }
+}
+
+impl fmt::Display for Puzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A call's decoded result and the execution gas it spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Call<T> {
+    /// The decoded return value.
+    pub value: T,
+    /// Execution gas of the call frame (no intrinsic or calldata cost).
+    pub gas: u64,
+}
+
+/// Why a call into the EVM did not give a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EvmError {
+    /// The contract reverted, with this revert data.
+    Reverted(Bytes),
+    /// Execution halted (out of gas, invalid opcode, ...).
+    Halted(String),
+    /// The return data did not decode as the function's return type.
+    Decode(String),
+    /// revm refused the transaction itself (a bug in this crate if seen).
+    Transaction(String),
+}
+
+impl fmt::Display for EvmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvmError::Reverted(data) if data.is_empty() => write!(f, "the contract reverted without data"),
+            EvmError::Reverted(data) => write!(f, "the contract reverted with 0x{}", hex(data)),
+            EvmError::Halted(reason) => write!(f, "execution halted: {reason}"),
+            EvmError::Decode(e) => write!(f, "could not decode the contract's return data: {e}"),
+            EvmError::Transaction(e) => write!(f, "the in-memory EVM rejected the transaction: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EvmError {}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Records the gas spent by the outermost call frame of a transaction.
+#[derive(Debug, Default)]
+struct FrameGas {
+    depth: usize,
+    spent: u64,
+}
+
+impl<CTX> Inspector<CTX> for FrameGas {
+    fn call(&mut self, _context: &mut CTX, _inputs: &mut CallInputs) -> Option<CallOutcome> {
+        self.depth += 1;
+        None
+    }
+
+    fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, outcome: &mut CallOutcome) {
+        self.depth -= 1;
+        if self.depth == 0 {
+            self.spent = outcome.result.gas.total_gas_spent();
+        }
+    }
+}
+
+type Evm = MainnetEvm<revm::handler::MainnetContext<InMemoryDB>, FrameGas>;
+
+/// The outcome of a raw call: success flag, return or revert data, gas.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawOutcome {
+    /// Whether the call returned (as opposed to reverting or halting).
+    pub success: bool,
+    /// Return data, or revert data when `success` is false.
+    pub output: Bytes,
+    /// Execution gas of the call frame.
+    pub gas: u64,
+}
+
+/// An in-memory chain with every puzzle implementation and the test harness deployed.
+pub struct Machine {
+    evm: Evm,
+    nonce: u64,
+    puzzles: Vec<(Puzzle, EvmAddress, u64)>,
+    harness: EvmAddress,
+}
+
+impl fmt::Debug for Machine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Machine").field("puzzles", &self.puzzles).field("harness", &self.harness).finish()
+    }
+}
+
+impl Machine {
+    /// A fresh in-memory chain on [`SPEC`] with all contracts deployed.
+    pub fn new() -> Result<Machine, EvmError> {
+        let mut db = InMemoryDB::default();
+        db.insert_account_info(CALLER, AccountInfo { balance: U256::from(10u128.pow(24)), ..Default::default() });
+        let evm = Context::mainnet()
+            .with_db(db)
+            .modify_cfg_chained(|cfg| {
+                cfg.spec = SPEC;
+                cfg.tx_gas_limit_cap = Some(u64::MAX);
+            })
+            .build_mainnet_with_inspector(FrameGas::default());
+        let mut machine = Machine { evm, nonce: 0, puzzles: Vec::new(), harness: EvmAddress::ZERO };
+        for puzzle in Puzzle::ALL {
+            let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
+            machine.puzzles.push((puzzle, address, gas));
+        }
+        machine.harness = machine.deploy(artifacts::REFERENCE_HARNESS.initcode)?.0;
+        Ok(machine)
+    }
+
+    /// Deploys `initcode`; returns the new address and the transaction's total gas used.
+    pub fn deploy(&mut self, initcode: &[u8]) -> Result<(EvmAddress, u64), EvmError> {
+        let tx = self.tx(TxKind::Create, Bytes::copy_from_slice(initcode));
+        let result = self.evm.transact_commit(tx).map_err(|e| EvmError::Transaction(e.to_string()))?;
+        self.nonce += 1;
+        match result {
+            ExecutionResult::Success { output: Output::Create(_, Some(address)), gas, .. } => Ok((address, gas.tx_gas_used())),
+            ExecutionResult::Success { .. } => Err(EvmError::Halted("create returned no address".into())),
+            ExecutionResult::Revert { output, .. } => Err(EvmError::Reverted(output)),
+            ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
+        }
+    }
+
+    /// The address `puzzle` is deployed at.
+    pub fn address_of(&self, puzzle: Puzzle) -> EvmAddress {
+        self.entry(puzzle).1
+    }
+
+    /// Total gas used by the transaction that deployed `puzzle`.
+    pub fn deploy_gas(&self, puzzle: Puzzle) -> u64 {
+        self.entry(puzzle).2
+    }
+
+    fn entry(&self, puzzle: Puzzle) -> (Puzzle, EvmAddress, u64) {
+        // Every Puzzle is deployed by `new`, so the lookup cannot miss.
+        self.puzzles.iter().copied().find(|(p, _, _)| *p == puzzle).unwrap_or((puzzle, EvmAddress::ZERO, 0))
+    }
+
+    /// Calls `to` with `data` without changing state; returns data and frame gas.
+    pub fn call_raw(&mut self, to: EvmAddress, data: Bytes) -> Result<RawOutcome, EvmError> {
+        let tx = self.tx(TxKind::Call(to), data);
+        self.evm.inspector.spent = 0;
+        let result = self.evm.inspect_tx(tx).map_err(|e| EvmError::Transaction(e.to_string()))?.result;
+        let gas = self.evm.inspector.spent;
+        match result {
+            ExecutionResult::Success { output, .. } => Ok(RawOutcome { success: true, output: output.into_data(), gas }),
+            ExecutionResult::Revert { output, .. } => Ok(RawOutcome { success: false, output, gas }),
+            ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
+        }
+    }
+
+    fn call<C: SolCall>(&mut self, to: EvmAddress, call: &C) -> Result<Call<C::Return>, EvmError> {
+        let outcome = self.call_raw(to, Bytes::from(call.abi_encode()))?;
+        if !outcome.success {
+            return Err(EvmError::Reverted(outcome.output));
+        }
+        let value = C::abi_decode_returns(&outcome.output).map_err(|e| EvmError::Decode(e.to_string()))?;
+        Ok(Call { value, gas: outcome.gas })
+    }
+
+    /// `puzzle.name()`.
+    pub fn name(&mut self, puzzle: Puzzle) -> Result<Call<String>, EvmError> {
+        self.call(self.address_of(puzzle), &IPuzzle::nameCall {})
+    }
+
+    /// `puzzle.generate(address)`: the board that address gets.
+    pub fn generate(&mut self, puzzle: Puzzle, address: &Address) -> Result<Call<Board>, EvmError> {
+        let call = IPuzzle::generateCall { seed: EvmAddress::from(address.0) };
+        let out = self.call(self.address_of(puzzle), &call)?;
+        Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
+    }
+
+    /// `puzzle.verify(start, solution)`.
+    pub fn verify(&mut self, puzzle: Puzzle, start: Board, solution: Board) -> Result<Call<bool>, EvmError> {
+        let call = IPuzzle::verifyCall { start: start.to_u256(), solution: solution.to_u256() };
+        self.call(self.address_of(puzzle), &call)
+    }
+
+    /// The harness's `generateFromSeed(seed)`: the reference fill loop on a raw seed word.
+    pub fn generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
+        let out = self.call(self.harness, &IReferenceHarness::generateFromSeedCall { seed })?;
+        Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
+    }
+
+    fn tx(&self, kind: TxKind, data: Bytes) -> TxEnv {
+        TxEnv {
+            caller: CALLER,
+            kind,
+            data,
+            nonce: self.nonce,
+            gas_limit: GAS_LIMIT,
+            gas_price: 0,
+            ..Default::default()
+        }
+    }
+}
