@@ -1,1 +1,74 @@
-fn main() {}
+//! `octoku`: see the board an address gets, check and solve solutions, all
+//! against the real compiled contracts in an in-memory EVM, cross-checked
+//! with the Rust mirror.
+
+mod cmd;
+mod error;
+mod input;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+
+/// An 8×8 Sudoku puzzle for the EVM (Curta puzzle #1, "2 × 4 = 8").
+#[derive(Debug, Parser)]
+#[command(name = "octoku", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// The board an address gets from the contract's generate.
+    Generate(cmd::generate::Args),
+    /// Check a solution with the contract's verify (exit 0 valid, 1 invalid, 2 bad input).
+    Verify(cmd::verify::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are not errors: print them whole.
+            if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("octoku: {}", one_line(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Generate(args) => cmd::generate::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("octoku: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// Exit status of a command that ran to the end.
+pub(crate) fn exit(ok: bool) -> Result<ExitCode, CliError> {
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Folds clap's multi-line usage error into one line: the problem, then the
+/// expected usage.
+fn one_line(rendered: &str) -> String {
+    let problem = rendered.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+    match rendered.lines().find_map(|l| l.trim().strip_prefix("Usage: ")) {
+        Some(usage) => format!("{problem}; expected usage: {usage} (see --help)"),
+        None => format!("{problem}; expected a subcommand such as generate or verify (see --help)"),
+    }
+}

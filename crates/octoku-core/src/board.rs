@@ -195,9 +195,9 @@ impl FromStr for Board {
     ///
     /// After trimming surrounding whitespace:
     /// 1. `0x`/`0X` followed by 1 to 64 hex digits is the packed word.
-    /// 2. Exactly 64 characters, all `0`-`8` or `.`, is a grid in reading order
-    ///    (`.` = empty). A 64-digit decimal string made only of `0`-`8` is
-    ///    therefore read as a grid, not as a number.
+    /// 2. Exactly 64 characters, all digits or `.`, is a grid in reading order
+    ///    (`.` = empty); a `9` there is an error. A 64-digit decimal number is
+    ///    therefore read as a grid: write such numbers in hex.
     /// 3. Otherwise a string of decimal digits is a number below 2^256.
     /// 4. A grid may also contain whitespace, `|`, `-` and `+` separators (as
     ///    [`Board::grid`] prints); it is accepted when exactly 64 cells of
@@ -211,7 +211,12 @@ impl FromStr for Board {
         if let Some(digits) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
             return parse_hex(digits).map(Board);
         }
-        if s.chars().count() == 64 && s.chars().all(is_grid_cell) {
+        // Exactly 64 digits or dots is always a grid (a 64-digit decimal must
+        // be written in hex), so a stray 9 is reported as a bad cell.
+        if s.chars().count() == 64 && s.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            if let Some((position, found)) = s.chars().enumerate().find(|&(_, c)| !is_grid_cell(c)) {
+                return Err(ParseError::BadGridCell { position, found });
+            }
             return Ok(parse_grid_cells(s.chars()));
         }
         if s.chars().all(|c| c.is_ascii_digit()) {
@@ -407,10 +412,9 @@ mod tests {
     }
 
     #[test]
-    fn sixty_four_digit_decimal_with_a_nine_is_a_number() {
-        let s = format!("9{}", "0".repeat(63));
-        let expected = U256::from(9u8) * U256::from(10u8).pow(U256::from(63u8));
-        assert_eq!(parse(&s).unwrap(), Board(expected));
+    fn sixty_four_digits_with_a_nine_is_a_bad_grid_not_a_number() {
+        let s = format!("{}9", "0".repeat(63));
+        assert_eq!(parse(&s), Err(ParseError::BadGridCell { position: 63, found: '9' }));
     }
 
     #[test]
@@ -577,8 +581,8 @@ mod tests {
         #[test]
         fn decimal_round_trips(b in any_board()) {
             let s = b.0.to_string();
-            // 64-digit decimals of only 0-8 are grids by rule; skip those.
-            prop_assume!(!(s.len() == 64 && s.chars().all(|c| c != '9')));
+            // 64-digit strings are grids by rule; skip those.
+            prop_assume!(s.len() != 64);
             prop_assert_eq!(parse(&s).unwrap(), b);
         }
 

@@ -44,6 +44,9 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
+/// Hidden singles are looked for only once this many cells are fixed.
+const HIDDEN_FROM: u32 = 65;
+
 /// Every cell.
 const ALL: u64 = !0;
 /// Bit 0 of every byte: column 0 of every row, or the anchor of each row.
@@ -194,6 +197,9 @@ impl State {
                 continue;
             }
             if self.solved == ALL {
+                return true;
+            }
+            if self.solved.count_ones() < HIDDEN_FROM {
                 return true;
             }
             let mut changed = false;

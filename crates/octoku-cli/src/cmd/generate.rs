@@ -1,0 +1,51 @@
+//! `octoku generate <ADDRESS>`: the board the contract hands an address.
+
+use std::process::ExitCode;
+
+use octoku_evm::{Machine, Puzzle};
+use serde_json::json;
+
+use crate::{error::CliError, input};
+
+/// Arguments of `octoku generate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The player's address (20-byte hex, checksummed or not).
+    address: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs generate in the in-memory EVM and cross-checks it with the mirror.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let address = input::address(&args.address)?;
+    let mut evm = Machine::new()?;
+    let call = evm.generate(Puzzle::Reference, &address)?;
+    let mirror = octoku_core::generate(&address);
+    if call.value != mirror {
+        return Err(CliError::Evm(format!(
+            "the contract and the Rust mirror disagree for {address}: contract {}, mirror {}",
+            call.value, mirror
+        )));
+    }
+    if args.json {
+        let out = json!({
+            "address": address.to_checksum(),
+            "puzzle": Puzzle::Reference.label(),
+            "start": call.value.to_hex(),
+            "givens": call.value.givens(),
+            "gas": call.gas,
+        });
+        println!("{out}");
+    } else {
+        println!("address  {}", address.to_checksum());
+        println!("puzzle   {} (in-memory EVM; the Rust mirror agrees)", Puzzle::Reference);
+        println!();
+        println!("{}", call.value.grid());
+        println!();
+        println!("start    {}", call.value.to_hex());
+        println!("gas      {} (execution gas of generate)", call.gas);
+    }
+    Ok(ExitCode::SUCCESS)
+}

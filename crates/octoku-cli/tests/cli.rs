@@ -1,0 +1,88 @@
+//! The `octoku` binary end to end: public vectors through the CLI, exit
+//! statuses, and one-line errors on bad input.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn octoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octoku")).args(args).output().expect("octoku runs")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
+}
+
+const START: &str = "0x0000000000003000007001000000000000000040500000060000000000020008";
+const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
+
+#[test]
+fn generate_prints_public_vectors_as_json() {
+    let vectors = [
+        ("0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", "0x0000700000000000000000000800064000000000000000000003020000000510"),
+        ("0x00000000ecf2b58c296b47cac8c51467c0e307ce", "0x6200480000000007000000000000000000000000005000001000300000000000"),
+        ("F39FD6E51AAD88F6F4CE6AB8827279CFFFB92266", "0x0000000000000000000000000040700000000010003000000000280050000060"),
+    ];
+    for (address, start) in vectors {
+        let out = octoku(&["generate", address, "--json"]);
+        assert!(out.status.success(), "{address}: {}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        assert_eq!(v["start"], start);
+        assert!(v["gas"].as_u64().is_some_and(|g| g > 0));
+        assert_eq!(v["address"].as_str().map(str::to_lowercase), Some(format!("0x{}", address.trim_start_matches("0x").to_lowercase())));
+    }
+}
+
+#[test]
+fn verify_exits_zero_on_valid_and_one_on_invalid_with_reason() {
+    let valid = octoku(&["verify", START, SOLUTION, "--json"]);
+    assert_eq!(valid.status.code(), Some(0));
+    assert_eq!(json(&valid)["valid"], true);
+    assert_eq!(json(&valid)["reason"], Value::Null);
+
+    let wrong = "0x7235861418463257457361828621457323681745541728366784532131527467";
+    let invalid = octoku(&["verify", START, wrong, "--json"]);
+    assert_eq!(invalid.status.code(), Some(1));
+    let v = json(&invalid);
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["reason"], "row 8 column 8: the given 8 was changed to 7");
+
+    let empty_start = octoku(&["verify", "0", SOLUTION, "--json"]);
+    assert_eq!(empty_start.status.code(), Some(0));
+}
+
+#[test]
+fn verify_accepts_grid_and_decimal_forms() {
+    let grid = "7235861418463257457361828621457323681745541728366784532131527468";
+    let out = octoku(&["verify", "....", grid]);
+    assert_eq!(out.status.code(), Some(2), "a 4-character grid is bad input");
+    let dotted = ".".repeat(64);
+    let out = octoku(&["verify", &dotted, grid, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_two() {
+    let cases: &[&[&str]] = &[
+        &["generate", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA960"], // 19 bytes
+        &["generate", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA9604g"], // non-hex
+        &["generate", ""],
+        &["generate", "0xd8DA6BF26964aF9D7eEd9e03E53415D37aA96045"], // bad checksum
+        &["verify", "0x1", "0x1234567812345678123456781234567812345678123456781234567812345678f"], // 65 digits
+        &["verify", "0x1", "115792089237316195423570985008687907853269984665640564039457584007913129639936"], // 2^256
+        &["verify", "12.4", "0x1"], // a grid of 4 cells
+        &["verify", "0", "-5"],
+        &["verify", "0", "0000000000000000000000000000000000000000000000000000000000000009"], // grid with a 9
+        &["verify", "", "0x1"],
+    ];
+    for args in cases {
+        let out = octoku(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("octoku: "), "{args:?}: {stderr}");
+        assert!(stderr.contains("expected") || stderr.contains("must"), "{args:?} should say what was expected: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}
