@@ -141,20 +141,33 @@ criterion_group! {
     targets = bench_solve
 }
 
-fn main() {
+/// Prints per-board distributions of the fast and naive solvers on generated boards.
+fn print_distributions() {
     let boards = generated_boards(256);
     let (med, p90, max) = distribution(&boards, 200, |b| {
         let _ = black_box(solve(b));
     });
-    println!("per-board fast solve over {} generated boards: median {med:?}, p90 {p90:?}, max {max:?}", boards.len());
+    println!(
+        "per-board fast solve over {} generated boards: median {med:?}, p90 {p90:?}, max {max:?}",
+        boards.len()
+    );
     let (nmed, np90, nmax) = distribution(&boards, 1, |b| {
         let _ = black_box(solve_naive(b));
     });
-    println!("per-board naive solve over the same boards: median {nmed:?}, p90 {np90:?}, max {nmax:?}");
+    println!(
+        "per-board naive solve over the same boards: median {nmed:?}, p90 {np90:?}, max {nmax:?}"
+    );
     println!(
         "median ratio naive/fast: {:.1}",
         nmed.as_secs_f64() / med.as_secs_f64().max(1e-12)
     );
+}
+
+fn main() {
+    // Only for a real benchmark run, not for `cargo test --benches`.
+    if std::env::args().any(|a| a == "--bench") {
+        print_distributions();
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -150,9 +150,9 @@ impl Canonizer {
                 let mut t = [0u8; 256];
                 for (p, slot) in t.iter_mut().enumerate() {
                     let mut q = 0u8;
-                    for r in 0..8 {
+                    for (r, &dest) in m.iter().enumerate() {
                         if p >> r & 1 != 0 {
-                            q |= 1 << m[r];
+                            q |= 1 << dest;
                         }
                     }
                     *slot = q;
@@ -232,7 +232,10 @@ pub fn orbits(k: usize, threads: usize) -> Vec<(u64, u64)> {
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
         });
         let mut merged: HashMap<u64, u64> = HashMap::new();
         for part in parts {
@@ -267,7 +270,10 @@ pub fn audit_k(k: usize, threads: usize, progress: &(dyn Fn(u64, u64) + Sync)) -
                     for (n, &(code, size)) in part.iter().enumerate() {
                         let board = set_board(code_to_set(code));
                         if !matches!(solve(board), Ok(Some(_))) {
-                            bad.push(UnsolvableClass { size, example: board });
+                            bad.push(UnsolvableClass {
+                                size,
+                                example: board,
+                            });
                         }
                         pending += size;
                         if n % 512 == 511 {
@@ -281,7 +287,10 @@ pub fn audit_k(k: usize, threads: usize, progress: &(dyn Fn(u64, u64) + Sync)) -
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
     });
     let unsolvable: Vec<UnsolvableClass> = results.into_iter().flatten().collect();
     let cell_sets: u64 = classes.iter().map(|&(_, size)| size).sum();
@@ -347,7 +356,9 @@ mod tests {
         let mut counts: HashMap<u64, u64> = HashMap::new();
         for i in 0..64 {
             for j in i + 1..64 {
-                *counts.entry(c.canonical((1u64 << i) | (1u64 << j)).0).or_default() += 1;
+                *counts
+                    .entry(c.canonical((1u64 << i) | (1u64 << j)).0)
+                    .or_default() += 1;
             }
         }
         for (code, (_, size)) in orbits(2, 1).into_iter().map(|(k, s)| (k, (k, s))) {
@@ -379,6 +390,11 @@ mod tests {
             let s = Symmetry::from_index(g).unwrap();
             let moved = s.apply_mask(set);
             prop_assert_eq!(c.canonical(set), c.canonical(moved));
+            // Solvability (digits 1..k in reading order) is the same across the orbit.
+            prop_assert_eq!(
+                matches!(solve(set_board(set)), Ok(Some(_))),
+                matches!(solve(set_board(moved)), Ok(Some(_)))
+            );
             // The canonical set is itself in the orbit, so it is solvable iff the set is.
             let canon_set = code_to_set(c.canonical(set).0);
             prop_assert_eq!(canon_set.count_ones(), set.count_ones());
@@ -401,7 +417,14 @@ mod tests {
                 r.unsolvable_cell_sets,
                 r.seconds
             );
-            for u in r.unsolvable.iter().take(5) {
+            let explained = r
+                .unsolvable
+                .iter()
+                .filter(|u| crate::solve::contradiction(u.example).is_some())
+                .count();
+            println!("  unsolvable classes with a simple reason from `contradiction`: {explained}");
+            for u in r.unsolvable.iter().take(3) {
+                println!("  reason: {:?}", crate::solve::contradiction(u.example));
                 println!("  unsolvable: {} ({} sets)", u.example.to_hex(), u.size);
             }
             assert_eq!(r.cell_sets, binomial(64, k as u64));

@@ -71,7 +71,11 @@ pub fn col_maps() -> Vec<[u8; 8]> {
                 let mut m = [0u8; 8];
                 for (c, slot) in m.iter_mut().enumerate() {
                     let (stack, within) = (c / 4, c % 4);
-                    let inner = if stack == 0 { left[within] } else { right[within] };
+                    let inner = if stack == 0 {
+                        left[within]
+                    } else {
+                        right[within]
+                    };
                     *slot = 4 * ((stack as u8) ^ swap) + inner;
                 }
                 out.push(m);
@@ -200,7 +204,10 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 442_368);
-        assert_eq!(Symmetry::from_index(300_001).unwrap(), Symmetry::all().nth(300_001).unwrap());
+        assert_eq!(
+            Symmetry::from_index(300_001).unwrap(),
+            Symmetry::all().nth(300_001).unwrap()
+        );
     }
 
     #[test]
@@ -219,16 +226,12 @@ mod tests {
         let g: Board = GRID.parse().unwrap();
         let s = Symmetry::from_index(123_457).unwrap();
         let set = 0x8001_0203_4050_6070u64;
-        let mut c = [0u8; 64];
-        for i in 0..64 {
-            if set >> i & 1 != 0 {
-                c[i] = g.cells()[i];
-            }
-        }
+        let gc = g.cells();
+        let c: [u8; 64] = std::array::from_fn(|i| if set >> i & 1 != 0 { gc[i] } else { 0 });
         let moved = s.apply(Board::from_cells(&c)).cells();
         let mask = s.apply_mask(set);
-        for i in 0..64 {
-            assert_eq!(moved[i] != 0, mask >> i & 1 != 0);
+        for (i, &v) in moved.iter().enumerate() {
+            assert_eq!(v != 0, mask >> i & 1 != 0);
         }
     }
 }
