@@ -26,6 +26,10 @@ enum Command {
     Generate(cmd::generate::Args),
     /// Check a solution with the contract's verify (exit 0 valid, 1 invalid, 2 bad input).
     Verify(cmd::verify::Args),
+    /// Solve a board and have the contract verify the solution.
+    Solve(cmd::solve::Args),
+    /// Check that every board generate can produce is solvable (exhaustive, up to symmetry).
+    Audit(cmd::audit::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Verify(args) => cmd::verify::run(args),
+        Command::Solve(args) => cmd::solve::run(args),
+        Command::Audit(args) => cmd::audit::run(args),
     };
     match result {
         Ok(code) => code,

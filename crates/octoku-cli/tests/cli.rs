@@ -86,3 +86,62 @@ fn bad_input_gets_one_line_and_exit_two() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
     }
 }
+
+#[test]
+fn solve_by_address_returns_a_solution_the_contract_verifies() {
+    let out = octoku(&["solve", "--address", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", "--json", "--count", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["start"], "0x0000700000000000000000000800064000000000000000000003020000000510");
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["solutions"], 3);
+    let solution: octoku_core::Board = v["solution"].as_str().unwrap().parse().unwrap();
+    let start: octoku_core::Board = v["start"].as_str().unwrap().parse().unwrap();
+    assert!(octoku_core::verify(start, solution));
+}
+
+#[test]
+fn solve_counts_exactly_below_the_limit() {
+    // The public vector's solution with one cell blanked has exactly one completion.
+    let start = "0x7235861418463257457361828621457323681745541728366784532131527460";
+    let v = json(&octoku(&["solve", start, "--json", "--count", "10"]));
+    assert_eq!(v["solutions"], 1);
+    assert_eq!(v["solution"], SOLUTION);
+}
+
+#[test]
+fn solve_on_an_unsolvable_board_says_why_and_prints_no_solution() {
+    // The board 0xe0522c0611b8c66a5b429ad403b92e84c11173be gets from the published generate.
+    let out = octoku(&["solve", "--address", "0xe0522c0611b8c66a5b429ad403b92e84c11173be"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.trim_end().lines().count(), 1, "{stdout}");
+    assert!(stdout.contains("no solution") && stdout.contains("row 2"), "{stdout}");
+    let v = json(&octoku(&["solve", "0x0000056070423000000000000000000000000000000000000000800100000000", "--json"]));
+    assert_eq!(v["solution"], Value::Null);
+    assert_eq!(v["valid"], false);
+}
+
+#[test]
+fn solve_rejects_digits_above_eight_as_bad_input() {
+    let out = octoku(&["solve", "0x9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds 9"));
+}
+
+#[test]
+fn audit_covers_every_cell_set_and_reports_unsolvable_classes() {
+    let out = octoku(&["audit", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["cell_sets"], 4_426_165_368u64);
+    let classes = v["unsolvable"].as_array().unwrap();
+    assert!(!classes.is_empty());
+    let total: u64 = classes.iter().map(|c| c["size"].as_u64().unwrap()).sum();
+    assert_eq!(v["unsolvable_cell_sets"].as_u64(), Some(total));
+    for class in classes.iter().take(50) {
+        let board: octoku_core::Board = class["example"].as_str().unwrap().parse().unwrap();
+        assert_eq!(board.givens(), 8);
+        assert_eq!(octoku_core::solve::solve(board), Ok(None), "{board} should have no solution");
+    }
+}

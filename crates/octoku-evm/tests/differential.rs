@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use octoku_core::{Address, Board, U256, generate, generate_from_seed, symmetry, verify};
+use octoku_core::{Address, Board, U256, generate, generate_from_seed, solve, symmetry, verify};
 use octoku_evm::{Machine, Puzzle};
 use proptest::prelude::*;
 
@@ -161,5 +161,20 @@ proptest! {
     fn verify_agrees_on_generated_starts(bytes in any::<[u8; 20]>(), grid in valid_grid()) {
         let start = generate(&Address(bytes));
         prop_assert_eq!(evm_verify(start, grid), verify(start, grid), "start {} solution {}", start, grid);
+    }
+
+    /// The solver's solution for a random address's board keeps its givens and
+    /// verifies in the mirror and in the contract; a board it cannot solve has
+    /// no completion at all.
+    #[test]
+    fn solver_solutions_verify_in_mirror_and_contract(bytes in any::<[u8; 20]>()) {
+        let start = generate(&Address(bytes));
+        match solve::solve(start).expect("generated boards hold digits 1-8") {
+            Some(solution) => {
+                prop_assert!(verify(start, solution), "mirror rejects {} for {}", solution, start);
+                prop_assert!(evm_verify(start, solution), "contract rejects {} for {}", solution, start);
+            }
+            None => prop_assert_eq!(solve::count(start, 1), Ok(0)),
+        }
     }
 }

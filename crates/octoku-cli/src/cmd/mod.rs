@@ -1,4 +1,6 @@
 //! One module per subcommand.
 
+pub mod audit;
 pub mod generate;
+pub mod solve;
 pub mod verify;

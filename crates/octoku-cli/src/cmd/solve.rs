@@ -1,0 +1,101 @@
+//! `octoku solve`: solve a board, then have the compiled contract verify it.
+
+use std::process::ExitCode;
+
+use octoku_core::{Board, solve};
+use octoku_evm::{Machine, Puzzle};
+use serde_json::json;
+
+use crate::{error::CliError, input};
+
+/// Arguments of `octoku solve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.').
+    #[arg(required_unless_present = "address", conflicts_with = "address")]
+    start: Option<String>,
+    /// Solve the board this address gets from generate instead.
+    #[arg(long)]
+    address: Option<String>,
+    /// Also count solutions, exactly up to N.
+    #[arg(long, value_name = "N")]
+    count: Option<u64>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Solves the start, verifies the solution in the in-memory EVM.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let mut evm = Machine::new()?;
+    let (start, address) = match (&args.start, &args.address) {
+        (_, Some(a)) => {
+            let address = input::address(a)?;
+            (evm.generate(Puzzle::Reference, &address)?.value, Some(address))
+        }
+        (Some(s), None) => (input::board("START", s)?, None),
+        (None, None) => return Err(CliError::Input("give a START board or --address; expected one of them".into())),
+    };
+    let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
+    let solutions = args.count.map(|n| solve::count(start, n)).transpose().map_err(input_error)?;
+    let Some(solution) = solve::solve(start).map_err(input_error)? else {
+        return no_solution(start, address.map(|a| a.to_checksum()), args.json);
+    };
+    let verdict = evm.verify(Puzzle::Reference, start, solution)?;
+    if !verdict.value {
+        return Err(CliError::Evm(format!("the contract rejects the solver's solution {solution} for {start}")));
+    }
+    if args.json {
+        let mut out = json!({
+            "start": start.to_hex(),
+            "solution": solution.to_hex(),
+            "valid": verdict.value,
+            "gas": verdict.gas,
+            "puzzle": Puzzle::Reference.label(),
+        });
+        if let Some(a) = address {
+            out["address"] = json!(a.to_checksum());
+        }
+        if let (Some(n), Some(limit)) = (solutions, args.count) {
+            out["solutions"] = json!(n);
+            out["solutions_capped"] = json!(n >= limit);
+        }
+        println!("{out}");
+    } else {
+        if let Some(a) = address {
+            println!("address   {}", a.to_checksum());
+        }
+        println!("start     {}", start.to_hex());
+        println!();
+        println!("{}", solution.grid());
+        println!();
+        println!("solution  {}", solution.to_hex());
+        println!("verified  the {} contract accepts it in the in-memory EVM ({} gas)", Puzzle::Reference, verdict.gas);
+        if let (Some(n), Some(limit)) = (solutions, args.count) {
+            let bound = if n >= limit { " (stopped at the limit)" } else { "" };
+            println!("solutions {n}{bound}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reports an unsolvable start in one line (or JSON) and exits 1.
+fn no_solution(start: Board, address: Option<String>, json: bool) -> Result<ExitCode, CliError> {
+    let reason = solve::contradiction(start);
+    if json {
+        let out = json!({
+            "start": start.to_hex(),
+            "address": address,
+            "solution": null,
+            "valid": false,
+            "solutions": 0,
+            "reason": reason,
+        });
+        println!("{out}");
+    } else {
+        let whose = address.map(|a| format!(" (the board {a} gets)")).unwrap_or_default();
+        let why = reason.map(|r| format!(": {r}")).unwrap_or_else(|| ": the search found no completion".into());
+        println!("no solution for {start}{whose}{why}");
+    }
+    Ok(ExitCode::from(1))
+}
