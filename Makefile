@@ -7,7 +7,7 @@ NODE_BIN := node_modules/.bin
 STAMP := node_modules/.octoku-setup
 CARGO ?= cargo
 
-.PHONY: setup demo test test-rust test-forge fuzz bench clean
+.PHONY: setup demo test test-rust test-forge gas-snapshot clean
 
 ## setup: install the pinned solc-js, forge and anvil into node_modules (idempotent)
 setup: $(STAMP)
@@ -34,6 +34,10 @@ test-rust: setup
 
 test-forge: setup
 	$(NODE_BIN)/forge test
+
+## gas-snapshot: accept the current gas figures into gas-snapshot.txt
+gas-snapshot: setup
+	OCTOKU_UPDATE_GAS_SNAPSHOT=1 $(CARGO) test --release -p octoku-evm --test gas_snapshot
 
 clean:
 	rm -rf target node_modules

@@ -107,7 +107,15 @@ fn run() -> Result<(), String> {
         )
         .map_err(|e| e.to_string())?;
     }
-    writeln!(code, "/// Source files by solc source id, for reading source maps.\npub const SOURCE_FILES: &[&str] = &{:?};", ids.iter().map(|(_, p)| p.as_str()).collect::<Vec<_>>())
+    // Source texts by solc source id (ids are dense from 0), for source maps.
+    let texts: Vec<(&str, String)> = ids
+        .iter()
+        .map(|(_, path)| {
+            let text = sources.get(Path::new(path)).map(|s| s.content.to_string()).unwrap_or_default();
+            (path.as_str(), text)
+        })
+        .collect();
+    writeln!(code, "/// Source files `(path, text)` by solc source id, for reading source maps.\npub const SOURCES: &[(&str, &str)] = &{texts:?};")
         .map_err(|e| e.to_string())?;
 
     let out = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?);

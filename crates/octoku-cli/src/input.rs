@@ -1,6 +1,7 @@
 //! Parsing of command-line values into core types, with one-line errors.
 
 use octoku_core::{Address, Board};
+use octoku_evm::Puzzle;
 
 use crate::error::CliError;
 
@@ -12,4 +13,20 @@ pub fn address(arg: &str) -> Result<Address, CliError> {
 /// Parses a board argument (0x hex, decimal, or 64 cells of 0-8 / '.'), naming the argument.
 pub fn board(name: &str, arg: &str) -> Result<Board, CliError> {
     arg.parse().map_err(|e| CliError::Input(format!("{name}: {e}")))
+}
+
+/// The puzzle implementations selectable with `--puzzle`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PuzzleArg {
+    /// The published algorithm (Curta puzzle #1).
+    #[default]
+    Reference,
+}
+
+impl From<PuzzleArg> for Puzzle {
+    fn from(p: PuzzleArg) -> Puzzle {
+        match p {
+            PuzzleArg::Reference => Puzzle::Reference,
+        }
+    }
 }

@@ -30,6 +30,8 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Check that every board generate can produce is solvable (exhaustive, up to symmetry).
     Audit(cmd::audit::Args),
+    /// Gas of every implementation by function and input class, or a profile of one call.
+    Gas(cmd::gas::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => cmd::verify::run(args),
         Command::Solve(args) => cmd::solve::run(args),
         Command::Audit(args) => cmd::audit::run(args),
+        Command::Gas(args) => cmd::gas::run(args),
     };
     match result {
         Ok(code) => code,

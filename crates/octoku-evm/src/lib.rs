@@ -17,7 +17,10 @@
 
 pub mod artifacts;
 pub mod bindings;
+pub mod cases;
+pub mod gas;
 pub mod machine;
+pub mod rng;
 
 pub use artifacts::Artifact;
-pub use machine::{Call, EvmError, Machine, Puzzle};
+pub use machine::{Call, EvmError, Machine, Puzzle, RawOutcome, Step};

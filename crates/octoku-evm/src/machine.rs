@@ -13,7 +13,7 @@ use revm::{
     },
     database::InMemoryDB,
     handler::MainnetEvm,
-    interpreter::{CallInputs, CallOutcome},
+    interpreter::{CallInputs, CallOutcome, Interpreter, interpreter_types::Jumps},
     primitives::hardfork::SpecId,
     state::AccountInfo,
 };
@@ -48,6 +48,18 @@ impl Puzzle {
         match self {
             Puzzle::Reference => artifacts::REFERENCE,
         }
+    }
+
+    /// The Rust mirror of this implementation's `generate`.
+    pub fn mirror_generate(self, address: &Address) -> Board {
+        match self {
+            Puzzle::Reference => octoku_core::generate(address),
+        }
+    }
+
+    /// The Rust mirror of this implementation's `verify` (one rule for all).
+    pub fn mirror_verify(self, start: Board, solution: Board) -> bool {
+        octoku_core::verify(start, solution)
     }
 
     /// The name used on the command line and in reports.
@@ -104,14 +116,44 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Records the gas spent by the outermost call frame of a transaction.
-#[derive(Debug, Default)]
-struct FrameGas {
-    depth: usize,
-    spent: u64,
+/// One executed instruction of the outermost frame, for profiling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// Program counter in the runtime code.
+    pub pc: usize,
+    /// The opcode byte.
+    pub opcode: u8,
+    /// Gas the instruction cost (memory expansion included).
+    pub gas: u64,
 }
 
-impl<CTX> Inspector<CTX> for FrameGas {
+/// Records the gas spent by the outermost call frame of a transaction, and,
+/// when profiling, every instruction that frame executed.
+#[derive(Debug, Default)]
+struct Meter {
+    depth: usize,
+    spent: u64,
+    profiling: bool,
+    steps: Vec<Step>,
+    before: u64,
+}
+
+impl<CTX> Inspector<CTX> for Meter {
+    fn step(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
+        if self.profiling && self.depth == 1 {
+            self.before = interp.gas.remaining();
+            self.steps.push(Step { pc: interp.bytecode.pc(), opcode: interp.bytecode.opcode(), gas: 0 });
+        }
+    }
+
+    fn step_end(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
+        if self.profiling && self.depth == 1 {
+            if let Some(last) = self.steps.last_mut() {
+                last.gas = self.before.saturating_sub(interp.gas.remaining());
+            }
+        }
+    }
+
     fn call(&mut self, _context: &mut CTX, _inputs: &mut CallInputs) -> Option<CallOutcome> {
         self.depth += 1;
         None
@@ -125,7 +167,7 @@ impl<CTX> Inspector<CTX> for FrameGas {
     }
 }
 
-type Evm = MainnetEvm<revm::handler::MainnetContext<InMemoryDB>, FrameGas>;
+type Evm = MainnetEvm<revm::handler::MainnetContext<InMemoryDB>, Meter>;
 
 /// The outcome of a raw call: success flag, return or revert data, gas.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,7 +205,7 @@ impl Machine {
                 cfg.spec = SPEC;
                 cfg.tx_gas_limit_cap = Some(u64::MAX);
             })
-            .build_mainnet_with_inspector(FrameGas::default());
+            .build_mainnet_with_inspector(Meter::default());
         let mut machine = Machine { evm, nonce: 0, puzzles: Vec::new(), harness: EvmAddress::ZERO };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
@@ -212,6 +254,17 @@ impl Machine {
             ExecutionResult::Revert { output, .. } => Ok(RawOutcome { success: false, output, gas }),
             ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
         }
+    }
+
+    /// Like [`Machine::call_raw`], also returning every instruction the called
+    /// frame executed with its gas.
+    pub fn profile_raw(&mut self, to: EvmAddress, data: Bytes) -> Result<(RawOutcome, Vec<Step>), EvmError> {
+        self.evm.inspector.profiling = true;
+        self.evm.inspector.steps.clear();
+        let outcome = self.call_raw(to, data);
+        self.evm.inspector.profiling = false;
+        let steps = std::mem::take(&mut self.evm.inspector.steps);
+        Ok((outcome?, steps))
     }
 
     fn call<C: SolCall>(&mut self, to: EvmAddress, call: &C) -> Result<Call<C::Return>, EvmError> {

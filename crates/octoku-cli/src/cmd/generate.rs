@@ -5,13 +5,19 @@ use std::process::ExitCode;
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{error::CliError, input};
+use crate::{
+    error::CliError,
+    input::{self, PuzzleArg},
+};
 
 /// Arguments of `octoku generate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The player's address (20-byte hex, checksummed or not).
     address: String,
+    /// Which implementation to run.
+    #[arg(long, value_enum, default_value_t)]
+    puzzle: PuzzleArg,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -20,9 +26,10 @@ pub struct Args {
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let address = input::address(&args.address)?;
+    let puzzle = Puzzle::from(args.puzzle);
     let mut evm = Machine::new()?;
-    let call = evm.generate(Puzzle::Reference, &address)?;
-    let mirror = octoku_core::generate(&address);
+    let call = evm.generate(puzzle, &address)?;
+    let mirror = puzzle.mirror_generate(&address);
     if call.value != mirror {
         return Err(CliError::Evm(format!(
             "the contract and the Rust mirror disagree for {address}: contract {}, mirror {}",
@@ -32,7 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         let out = json!({
             "address": address.to_checksum(),
-            "puzzle": Puzzle::Reference.label(),
+            "puzzle": puzzle.label(),
             "start": call.value.to_hex(),
             "givens": call.value.givens(),
             "gas": call.gas,
@@ -40,7 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("{out}");
     } else {
         println!("address  {}", address.to_checksum());
-        println!("puzzle   {} (in-memory EVM; the Rust mirror agrees)", Puzzle::Reference);
+        println!("puzzle   {} (in-memory EVM; the Rust mirror agrees)", puzzle);
         println!();
         println!("{}", call.value.grid());
         println!();

@@ -6,7 +6,10 @@ use octoku_core::{Board, solve};
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{error::CliError, input};
+use crate::{
+    error::CliError,
+    input::{self, PuzzleArg},
+};
 
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
@@ -20,6 +23,9 @@ pub struct Args {
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N")]
     count: Option<u64>,
+    /// Which implementation to run.
+    #[arg(long, value_enum, default_value_t)]
+    puzzle: PuzzleArg,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -27,11 +33,12 @@ pub struct Args {
 
 /// Solves the start, verifies the solution in the in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let puzzle = Puzzle::from(args.puzzle);
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {
         (_, Some(a)) => {
             let address = input::address(a)?;
-            (evm.generate(Puzzle::Reference, &address)?.value, Some(address))
+            (evm.generate(puzzle, &address)?.value, Some(address))
         }
         (Some(s), None) => (input::board("START", s)?, None),
         (None, None) => return Err(CliError::Input("give a START board or --address; expected one of them".into())),
@@ -41,7 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
         return no_solution(start, address.map(|a| a.to_checksum()), args.json);
     };
-    let verdict = evm.verify(Puzzle::Reference, start, solution)?;
+    let verdict = evm.verify(puzzle, start, solution)?;
     if !verdict.value {
         return Err(CliError::Evm(format!("the contract rejects the solver's solution {solution} for {start}")));
     }
@@ -51,7 +58,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "solution": solution.to_hex(),
             "valid": verdict.value,
             "gas": verdict.gas,
-            "puzzle": Puzzle::Reference.label(),
+            "puzzle": puzzle.label(),
         });
         if let Some(a) = address {
             out["address"] = json!(a.to_checksum());
@@ -70,7 +77,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("{}", solution.grid());
         println!();
         println!("solution  {}", solution.to_hex());
-        println!("verified  the {} contract accepts it in the in-memory EVM ({} gas)", Puzzle::Reference, verdict.gas);
+        println!("verified  the {} contract accepts it in the in-memory EVM ({} gas)", puzzle, verdict.gas);
         if let (Some(n), Some(limit)) = (solutions, args.count) {
             let bound = if n >= limit { " (stopped at the limit)" } else { "" };
             println!("solutions {n}{bound}");

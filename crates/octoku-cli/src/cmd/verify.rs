@@ -6,7 +6,10 @@ use octoku_core::explain::explain;
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{error::CliError, input};
+use crate::{
+    error::CliError,
+    input::{self, PuzzleArg},
+};
 
 /// How many problems the text output lists.
 const SHOWN: usize = 12;
@@ -18,6 +21,9 @@ pub struct Args {
     start: String,
     /// The proposed solution, in the same forms.
     solution: String,
+    /// Which implementation to run.
+    #[arg(long, value_enum, default_value_t)]
+    puzzle: PuzzleArg,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -27,9 +33,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
+    let puzzle = Puzzle::from(args.puzzle);
     let mut evm = Machine::new()?;
-    let call = evm.verify(Puzzle::Reference, start, solution)?;
-    let mirror = octoku_core::verify(start, solution);
+    let call = evm.verify(puzzle, start, solution)?;
+    let mirror = puzzle.mirror_verify(start, solution);
     if call.value != mirror {
         return Err(CliError::Evm(format!(
             "the contract says {} and the Rust mirror says {mirror} for start {start} solution {solution}",
@@ -40,7 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         let out = json!({
             "valid": call.value,
-            "puzzle": Puzzle::Reference.label(),
+            "puzzle": puzzle.label(),
             "start": start.to_hex(),
             "solution": solution.to_hex(),
             "gas": call.gas,

@@ -1,0 +1,267 @@
+//! Gas figures of every puzzle implementation: min / median / max per function
+//! and input class, deployment gas and runtime size, and a per-call profile by
+//! opcode and by Solidity source line (read through solc's source map).
+
+use std::{collections::BTreeMap, fmt::Write as _};
+
+use alloy_primitives::Bytes;
+use alloy_sol_types::SolCall;
+use octoku_core::{Address, Board};
+use revm::bytecode::opcode::OpCode;
+
+use crate::{
+    artifacts::{Artifact, SOURCES},
+    bindings::IPuzzle,
+    cases::{VerifyClass, verify_case},
+    machine::{EvmError, Machine, Puzzle, Step},
+    rng::SplitMix64,
+};
+
+/// Seed of the deterministic cases behind `octoku gas` and the gas snapshot.
+pub const SNAPSHOT_SEED: u64 = 0x0c70_c0de;
+
+/// Cases per input class in the checked-in gas snapshot.
+pub const SNAPSHOT_RUNS: usize = 200;
+
+/// One row of the report: a function of one contract on one class of input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The implementation (`reference`, `golf`, `fair`).
+    pub contract: &'static str,
+    /// `generate` or `verify`.
+    pub function: &'static str,
+    /// The input class.
+    pub case: &'static str,
+    /// Smallest execution gas seen.
+    pub min: u64,
+    /// Median execution gas (lower median for even counts).
+    pub median: u64,
+    /// Largest execution gas seen.
+    pub max: u64,
+    /// Median of this row over the reference's median for the same function and case.
+    pub ratio: f64,
+}
+
+/// Deployment cost and size of one contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deployment {
+    /// The implementation.
+    pub contract: &'static str,
+    /// Total gas of the deployment transaction.
+    pub gas: u64,
+    /// Runtime code size in bytes.
+    pub runtime_size: usize,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Cases per input class.
+    pub runs: usize,
+    /// Function rows, grouped by function and case, implementations in [`Puzzle::ALL`] order.
+    pub rows: Vec<Row>,
+    /// Deployment rows.
+    pub deployments: Vec<Deployment>,
+}
+
+/// Measures every implementation on `runs` deterministic cases per input class.
+///
+/// Every implementation sees the same inputs, drawn from `seed`.
+pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, EvmError> {
+    let runs = runs.max(1);
+    let mut rows = Vec::new();
+    let mut rng = SplitMix64::new(seed);
+    let addresses: Vec<Address> = (0..runs).map(|_| Address(rng.bytes20())).collect();
+    let mut measured: Vec<(&'static str, &'static str, Vec<(Puzzle, Vec<u64>)>)> = Vec::new();
+    let mut per_puzzle = Vec::new();
+    for puzzle in Puzzle::ALL {
+        let gas = addresses
+            .iter()
+            .map(|a| machine.generate(puzzle, a).map(|c| c.gas))
+            .collect::<Result<Vec<_>, _>>()?;
+        per_puzzle.push((puzzle, gas));
+    }
+    measured.push(("generate", "random-address", per_puzzle));
+    for class in VerifyClass::ALL {
+        let inputs: Vec<(Board, Board)> = (0..runs).map(|_| verify_case(class, &mut rng)).collect();
+        let mut per_puzzle = Vec::new();
+        for puzzle in Puzzle::ALL {
+            let gas = inputs
+                .iter()
+                .map(|&(s, g)| machine.verify(puzzle, s, g).map(|c| c.gas))
+                .collect::<Result<Vec<_>, _>>()?;
+            per_puzzle.push((puzzle, gas));
+        }
+        measured.push(("verify", class.label(), per_puzzle));
+    }
+    for (function, case, per_puzzle) in measured {
+        let stats: Vec<(Puzzle, u64, u64, u64)> = per_puzzle
+            .into_iter()
+            .map(|(p, mut gas)| {
+                gas.sort_unstable();
+                (p, gas[0], gas[(gas.len() - 1) / 2], gas[gas.len() - 1])
+            })
+            .collect();
+        let reference = stats.iter().find(|s| s.0 == Puzzle::Reference).map_or(1, |s| s.2.max(1));
+        for (puzzle, min, median, max) in stats {
+            rows.push(Row {
+                contract: puzzle.label(),
+                function,
+                case,
+                min,
+                median,
+                max,
+                ratio: median as f64 / reference as f64,
+            });
+        }
+    }
+    let deployments = Puzzle::ALL
+        .iter()
+        .map(|&p| Deployment { contract: p.label(), gas: machine.deploy_gas(p), runtime_size: p.artifact().runtime.len() })
+        .collect();
+    Ok(Report { runs, rows, deployments })
+}
+
+impl Report {
+    /// The report as a fixed-width table (what `octoku gas` prints and the snapshot holds).
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{:<10} {:<9} {:<15} {:>7} {:>7} {:>7} {:>9}", "contract", "function", "case", "min", "median", "max", "vs ref");
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "{:<10} {:<9} {:<15} {:>7} {:>7} {:>7} {:>9}",
+                r.contract,
+                r.function,
+                r.case,
+                r.min,
+                r.median,
+                r.max,
+                format!("{:.4}", r.ratio)
+            );
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{:<10} {:>10} {:>13}", "contract", "deploy gas", "runtime bytes");
+        for d in &self.deployments {
+            let _ = writeln!(out, "{:<10} {:>10} {:>13}", d.contract, d.gas, d.runtime_size);
+        }
+        out
+    }
+}
+
+/// Gas of one call, broken down by opcode and by source line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// Execution gas of the call frame.
+    pub total: u64,
+    /// Whether the call returned (rather than reverted).
+    pub success: bool,
+    /// `(opcode, executions, gas)`, costliest first.
+    pub by_opcode: Vec<(String, u64, u64)>,
+    /// `(location, source text, executions, gas)`, costliest first; location is `file:line`.
+    pub by_line: Vec<(String, String, u64, u64)>,
+}
+
+/// The call to profile.
+#[derive(Debug, Clone, Copy)]
+pub enum Target {
+    /// `generate(address)`.
+    Generate(Address),
+    /// `verify(start, solution)`.
+    Verify(Board, Board),
+}
+
+/// Profiles one call of `puzzle`: every instruction's gas, grouped by opcode
+/// and by the Solidity line solc's source map attributes it to.
+pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
+    let data = match target {
+        Target::Generate(a) => IPuzzle::generateCall { seed: alloy_primitives::Address::from(a.0) }.abi_encode(),
+        Target::Verify(s, g) => IPuzzle::verifyCall { start: s.to_u256(), solution: g.to_u256() }.abi_encode(),
+    };
+    let (outcome, steps) = machine.profile_raw(machine.address_of(puzzle), Bytes::from(data))?;
+    let mut by_opcode: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for step in &steps {
+        let name = OpCode::new(step.opcode).map_or_else(|| format!("0x{:02x}", step.opcode), |o| o.as_str().to_string());
+        let e = by_opcode.entry(name).or_default();
+        e.0 += 1;
+        e.1 += step.gas;
+    }
+    let lines = SourceLines::new(puzzle.artifact());
+    let mut by_line: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
+    for step in &steps {
+        let e = by_line.entry(lines.locate(step)).or_default();
+        e.0 += 1;
+        e.1 += step.gas;
+    }
+    let mut by_opcode: Vec<(String, u64, u64)> = by_opcode.into_iter().map(|(k, (n, g))| (k, n, g)).collect();
+    by_opcode.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+    let mut by_line: Vec<(String, String, u64, u64)> = by_line.into_iter().map(|((l, t), (n, g))| (l, t, n, g)).collect();
+    by_line.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| a.0.cmp(&b.0)));
+    Ok(Profile { total: outcome.gas, success: outcome.success, by_opcode, by_line })
+}
+
+/// Maps program counters of one contract's runtime code to source lines.
+struct SourceLines {
+    /// Instruction index of each byte offset (`None` inside push data).
+    instruction_at: Vec<Option<usize>>,
+    /// Decompressed source map: `(offset, length, file)` per instruction.
+    entries: Vec<(i64, i64, i64)>,
+}
+
+impl SourceLines {
+    fn new(artifact: Artifact) -> SourceLines {
+        let code = artifact.runtime;
+        let mut instruction_at = vec![None; code.len() + 1];
+        let (mut pc, mut index) = (0usize, 0usize);
+        while pc < code.len() {
+            instruction_at[pc] = Some(index);
+            let op = code[pc];
+            // PUSH1..PUSH32 carry 1..32 bytes of immediate data.
+            pc += 1 + if (0x60..=0x7f).contains(&op) { usize::from(op - 0x5f) } else { 0 };
+            index += 1;
+        }
+        SourceLines { instruction_at, entries: decompress(artifact.source_map) }
+    }
+
+    /// `("file:line", "trimmed source text")` for one executed instruction.
+    fn locate(&self, step: &Step) -> (String, String) {
+        let entry = self.instruction_at.get(step.pc).copied().flatten().and_then(|i| self.entries.get(i));
+        let Some(&(offset, _length, file)) = entry else {
+            return ("(no source map)".into(), String::new());
+        };
+        let Some(&(path, text)) = usize::try_from(file).ok().and_then(|f| SOURCES.get(f)) else {
+            return ("(compiler-generated)".into(), String::new());
+        };
+        let offset = usize::try_from(offset).unwrap_or(0).min(text.len());
+        let line = text[..offset].matches('\n').count() + 1;
+        let content = text.lines().nth(line - 1).unwrap_or("").trim().to_string();
+        (format!("{path}:{line}"), content)
+    }
+}
+
+/// Decompresses solc's source map (`s:l:f:j:m;...`, empty fields repeat the
+/// previous entry's) into `(offset, length, file)` per instruction.
+fn decompress(map: &str) -> Vec<(i64, i64, i64)> {
+    let mut out = Vec::new();
+    let mut last = (0i64, 0i64, -1i64);
+    for entry in map.split(';') {
+        let mut fields = entry.split(':');
+        let mut take = |previous: i64| match fields.next() {
+            Some(f) if !f.is_empty() => f.parse().unwrap_or(previous),
+            _ => previous,
+        };
+        last = (take(last.0), take(last.1), take(last.2));
+        out.push(last);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_map_fields_inherit_from_the_previous_entry() {
+        assert_eq!(decompress("1:2:0:-;:3;;5::-1"), vec![(1, 2, 0), (1, 3, 0), (1, 3, 0), (5, 3, -1)]);
+    }
+}

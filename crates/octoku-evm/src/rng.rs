@@ -1,0 +1,48 @@
+//! A tiny deterministic generator (SplitMix64) for reproducible gas and fuzz
+//! cases: the same seed gives the same cases on every machine.
+
+/// SplitMix64: 64-bit state, one multiply-xorshift round per output.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator starting from `seed`.
+    pub const fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform value below `bound` (bound > 0), by rejection.
+    pub fn below(&mut self, bound: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % bound;
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return x % bound;
+            }
+        }
+    }
+
+    /// 20 random bytes.
+    pub fn bytes20(&mut self) -> [u8; 20] {
+        let mut out = [0u8; 20];
+        for chunk in out.chunks_mut(8) {
+            let word = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&word[..chunk.len()]);
+        }
+        out
+    }
+
+    /// 256 random bits.
+    pub fn u256(&mut self) -> alloy_primitives::U256 {
+        alloy_primitives::U256::from_limbs([self.next_u64(), self.next_u64(), self.next_u64(), self.next_u64()])
+    }
+}
