@@ -32,6 +32,8 @@ enum Command {
     Audit(cmd::audit::Args),
     /// Gas of every implementation by function and input class, or a profile of one call.
     Gas(cmd::gas::Args),
+    /// Differential fuzzing: the mirror against every compiled implementation.
+    Fuzz(cmd::fuzz::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args),
         Command::Audit(args) => cmd::audit::run(args),
         Command::Gas(args) => cmd::gas::run(args),
+        Command::Fuzz(args) => cmd::fuzz::run(args),
     };
     match result {
         Ok(code) => code,

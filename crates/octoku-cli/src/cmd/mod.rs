@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod audit;
+pub mod fuzz;
 pub mod gas;
 pub mod generate;
 pub mod solve;
