@@ -9,6 +9,10 @@ pub enum CliError {
     Input(String),
     /// The EVM or the mirror failed, or they disagree (exit 3).
     Evm(String),
+    /// The contract refused: a transaction would revert (exit 1).
+    Rejected(String),
+    /// The chain failed: node unreachable, no code, no funds, state file (exit 4).
+    Chain(String),
 }
 
 impl CliError {
@@ -17,6 +21,8 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Evm(_) => 3,
+            CliError::Rejected(_) => 1,
+            CliError::Chain(_) => 4,
         }
     }
 }
@@ -24,7 +30,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Evm(m) => f.write_str(m),
+            CliError::Input(m) | CliError::Evm(m) | CliError::Rejected(m) | CliError::Chain(m) => f.write_str(m),
         }
     }
 }

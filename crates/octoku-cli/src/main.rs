@@ -34,6 +34,14 @@ enum Command {
     Gas(cmd::gas::Args),
     /// Differential fuzzing: the mirror against every compiled implementation.
     Fuzz(cmd::fuzz::Args),
+    /// Deploy a puzzle and an arena for it (to --rpc-url, or the embedded chain).
+    Deploy(cmd::deploy::Args),
+    /// The board an address must solve, read from the arena on chain.
+    Board(cmd::board::Args),
+    /// Read your board from the arena, solve it and submit the solution.
+    Play(cmd::play::Args),
+    /// Submit a solution you found yourself to the arena.
+    Submit(cmd::submit::Args),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +68,10 @@ fn main() -> ExitCode {
         Command::Audit(args) => cmd::audit::run(args),
         Command::Gas(args) => cmd::gas::run(args),
         Command::Fuzz(args) => cmd::fuzz::run(args),
+        Command::Deploy(args) => cmd::deploy::run(args),
+        Command::Board(args) => cmd::board::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Submit(args) => cmd::submit::run(args),
     };
     match result {
         Ok(code) => code,

@@ -18,6 +18,7 @@
 pub mod artifacts;
 pub mod bindings;
 pub mod cases;
+pub mod chain;
 pub mod fuzz;
 pub mod gas;
 pub mod machine;

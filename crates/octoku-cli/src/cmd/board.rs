@@ -1,0 +1,66 @@
+//! `octoku board`: the board an address must solve, read from the arena.
+
+use std::process::ExitCode;
+
+use octoku_core::Board;
+use octoku_evm::chain::{Chain, arena};
+use serde_json::json;
+
+use super::onchain::{ChainArgs, KeyUse, arena_address, chain_error, evm_address, require_arena};
+use crate::error::CliError;
+
+/// Arguments of `octoku board`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Whose board (default: the --private-key's address).
+    address: Option<String>,
+    /// The arena contract (default: the one `octoku deploy` recorded).
+    #[arg(long, value_name = "ADDRESS")]
+    arena: Option<String>,
+    #[command(flatten)]
+    chain: ChainArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads `arena.boardOf(address)` and `arena.solvedAt(address)`.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let player = args.address.as_deref().map(evm_address).transpose()?;
+    let mut opened = args.chain.open(KeyUse::Read, false)?;
+    let player = match player {
+        Some(p) => p,
+        None if opened.explicit_key || matches!(opened.chain, Chain::Embedded(_)) => opened.chain.sender(),
+        None => return Err(CliError::Input("give an ADDRESS or --private-key; expected one of them".into())),
+    };
+    let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
+    require_arena(&mut opened, arena_addr)?;
+    let start = Board::from_u256(arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?);
+    let solved = arena::solved_at(&mut opened.chain, arena_addr, player).map_err(chain_error)?;
+    if args.json {
+        let out = json!({
+            "chain": opened.label,
+            "arena": arena_addr.to_checksum(None),
+            "address": player.to_checksum(None),
+            "start": start.to_hex(),
+            "solved": solved.rank != 0,
+            "rank": (solved.rank != 0).then_some(solved.rank),
+            "solved_block": (solved.rank != 0).then_some(solved.block),
+        });
+        println!("{out}");
+    } else {
+        println!("chain     {}", opened.label);
+        println!("arena     {}", arena_addr.to_checksum(None));
+        println!("address   {}", player.to_checksum(None));
+        println!();
+        println!("{}", start.grid());
+        println!();
+        println!("start     {}", start.to_hex());
+        if solved.rank != 0 {
+            println!("solved    rank {} in block {}", solved.rank, solved.block);
+        } else {
+            println!("solved    not yet");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

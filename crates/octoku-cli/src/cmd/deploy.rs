@@ -1,0 +1,127 @@
+//! `octoku deploy`: deploy a puzzle and an arena for it.
+
+use std::process::ExitCode;
+
+use octoku_evm::{
+    Puzzle,
+    chain::{self, Receipt, arena::arena_initcode, state::Deployment},
+};
+use serde_json::json;
+
+use super::onchain::{ChainArgs, KeyUse, chain_error, deployments_path, hash_hex, write_deployment};
+use crate::error::CliError;
+
+/// Puzzle implementations the project has or plans; those not compiled into
+/// this build are refused by name.
+const KNOWN: [&str; 3] = ["reference", "golf", "fair"];
+
+/// Arguments of `octoku deploy`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Which puzzle implementation to deploy.
+    #[arg(long, value_name = "KIND", default_value = "reference")]
+    puzzle: String,
+    /// Shorthand for --puzzle golf.
+    #[arg(long, conflicts_with = "puzzle")]
+    golf: bool,
+    #[command(flatten)]
+    chain: ChainArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn puzzle_kind(name: &str) -> Result<Puzzle, CliError> {
+    let name = name.trim().to_ascii_lowercase();
+    if let Some(p) = Puzzle::ALL.iter().copied().find(|p| p.label() == name) {
+        return Ok(p);
+    }
+    let available = Puzzle::ALL.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ");
+    if KNOWN.contains(&name.as_str()) {
+        Err(CliError::Input(format!(
+            "puzzle {name}: not compiled into this build yet; expected one of: {available}"
+        )))
+    } else {
+        Err(CliError::Input(format!("puzzle {name:?}: unknown; expected one of: {available}")))
+    }
+}
+
+/// Deploys the puzzle, then the arena pointing at it; records both.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let kind = puzzle_kind(if args.golf { "golf" } else { &args.puzzle })?;
+    let mut opened = args.chain.open(KeyUse::Send, true)?;
+    if !args.json {
+        println!("chain     {}", opened.label);
+    }
+    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    let deployer = opened.chain.sender();
+    let puzzle = opened.chain.deploy(kind.artifact().initcode.to_vec().into()).map_err(chain_error)?;
+    let puzzle_address = created(&puzzle)?;
+    let arena = opened.chain.deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address)).map_err(chain_error)?;
+    let arena_address = created(&arena)?;
+
+    let record = json!({
+        "chain_id": chain_id,
+        "puzzle_kind": kind.label(),
+        "puzzle": puzzle_address.to_checksum(None),
+        "arena": arena_address.to_checksum(None),
+        "puzzle_block": puzzle.block,
+        "arena_block": arena.block,
+        "puzzle_tx": hash_hex(puzzle.tx_hash),
+        "arena_tx": hash_hex(arena.tx_hash),
+        "puzzle_gas": puzzle.gas_used,
+        "arena_gas": arena.gas_used,
+        "deployer": deployer.to_checksum(None),
+    });
+    // Written only now, after both receipts.
+    let written = match &mut opened.chain {
+        chain::Chain::Embedded(c) => {
+            c.set_deployment(Deployment {
+                puzzle_kind: kind.label().to_string(),
+                puzzle: puzzle_address,
+                arena: arena_address,
+                puzzle_block: puzzle.block,
+                arena_block: arena.block,
+            })
+            .map_err(chain_error)?;
+            c.path().to_path_buf()
+        }
+        chain::Chain::Rpc(_) => {
+            let path = deployments_path(chain_id);
+            write_deployment(&path, &record)?;
+            path
+        }
+    };
+
+    if args.json {
+        let mut out = record;
+        out["chain"] = json!(opened.label);
+        out["recorded_in"] = json!(written.display().to_string());
+        println!("{out}");
+    } else {
+        println!("deployer  {}", deployer.to_checksum(None));
+        println!(
+            "puzzle    {} ({}, block {}, gas {}, tx {})",
+            puzzle_address.to_checksum(None),
+            kind.label(),
+            puzzle.block,
+            puzzle.gas_used,
+            puzzle.tx_hash
+        );
+        println!(
+            "arena     {} (block {}, gas {}, tx {})",
+            arena_address.to_checksum(None),
+            arena.block,
+            arena.gas_used,
+            arena.tx_hash
+        );
+        println!("recorded  {}", written.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn created(receipt: &Receipt) -> Result<chain::primitives::Address, CliError> {
+    receipt
+        .contract_address
+        .ok_or_else(|| CliError::Chain(format!("deployment {} created no contract", receipt.tx_hash)))
+}

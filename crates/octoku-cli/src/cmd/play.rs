@@ -1,0 +1,62 @@
+//! `octoku play`: read your board from the arena, solve it, submit it.
+
+use std::process::ExitCode;
+
+use octoku_core::{Board, solve};
+use octoku_evm::chain::arena;
+use serde_json::json;
+
+use super::{
+    onchain::{ChainArgs, KeyUse, arena_address, chain_error, require_arena},
+    submit::send_solution,
+};
+use crate::error::CliError;
+
+/// Arguments of `octoku play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The arena contract (default: the one `octoku deploy` recorded).
+    #[arg(long, value_name = "ADDRESS")]
+    arena: Option<String>,
+    #[command(flatten)]
+    chain: ChainArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Solves the key's board and sends the solution; an unsolvable board sends
+/// nothing and exits 1.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let mut opened = args.chain.open(KeyUse::Send, false)?;
+    let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
+    require_arena(&mut opened, arena_addr)?;
+    let player = opened.chain.sender();
+    let start = Board::from_u256(arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?);
+    let solution = solve::solve(start).map_err(|e| {
+        CliError::Evm(format!("the arena gave {} the board {start}, which is not a valid start: {e}", player))
+    })?;
+    let Some(solution) = solution else {
+        let reason = solve::contradiction(start);
+        if args.json {
+            let out = json!({
+                "chain": opened.label,
+                "arena": arena_addr.to_checksum(None),
+                "address": player.to_checksum(None),
+                "start": start.to_hex(),
+                "solution": null,
+                "reason": reason,
+            });
+            println!("{out}");
+        } else {
+            let why = reason.unwrap_or_else(|| "the search found no completion".into());
+            println!(
+                "the board of {} has no solution, nothing sent: {why} (start {})",
+                player.to_checksum(None),
+                start.to_hex()
+            );
+        }
+        return Ok(ExitCode::from(1));
+    };
+    send_solution(&mut opened, arena_addr, player, start, solution, args.json)
+}

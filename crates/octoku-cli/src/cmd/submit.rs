@@ -1,0 +1,76 @@
+//! `octoku submit`: send a solution found by hand to the arena.
+
+use std::process::ExitCode;
+
+use octoku_core::Board;
+use octoku_evm::chain::{arena, primitives::Address};
+use serde_json::json;
+
+use super::onchain::{ChainArgs, KeyUse, Opened, arena_address, chain_error, hash_hex, require_arena};
+use crate::{error::CliError, input};
+
+/// Arguments of `octoku submit`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The solved board (0x hex, decimal, or 64 cells of 1-8).
+    solution: String,
+    /// The arena contract (default: the one `octoku deploy` recorded).
+    #[arg(long, value_name = "ADDRESS")]
+    arena: Option<String>,
+    #[command(flatten)]
+    chain: ChainArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Sends `arena.solve(solution)` from the key's address.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let solution = input::board("SOLUTION", &args.solution)?;
+    let mut opened = args.chain.open(KeyUse::Send, false)?;
+    let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
+    require_arena(&mut opened, arena_addr)?;
+    let player = opened.chain.sender();
+    let start = Board::from_u256(arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?);
+    send_solution(&mut opened, arena_addr, player, start, solution, args.json)
+}
+
+/// Sends the solve (simulated first), waits for the receipt, prints rank, gas
+/// and transaction hash.
+pub(crate) fn send_solution(
+    opened: &mut Opened,
+    arena_addr: Address,
+    player: Address,
+    start: Board,
+    solution: Board,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    if !json {
+        println!("chain     {}", opened.label);
+        println!("arena     {}", arena_addr.to_checksum(None));
+        println!("address   {}", player.to_checksum(None));
+        println!("start     {}", start.to_hex());
+        println!("solution  {}", solution.to_hex());
+    }
+    let solved = arena::solve(&mut opened.chain, arena_addr, solution.to_u256()).map_err(chain_error)?;
+    let r = &solved.receipt;
+    if json {
+        let out = json!({
+            "chain": opened.label,
+            "arena": arena_addr.to_checksum(None),
+            "address": player.to_checksum(None),
+            "start": start.to_hex(),
+            "solution": solution.to_hex(),
+            "rank": solved.rank,
+            "gas_used": r.gas_used,
+            "tx": hash_hex(r.tx_hash),
+            "block": r.block,
+        });
+        println!("{out}");
+    } else {
+        println!("rank      {}", solved.rank);
+        println!("gas used  {}", r.gas_used);
+        println!("tx        {} (block {})", r.tx_hash, r.block);
+    }
+    Ok(ExitCode::SUCCESS)
+}

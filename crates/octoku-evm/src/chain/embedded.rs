@@ -1,0 +1,333 @@
+//! The embedded chain: revm over an in-memory database loaded from, and
+//! saved back to, a JSON state file ([`ChainState`]).
+//!
+//! Chain id 31337, one block per transaction (12 s apart), base fee 0, gas
+//! price 1 gwei (so an account without ether cannot send), anvil's dev
+//! accounts funded at genesis. Transactions are not signed: the sender is the
+//! key's address. A transaction that would revert or halt is not mined.
+
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+};
+
+use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256, keccak256};
+use revm::{
+    Context, ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext,
+    bytecode::Bytecode,
+    context::{
+        BlockEnv, TxEnv,
+        result::{EVMError, ExecutionResult, InvalidTransaction, Output},
+    },
+    database::{AccountState as DbAccountState, InMemoryDB},
+    handler::{MainnetContext, MainnetEvm},
+    primitives::KECCAK_EMPTY,
+    state::AccountInfo,
+};
+
+use super::{
+    ChainError, EMBEDDED_CHAIN_ID, PrivateKey, Receipt, Revert,
+    state::{AccountState, ChainState, Deployment, TxRecord},
+};
+use crate::machine::SPEC;
+
+/// Gas limit of every embedded transaction and block.
+const GAS_LIMIT: u64 = 30_000_000;
+/// Gas price of mined transactions: 1 gwei.
+const GAS_PRICE: u128 = 1_000_000_000;
+/// Seconds between blocks.
+const BLOCK_TIME: u64 = 12;
+
+type Evm = MainnetEvm<MainnetContext<InMemoryDB>>;
+
+/// revm plus the state file it is saved to.
+pub struct EmbeddedChain {
+    path: PathBuf,
+    state: ChainState,
+    evm: Evm,
+    sender: Address,
+}
+
+impl fmt::Debug for EmbeddedChain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EmbeddedChain")
+            .field("path", &self.path)
+            .field("block", &self.state.block)
+            .field("sender", &self.sender)
+            .finish()
+    }
+}
+
+impl EmbeddedChain {
+    /// Opens the state at `path`. When the file does not exist: with
+    /// `create`, a genesis state is written there; without, an error tells to
+    /// run `octoku deploy` first.
+    pub fn open(path: &Path, key: &PrivateKey, create: bool) -> Result<EmbeddedChain, ChainError> {
+        let sender = key.address()?;
+        let state = if path.exists() {
+            ChainState::load(path)?
+        } else if create {
+            let state = ChainState::genesis(EMBEDDED_CHAIN_ID);
+            state.save(path)?;
+            state
+        } else {
+            return Err(ChainError::State(format!(
+                "no embedded chain at {}: run `octoku deploy` first, or pass --rpc-url",
+                path.display()
+            )));
+        };
+        let evm = build_evm(&state);
+        Ok(EmbeddedChain { path: path.to_path_buf(), state, evm, sender })
+    }
+
+    /// The state file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The sender's address.
+    pub fn sender(&self) -> Address {
+        self.sender
+    }
+
+    /// Number of the last mined block.
+    pub fn block_number(&self) -> u64 {
+        self.state.block
+    }
+
+    /// The whole state, as saved.
+    pub fn state(&self) -> &ChainState {
+        &self.state
+    }
+
+    /// The latest deployment recorded by `octoku deploy`.
+    pub fn deployment(&self) -> Option<&Deployment> {
+        self.state.deployment.as_ref()
+    }
+
+    /// Records `deployment` and saves.
+    pub fn set_deployment(&mut self, deployment: Deployment) -> Result<(), ChainError> {
+        self.state.deployment = Some(deployment);
+        self.state.save(&self.path)
+    }
+
+    /// Runtime code at `address`.
+    pub fn code_at(&self, address: Address) -> Bytes {
+        self.state.accounts.get(&address).map(|a| a.code.clone()).unwrap_or_default()
+    }
+
+    /// Balance of `address` in wei.
+    pub fn balance(&self, address: Address) -> U256 {
+        self.state.accounts.get(&address).map(|a| a.balance).unwrap_or_default()
+    }
+
+    fn nonce(&self, address: Address) -> u64 {
+        self.state.accounts.get(&address).map(|a| a.nonce).unwrap_or_default()
+    }
+
+    fn tx(&self, to: Option<Address>, data: Bytes, gas_price: u128) -> TxEnv {
+        TxEnv {
+            caller: self.sender,
+            kind: to.map_or(TxKind::Create, TxKind::Call),
+            data,
+            nonce: self.nonce(self.sender),
+            gas_limit: GAS_LIMIT,
+            gas_price,
+            chain_id: Some(self.state.chain_id),
+            ..Default::default()
+        }
+    }
+
+    fn set_block(&mut self, number: u64) {
+        self.evm.ctx.block = BlockEnv {
+            number: U256::from(number),
+            timestamp: U256::from(self.state.genesis_timestamp + BLOCK_TIME * number),
+            gas_limit: GAS_LIMIT,
+            basefee: 0,
+            ..Default::default()
+        };
+    }
+
+    /// eth_call: runs `data` against `to` on top of the latest block, changes nothing.
+    pub fn call(&mut self, to: Option<Address>, data: Bytes) -> Result<Bytes, ChainError> {
+        let tx = self.tx(to, data, 0);
+        self.set_block(self.state.block + 1);
+        let result = self.evm.transact(tx).map_err(|e| self.tx_error(e))?.result;
+        match result {
+            ExecutionResult::Success { output, .. } => Ok(output.into_data()),
+            ExecutionResult::Revert { output, .. } => Err(ChainError::Reverted(Revert(output))),
+            ExecutionResult::Halt { reason, .. } => Err(ChainError::Halted(format!("{reason:?}"))),
+        }
+    }
+
+    /// Runs a transaction in a new block; if it succeeds, commits it and
+    /// saves the state file, else mines nothing and returns the revert.
+    pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
+        let nonce = self.nonce(self.sender);
+        let tx_hash = self.tx_hash(nonce, to, &data);
+        let tx = self.tx(to, data, GAS_PRICE);
+        let number = self.state.block + 1;
+        self.set_block(number);
+        let outcome = self.evm.transact(tx).map_err(|e| self.tx_error(e))?;
+        let (gas_used, logs, created): (u64, Vec<Log>, Option<Address>) = match outcome.result {
+            ExecutionResult::Success { output, gas, logs, .. } => {
+                let created = match output {
+                    Output::Create(_, address) => address,
+                    Output::Call(_) => None,
+                };
+                (gas.tx_gas_used(), logs, created)
+            }
+            ExecutionResult::Revert { output, .. } => return Err(ChainError::Reverted(Revert(output))),
+            ExecutionResult::Halt { reason, .. } => return Err(ChainError::Halted(format!("{reason:?}"))),
+        };
+        self.evm.commit(outcome.state);
+        self.state.block = number;
+        self.sync_accounts();
+        self.state.transactions.push(TxRecord {
+            hash: tx_hash,
+            block: number,
+            from: self.sender,
+            to,
+            created,
+            gas_used,
+            status: true,
+        });
+        self.state.save(&self.path)?;
+        Ok(Receipt { tx_hash, block: number, gas_used, status: true, logs, contract_address: created })
+    }
+
+    /// keccak256(chain id ‖ sender ‖ nonce ‖ target ‖ calldata): unique per
+    /// transaction on this chain, since the nonce is.
+    fn tx_hash(&self, nonce: u64, to: Option<Address>, data: &[u8]) -> B256 {
+        let mut preimage = Vec::with_capacity(56 + data.len());
+        preimage.extend(self.state.chain_id.to_be_bytes());
+        preimage.extend(self.sender.as_slice());
+        preimage.extend(nonce.to_be_bytes());
+        preimage.extend(to.unwrap_or_default().as_slice());
+        preimage.extend(data);
+        keccak256(preimage)
+    }
+
+    fn tx_error<E: fmt::Display>(&self, e: EVMError<E, InvalidTransaction>) -> ChainError {
+        match e {
+            EVMError::Transaction(InvalidTransaction::LackOfFundForMaxFee { fee, balance }) => {
+                ChainError::InsufficientFunds {
+                    address: self.sender,
+                    detail: format!("balance {balance} wei, the transaction may cost up to {fee} wei"),
+                }
+            }
+            other => ChainError::Unexpected(format!("the embedded EVM rejected the transaction: {other}")),
+        }
+    }
+
+    /// Copies the database's accounts into the saved state.
+    fn sync_accounts(&mut self) {
+        let cache = &self.evm.ctx.journaled_state.database.cache;
+        for (address, account) in &cache.accounts {
+            if matches!(account.account_state, DbAccountState::NotExisting) {
+                self.state.accounts.remove(address);
+                continue;
+            }
+            let info = &account.info;
+            let code = match &info.code {
+                Some(code) if !code.is_empty() => code.original_bytes(),
+                _ if info.code_hash != KECCAK_EMPTY => {
+                    cache.contracts.get(&info.code_hash).map(|c| c.original_bytes()).unwrap_or_default()
+                }
+                _ => Bytes::new(),
+            };
+            let storage = account.storage.iter().filter(|(_, v)| !v.is_zero()).map(|(k, v)| (*k, *v)).collect();
+            let entry = AccountState { balance: info.balance, nonce: info.nonce, code, storage };
+            if entry == AccountState::default() {
+                self.state.accounts.remove(address);
+            } else {
+                self.state.accounts.insert(*address, entry);
+            }
+        }
+    }
+}
+
+fn build_evm(state: &ChainState) -> Evm {
+    let mut db = InMemoryDB::default();
+    for (address, account) in &state.accounts {
+        let info = if account.code.is_empty() {
+            AccountInfo { balance: account.balance, nonce: account.nonce, ..Default::default() }
+        } else {
+            let code = Bytecode::new_raw(account.code.clone());
+            AccountInfo::new(account.balance, account.nonce, code.hash_slow(), code)
+        };
+        db.insert_account_info(*address, info);
+        for (slot, value) in &account.storage {
+            // Cannot fail: the account was just inserted and EmptyDB never errs.
+            let _ = db.insert_account_storage(*address, *slot, *value);
+        }
+    }
+    let chain_id = state.chain_id;
+    Context::mainnet()
+        .with_db(db)
+        .modify_cfg_chained(|cfg| {
+            cfg.spec = SPEC;
+            cfg.chain_id = chain_id;
+            cfg.tx_gas_limit_cap = Some(GAS_LIMIT);
+        })
+        .build_mainnet()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::{Chain, arena, state::ChainState};
+
+    fn temp_state(name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("octoku-embedded-{name}-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    #[test]
+    fn missing_state_without_create_is_an_error() {
+        let path = temp_state("missing");
+        let e = EmbeddedChain::open(&path, &PrivateKey::anvil_default(), false).unwrap_err();
+        assert!(e.to_string().contains("octoku deploy"), "{e}");
+    }
+
+    #[test]
+    fn deploys_persist_and_blocks_advance() {
+        let path = temp_state("persist");
+        let key = PrivateKey::anvil_default();
+        let mut chain = Chain::embedded(&path, &key, true).unwrap();
+        let puzzle = chain.deploy(crate::artifacts::REFERENCE.initcode.to_vec().into()).unwrap();
+        assert_eq!(puzzle.block, 1);
+        let puzzle_address = puzzle.contract_address.unwrap();
+        let arena = chain
+            .deploy(arena::arena_initcode(crate::chain::ARENA_INITCODE, puzzle_address))
+            .unwrap();
+        assert_eq!(arena.block, 2);
+        let arena_address = arena.contract_address.unwrap();
+        drop(chain);
+
+        let saved = ChainState::load(&path).unwrap();
+        assert_eq!(saved.block, 2);
+        assert_eq!(saved.transactions.len(), 2);
+
+        let mut chain = Chain::embedded(&path, &key, false).unwrap();
+        assert_eq!(arena::puzzle_of(&mut chain, arena_address).unwrap(), puzzle_address);
+        assert_eq!(arena::solver_count(&mut chain, arena_address).unwrap(), 0);
+        let board = arena::board_of(&mut chain, arena_address, key.address().unwrap()).unwrap();
+        let me = octoku_core::Address(key.address().unwrap().0.0);
+        assert_eq!(board, octoku_core::generate(&me).to_u256());
+
+        // A wrong solution reverts by name and mines nothing.
+        let e = arena::solve(&mut chain, arena_address, U256::from(1)).unwrap_err();
+        assert_eq!(e.to_string(), "the transaction would revert: WrongSolution()");
+        let Chain::Embedded(inner) = &chain else { unreachable!() };
+        assert_eq!(inner.block_number(), 2);
+
+        // A sender with no ether cannot send.
+        let poor = PrivateKey::parse(&"11".repeat(32)).unwrap();
+        let mut broke = Chain::embedded(&path, &poor, false).unwrap();
+        let e = arena::solve(&mut broke, arena_address, U256::from(1)).unwrap_err();
+        assert!(matches!(e, ChainError::InsufficientFunds { .. }), "{e}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}

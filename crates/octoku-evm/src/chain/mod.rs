@@ -1,0 +1,340 @@
+//! On-chain play: the arena and puzzle contracts on a real node (JSON-RPC
+//! through alloy) or on an embedded chain (revm whose state lives in a JSON
+//! file), behind one synchronous [`Chain`] type.
+//!
+//! Both backends simulate every transaction before sending it, so a revert is
+//! reported with its decoded custom error (`AlreadySolved(0x…)`,
+//! `WrongSolution()`) and nothing is sent.
+//!
+//! ```no_run
+//! use octoku_evm::chain::{Chain, PrivateKey};
+//! let key = PrivateKey::anvil_default();
+//! let mut chain = Chain::embedded(".octoku/chain.json".as_ref(), &key, true).unwrap();
+//! println!("chain: {}", chain.describe().unwrap());
+//! ```
+
+pub mod arena;
+pub mod embedded;
+pub mod rpc;
+pub mod state;
+
+use std::{fmt, path::Path};
+
+use alloy_primitives::{Address, B256, Bytes, Log};
+use alloy_signer_local::PrivateKeySigner;
+use alloy_sol_types::{SolError, SolInterface};
+
+pub use alloy_primitives as primitives;
+pub use arena::{IArena, Solve, SolvedAt};
+pub use embedded::EmbeddedChain;
+pub use rpc::RpcChain;
+
+/// The arena's creation code (contracts/Arena.sol, OctokuArena), without
+/// the constructor argument: see [`arena::arena_initcode`].
+pub const ARENA_INITCODE: &[u8] = crate::artifacts::ARENA.initcode;
+
+/// Chain id of the embedded chain (the same as anvil's default).
+pub const EMBEDDED_CHAIN_ID: u64 = 31337;
+
+/// anvil's first dev key (account 0, 0xf39F…2266): the default sender on the
+/// embedded chain. Public knowledge; never use it on a real network.
+const ANVIL_KEY_0: &str = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+/// anvil's ten dev accounts, funded at genesis on the embedded chain too.
+pub const DEV_ACCOUNTS: [&str; 10] = [
+    "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+    "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+    "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    "0x976EA74026E726554dB657fA54763abd0C3a0aa9",
+    "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955",
+    "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f",
+    "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+];
+
+/// A private key. Its `Debug` and `Display` never show the key, and parse
+/// errors never quote it.
+#[derive(Clone)]
+pub struct PrivateKey(B256);
+
+impl PrivateKey {
+    /// Parses 32 bytes of hex, with or without `0x`.
+    pub fn parse(text: &str) -> Result<PrivateKey, ChainError> {
+        let bad = || ChainError::Key("private key: expected 32 bytes of hex".into());
+        let hex = text.trim();
+        let hex = hex.strip_prefix("0x").or_else(|| hex.strip_prefix("0X")).unwrap_or(hex);
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
+        let mut bytes = [0u8; 32];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+        }
+        let key = PrivateKey(B256::from(bytes));
+        // Zero and keys at or above the curve order are not valid keys.
+        key.signer()?;
+        Ok(key)
+    }
+
+    /// anvil's account 0 key, the embedded chain's default sender.
+    pub fn anvil_default() -> PrivateKey {
+        PrivateKey::parse(ANVIL_KEY_0).unwrap_or(PrivateKey(B256::repeat_byte(1)))
+    }
+
+    /// The signer for this key.
+    pub fn signer(&self) -> Result<PrivateKeySigner, ChainError> {
+        PrivateKeySigner::from_bytes(&self.0)
+            .map_err(|_| ChainError::Key("private key: not a valid secp256k1 key (zero or above the curve order)".into()))
+    }
+
+    /// The address this key controls.
+    pub fn address(&self) -> Result<Address, ChainError> {
+        Ok(self.signer()?.address())
+    }
+}
+
+impl fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PrivateKey(<redacted>)")
+    }
+}
+
+/// A mined transaction, the same shape from both backends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    /// Transaction hash (on the embedded chain: keccak of chain id, sender,
+    /// nonce, target and calldata, since nothing is signed there).
+    pub tx_hash: B256,
+    /// Block the transaction was mined in.
+    pub block: u64,
+    /// Total gas used by the transaction (intrinsic cost included).
+    pub gas_used: u64,
+    /// Whether it succeeded.
+    pub status: bool,
+    /// Logs it emitted.
+    pub logs: Vec<Log>,
+    /// The created contract, for a deployment.
+    pub contract_address: Option<Address>,
+}
+
+/// Revert data, decoded by name where the error is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revert(pub Bytes);
+
+impl Revert {
+    /// The arena's custom error, if the data is one.
+    pub fn arena_error(&self) -> Option<IArena::IArenaErrors> {
+        IArena::IArenaErrors::abi_decode(&self.0).ok()
+    }
+}
+
+impl fmt::Display for Revert {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use IArena::IArenaErrors as E;
+        match self.arena_error() {
+            Some(E::AlreadySolved(e)) => return write!(f, "AlreadySolved({})", e.solver),
+            Some(E::WrongSolution(_)) => return f.write_str("WrongSolution()"),
+            Some(E::PuzzleNotAContract(e)) => return write!(f, "PuzzleNotAContract({})", e.puzzle),
+            None => {}
+        }
+        if let Ok(e) = alloy_sol_types::Revert::abi_decode(&self.0) {
+            return write!(f, "Error({:?})", e.reason);
+        }
+        if let Ok(p) = alloy_sol_types::Panic::abi_decode(&self.0) {
+            return write!(f, "Panic({})", p.code);
+        }
+        if self.0.is_empty() { f.write_str("no revert data") } else { write!(f, "unknown error data {}", self.0) }
+    }
+}
+
+/// Why a chain operation failed. Each renders as one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChainError {
+    /// The node did not answer at the transport level.
+    Unreachable {
+        /// The RPC URL.
+        url: String,
+        /// What the transport said (innermost cause included).
+        reason: String,
+    },
+    /// The address has no contract code.
+    NoCode(Address),
+    /// The call or transaction reverted.
+    Reverted(Revert),
+    /// The sender cannot pay for the transaction.
+    InsufficientFunds {
+        /// The sender.
+        address: Address,
+        /// The node's or the EVM's words.
+        detail: String,
+    },
+    /// The private key is malformed.
+    Key(String),
+    /// The embedded chain's state file is missing, unreadable or unwritable.
+    State(String),
+    /// Execution halted (out of gas, invalid opcode ...).
+    Halted(String),
+    /// The node answered with an error that is none of the above.
+    Node(String),
+    /// The node or EVM answered something this crate did not expect.
+    Unexpected(String),
+}
+
+impl fmt::Display for ChainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChainError::Unreachable { url, reason } => write!(f, "cannot reach the node at {url}: {reason}"),
+            ChainError::NoCode(a) => write!(f, "no contract code at {a} on this chain (wrong address, or deployed on another chain?)"),
+            ChainError::Reverted(r) => write!(f, "the transaction would revert: {r}"),
+            ChainError::InsufficientFunds { address, detail } => {
+                write!(f, "insufficient funds: {address} cannot pay for the transaction ({detail})")
+            }
+            ChainError::Key(m) | ChainError::State(m) | ChainError::Unexpected(m) => f.write_str(m),
+            ChainError::Halted(m) => write!(f, "execution halted: {m}"),
+            ChainError::Node(m) => write!(f, "the node refused: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ChainError {}
+
+/// A chain to deploy to and play on: the embedded one or a node.
+#[derive(Debug)]
+pub enum Chain {
+    /// revm with its state in a local JSON file.
+    Embedded(Box<EmbeddedChain>),
+    /// A JSON-RPC node.
+    Rpc(RpcChain),
+}
+
+impl Chain {
+    /// Opens the embedded chain at `path`; `create` makes a fresh one (genesis
+    /// with anvil's dev accounts funded) when the file does not exist.
+    pub fn embedded(path: &Path, key: &PrivateKey, create: bool) -> Result<Chain, ChainError> {
+        Ok(Chain::Embedded(Box::new(EmbeddedChain::open(path, key, create)?)))
+    }
+
+    /// Connects to the node at `url` (checks it answers `eth_chainId`).
+    pub fn rpc(url: &str, key: &PrivateKey) -> Result<Chain, ChainError> {
+        Ok(Chain::Rpc(RpcChain::connect(url, key)?))
+    }
+
+    /// One line saying which chain this is, e.g. `embedded (.octoku/chain.json)`
+    /// or `http://127.0.0.1:8545 (chain id 31337)`.
+    pub fn describe(&mut self) -> Result<String, ChainError> {
+        match self {
+            Chain::Embedded(c) => Ok(format!("embedded ({})", c.path().display())),
+            Chain::Rpc(c) => Ok(format!("{} (chain id {})", c.url(), c.chain_id()?)),
+        }
+    }
+
+    /// The chain id.
+    pub fn chain_id(&mut self) -> Result<u64, ChainError> {
+        match self {
+            Chain::Embedded(_) => Ok(EMBEDDED_CHAIN_ID),
+            Chain::Rpc(c) => c.chain_id(),
+        }
+    }
+
+    /// The address transactions are sent from.
+    pub fn sender(&self) -> Address {
+        match self {
+            Chain::Embedded(c) => c.sender(),
+            Chain::Rpc(c) => c.sender(),
+        }
+    }
+
+    /// The code deployed at `address` (empty for none).
+    pub fn code_at(&mut self, address: Address) -> Result<Bytes, ChainError> {
+        match self {
+            Chain::Embedded(c) => Ok(c.code_at(address)),
+            Chain::Rpc(c) => c.code_at(address),
+        }
+    }
+
+    /// Fails with [`ChainError::NoCode`] unless `address` holds a contract.
+    pub fn require_code(&mut self, address: Address) -> Result<(), ChainError> {
+        if self.code_at(address)?.is_empty() { Err(ChainError::NoCode(address)) } else { Ok(()) }
+    }
+
+    /// Calls `to` without a transaction (eth_call) from the sender.
+    pub fn call(&mut self, to: Address, data: Bytes) -> Result<Bytes, ChainError> {
+        match self {
+            Chain::Embedded(c) => c.call(Some(to), data),
+            Chain::Rpc(c) => c.call(Some(to), data),
+        }
+    }
+
+    /// Simulates, then sends a transaction calling `to` and waits for its receipt.
+    pub fn send(&mut self, to: Address, data: Bytes) -> Result<Receipt, ChainError> {
+        match self {
+            Chain::Embedded(c) => c.send(Some(to), data),
+            Chain::Rpc(c) => c.send(Some(to), data),
+        }
+    }
+
+    /// Deploys `initcode` (constructor arguments appended) and waits for the
+    /// receipt; `contract_address` is set.
+    pub fn deploy(&mut self, initcode: Bytes) -> Result<Receipt, ChainError> {
+        let receipt = match self {
+            Chain::Embedded(c) => c.send(None, initcode)?,
+            Chain::Rpc(c) => c.send(None, initcode)?,
+        };
+        match receipt.contract_address {
+            Some(_) if receipt.status => Ok(receipt),
+            _ => Err(ChainError::Unexpected(format!("deployment {} did not create a contract", receipt.tx_hash))),
+        }
+    }
+
+    /// The sender's balance in wei.
+    pub fn balance(&mut self, address: Address) -> Result<alloy_primitives::U256, ChainError> {
+        match self {
+            Chain::Embedded(c) => Ok(c.balance(address)),
+            Chain::Rpc(c) => c.balance(address),
+        }
+    }
+}
+
+/// Decodes `data` as the given custom error, for callers matching one error.
+pub fn decode_error<E: SolError>(revert: &Revert) -> Option<E> {
+    E::abi_decode(&revert.0).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_parses_with_and_without_prefix_and_never_shows() {
+        let a = PrivateKey::parse(&format!("0x{ANVIL_KEY_0}")).unwrap();
+        let b = PrivateKey::parse(ANVIL_KEY_0).unwrap();
+        assert_eq!(a.address().unwrap(), b.address().unwrap());
+        assert_eq!(a.address().unwrap().to_checksum(None), DEV_ACCOUNTS[0]);
+        let shown = format!("{a:?}");
+        assert!(!shown.contains("ac0974") && shown.contains("redacted"), "{shown}");
+    }
+
+    #[test]
+    fn malformed_keys_are_one_error_without_the_key() {
+        for bad in ["", "0x", "0x1234", "zz", &"g".repeat(64), &"0".repeat(64), &format!("{ANVIL_KEY_0}00")] {
+            let e = PrivateKey::parse(bad).unwrap_err();
+            let text = e.to_string();
+            assert!(text.starts_with("private key:"), "{text}");
+            assert!(bad.len() < 8 || !text.contains(bad), "{text}");
+        }
+    }
+
+    #[test]
+    fn reverts_decode_by_name() {
+        let solver: Address = DEV_ACCOUNTS[1].parse().unwrap();
+        let data = IArena::AlreadySolved { solver }.abi_encode();
+        assert_eq!(Revert(data.into()).to_string(), format!("AlreadySolved({solver})"));
+        let data = IArena::WrongSolution {}.abi_encode();
+        assert_eq!(Revert(data.into()).to_string(), "WrongSolution()");
+        let data = alloy_sol_types::Revert::from("nope").abi_encode();
+        assert_eq!(Revert(data.into()).to_string(), "Error(\"nope\")");
+        assert_eq!(Revert(Bytes::new()).to_string(), "no revert data");
+    }
+}

@@ -1,0 +1,223 @@
+//! A JSON-RPC node through alloy, behind a synchronous interface: each
+//! [`RpcChain`] owns a current-thread tokio runtime and blocks on it.
+//!
+//! Every transaction is simulated with `eth_call` first; a revert's data is
+//! taken from the JSON-RPC error payload and returned decoded, and nothing is
+//! sent. Sending signs locally (the key never leaves the process), then polls
+//! for the receipt.
+
+use std::{fmt, future::Future, time::Duration};
+
+use alloy_json_rpc::RpcError;
+use alloy_network::{EthereumWallet, ReceiptResponse, TransactionBuilder};
+use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256};
+use alloy_provider::{DynProvider, Provider, ProviderBuilder};
+use alloy_rpc_types_eth::{Filter, TransactionRequest};
+use alloy_transport::TransportErrorKind;
+
+use super::{ChainError, PrivateKey, Receipt, Revert};
+
+/// Longest wait for one JSON-RPC answer.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest wait for a sent transaction's receipt.
+const RECEIPT_TIMEOUT: Duration = Duration::from_secs(120);
+/// Interval between receipt polls.
+const RECEIPT_POLL: Duration = Duration::from_millis(50);
+
+/// A node, a signer for the key, and the runtime the requests run on.
+pub struct RpcChain {
+    url: String,
+    runtime: tokio::runtime::Runtime,
+    provider: DynProvider,
+    sender: Address,
+    chain_id: u64,
+}
+
+impl fmt::Debug for RpcChain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RpcChain")
+            .field("url", &self.url)
+            .field("sender", &self.sender)
+            .field("chain_id", &self.chain_id)
+            .finish()
+    }
+}
+
+impl RpcChain {
+    /// Connects to `url` and asks for the chain id (so an unreachable node is
+    /// reported here, before anything else).
+    pub fn connect(url: &str, key: &PrivateKey) -> Result<RpcChain, ChainError> {
+        let signer = key.signer()?;
+        let sender = signer.address();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| ChainError::Unexpected(format!("cannot start the async runtime: {e}")))?;
+        let unreachable = |reason: String| ChainError::Unreachable { url: url.to_string(), reason };
+        if url.starts_with("wss://") || url.starts_with("ws://") {
+            return Err(unreachable("websocket URLs are not supported: give the node's http(s):// URL".into()));
+        }
+        if url.starts_with("https://") && !cfg!(feature = "tls") {
+            return Err(unreachable(
+                "this build speaks plain http:// only: build with `--features octoku-evm/tls` for https://".into(),
+            ));
+        }
+        if !url.starts_with("http://") && !url.starts_with("https://") {
+            return Err(unreachable("expected an http:// or https:// URL".into()));
+        }
+        let provider = runtime
+            .block_on(ProviderBuilder::new().wallet(EthereumWallet::from(signer)).connect(url))
+            .map_err(|e| unreachable(error_chain(&e)))?
+            .erased();
+        let mut chain = RpcChain { url: url.to_string(), runtime, provider, sender, chain_id: 0 };
+        let provider = chain.provider.clone();
+        chain.chain_id = chain.request(async move { provider.get_chain_id().await })?;
+        Ok(chain)
+    }
+
+    /// The node's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The sender's address.
+    pub fn sender(&self) -> Address {
+        self.sender
+    }
+
+    /// The chain id the node reported when connecting.
+    pub fn chain_id(&self) -> Result<u64, ChainError> {
+        Ok(self.chain_id)
+    }
+
+    /// Runs one request on the runtime with a timeout, classifying errors.
+    fn request<T, F>(&self, future: F) -> Result<T, ChainError>
+    where
+        F: Future<Output = Result<T, RpcError<TransportErrorKind>>>,
+    {
+        match self.runtime.block_on(async { tokio::time::timeout(REQUEST_TIMEOUT, future).await }) {
+            Ok(result) => result.map_err(|e| self.classify(e)),
+            Err(_) => Err(ChainError::Unreachable {
+                url: self.url.clone(),
+                reason: format!("no answer within {} s", REQUEST_TIMEOUT.as_secs()),
+            }),
+        }
+    }
+
+    /// Turns an alloy RPC error into a [`ChainError`].
+    fn classify(&self, e: RpcError<TransportErrorKind>) -> ChainError {
+        match e {
+            RpcError::ErrorResp(payload) => {
+                if let Some(data) = payload.as_revert_data() {
+                    return ChainError::Reverted(Revert(data));
+                }
+                let message = payload.message.to_string();
+                let lower = message.to_ascii_lowercase();
+                if lower.contains("insufficient funds") || lower.contains("lack of funds") {
+                    return ChainError::InsufficientFunds { address: self.sender, detail: message };
+                }
+                if lower.contains("revert") {
+                    // A revert without data (e.g. `revert()`), or data the node did not attach.
+                    return ChainError::Reverted(Revert(Bytes::new()));
+                }
+                ChainError::Node(format!("{message} (code {})", payload.code))
+            }
+            RpcError::Transport(kind) => ChainError::Unreachable { url: self.url.clone(), reason: error_chain(&kind) },
+            RpcError::NullResp => ChainError::Unexpected(format!("the node at {} answered null", self.url)),
+            RpcError::DeserError { err, .. } => ChainError::Unexpected(format!(
+                "the node at {} answered something that is not a JSON-RPC response: {err}",
+                self.url
+            )),
+            other => ChainError::Node(error_chain(&other)),
+        }
+    }
+
+    /// Runtime code at `address` (latest block).
+    pub fn code_at(&self, address: Address) -> Result<Bytes, ChainError> {
+        let provider = self.provider.clone();
+        self.request(async move { provider.get_code_at(address).await })
+    }
+
+    /// Balance of `address` in wei.
+    pub fn balance(&self, address: Address) -> Result<U256, ChainError> {
+        let provider = self.provider.clone();
+        self.request(async move { provider.get_balance(address).await })
+    }
+
+    /// Logs `address` emitted with topic 0 `topic0`, from block `from` to the latest.
+    pub fn logs(&self, address: Address, topic0: B256, from: u64) -> Result<Vec<Log>, ChainError> {
+        let provider = self.provider.clone();
+        let filter = Filter::new().address(address).event_signature(topic0).from_block(from);
+        let logs = self.request(async move { provider.get_logs(&filter).await })?;
+        Ok(logs.into_iter().map(|l| l.inner).collect())
+    }
+
+    fn request_for(&self, to: Option<Address>, data: Bytes) -> TransactionRequest {
+        let tx = TransactionRequest::default().with_from(self.sender);
+        match to {
+            Some(to) => tx.with_to(to).with_input(data),
+            None => tx.with_kind(TxKind::Create).with_input(data),
+        }
+    }
+
+    /// eth_call from the sender; a revert comes back decoded.
+    pub fn call(&self, to: Option<Address>, data: Bytes) -> Result<Bytes, ChainError> {
+        let provider = self.provider.clone();
+        let tx = self.request_for(to, data);
+        self.request(async move { provider.call(tx).await })
+    }
+
+    /// Simulates (eth_call), then signs and sends, then polls for the receipt.
+    pub fn send(&self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
+        self.call(to, data.clone())?;
+        let provider = self.provider.clone();
+        let tx = self.request_for(to, data);
+        let pending = self.request(async move { provider.send_transaction(tx).await })?;
+        let hash = *pending.tx_hash();
+        let provider = self.provider.clone();
+        let url = self.url.clone();
+        let receipt = self.runtime.block_on(async move {
+            let deadline = tokio::time::Instant::now() + RECEIPT_TIMEOUT;
+            loop {
+                match tokio::time::timeout(REQUEST_TIMEOUT, provider.get_transaction_receipt(hash)).await {
+                    Ok(Ok(Some(receipt))) => return Ok(receipt),
+                    Ok(Ok(None)) => {}
+                    Ok(Err(e)) => return Err(e),
+                    Err(_) => {}
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(TransportErrorKind::custom_str(&format!(
+                        "transaction {hash} sent, but no receipt from {url} within {} s",
+                        RECEIPT_TIMEOUT.as_secs()
+                    )));
+                }
+                tokio::time::sleep(RECEIPT_POLL).await;
+            }
+        });
+        let receipt = receipt.map_err(|e| self.classify(e))?;
+        Ok(Receipt {
+            tx_hash: receipt.transaction_hash(),
+            block: receipt.block_number().unwrap_or_default(),
+            gas_used: receipt.gas_used(),
+            status: receipt.status(),
+            logs: receipt.inner.logs().iter().map(|l| l.inner.clone()).collect(),
+            contract_address: receipt.contract_address(),
+        })
+    }
+}
+
+/// An error and its sources, joined: reqwest's "error sending request" says
+/// little without the innermost "Connection refused".
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
+    }
+    text
+}
