@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: what octoku does, on the real compiled contracts in an in-memory EVM.
 set -euo pipefail
-octoku=${1:-target/release/octoku}
+octoku=$(realpath "${1:-target/release/octoku}")
 
 section() { printf '\n== %s\n\n' "$1"; }
 
@@ -29,3 +29,34 @@ section "Not every published board can be won: this address's board has no solut
 
 section "The audit: every 8-cell set generate can pick, decided up to symmetry"
 "$octoku" audit
+
+section "On chain: a local anvil node, the puzzle and arena deployed, three players play"
+root=$(cd "$(dirname "$0")/.." && pwd)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rpc="http://127.0.0.1:$port"
+workdir=$(mktemp -d)
+setsid "$root/node_modules/.bin/anvil" --host 127.0.0.1 --port "$port" --silent > "$workdir/anvil.log" 2>&1 &
+anvil_pid=$!
+trap 'kill -- -"$anvil_pid" 2>/dev/null || true; rm -rf "$workdir"' EXIT
+for _ in $(seq 50); do
+  "$octoku" board 0x0000000000000000000000000000000000000001 --arena 0x0000000000000000000000000000000000000001 --rpc-url "$rpc" >/dev/null 2>&1 && break
+  grep -q "Listening" "$workdir/anvil.log" 2>/dev/null && break
+  sleep 0.2
+done
+# anvil's well-known dev accounts 0, 1 and 2 (public test keys, funded on any anvil).
+keys=(0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80
+      0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d
+      0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a)
+players=(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC)
+cd "$workdir"
+# The deployment is recorded in deployments/<chain-id>.json; later commands default to it.
+"$octoku" deploy --puzzle "${DEMO_PUZZLE:-reference}" --rpc-url "$rpc" --private-key "${keys[0]}"
+for i in 2 0 1; do
+  echo
+  "$octoku" play --rpc-url "$rpc" --private-key "${keys[$i]}"
+done
+
+section "Leaderboard"
+for player in "${players[@]}"; do
+  printf '%s  %s\n' "$player" "$("$octoku" board "$player" --rpc-url "$rpc" | grep '^solved' | sed 's/^solved *//')"
+done | sort -k3 -n
