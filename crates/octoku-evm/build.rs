@@ -23,6 +23,7 @@ use foundry_compilers::{
 const WANTED: &[(&str, &str, &str)] = &[
     ("contracts/Reference.sol", "OctokuReference", "REFERENCE"),
     ("contracts/harness/ReferenceHarness.sol", "ReferenceHarness", "REFERENCE_HARNESS"),
+    ("contracts/Golf.sol", "OctokuGolf", "GOLF"),
     ("contracts/Arena.sol", "OctokuArena", "ARENA"),
 ];
 

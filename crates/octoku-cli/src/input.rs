@@ -21,12 +21,15 @@ pub enum PuzzleArg {
     /// The published algorithm (Curta puzzle #1).
     #[default]
     Reference,
+    /// The golfed implementation: same outputs, a fraction of the gas.
+    Golf,
 }
 
 impl From<PuzzleArg> for Puzzle {
     fn from(p: PuzzleArg) -> Puzzle {
         match p {
             PuzzleArg::Reference => Puzzle::Reference,
+            PuzzleArg::Golf => Puzzle::Golf,
         }
     }
 }

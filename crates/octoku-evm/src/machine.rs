@@ -37,23 +37,26 @@ const GAS_LIMIT: u64 = 30_000_000;
 pub enum Puzzle {
     /// The seed's algorithm, output-identical to the published Curta puzzle #1.
     Reference,
+    /// The same outputs on every input at a fraction of the gas (contracts/Golf.sol).
+    Golf,
 }
 
 impl Puzzle {
     /// Every implementation, in the order reports list them.
-    pub const ALL: [Puzzle; 1] = [Puzzle::Reference];
+    pub const ALL: [Puzzle; 2] = [Puzzle::Reference, Puzzle::Golf];
 
     /// The compiled contract behind this implementation.
     pub const fn artifact(self) -> Artifact {
         match self {
             Puzzle::Reference => artifacts::REFERENCE,
+            Puzzle::Golf => artifacts::GOLF,
         }
     }
 
     /// The Rust mirror of this implementation's `generate`.
     pub fn mirror_generate(self, address: &Address) -> Board {
         match self {
-            Puzzle::Reference => octoku_core::generate(address),
+            Puzzle::Reference | Puzzle::Golf => octoku_core::generate(address),
         }
     }
 
@@ -66,6 +69,7 @@ impl Puzzle {
     pub const fn label(self) -> &'static str {
         match self {
             Puzzle::Reference => "reference",
+            Puzzle::Golf => "golf",
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Differential tests: the Rust mirror (octoku-core) against the compiled
-//! reference contract running in revm, on random and structured inputs.
+//! Differential tests: the Rust mirror (octoku-core) against every compiled
+//! implementation (reference, golfed, fair) running in revm, on random and
+//! structured inputs. mirror = reference = golf on every verify and generate.
 //!
 //! The default run executes well over 10,000 cases in all; set
 //! `PROPTEST_CASES` to scale every property. A mismatch fails with proptest's
@@ -31,8 +32,16 @@ fn base_grid() -> Board {
     GRID.parse().expect("grid parses")
 }
 
+/// The verdict every implementation gives; panics (failing the property with
+/// its input) if two implementations disagree with each other.
 fn evm_verify(start: Board, solution: Board) -> bool {
-    EVM.with(|evm| evm.borrow_mut().verify(Puzzle::Reference, start, solution).expect("verify call")).value
+    let verdicts: Vec<(Puzzle, bool)> = EVM.with(|evm| {
+        let mut evm = evm.borrow_mut();
+        Puzzle::ALL.iter().map(|&p| (p, evm.verify(p, start, solution).expect("verify call").value)).collect()
+    });
+    let first = verdicts[0].1;
+    assert!(verdicts.iter().all(|v| v.1 == first), "implementations disagree on verify({start}, {solution}): {verdicts:?}");
+    first
 }
 
 fn u256() -> impl Strategy<Value = U256> {
@@ -83,12 +92,15 @@ fn subset(board: Board, mask: u64) -> Board {
 proptest! {
     #![proptest_config(config())]
 
-    /// generate(address): the mirror and the contract give the same board for any address.
+    /// generate(address): each implementation gives its mirror's board for any address.
     #[test]
     fn generate_agrees_on_random_addresses(bytes in any::<[u8; 20]>()) {
         let address = Address(bytes);
-        let evm = EVM.with(|evm| evm.borrow_mut().generate(Puzzle::Reference, &address).expect("generate call"));
-        prop_assert_eq!(evm.value, generate(&address), "address {}", address);
+        for puzzle in Puzzle::ALL {
+            let evm = EVM.with(|evm| evm.borrow_mut().generate(puzzle, &address).expect("generate call"));
+            prop_assert_eq!(evm.value, puzzle.mirror_generate(&address), "{} generate({})", puzzle, address);
+        }
+        prop_assert_eq!(Puzzle::Golf.mirror_generate(&address), generate(&address));
     }
 
     /// The fill loop agrees with the contract harness on any raw seed, sparse ones included.
