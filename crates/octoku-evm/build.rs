@@ -24,6 +24,8 @@ const WANTED: &[(&str, &str, &str)] = &[
     ("contracts/Reference.sol", "OctokuReference", "REFERENCE"),
     ("contracts/harness/ReferenceHarness.sol", "ReferenceHarness", "REFERENCE_HARNESS"),
     ("contracts/Golf.sol", "OctokuGolf", "GOLF"),
+    ("contracts/Fair.sol", "OctokuFair", "FAIR"),
+    ("contracts/harness/FairHarness.sol", "FairHarness", "FAIR_HARNESS"),
     ("contracts/Arena.sol", "OctokuArena", "ARENA"),
 ];
 

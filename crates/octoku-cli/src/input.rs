@@ -23,6 +23,8 @@ pub enum PuzzleArg {
     Reference,
     /// The golfed implementation: same outputs, a fraction of the gas.
     Golf,
+    /// The fair puzzle: every board has a solution by construction.
+    Fair,
 }
 
 impl From<PuzzleArg> for Puzzle {
@@ -30,6 +32,7 @@ impl From<PuzzleArg> for Puzzle {
         match p {
             PuzzleArg::Reference => Puzzle::Reference,
             PuzzleArg::Golf => Puzzle::Golf,
+            PuzzleArg::Fair => Puzzle::Fair,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod address;
 pub mod board;
 pub mod error;
 pub mod explain;
+pub mod fair;
 pub mod generate;
 pub mod verify;
 

@@ -13,4 +13,9 @@ alloy_sol_types::sol! {
     interface IReferenceHarness {
         function generateFromSeed(uint256 seed) external pure returns (uint256);
     }
+
+    /// The fair puzzle's test-only harness (contracts/harness/FairHarness.sol).
+    interface IFairHarness {
+        function fairFromSeed(uint256 seed) external pure returns (uint256);
+    }
 }

@@ -141,7 +141,6 @@ pub fn check(machine: &mut Machine, seed: u64, index: u64) -> Result<Option<Mism
                 answers.push((format!("{puzzle} contract"), got.to_hex()));
                 answers.push((format!("{puzzle} mirror"), want.to_hex()));
             }
-            // Implementations that share the published generate must agree with each other too.
             ok
         }
         Case::Fill(seed_word) => {
@@ -149,7 +148,11 @@ pub fn check(machine: &mut Machine, seed: u64, index: u64) -> Result<Option<Mism
             let want = octoku_core::generate_from_seed(seed_word);
             answers.push(("reference harness".into(), got.to_hex()));
             answers.push(("mirror".into(), want.to_hex()));
-            got == want
+            let fair_got = machine.fair_generate_from_seed(seed_word)?.value;
+            let fair_want = octoku_core::fair::fair_generate_from_seed(seed_word);
+            answers.push(("fair harness".into(), fair_got.to_hex()));
+            answers.push(("fair mirror".into(), fair_want.to_hex()));
+            got == want && fair_got == fair_want
         }
         Case::Verify(start, solution) => {
             let want = octoku_core::verify(start, solution);

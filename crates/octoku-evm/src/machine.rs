@@ -20,7 +20,7 @@ use revm::{
 
 use crate::{
     artifacts::{self, Artifact},
-    bindings::{IPuzzle, IReferenceHarness},
+    bindings::{IFairHarness, IPuzzle, IReferenceHarness},
 };
 
 /// The hardfork the contracts are compiled for (solc `evmVersion`) and run on.
@@ -39,17 +39,21 @@ pub enum Puzzle {
     Reference,
     /// The same outputs on every input at a fraction of the gas (contracts/Golf.sol).
     Golf,
+    /// Every board solvable by construction: the published cells, the digits
+    /// of a hidden random valid grid (contracts/Fair.sol).
+    Fair,
 }
 
 impl Puzzle {
     /// Every implementation, in the order reports list them.
-    pub const ALL: [Puzzle; 2] = [Puzzle::Reference, Puzzle::Golf];
+    pub const ALL: [Puzzle; 3] = [Puzzle::Reference, Puzzle::Golf, Puzzle::Fair];
 
     /// The compiled contract behind this implementation.
     pub const fn artifact(self) -> Artifact {
         match self {
             Puzzle::Reference => artifacts::REFERENCE,
             Puzzle::Golf => artifacts::GOLF,
+            Puzzle::Fair => artifacts::FAIR,
         }
     }
 
@@ -57,6 +61,7 @@ impl Puzzle {
     pub fn mirror_generate(self, address: &Address) -> Board {
         match self {
             Puzzle::Reference | Puzzle::Golf => octoku_core::generate(address),
+            Puzzle::Fair => octoku_core::fair::fair_generate(address),
         }
     }
 
@@ -70,6 +75,7 @@ impl Puzzle {
         match self {
             Puzzle::Reference => "reference",
             Puzzle::Golf => "golf",
+            Puzzle::Fair => "fair",
         }
     }
 }
@@ -190,11 +196,14 @@ pub struct Machine {
     nonce: u64,
     puzzles: Vec<(Puzzle, EvmAddress, u64)>,
     harness: EvmAddress,
+    fair_harness: EvmAddress,
 }
 
 impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Machine").field("puzzles", &self.puzzles).field("harness", &self.harness).finish()
+        f.debug_struct("Machine").field("puzzles", &self.puzzles).field("harness", &self.harness)
+            .field("fair_harness", &self.fair_harness)
+            .finish()
     }
 }
 
@@ -210,12 +219,14 @@ impl Machine {
                 cfg.tx_gas_limit_cap = Some(u64::MAX);
             })
             .build_mainnet_with_inspector(Meter::default());
-        let mut machine = Machine { evm, nonce: 0, puzzles: Vec::new(), harness: EvmAddress::ZERO };
+        let mut machine =
+            Machine { evm, nonce: 0, puzzles: Vec::new(), harness: EvmAddress::ZERO, fair_harness: EvmAddress::ZERO };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
             machine.puzzles.push((puzzle, address, gas));
         }
         machine.harness = machine.deploy(artifacts::REFERENCE_HARNESS.initcode)?.0;
+        machine.fair_harness = machine.deploy(artifacts::FAIR_HARNESS.initcode)?.0;
         Ok(machine)
     }
 
@@ -301,6 +312,12 @@ impl Machine {
     /// The harness's `generateFromSeed(seed)`: the reference fill loop on a raw seed word.
     pub fn generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
         let out = self.call(self.harness, &IReferenceHarness::generateFromSeedCall { seed })?;
+        Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
+    }
+
+    /// The fair harness's `fairFromSeed(seed)`: the fair contract's fill on a raw seed word.
+    pub fn fair_generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
+        let out = self.call(self.fair_harness, &IFairHarness::fairFromSeedCall { seed })?;
         Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
     }
 

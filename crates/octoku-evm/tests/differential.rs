@@ -101,6 +101,21 @@ proptest! {
             prop_assert_eq!(evm.value, puzzle.mirror_generate(&address), "{} generate({})", puzzle, address);
         }
         prop_assert_eq!(Puzzle::Golf.mirror_generate(&address), generate(&address));
+        // The fair board reveals exactly the published cells, and it solves.
+        let fair = Puzzle::Fair.mirror_generate(&address);
+        let published = generate(&address);
+        for k in 0..64 {
+            prop_assert_eq!(fair.nibble(k) != 0, published.nibble(k) != 0, "cell {} of {}", k, address);
+        }
+        prop_assert!(octoku_core::solve::solve(fair).expect("solver").is_some(), "fair board of {} has no solution", address);
+    }
+
+    /// The fair fill agrees with its contract harness on any raw seed, sparse
+    /// ones (which run out) and colliding ones (many redraws) included.
+    #[test]
+    fn fair_fill_agrees_on_raw_sparse_and_colliding_seeds(seed in prop_oneof![u256(), sparse_u256()]) {
+        let evm = EVM.with(|evm| evm.borrow_mut().fair_generate_from_seed(seed).expect("fair harness call"));
+        prop_assert_eq!(evm.value, octoku_core::fair::fair_generate_from_seed(seed), "seed {:#x}", seed);
     }
 
     /// The fill loop agrees with the contract harness on any raw seed, sparse ones included.

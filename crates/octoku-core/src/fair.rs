@@ -1,0 +1,577 @@
+//! The fair puzzle: a bit-for-bit mirror of `contracts/Fair.sol`
+//! (`OctokuFair.generate`), whose every board is solvable by construction.
+//!
+//! The published `generate` writes the digits 1..=8 on eight cells drawn from
+//! the seed; about 0.34% of those boards have no solution. The fair puzzle
+//! draws the same cells from the same seed (so every set of revealed cells is
+//! exactly as likely as in the published puzzle) but reveals, in each drawn
+//! cell, the digit of a hidden valid grid `G`. `G` is the fixed base grid
+//! [`BASE`] moved by a random board symmetry and a random digit relabelling,
+//! both taken from a second word `t = keccak256(s)`, so the board is a subset
+//! of `G` and `G` solves it.
+//!
+//! # Coordinates
+//!
+//! Everything works on nibble numbers `k = 8 * R + C` (see [`crate::board`]):
+//! `R = k / 8 = 7 - row`, `C = k % 8 = 7 - col`. Reversing the rows keeps the
+//! bands (row pairs) and reversing the columns keeps the stacks (column
+//! quadruples), so the symmetries below are the board symmetries of
+//! [`crate::symmetry`], written in nibble coordinates.
+//!
+//! # The hidden grid
+//!
+//! `G` at nibble `k = 8R + C` is `labels[BASE at nibble 8 * rho(R) + gamma(C)]`:
+//!
+//! * `rho` permutes the 8 nibble rows, moving bands as blocks: band `b`
+//!   (rows `2b`, `2b + 1`) goes to band `sigma(3 - b)` for a permutation
+//!   `sigma` of 0..4, and the two rows of each band are swapped or not by one
+//!   bit each: 4! * 2^4 = 384 row maps.
+//! * `gamma` permutes the 8 nibble columns, moving stacks as blocks: one bit
+//!   swaps the two stacks, and each stack's 4 columns are permuted by its own
+//!   permutation of 0..4: 2 * (4!)^2 = 1152 column maps.
+//! * `labels` permutes the digits: 1..=4 among themselves and 5..=8 among
+//!   themselves, and swaps the two halves or not: 2 * (4!)^2 = 1,152 of them.
+//!   This group moves every digit to every digit, so each cell of `G` holds
+//!   each digit with probability 1/8.
+//!
+//! Each of the 442,368 * 1,152 choices is taken with the same probability (up
+//! to the bias of reducing a 192-bit word modulo 24^5, below 2^-168), and
+//! no two choices give the same grid (only the identity pair fixes the base
+//! grid), so `G` is uniform over [`DISTINCT_GRIDS`] grids.
+//!
+//! # The revealed cells
+//!
+//! Exactly the published draw (see [`crate::generate::generate_from_seed`]):
+//! 6 bits at a time from the low end of `s`, redrawing while the drawn cell is
+//! filled, until 8 cells are filled. One deviation: where the published loop
+//! runs out of seed on a filled cell and ORs the digit into it, the fair loop
+//! just stops (nothing more is revealed), so the board stays a subset of `G`.
+//! The set of non-empty cells is therefore always the published one.
+//!
+//! The contract reads a digit as `byte(slot, labels)`: [`BASE`] holds, per
+//! cell, the byte of the labels word (a "slot", 1, 3, .., 15) that carries the
+//! digit, and [`tables`] builds that word exactly as the contract does.
+
+use ruint::aliases::U256;
+
+use crate::address::{Address, keccak256};
+use crate::board::Board;
+use crate::generate::seed_of;
+
+/// The 24 permutations `p` of 0..4 in lexicographic order, one byte each,
+/// most significant byte first; byte `i` is `p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6`.
+///
+/// | i | p       | byte | i  | p       | byte | i  | p       | byte | i  | p       | byte |
+/// |---|---------|------|----|---------|------|----|---------|------|----|---------|------|
+/// | 0 | 0 1 2 3 | e4   | 6  | 1 0 2 3 | e1   | 12 | 2 0 1 3 | d2   | 18 | 3 0 1 2 | 93   |
+/// | 1 | 0 1 3 2 | b4   | 7  | 1 0 3 2 | b1   | 13 | 2 0 3 1 | 72   | 19 | 3 0 2 1 | 63   |
+/// | 2 | 0 2 1 3 | d8   | 8  | 1 2 0 3 | c9   | 14 | 2 1 0 3 | c6   | 20 | 3 1 0 2 | 87   |
+/// | 3 | 0 2 3 1 | 78   | 9  | 1 2 3 0 | 39   | 15 | 2 1 3 0 | 36   | 21 | 3 1 2 0 | 27   |
+/// | 4 | 0 3 1 2 | 9c   | 10 | 1 3 0 2 | 8d   | 16 | 2 3 0 1 | 4e   | 22 | 3 2 0 1 | 4b   |
+/// | 5 | 0 3 2 1 | 6c   | 11 | 1 3 2 0 | 2d   | 17 | 2 3 1 0 | 1e   | 23 | 3 2 1 0 | 1b   |
+///
+/// The low 8 bytes are 0.
+pub const PERMS: U256 = U256::from_limbs([
+    0x0000000000000000,
+    0x4e1e936387274b1b,
+    0xc9398d2dd272c636,
+    0xe4b4d8789c6ce1b1,
+]);
+
+/// `1 + 2^14 + 2^28 + 2^42`: four copies of a `PERMS` byte, 14 bits apart,
+/// so that 2-bit field `b` of copy `b` lands on bit `16b` (`14b + 2b`). A copy
+/// is 8 bits wide, narrower than the spacing, so the copies never overlap.
+pub const ROW_SPREAD: U256 = U256::from_limbs([0x0000_0400_1000_4001, 0, 0, 0]);
+/// Bits 0-1, 16-17, 32-33, 48-49: keeps field `b` of copy `b`, one per 16-bit group.
+pub const ROW_FIELDS: U256 = U256::from_limbs([0x0003_0003_0003_0003, 0, 0, 0]);
+/// Times `0x4040`: band target `sigma` becomes `64 * sigma` in both bytes of
+/// its 16-bit group (one byte per row of the band; `32 * rho` with `rho = 2 * sigma + half`).
+pub const ROW_BYTES: U256 = U256::from_limbs([0x4040, 0, 0, 0]);
+/// Bits 5, 21, 37, 53 of `t`: the 4 in-band row swaps, one per 16-bit group,
+/// already at the `32` (one row) position of the group's low byte.
+pub const ROW_SWAP_BITS: U256 = U256::from_limbs([0x0020_0020_0020_0020, 0, 0, 0]);
+/// Times `0x101`: copies each swap bit into the group's high byte too.
+pub const ROW_SWAP_DOUBLE: U256 = U256::from_limbs([0x101, 0, 0, 0]);
+/// `0x2000` per group: without a swap the high byte's row is the band's second row.
+pub const ROW_HALVES: U256 = U256::from_limbs([0x2000_2000_2000_2000, 0, 0, 0]);
+/// `sum 2^(30q + 26)` for `q` in 0..8: eight copies of a 16-bit pair of `PERMS`
+/// bytes, 30 bits apart, so that 2-bit field `q` of copy `q` lands on bits
+/// `32q + 26` (`30q + 26 + 2q`): `4 * field` in the top byte of 32-bit lane `q`.
+/// A copy is 16 bits wide, narrower than the spacing, so the copies never
+/// overlap; the last ends at bit 251. The contract builds it as
+/// `shl(10, div(not(0), 0x3fffffff))` (the quotient is `sum 2^(30q + 16)`).
+pub const COL_SPREAD: U256 = U256::from_limbs([
+    0x0100000004000000,
+    0x0010000000400000,
+    0x0001000000040000,
+    0x0000100000004000,
+]);
+/// Bits `32q + 26`, `32q + 27` for `q` in 0..8: keeps field `q` of copy `q`
+/// (`mul(lanes, 0xc000000)` in the contract).
+pub const COL_FIELDS: U256 = U256::from_limbs([
+    0x0c0000000c000000,
+    0x0c0000000c000000,
+    0x0c0000000c000000,
+    0x0c0000000c000000,
+]);
+/// Bit 28 of `t`: the stack swap.
+pub const STACK_SWAP_BIT: U256 = U256::from_limbs([0x1000_0000, 0, 0, 0]);
+/// `sum 2^(32q)`: copies a bit into all 8 lanes (`div(not(0), 0xffffffff)`).
+pub const LANES: U256 = U256::from_limbs([
+    0x0000000100000001,
+    0x0000000100000001,
+    0x0000000100000001,
+    0x0000000100000001,
+]);
+/// `0x10` in the top byte of lanes 0..4 (columns `C` = 7..4, the second
+/// stack): `16 * stack`, the stack's first column `4 * stack` times 4
+/// (`shr(128, mul(lanes, 0x10000000))`).
+pub const STACK_HALVES: U256 = U256::from_limbs([0x1000000010000000, 0x1000000010000000, 0, 0]);
+/// 1 in each of the 8 label fields of `(la << 64) | lb` (bits `16k`, `64 + 16k`).
+pub const LABEL_ONES: U256 = U256::from_limbs([0x0001_0001_0001_0001, 0x0001_0001_0001_0001, 0, 0]);
+/// 1 in each field of the `lb` half only.
+pub const LABEL_LOW: U256 = U256::from_limbs([0x0001_0001_0001_0001, 0, 0, 0]);
+/// The base grid `0x7235861418463257457361828621457323681745541728366784532131527468`
+/// with each digit replaced by its label slot: 1, 2, 3, 4 -> 7, 5, 3, 1 and
+/// 5, 6, 7, 8 -> 15, 13, 11, 9 (see [`slot_of_digit`]).
+pub const BASE: U256 = U256::from_limbs([
+    0xdb91f35737f5b1d9,
+    0x53d97b1ff17b593d,
+    0x1fb3d7959d571fb3,
+    0xb53f9d71791d35fb,
+]);
+
+/// The label slot (byte of the labels word) that carries base digit `d` (1..=8).
+pub const fn slot_of_digit(d: u8) -> u8 {
+    if d <= 4 { 9 - 2 * d } else { 25 - 2 * d }
+}
+
+/// Order of the board symmetry group (384 row maps times 1152 column maps).
+pub const SYMMETRIES: u64 = 442_368;
+/// Number of digit relabellings: (4!)^2 permutations inside the halves 1..=4
+/// and 5..=8, times 2 for swapping the halves.
+pub const RELABELLINGS: u64 = 1_152;
+/// Pairs (symmetry, relabelling) that map the base grid to itself.
+pub const STABILIZER: u64 = 1;
+/// Distinct hidden grids the construction reaches, all equally likely:
+/// `442,368 * 1,152 / 1` = 509,607,936: only the identity pair fixes the
+/// base grid, so different choices always give different grids.
+pub const DISTINCT_GRIDS: u64 = SYMMETRIES * RELABELLINGS / STABILIZER;
+
+/// EVM `byte(i, x)`: byte `i` of `x` counted from the most significant, 0 past 31.
+fn byte(i: U256, x: U256) -> U256 {
+    if i >= U256::from(32u8) {
+        return U256::ZERO;
+    }
+    U256::from(x.byte(31 - i.to::<usize>()))
+}
+
+/// EVM `shl(n, x)`.
+fn shl(n: U256, x: U256) -> U256 {
+    if n >= U256::from(256u16) { U256::ZERO } else { x << n.to::<usize>() }
+}
+
+/// EVM `shr(n, x)`.
+fn shr(n: U256, x: U256) -> U256 {
+    if n >= U256::from(256u16) { U256::ZERO } else { x >> n.to::<usize>() }
+}
+
+fn lit(v: u64) -> U256 {
+    U256::from(v)
+}
+
+/// The tables `generate` builds from the seed before drawing cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tables {
+    /// Byte `R` (from the top) is `32 * rho(R)`.
+    rows: U256,
+    /// The top byte of 32-bit lane `7 - C` (byte `4C` from the top) is `4 * gamma(C)`.
+    cols: U256,
+    /// Byte `j` (from the top) is the digit for label slot `j`, `j` odd in 1..16.
+    labels: U256,
+}
+
+/// Mirrors the contract from `t := keccak256(0x00, 0x20)` to `labels`.
+fn tables(s: U256) -> Tables {
+    // mstore(0x00, seed)  t := keccak256(0x00, 0x20)
+    let t = U256::from_be_bytes(keccak256(&s.to_be_bytes::<32>()));
+    let mut u: U256 = t >> 64usize;
+    let n24 = lit(24);
+    // rows := mul(and(mul(byte(mod(u, 24), PERMS), ROW_SPREAD), ROW_FIELDS), ROW_BYTES)
+    let mut rows = (byte(u % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS).wrapping_mul(ROW_BYTES);
+    // rows := shl(192, xor(xor(rows, mul(and(t, ROW_SWAP_BITS), ROW_SWAP_DOUBLE)), ROW_HALVES))
+    rows = shl(lit(192), rows ^ (t & ROW_SWAP_BITS).wrapping_mul(ROW_SWAP_DOUBLE) ^ ROW_HALVES);
+    // u := div(u, 24)
+    u /= n24;
+    // cols := or(byte(mod(u, 24), PERMS), shl(8, byte(mod(div(u, 24), 24), PERMS)))
+    let mut cols = byte(u % n24, PERMS) | shl(lit(8), byte((u / n24) % n24, PERMS));
+    // u := div(u, 576)
+    u /= lit(576);
+    // cols := and(mul(cols, COL_SPREAD), COL_FIELDS)
+    cols = cols.wrapping_mul(COL_SPREAD) & COL_FIELDS;
+    // cols := xor(xor(cols, mul(and(t, STACK_SWAP_BIT), LANES)), STACK_HALVES)
+    cols = cols ^ (t & STACK_SWAP_BIT).wrapping_mul(LANES) ^ STACK_HALVES;
+    // la := and(mul(byte(mod(u, 24), perms), ROW_SPREAD), ROW_FIELDS)
+    let la = byte(u % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
+    // lb := and(mul(byte(mod(div(u, 24), 24), perms), ROW_SPREAD), ROW_FIELDS)
+    let lb = byte((u / n24) % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
+    // labels := shl(128, add(add(or(shl(64, la), lb), ones),
+    //                        shl(2, xor(LABEL_LOW, mul(and(shr(29, t), 1), ones)))))
+    let half_swap = (shr(lit(29), t) & lit(1)).wrapping_mul(LABEL_ONES);
+    let labels = shl(
+        lit(128),
+        (shl(lit(64), la) | lb).wrapping_add(LABEL_ONES).wrapping_add(shl(lit(2), LABEL_LOW ^ half_swap)),
+    );
+    Tables { rows, cols, labels }
+}
+
+impl Tables {
+    /// The label of `G` at nibble `k4 / 4`:
+    /// `byte(and(shr(add(byte(shr(5, k4), rows), byte(and(k4, 28), cols)), BASE), 15), labels)`.
+    fn label(&self, k4: U256) -> U256 {
+        let shift = byte(shr(lit(5), k4), self.rows) + byte(k4 & lit(28), self.cols);
+        byte(shr(shift, BASE) & lit(15), self.labels)
+    }
+}
+
+/// The board the fair contract generates for `address`.
+pub fn fair_generate(address: &Address) -> Board {
+    fair_generate_from_seed(seed_of(address))
+}
+
+/// The fair board for a generation seed `s = keccak256(address)`.
+///
+/// Mirrors the contract's draw loop step for step:
+///
+/// ```solidity
+/// for { let off := 0 } lt(off, 48) { off := add(off, 6) } {
+///     let r := shr(off, s)
+///     let k4 := or(and(shl(2, r), 0xfc), shl(8, iszero(r)))
+///     for {} and(shr(k4, p), 15) {} {
+///         s := shr(6, s)
+///         r := shr(off, s)
+///         k4 := or(and(shl(2, r), 0xfc), shl(8, iszero(r)))
+///     }
+///     p := or(p, shl(k4, label(k4)))
+/// }
+/// ```
+///
+/// `r` is the unread seed before a draw; when it is 0 (the published loop
+/// stops there) `k4` is 256 or more, which reads as an empty cell and writes
+/// nothing.
+pub fn fair_generate_from_seed(seed: U256) -> Board {
+    let tables = tables(seed);
+    let chunk_offset = |r: U256| (shl(lit(2), r) & lit(0xfc)) | shl(lit(8), lit(u64::from(r.is_zero())));
+    let mut s = seed;
+    let mut p = U256::ZERO;
+    for off in (0..48u64).step_by(6) {
+        let mut k4 = chunk_offset(shr(lit(off), s));
+        while !(shr(k4, p) & lit(15)).is_zero() {
+            s = shr(lit(6), s);
+            k4 = chunk_offset(shr(lit(off), s));
+        }
+        p |= shl(k4, tables.label(k4));
+    }
+    Board(p)
+}
+
+/// The hidden grid `G` behind the fair board for seed `s`: a valid grid whose
+/// restriction to the revealed cells is [`fair_generate_from_seed`]`(s)`.
+pub fn fair_grid(seed: U256) -> Board {
+    let tables = tables(seed);
+    let mut g = U256::ZERO;
+    for k in 0..64u64 {
+        let k4 = lit(4 * k);
+        g |= shl(k4, tables.label(k4));
+    }
+    Board(g)
+}
+
+/// The fair board written as the published loop (draw, skip filled cells,
+/// stop when the seed is spent or 8 cells are revealed), for tests: the
+/// contract's offset loop must give the same board on every seed.
+#[cfg(test)]
+fn fair_generate_plain(seed: U256) -> Board {
+    let tables = tables(seed);
+    let mut s = seed;
+    let mut p = U256::ZERO;
+    let mut left = 8;
+    while !s.is_zero() && left > 0 {
+        let k4 = shl(lit(2), s) & lit(0xfc);
+        s = shr(lit(6), s);
+        if (shr(k4, p) & lit(15)).is_zero() {
+            p |= shl(k4, tables.label(k4));
+            left -= 1;
+        }
+    }
+    Board(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate_from_seed, generate_trace};
+    use crate::symmetry::Symmetry;
+    use proptest::prelude::*;
+
+    const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
+
+    fn nonzero_mask(b: Board) -> u64 {
+        b.cells().iter().enumerate().fold(0, |m, (i, &c)| if c != 0 { m | 1 << i } else { m })
+    }
+
+    /// `BASE` is the documented grid with digits replaced by their slots, and
+    /// the identity choices give that grid back.
+    #[test]
+    fn base_is_the_documented_grid() {
+        let g: Board = GRID.parse().unwrap();
+        assert!(crate::verify::is_valid_grid(g));
+        for k in 0..64 {
+            let slot = ((BASE >> (4 * k as usize)) & lit(15)).to::<u64>();
+            assert_eq!(slot, u64::from(slot_of_digit(g.nibble(k))), "nibble {k}");
+        }
+        // With sigma, the stack perms and the half perms all the identity
+        // (PERMS byte 0xe4: field k = k), the labels word holds digit d at slot_of_digit(d).
+        let la = (lit(0xe4).wrapping_mul(ROW_SPREAD) & ROW_FIELDS) << 64usize;
+        let lb = lit(0xe4).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
+        let labels = shl(lit(128), (la | lb) + LABEL_ONES + shl(lit(2), LABEL_LOW));
+        for d in 1..=8u8 {
+            assert_eq!(byte(lit(u64::from(slot_of_digit(d))), labels), lit(u64::from(d)));
+        }
+    }
+
+    /// The words the contract builds at run time equal the documented constants.
+    #[test]
+    fn derived_constants() {
+        let not0 = U256::MAX;
+        let lanes = not0 / lit(0xffff_ffff);
+        assert_eq!(lanes, LANES);
+        assert_eq!(shl(lit(10), not0 / lit(0x3fff_ffff)), COL_SPREAD);
+        assert_eq!(lanes.wrapping_mul(lit(0xc00_0000)), COL_FIELDS);
+        assert_eq!(shr(lit(128), lanes.wrapping_mul(lit(0x1000_0000))), STACK_HALVES);
+    }
+
+    /// `PERMS` lists the 24 permutations of 0..4 in lexicographic order.
+    #[test]
+    fn perms_table_is_lexicographic() {
+        let mut i = 0;
+        for a in 0..4u8 {
+            for b in 0..4u8 {
+                for c in 0..4u8 {
+                    for d in 0..4u8 {
+                        if a != b && a != c && a != d && b != c && b != d && c != d {
+                            let e = a | b << 2 | c << 4 | d << 6;
+                            assert_eq!(byte(lit(i), PERMS), lit(u64::from(e)), "entry {i}");
+                            i += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(i, 24);
+        assert_eq!(PERMS & lit(u64::MAX), U256::ZERO);
+    }
+
+    /// The row table is a band-respecting permutation of rows, the column
+    /// table a stack-respecting permutation of columns, and every one of the
+    /// 384 and 1152 of them is reached.
+    #[test]
+    fn tables_are_group_elements_and_cover_the_group() {
+        use std::collections::HashSet;
+        let mut row_maps = HashSet::new();
+        let mut col_maps = HashSet::new();
+        let mut relabels = HashSet::new();
+        // 60,000 draws miss one of the 1,152 maps with probability ~3e-20.
+        for i in 0..60_000u64 {
+            let seed = U256::from_be_bytes(keccak256(&i.to_be_bytes()));
+            let t = tables(seed);
+            let rho: Vec<u8> = (0..8).map(|r| (byte(lit(r), t.rows).to::<u8>()) / 32).collect();
+            let gamma: Vec<u8> = (0..8).map(|c| (byte(lit(4 * c), t.cols).to::<u8>()) / 4).collect();
+            for r in 0..8 {
+                assert_eq!(byte(lit(r as u64), t.rows).to::<u8>() % 32, 0);
+                assert_eq!(rho[r] / 2, rho[r ^ 1] / 2, "bands move as blocks");
+            }
+            for c in 0..8 {
+                assert_eq!(byte(lit(4 * c as u64), t.cols).to::<u8>() % 4, 0);
+                assert_eq!(gamma[c] / 4, gamma[c ^ 1] / 4);
+                assert_eq!(gamma[c] / 4, gamma[c ^ 2] / 4, "stacks move as blocks");
+            }
+            let mut r = rho.clone();
+            r.sort();
+            assert_eq!(r, (0..8).collect::<Vec<_>>());
+            let mut c = gamma.clone();
+            c.sort();
+            assert_eq!(c, (0..8).collect::<Vec<_>>());
+            // Digit of base digit d = byte(slot_of_digit(d), labels); every
+            // other byte of the top 16 is 0.
+            let l: Vec<u8> = (1..=8).map(|d| byte(lit(u64::from(slot_of_digit(d))), t.labels).to::<u8>()).collect();
+            let mut ls = l.clone();
+            ls.sort();
+            assert_eq!(ls, (1..=8).collect::<Vec<_>>());
+            assert!(l[..4].iter().all(|&x| x <= 4) || l[..4].iter().all(|&x| x > 4), "halves stay together");
+            for j in (0..16).step_by(2) {
+                assert_eq!(byte(lit(j), t.labels), U256::ZERO);
+            }
+            row_maps.insert(rho);
+            col_maps.insert(gamma);
+            relabels.insert(l);
+        }
+        assert_eq!(row_maps.len(), 384);
+        assert_eq!(col_maps.len(), 1152);
+        assert_eq!(relabels.len(), RELABELLINGS as usize);
+    }
+
+    /// Counts the pairs (symmetry, relabelling) that fix the base grid: for
+    /// each of the 442,368 maps, whether the moved grid is a relabelling of
+    /// the base (a consistent digit bijection exists; it is then unique).
+    #[test]
+    fn stabilizer_and_distinct_grid_count() {
+        let g: Board = GRID.parse().unwrap();
+        let base = g.cells();
+        let mut fixed = 0u64;
+        let mut maps = 0u64;
+        for s in Symmetry::all() {
+            maps += 1;
+            let moved = s.apply(g).cells();
+            let mut to = [0u8; 9];
+            let mut from = [0u8; 9];
+            let ok = base.iter().zip(moved.iter()).all(|(&a, &b)| {
+                let (a, b) = (usize::from(a), usize::from(b));
+                if to[a] == 0 && from[b] == 0 {
+                    to[a] = b as u8;
+                    from[b] = a as u8;
+                    true
+                } else {
+                    usize::from(to[a]) == b && usize::from(from[b]) == a
+                }
+            });
+            if ok {
+                fixed += 1;
+            }
+        }
+        assert_eq!(maps, SYMMETRIES);
+        assert_eq!(fixed, STABILIZER);
+        assert_eq!(DISTINCT_GRIDS, 509_607_936);
+    }
+
+    #[test]
+    fn zero_seed_gives_empty_board() {
+        assert_eq!(fair_generate_from_seed(U256::ZERO), Board::EMPTY);
+        assert!(crate::verify::is_valid_grid(fair_grid(U256::ZERO)));
+    }
+
+    /// Published: draws 5 then 5 with the seed spent, so it ORs 2 into 1's
+    /// cell. Fair: reveals the first cell only.
+    #[test]
+    fn exhaustion_stops_instead_of_or_ing() {
+        let seed = U256::from(5u32 | (5 << 6));
+        let board = fair_generate_from_seed(seed);
+        assert_eq!(board.givens(), 1);
+        assert_eq!(nonzero_mask(board), nonzero_mask(generate_from_seed(seed)));
+        assert_eq!(board.nibble(5), fair_grid(seed).nibble(5));
+    }
+
+    fn check_seed(seed: U256) -> Result<(), TestCaseError> {
+        let board = fair_generate_from_seed(seed);
+        let grid = fair_grid(seed);
+        prop_assert!(crate::verify::is_valid_grid(grid));
+        prop_assert!(crate::solve::is_valid_grid(grid));
+        prop_assert_eq!(grid.0 & nibble_mask(board), board.0, "board is a subset of G");
+        prop_assert_eq!(nonzero_mask(board), nonzero_mask(generate_from_seed(seed)));
+        prop_assert_eq!(fair_generate_plain(seed), board);
+        let solved = crate::solve::solve(board).unwrap();
+        prop_assert!(solved.is_some(), "fair board has no solution");
+        prop_assert!(crate::verify::verify(board, grid));
+        Ok(())
+    }
+
+    fn nibble_mask(b: Board) -> U256 {
+        let mut m = U256::ZERO;
+        for k in 0..64 {
+            if b.nibble(k) != 0 {
+                m |= U256::from(15u8) << (4 * k);
+            }
+        }
+        m
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        #[test]
+        fn full_seeds(limbs in any::<[u64; 4]>()) {
+            let seed = U256::from_limbs(limbs);
+            check_seed(seed)?;
+            let board = fair_generate_from_seed(seed);
+            if !generate_trace(seed).exhausted_or() && generate_trace(seed).placements.len() == 8 {
+                prop_assert_eq!(board.givens(), 8);
+            }
+        }
+
+        /// Short seeds run out early and exercise the exhaustion paths.
+        #[test]
+        fn short_seeds(limbs in any::<[u64; 4]>(), keep in 0usize..=80) {
+            check_seed(U256::from_limbs(limbs) >> (256 - keep))?;
+        }
+
+        /// Seeds with many repeated draws exercise the redraws.
+        #[test]
+        fn colliding_seeds(cells in proptest::collection::vec(0u64..6, 1..42)) {
+            let mut seed = U256::ZERO;
+            for (n, c) in cells.iter().enumerate() {
+                seed |= U256::from(*c) << (6 * n);
+            }
+            check_seed(seed)?;
+        }
+
+        #[test]
+        fn addresses(bytes in any::<[u8; 20]>()) {
+            let a = Address(bytes);
+            prop_assert_eq!(fair_generate(&a), fair_generate_from_seed(seed_of(&a)));
+        }
+    }
+
+    /// The issue's example: the published board for this address has no
+    /// solution (row 1 needs three of {1, 8} on its right); the fair board on
+    /// the same cells has one.
+    #[test]
+    fn published_dead_end_is_solvable_here() {
+        let a: Address = "0xe0522c0611b8c66a5b429ad403b92e84c11173be".parse().unwrap();
+        let published = crate::generate::generate(&a);
+        assert_eq!(published.to_hex(), "0x0000056070423000000000000000000000000000000000000000800100000000");
+        assert_eq!(crate::solve::solve(published).unwrap(), None);
+        let fair = fair_generate(&a);
+        assert_eq!(nonzero_mask(fair), nonzero_mask(published));
+        let solution = crate::solve::solve(fair).unwrap().expect("fair board solves");
+        assert!(crate::verify::verify(fair, solution));
+    }
+
+    /// Boards the contract must reproduce (pinned in tests/Fair.t.sol too).
+    #[test]
+    fn vectors() {
+        for (addr, want) in VECTORS {
+            let a: Address = addr.parse().unwrap();
+            let got = fair_generate(&a);
+            assert_eq!(got.to_hex(), *want, "{addr}");
+        }
+    }
+
+    const VECTORS: &[(&str, &str)] = &[
+        (
+            "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+            "0x0000600000000000000000000100035000000000000000000003070000000640",
+        ),
+        (
+            "0x00000000eCf2b58C296B47caC8C51467c0e307cE",
+            "0x3800120000000003000000000000000000000000006000007000600000000000",
+        ),
+        (
+            "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+            "0x0000000000000000000000000050700000000080002000000000340070000010",
+        ),
+        (
+            "0x0000000000000000000000000000000000000001",
+            "0x0080000100000000000000000004000000001000002000000000000062008000",
+        ),
+    ];
+}
