@@ -27,10 +27,18 @@ echo
 section "Not every published board can be won: this address's board has no solution"
 "$octoku" solve --address 0xe0522c0611b8c66a5b429ad403b92e84c11173be || true
 
+section "The fair puzzle: the same cells, the digits of a hidden valid grid, so it always solves"
+"$octoku" solve --address 0xe0522c0611b8c66a5b429ad403b92e84c11173be --puzzle fair
+
 section "The audit: every 8-cell set generate can pick, decided up to symmetry"
 "$octoku" audit
 
-section "On chain: a local anvil node, the puzzle and arena deployed, three players play"
+section "Sampling: 200,000 addresses' boards solved, published against fair"
+"$octoku" sample --puzzle reference --addresses 200000 || true
+echo
+"$octoku" sample --puzzle fair --addresses 200000
+
+section "On chain: a local anvil node, the fair puzzle and an arena deployed, three players play"
 root=$(cd "$(dirname "$0")/.." && pwd)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 rpc="http://127.0.0.1:$port"
@@ -50,7 +58,7 @@ keys=(0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80
 players=(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC)
 cd "$workdir"
 # The deployment is recorded in deployments/<chain-id>.json; later commands default to it.
-"$octoku" deploy --puzzle "${DEMO_PUZZLE:-reference}" --rpc-url "$rpc" --private-key "${keys[0]}"
+"$octoku" deploy --puzzle "${DEMO_PUZZLE:-fair}" --rpc-url "$rpc" --private-key "${keys[0]}"
 for i in 2 0 1; do
   echo
   "$octoku" play --rpc-url "$rpc" --private-key "${keys[$i]}"

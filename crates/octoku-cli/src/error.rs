@@ -30,7 +30,9 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Evm(m) | CliError::Rejected(m) | CliError::Chain(m) => f.write_str(m),
+            CliError::Input(m) | CliError::Evm(m) | CliError::Rejected(m) | CliError::Chain(m) => {
+                f.write_str(m)
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ pub fn address(arg: &str) -> Result<Address, CliError> {
 
 /// Parses a board argument (0x hex, decimal, or 64 cells of 0-8 / '.'), naming the argument.
 pub fn board(name: &str, arg: &str) -> Result<Board, CliError> {
-    arg.parse().map_err(|e| CliError::Input(format!("{name}: {e}")))
+    arg.parse()
+        .map_err(|e| CliError::Input(format!("{name}: {e}")))
 }
 
 /// The puzzle implementations selectable with `--puzzle`.

@@ -30,6 +30,8 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Check that every board generate can produce is solvable (exhaustive, up to symmetry).
     Audit(cmd::audit::Args),
+    /// Generate and solve the boards of many addresses: how many have a solution.
+    Sample(cmd::sample::Args),
     /// Gas of every implementation by function and input class, or a profile of one call.
     Gas(cmd::gas::Args),
     /// Differential fuzzing: the mirror against every compiled implementation.
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => cmd::verify::run(args),
         Command::Solve(args) => cmd::solve::run(args),
         Command::Audit(args) => cmd::audit::run(args),
+        Command::Sample(args) => cmd::sample::run(args),
         Command::Gas(args) => cmd::gas::run(args),
         Command::Fuzz(args) => cmd::fuzz::run(args),
         Command::Deploy(args) => cmd::deploy::run(args),
@@ -84,14 +87,25 @@ fn main() -> ExitCode {
 
 /// Exit status of a command that ran to the end.
 pub(crate) fn exit(ok: bool) -> Result<ExitCode, CliError> {
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Folds clap's multi-line usage error into one line: the problem, then the
 /// expected usage.
 fn one_line(rendered: &str) -> String {
-    let problem = rendered.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
-    match rendered.lines().find_map(|l| l.trim().strip_prefix("Usage: ")) {
+    let problem = rendered
+        .lines()
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim_start_matches("error: ");
+    match rendered
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+    {
         Some(usage) => format!("{problem}; expected usage: {usage} (see --help)"),
         None => format!("{problem}; expected a subcommand such as generate or verify (see --help)"),
     }

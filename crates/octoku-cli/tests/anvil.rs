@@ -4,8 +4,8 @@
 //! chain across separate invocations.
 
 use std::{
-    os::unix::process::CommandExt,
     net::{TcpListener, TcpStream},
+    os::unix::process::CommandExt,
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     sync::atomic::{AtomicU32, Ordering},
@@ -44,7 +44,13 @@ impl Anvil {
         let bin = anvil_binary();
         let port = free_port();
         let child = Command::new(&bin)
-            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--silent"])
+            .args([
+                "--host",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+                "--silent",
+            ])
             // Its own process group, so a wrapper and its child die together.
             .process_group(0)
             .stdin(Stdio::null())
@@ -61,13 +67,19 @@ impl Anvil {
             if let Ok(Some(status)) = anvil.child.try_wait() {
                 panic!("anvil exited before answering: {status}");
             }
-            assert!(Instant::now() < deadline, "anvil did not answer on port {port} within 30 s");
+            assert!(
+                Instant::now() < deadline,
+                "anvil did not answer on port {port} within 30 s"
+            );
             thread::sleep(Duration::from_millis(25));
         }
         // The port accepts; wait until JSON-RPC answers too.
         let key = PrivateKey::parse(KEYS[0]).unwrap();
         while Chain::rpc(&anvil.url(), &key).is_err() {
-            assert!(Instant::now() < deadline, "anvil did not answer JSON-RPC within 30 s");
+            assert!(
+                Instant::now() < deadline,
+                "anvil did not answer JSON-RPC within 30 s"
+            );
             thread::sleep(Duration::from_millis(25));
         }
         anvil
@@ -106,17 +118,28 @@ fn anvil_binary() -> PathBuf {
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("anvil-")))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("anvil-"))
+        })
         .map(|p| p.join("bin/anvil"))
         .find(|p| p.is_file());
     let bin = native.unwrap_or_else(|| modules.join(".bin/anvil"));
-    assert!(bin.exists(), "{} is missing: run `make setup` in the repository root", bin.display());
+    assert!(
+        bin.exists(),
+        "{} is missing: run `make setup` in the repository root",
+        bin.display()
+    );
     bin
 }
 
 /// A loopback port nothing listens on (bound, then released).
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// A fresh empty directory for one test's `deployments/` and state files.
@@ -140,17 +163,35 @@ struct Run {
 
 impl Run {
     fn json(&self) -> Value {
-        assert_eq!(self.code, 0, "stdout: {}\nstderr: {}", self.stdout, self.stderr);
-        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
+        assert_eq!(
+            self.code, 0,
+            "stdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
     }
 
     /// Asserts a failure with exit `code` and one line on stderr containing `needle`.
     fn fails(&self, code: i32, needle: &str) -> &Run {
-        assert_eq!(self.code, code, "stdout: {}\nstderr: {}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, code,
+            "stdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
         let lines: Vec<_> = self.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "expected one line on stderr, got: {}", self.stderr);
+        assert_eq!(
+            lines.len(),
+            1,
+            "expected one line on stderr, got: {}",
+            self.stderr
+        );
         assert!(lines[0].starts_with("octoku: "), "{}", self.stderr);
-        assert!(lines[0].contains(needle), "expected {needle:?} in: {}", self.stderr);
+        assert!(
+            lines[0].contains(needle),
+            "expected {needle:?} in: {}",
+            self.stderr
+        );
         assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
         self
     }
@@ -182,12 +223,26 @@ fn core_address(a: Address) -> octoku_core::Address {
 
 /// Deploys with the CLI; returns (puzzle, arena).
 fn deploy(dir: &Path, url: &str) -> (Address, Address) {
-    let out = octoku(dir, &["deploy", "--rpc-url", url, "--private-key", KEYS[0], "--json"]).json();
+    let out = octoku(
+        dir,
+        &[
+            "deploy",
+            "--rpc-url",
+            url,
+            "--private-key",
+            KEYS[0],
+            "--json",
+        ],
+    )
+    .json();
     let puzzle: Address = out["puzzle"].as_str().unwrap().parse().unwrap();
     let arena: Address = out["arena"].as_str().unwrap().parse().unwrap();
     assert_eq!(out["puzzle_kind"], "reference");
     assert_eq!(out["chain_id"], 31337);
-    assert!(out["chain"].as_str().unwrap().contains("(chain id 31337)"), "{out}");
+    assert!(
+        out["chain"].as_str().unwrap().contains("(chain id 31337)"),
+        "{out}"
+    );
     assert!(out["arena_gas"].as_u64().unwrap() > 21_000);
     (puzzle, arena)
 }
@@ -200,22 +255,56 @@ fn deploy_play_and_read_back_through_alloy() {
     let (puzzle, arena_addr) = deploy(&dir, &url);
 
     // The deployment record is complete and parses.
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("deployments/31337.json")).unwrap()).unwrap();
-    assert_eq!(record["arena"].as_str().unwrap().parse::<Address>().unwrap(), arena_addr);
-    assert_eq!(record["puzzle"].as_str().unwrap().parse::<Address>().unwrap(), puzzle);
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("deployments/31337.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        record["arena"]
+            .as_str()
+            .unwrap()
+            .parse::<Address>()
+            .unwrap(),
+        arena_addr
+    );
+    assert_eq!(
+        record["puzzle"]
+            .as_str()
+            .unwrap()
+            .parse::<Address>()
+            .unwrap(),
+        puzzle
+    );
     for field in ["puzzle_block", "arena_block", "puzzle_tx", "arena_tx"] {
         assert!(!record[field].is_null(), "{field} missing: {record}");
     }
-    assert!(!std::fs::read_dir(dir.join("deployments")).unwrap().any(|e| {
-        e.unwrap().file_name().to_string_lossy().ends_with(".tmp")
-    }));
+    assert!(
+        !std::fs::read_dir(dir.join("deployments"))
+            .unwrap()
+            .any(|e| { e.unwrap().file_name().to_string_lossy().ends_with(".tmp") })
+    );
 
     // Three players solve in turn; ranks follow the order.
     let mut plays = Vec::new();
     for (i, key) in KEYS[1..4].iter().enumerate() {
-        let out = octoku(&dir, &["play", "--arena", &arena_addr.to_string(), "--rpc-url", &url, "--private-key", key, "--json"]).json();
+        let out = octoku(
+            &dir,
+            &[
+                "play",
+                "--arena",
+                &arena_addr.to_string(),
+                "--rpc-url",
+                &url,
+                "--private-key",
+                key,
+                "--json",
+            ],
+        )
+        .json();
         assert_eq!(out["rank"], i as u64 + 1, "{out}");
-        assert_eq!(out["address"].as_str().unwrap().parse::<Address>().unwrap(), address_of(key));
+        assert_eq!(
+            out["address"].as_str().unwrap().parse::<Address>().unwrap(),
+            address_of(key)
+        );
         assert!(out["gas_used"].as_u64().unwrap() > 21_000, "{out}");
         assert_eq!(out["tx"].as_str().unwrap().len(), 66, "{out}");
         let start = Board::from_u256(out["start"].as_str().unwrap().parse().unwrap());
@@ -224,13 +313,31 @@ fn deploy_play_and_read_back_through_alloy() {
     }
 
     // `board` without --arena finds it in deployments/31337.json.
-    let board = octoku(&dir, &["board", &address_of(KEYS[1]).to_string(), "--rpc-url", &url, "--json"]).json();
+    let board = octoku(
+        &dir,
+        &[
+            "board",
+            &address_of(KEYS[1]).to_string(),
+            "--rpc-url",
+            &url,
+            "--json",
+        ],
+    )
+    .json();
     assert_eq!(board["start"], plays[0]["start"]);
     assert_eq!(board["solved"], true);
     assert_eq!(board["rank"], 1);
-    let text = octoku(&dir, &["board", "--rpc-url", &url, "--private-key", KEYS[4]]);
+    let text = octoku(
+        &dir,
+        &["board", "--rpc-url", &url, "--private-key", KEYS[4]],
+    );
     assert_eq!(text.code, 0, "{}", text.stderr);
-    assert!(text.stdout.contains(&format!("chain     {url} (chain id 31337)")), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains(&format!("chain     {url} (chain id 31337)")),
+        "{}",
+        text.stdout
+    );
     assert!(text.stdout.contains("solved    not yet"), "{}", text.stdout);
 
     // State and events, read through alloy.
@@ -244,7 +351,9 @@ fn deploy_play_and_read_back_through_alloy() {
     }
     let never = arena::solved_at(&mut chain, arena_addr, address_of(KEYS[4])).unwrap();
     assert_eq!((never.block, never.rank), (0, 0));
-    let Chain::Rpc(rpc) = &chain else { unreachable!() };
+    let Chain::Rpc(rpc) = &chain else {
+        unreachable!()
+    };
     let logs = rpc.logs(arena_addr, arena::SOLVED_TOPIC, 0).unwrap();
     assert_eq!(logs.len(), 3);
     for (i, (log, (key, play))) in logs.iter().zip(KEYS[1..4].iter().zip(&plays)).enumerate() {
@@ -264,7 +373,16 @@ fn every_error_is_one_line_and_nothing_is_sent() {
     let dir = temp_dir("errors");
     let (_, arena_addr) = deploy(&dir, &url);
     let arena_arg = arena_addr.to_string();
-    let base = |key: &'static str| vec!["--arena".to_string(), arena_arg.clone(), "--rpc-url".into(), url.clone(), "--private-key".into(), key.into()];
+    let base = |key: &'static str| {
+        vec![
+            "--arena".to_string(),
+            arena_arg.clone(),
+            "--rpc-url".into(),
+            url.clone(),
+            "--private-key".into(),
+            key.into(),
+        ]
+    };
     let run = |cmd: &[&str], key: &'static str| {
         let mut args: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
         args.extend(base(key));
@@ -279,7 +397,11 @@ fn every_error_is_one_line_and_nothing_is_sent() {
     run(&["play"], KEYS[1]).fails(1, &format!("AlreadySolved({})", address_of(KEYS[1])));
     // A repeat with a wrong solution is still AlreadySolved (checked first).
     run(&["submit", "0x1234"], KEYS[1]).fails(1, "AlreadySolved(");
-    assert_eq!(chain.balance(address_of(KEYS[1])).unwrap(), before, "a simulated revert must send nothing");
+    assert_eq!(
+        chain.balance(address_of(KEYS[1])).unwrap(),
+        before,
+        "a simulated revert must send nothing"
+    );
 
     // A wrong solution: WrongSolution, nothing sent.
     let before = chain.balance(address_of(KEYS[2])).unwrap();
@@ -289,15 +411,43 @@ fn every_error_is_one_line_and_nothing_is_sent() {
 
     // A correct hand-made solution through submit.
     let start = octoku_core::generate(&core_address(address_of(KEYS[2])));
-    let solution = solve::solve(start).unwrap().expect("dev account 2's board is solvable");
+    let solution = solve::solve(start)
+        .unwrap()
+        .expect("dev account 2's board is solvable");
     let out = run(&["submit", &solution.to_hex(), "--json"], KEYS[2]).json();
     assert_eq!(out["rank"], 2);
 
     // No code at the arena address.
     let nowhere = "0x000000000000000000000000000000000000dEaD";
-    octoku(&dir, &["play", "--arena", nowhere, "--rpc-url", &url, "--private-key", KEYS[3]])
-        .fails(4, "no contract code at 0x000000000000000000000000000000000000dEaD");
-    octoku(&dir, &["board", "--arena", nowhere, "--rpc-url", &url, "--private-key", KEYS[3]]).fails(4, "no contract code");
+    octoku(
+        &dir,
+        &[
+            "play",
+            "--arena",
+            nowhere,
+            "--rpc-url",
+            &url,
+            "--private-key",
+            KEYS[3],
+        ],
+    )
+    .fails(
+        4,
+        "no contract code at 0x000000000000000000000000000000000000dEaD",
+    );
+    octoku(
+        &dir,
+        &[
+            "board",
+            "--arena",
+            nowhere,
+            "--rpc-url",
+            &url,
+            "--private-key",
+            KEYS[3],
+        ],
+    )
+    .fails(4, "no contract code");
 
     // Malformed keys: exit 2, and the key is never echoed.
     for bad in ["0x1234", "not-a-key", &format!("{}ff", KEYS[3])] {
@@ -311,7 +461,10 @@ fn every_error_is_one_line_and_nothing_is_sent() {
         .map(|b| format!("0x{}", format!("{b:02x}").repeat(32)))
         .find(|k| {
             let a = address_of(k);
-            chain.balance(a).unwrap().is_zero() && solve::solve(octoku_core::generate(&core_address(a))).unwrap().is_some()
+            chain.balance(a).unwrap().is_zero()
+                && solve::solve(octoku_core::generate(&core_address(a)))
+                    .unwrap()
+                    .is_some()
         })
         .unwrap();
     let poor: &'static str = Box::leak(poor.into_boxed_str());
@@ -319,14 +472,30 @@ fn every_error_is_one_line_and_nothing_is_sent() {
 
     // A port nothing listens on.
     let dead = format!("http://127.0.0.1:{}", free_port());
-    octoku(&dir, &["play", "--arena", &arena_arg, "--rpc-url", &dead, "--private-key", KEYS[3]])
-        .fails(4, &format!("cannot reach the node at {dead}"));
-    octoku(&dir, &["board", "--arena", &arena_arg, "--rpc-url", &dead]).fails(4, "cannot reach the node");
+    octoku(
+        &dir,
+        &[
+            "play",
+            "--arena",
+            &arena_arg,
+            "--rpc-url",
+            &dead,
+            "--private-key",
+            KEYS[3],
+        ],
+    )
+    .fails(4, &format!("cannot reach the node at {dead}"));
+    octoku(&dir, &["board", "--arena", &arena_arg, "--rpc-url", &dead])
+        .fails(4, "cannot reach the node");
 
     // The node goes away mid-run: the same one-line error.
     anvil.kill();
     run(&["play"], KEYS[3]).fails(4, &format!("cannot reach the node at {url}"));
-    octoku(&dir, &["deploy", "--rpc-url", &url, "--private-key", KEYS[0]]).fails(4, "cannot reach the node");
+    octoku(
+        &dir,
+        &["deploy", "--rpc-url", &url, "--private-key", KEYS[0]],
+    )
+    .fails(4, "cannot reach the node");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -341,44 +510,162 @@ fn embedded_chain_persists_across_invocations() {
     assert!(!state.exists());
 
     let deployed = octoku(&dir, &["deploy", "--state", state_arg, "--json"]).json();
-    assert!(deployed["chain"].as_str().unwrap().starts_with("embedded ("), "{deployed}");
+    assert!(
+        deployed["chain"]
+            .as_str()
+            .unwrap()
+            .starts_with("embedded ("),
+        "{deployed}"
+    );
     assert_eq!(deployed["puzzle_block"], 1);
     assert_eq!(deployed["arena_block"], 2);
     assert!(state.exists());
-    assert!(!dir.join("deployments").exists(), "the embedded chain records its deployment in its state file");
+    assert!(
+        !dir.join("deployments").exists(),
+        "the embedded chain records its deployment in its state file"
+    );
 
     // board and play find the arena in the state file; the default key is anvil's account 0.
     let board = octoku(&dir, &["board", "--state", state_arg, "--json"]).json();
-    assert_eq!(board["address"], "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    assert_eq!(
+        board["address"],
+        "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+    );
     assert_eq!(board["solved"], false);
     let played = octoku(&dir, &["play", "--state", state_arg, "--json"]).json();
     assert_eq!(played["rank"], 1);
     assert_eq!(played["block"], 3);
 
     // A second player submits by hand in a later invocation.
-    let start: U256 = octoku(&dir, &["board", "--state", state_arg, "--private-key", KEYS[1], "--json"]).json()["start"]
+    let start: U256 = octoku(
+        &dir,
+        &[
+            "board",
+            "--state",
+            state_arg,
+            "--private-key",
+            KEYS[1],
+            "--json",
+        ],
+    )
+    .json()["start"]
         .as_str()
         .unwrap()
         .parse()
         .unwrap();
     let solution = solve::solve(Board::from_u256(start)).unwrap().unwrap();
-    let wrong = octoku(&dir, &["submit", "0x1234", "--state", state_arg, "--private-key", KEYS[1]]);
+    let wrong = octoku(
+        &dir,
+        &[
+            "submit",
+            "0x1234",
+            "--state",
+            state_arg,
+            "--private-key",
+            KEYS[1],
+        ],
+    );
     wrong.fails(1, "WrongSolution()");
-    let submitted =
-        octoku(&dir, &["submit", &solution.to_hex(), "--state", state_arg, "--private-key", KEYS[1], "--json"]).json();
+    let submitted = octoku(
+        &dir,
+        &[
+            "submit",
+            &solution.to_hex(),
+            "--state",
+            state_arg,
+            "--private-key",
+            KEYS[1],
+            "--json",
+        ],
+    )
+    .json();
     assert_eq!(submitted["rank"], 2);
     assert_eq!(submitted["block"], 4, "a reverted submit mines no block");
 
-    octoku(&dir, &["play", "--state", state_arg]).fails(1, "AlreadySolved(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266)");
+    octoku(&dir, &["play", "--state", state_arg]).fails(
+        1,
+        "AlreadySolved(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266)",
+    );
     let after = octoku(&dir, &["board", "--state", state_arg, "--json"]).json();
-    assert_eq!((after["solved"].clone(), after["rank"].clone(), after["solved_block"].clone()), (true.into(), 1.into(), 3.into()));
+    assert_eq!(
+        (
+            after["solved"].clone(),
+            after["rank"].clone(),
+            after["solved_block"].clone()
+        ),
+        (true.into(), 1.into(), 3.into())
+    );
 
     // Text output names the chain and its state file.
     let text = octoku(&dir, &["board", "--state", state_arg]);
-    assert!(text.stdout.contains(&format!("chain     embedded ({state_arg})")), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .contains(&format!("chain     embedded ({state_arg})")),
+        "{}",
+        text.stdout
+    );
 
     // A fresh key has no ether on the embedded chain either.
-    octoku(&dir, &["submit", &solution.to_hex(), "--state", state_arg, "--private-key", &format!("0x{}", "11".repeat(32))])
-        .fails(4, "insufficient funds");
+    octoku(
+        &dir,
+        &[
+            "submit",
+            &solution.to_hex(),
+            "--state",
+            state_arg,
+            "--private-key",
+            &format!("0x{}", "11".repeat(32)),
+        ],
+    )
+    .fails(4, "insufficient funds");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
+    let anvil = Anvil::start();
+    let url = anvil.url();
+    let dir = temp_dir("fair");
+    let out = octoku(
+        &dir,
+        &[
+            "deploy",
+            "--puzzle",
+            "fair",
+            "--rpc-url",
+            &url,
+            "--private-key",
+            KEYS[0],
+            "--json",
+        ],
+    )
+    .json();
+    assert_eq!(out["puzzle_kind"], "fair");
+    let arena_addr: Address = out["arena"].as_str().unwrap().parse().unwrap();
+    for (i, key) in KEYS[1..4].iter().enumerate() {
+        let played = octoku(
+            &dir,
+            &[
+                "play",
+                "--arena",
+                &arena_addr.to_string(),
+                "--rpc-url",
+                &url,
+                "--private-key",
+                key,
+                "--json",
+            ],
+        )
+        .json();
+        assert_eq!(played["rank"], i as u64 + 1, "{played}");
+        let start = Board::from_u256(played["start"].as_str().unwrap().parse().unwrap());
+        let player = core_address(address_of(key));
+        assert_eq!(
+            start,
+            octoku_core::fair::fair_generate(&player),
+            "the arena serves the fair board"
+        );
+        assert_ne!(start, octoku_core::generate(&player));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

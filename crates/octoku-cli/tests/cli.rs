@@ -6,7 +6,10 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn octoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octoku")).args(args).output().expect("octoku runs")
+    Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .output()
+        .expect("octoku runs")
 }
 
 fn json(output: &Output) -> Value {
@@ -19,17 +22,36 @@ const SOLUTION: &str = "0x723586141846325745736182862145732368174554172836678453
 #[test]
 fn generate_prints_public_vectors_as_json() {
     let vectors = [
-        ("0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", "0x0000700000000000000000000800064000000000000000000003020000000510"),
-        ("0x00000000ecf2b58c296b47cac8c51467c0e307ce", "0x6200480000000007000000000000000000000000005000001000300000000000"),
-        ("F39FD6E51AAD88F6F4CE6AB8827279CFFFB92266", "0x0000000000000000000000000040700000000010003000000000280050000060"),
+        (
+            "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+            "0x0000700000000000000000000800064000000000000000000003020000000510",
+        ),
+        (
+            "0x00000000ecf2b58c296b47cac8c51467c0e307ce",
+            "0x6200480000000007000000000000000000000000005000001000300000000000",
+        ),
+        (
+            "F39FD6E51AAD88F6F4CE6AB8827279CFFFB92266",
+            "0x0000000000000000000000000040700000000010003000000000280050000060",
+        ),
     ];
     for (address, start) in vectors {
         let out = octoku(&["generate", address, "--json"]);
-        assert!(out.status.success(), "{address}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{address}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v = json(&out);
         assert_eq!(v["start"], start);
         assert!(v["gas"].as_u64().is_some_and(|g| g > 0));
-        assert_eq!(v["address"].as_str().map(str::to_lowercase), Some(format!("0x{}", address.trim_start_matches("0x").to_lowercase())));
+        assert_eq!(
+            v["address"].as_str().map(str::to_lowercase),
+            Some(format!(
+                "0x{}",
+                address.trim_start_matches("0x").to_lowercase()
+            ))
+        );
     }
 }
 
@@ -55,10 +77,19 @@ fn verify_exits_zero_on_valid_and_one_on_invalid_with_reason() {
 fn verify_accepts_grid_and_decimal_forms() {
     let grid = "7235861418463257457361828621457323681745541728366784532131527468";
     let out = octoku(&["verify", "....", grid]);
-    assert_eq!(out.status.code(), Some(2), "a 4-character grid is bad input");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a 4-character grid is bad input"
+    );
     let dotted = ".".repeat(64);
     let out = octoku(&["verify", &dotted, grid, "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -68,11 +99,23 @@ fn bad_input_gets_one_line_and_exit_two() {
         &["generate", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA9604g"], // non-hex
         &["generate", ""],
         &["generate", "0xd8DA6BF26964aF9D7eEd9e03E53415D37aA96045"], // bad checksum
-        &["verify", "0x1", "0x1234567812345678123456781234567812345678123456781234567812345678f"], // 65 digits
-        &["verify", "0x1", "115792089237316195423570985008687907853269984665640564039457584007913129639936"], // 2^256
-        &["verify", "12.4", "0x1"], // a grid of 4 cells
+        &[
+            "verify",
+            "0x1",
+            "0x1234567812345678123456781234567812345678123456781234567812345678f",
+        ], // 65 digits
+        &[
+            "verify",
+            "0x1",
+            "115792089237316195423570985008687907853269984665640564039457584007913129639936",
+        ], // 2^256
+        &["verify", "12.4", "0x1"],                                  // a grid of 4 cells
         &["verify", "0", "-5"],
-        &["verify", "0", "0000000000000000000000000000000000000000000000000000000000000009"], // grid with a 9
+        &[
+            "verify",
+            "0",
+            "0000000000000000000000000000000000000000000000000000000000000009",
+        ], // grid with a 9
         &["verify", "", "0x1"],
     ];
     for args in cases {
@@ -81,7 +124,10 @@ fn bad_input_gets_one_line_and_exit_two() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("octoku: "), "{args:?}: {stderr}");
-        assert!(stderr.contains("expected") || stderr.contains("must"), "{args:?} should say what was expected: {stderr}");
+        assert!(
+            stderr.contains("expected") || stderr.contains("must"),
+            "{args:?} should say what was expected: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
     }
@@ -89,10 +135,25 @@ fn bad_input_gets_one_line_and_exit_two() {
 
 #[test]
 fn solve_by_address_returns_a_solution_the_contract_verifies() {
-    let out = octoku(&["solve", "--address", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", "--json", "--count", "3"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = octoku(&[
+        "solve",
+        "--address",
+        "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+        "--json",
+        "--count",
+        "3",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
-    assert_eq!(v["start"], "0x0000700000000000000000000800064000000000000000000003020000000510");
+    assert_eq!(
+        v["start"],
+        "0x0000700000000000000000000800064000000000000000000003020000000510"
+    );
     assert_eq!(v["valid"], true);
     assert_eq!(v["solutions"], 3);
     let solution: octoku_core::Board = v["solution"].as_str().unwrap().parse().unwrap();
@@ -112,12 +173,23 @@ fn solve_counts_exactly_below_the_limit() {
 #[test]
 fn solve_on_an_unsolvable_board_says_why_and_prints_no_solution() {
     // The board 0xe0522c0611b8c66a5b429ad403b92e84c11173be gets from the published generate.
-    let out = octoku(&["solve", "--address", "0xe0522c0611b8c66a5b429ad403b92e84c11173be"]);
+    let out = octoku(&[
+        "solve",
+        "--address",
+        "0xe0522c0611b8c66a5b429ad403b92e84c11173be",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(stdout.trim_end().lines().count(), 1, "{stdout}");
-    assert!(stdout.contains("no solution") && stdout.contains("row 2"), "{stdout}");
-    let v = json(&octoku(&["solve", "0x0000056070423000000000000000000000000000000000000000800100000000", "--json"]));
+    assert!(
+        stdout.contains("no solution") && stdout.contains("row 2"),
+        "{stdout}"
+    );
+    let v = json(&octoku(&[
+        "solve",
+        "0x0000056070423000000000000000000000000000000000000000800100000000",
+        "--json",
+    ]));
     assert_eq!(v["solution"], Value::Null);
     assert_eq!(v["valid"], false);
 }
@@ -132,7 +204,12 @@ fn solve_rejects_digits_above_eight_as_bad_input() {
 #[test]
 fn audit_covers_every_cell_set_and_reports_unsolvable_classes() {
     let out = octoku(&["audit", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["cell_sets"], 4_426_165_368u64);
     let classes = v["unsolvable"].as_array().unwrap();
@@ -142,6 +219,94 @@ fn audit_covers_every_cell_set_and_reports_unsolvable_classes() {
     for class in classes.iter().take(50) {
         let board: octoku_core::Board = class["example"].as_str().unwrap().parse().unwrap();
         assert_eq!(board.givens(), 8);
-        assert_eq!(octoku_core::solve::solve(board), Ok(None), "{board} should have no solution");
+        assert_eq!(
+            octoku_core::solve::solve(board),
+            Ok(None),
+            "{board} should have no solution"
+        );
     }
+}
+
+/// The issue's example address: its published board has no solution; the
+/// fair puzzle gives it the same cells of a valid grid.
+const DEAD_END: &str = "0xe0522c0611b8c66a5b429ad403b92e84c11173be";
+
+#[test]
+fn solve_names_the_dead_end_address_and_the_fair_puzzle_solves_it() {
+    let published = octoku(&["solve", "--address", DEAD_END]);
+    assert_eq!(published.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&published.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("no solution") && text.contains("0xe0522c0611B8C66a5b429Ad403B92e84C11173bE"),
+        "{text}"
+    );
+    assert!(text.contains("--puzzle fair"), "{text}");
+
+    let fair = octoku(&["solve", "--address", DEAD_END, "--puzzle", "fair", "--json"]);
+    assert_eq!(
+        fair.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&fair.stderr)
+    );
+    let v = json(&fair);
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["puzzle"], "fair");
+    assert_eq!(
+        v["start"],
+        "0x0000053020517000000000000000000000000000000000000000600300000000"
+    );
+}
+
+#[test]
+fn sample_finds_dead_ends_in_the_published_puzzle_and_none_in_the_fair_one() {
+    let fair = octoku(&[
+        "sample",
+        "--puzzle",
+        "fair",
+        "--addresses",
+        "20000",
+        "--check-every",
+        "50",
+        "--json",
+    ]);
+    assert_eq!(
+        fair.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&fair.stderr)
+    );
+    let v = json(&fair);
+    assert_eq!(v["addresses"], 20000);
+    assert_eq!(v["solvable"], 20000);
+    assert_eq!(v["unsolvable"], 0);
+    assert_eq!(v["contract_checked"], 400);
+    assert_eq!(v["contract_mismatch"], Value::Null);
+
+    // About 0.34% of published boards have no solution: ~68 of 20,000.
+    let published = octoku(&[
+        "sample",
+        "--puzzle",
+        "reference",
+        "--addresses",
+        "20000",
+        "--json",
+    ]);
+    assert_eq!(published.status.code(), Some(1));
+    let v = json(&published);
+    let dead = v["unsolvable"].as_u64().unwrap();
+    assert!((20..=150).contains(&dead), "{dead}");
+    let example = &v["unsolvable_examples"][0];
+    let board = example["board"].as_str().unwrap();
+    let again = octoku(&["solve", board, "--json"]);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "the example really has no solution"
+    );
+    assert_eq!(json(&again)["solutions"], 0);
+
+    let zero = octoku(&["sample", "--addresses", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
 }

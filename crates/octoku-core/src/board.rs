@@ -214,7 +214,8 @@ impl FromStr for Board {
         // Exactly 64 digits or dots is always a grid (a 64-digit decimal must
         // be written in hex), so a stray 9 is reported as a bad cell.
         if s.chars().count() == 64 && s.chars().all(|c| c.is_ascii_digit() || c == '.') {
-            if let Some((position, found)) = s.chars().enumerate().find(|&(_, c)| !is_grid_cell(c)) {
+            if let Some((position, found)) = s.chars().enumerate().find(|&(_, c)| !is_grid_cell(c))
+            {
                 return Err(ParseError::BadGridCell { position, found });
             }
             return Ok(parse_grid_cells(s.chars()));
@@ -414,7 +415,13 @@ mod tests {
     #[test]
     fn sixty_four_digits_with_a_nine_is_a_bad_grid_not_a_number() {
         let s = format!("{}9", "0".repeat(63));
-        assert_eq!(parse(&s), Err(ParseError::BadGridCell { position: 63, found: '9' }));
+        assert_eq!(
+            parse(&s),
+            Err(ParseError::BadGridCell {
+                position: 63,
+                found: '9'
+            })
+        );
     }
 
     #[test]

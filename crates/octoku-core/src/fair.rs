@@ -168,12 +168,20 @@ fn byte(i: U256, x: U256) -> U256 {
 
 /// EVM `shl(n, x)`.
 fn shl(n: U256, x: U256) -> U256 {
-    if n >= U256::from(256u16) { U256::ZERO } else { x << n.to::<usize>() }
+    if n >= U256::from(256u16) {
+        U256::ZERO
+    } else {
+        x << n.to::<usize>()
+    }
 }
 
 /// EVM `shr(n, x)`.
 fn shr(n: U256, x: U256) -> U256 {
-    if n >= U256::from(256u16) { U256::ZERO } else { x >> n.to::<usize>() }
+    if n >= U256::from(256u16) {
+        U256::ZERO
+    } else {
+        x >> n.to::<usize>()
+    }
 }
 
 fn lit(v: u64) -> U256 {
@@ -198,9 +206,13 @@ fn tables(s: U256) -> Tables {
     let mut u: U256 = t >> 64usize;
     let n24 = lit(24);
     // rows := mul(and(mul(byte(mod(u, 24), PERMS), ROW_SPREAD), ROW_FIELDS), ROW_BYTES)
-    let mut rows = (byte(u % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS).wrapping_mul(ROW_BYTES);
+    let mut rows =
+        (byte(u % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS).wrapping_mul(ROW_BYTES);
     // rows := shl(192, xor(xor(rows, mul(and(t, ROW_SWAP_BITS), ROW_SWAP_DOUBLE)), ROW_HALVES))
-    rows = shl(lit(192), rows ^ (t & ROW_SWAP_BITS).wrapping_mul(ROW_SWAP_DOUBLE) ^ ROW_HALVES);
+    rows = shl(
+        lit(192),
+        rows ^ (t & ROW_SWAP_BITS).wrapping_mul(ROW_SWAP_DOUBLE) ^ ROW_HALVES,
+    );
     // u := div(u, 24)
     u /= n24;
     // cols := or(byte(mod(u, 24), PERMS), shl(8, byte(mod(div(u, 24), 24), PERMS)))
@@ -220,7 +232,9 @@ fn tables(s: U256) -> Tables {
     let half_swap = (shr(lit(29), t) & lit(1)).wrapping_mul(LABEL_ONES);
     let labels = shl(
         lit(128),
-        (shl(lit(64), la) | lb).wrapping_add(LABEL_ONES).wrapping_add(shl(lit(2), LABEL_LOW ^ half_swap)),
+        (shl(lit(64), la) | lb)
+            .wrapping_add(LABEL_ONES)
+            .wrapping_add(shl(lit(2), LABEL_LOW ^ half_swap)),
     );
     Tables { rows, cols, labels }
 }
@@ -261,7 +275,8 @@ pub fn fair_generate(address: &Address) -> Board {
 /// nothing.
 pub fn fair_generate_from_seed(seed: U256) -> Board {
     let tables = tables(seed);
-    let chunk_offset = |r: U256| (shl(lit(2), r) & lit(0xfc)) | shl(lit(8), lit(u64::from(r.is_zero())));
+    let chunk_offset =
+        |r: U256| (shl(lit(2), r) & lit(0xfc)) | shl(lit(8), lit(u64::from(r.is_zero())));
     let mut s = seed;
     let mut p = U256::ZERO;
     for off in (0..48u64).step_by(6) {
@@ -317,7 +332,10 @@ mod tests {
     const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
 
     fn nonzero_mask(b: Board) -> u64 {
-        b.cells().iter().enumerate().fold(0, |m, (i, &c)| if c != 0 { m | 1 << i } else { m })
+        b.cells()
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &c)| if c != 0 { m | 1 << i } else { m })
     }
 
     /// `BASE` is the documented grid with digits replaced by their slots, and
@@ -336,7 +354,10 @@ mod tests {
         let lb = lit(0xe4).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
         let labels = shl(lit(128), (la | lb) + LABEL_ONES + shl(lit(2), LABEL_LOW));
         for d in 1..=8u8 {
-            assert_eq!(byte(lit(u64::from(slot_of_digit(d))), labels), lit(u64::from(d)));
+            assert_eq!(
+                byte(lit(u64::from(slot_of_digit(d))), labels),
+                lit(u64::from(d))
+            );
         }
     }
 
@@ -348,7 +369,10 @@ mod tests {
         assert_eq!(lanes, LANES);
         assert_eq!(shl(lit(10), not0 / lit(0x3fff_ffff)), COL_SPREAD);
         assert_eq!(lanes.wrapping_mul(lit(0xc00_0000)), COL_FIELDS);
-        assert_eq!(shr(lit(128), lanes.wrapping_mul(lit(0x1000_0000))), STACK_HALVES);
+        assert_eq!(
+            shr(lit(128), lanes.wrapping_mul(lit(0x1000_0000))),
+            STACK_HALVES
+        );
     }
 
     /// `PERMS` lists the 24 permutations of 0..4 in lexicographic order.
@@ -385,8 +409,12 @@ mod tests {
         for i in 0..60_000u64 {
             let seed = U256::from_be_bytes(keccak256(&i.to_be_bytes()));
             let t = tables(seed);
-            let rho: Vec<u8> = (0..8).map(|r| (byte(lit(r), t.rows).to::<u8>()) / 32).collect();
-            let gamma: Vec<u8> = (0..8).map(|c| (byte(lit(4 * c), t.cols).to::<u8>()) / 4).collect();
+            let rho: Vec<u8> = (0..8)
+                .map(|r| (byte(lit(r), t.rows).to::<u8>()) / 32)
+                .collect();
+            let gamma: Vec<u8> = (0..8)
+                .map(|c| (byte(lit(4 * c), t.cols).to::<u8>()) / 4)
+                .collect();
             for r in 0..8 {
                 assert_eq!(byte(lit(r as u64), t.rows).to::<u8>() % 32, 0);
                 assert_eq!(rho[r] / 2, rho[r ^ 1] / 2, "bands move as blocks");
@@ -404,11 +432,16 @@ mod tests {
             assert_eq!(c, (0..8).collect::<Vec<_>>());
             // Digit of base digit d = byte(slot_of_digit(d), labels); every
             // other byte of the top 16 is 0.
-            let l: Vec<u8> = (1..=8).map(|d| byte(lit(u64::from(slot_of_digit(d))), t.labels).to::<u8>()).collect();
+            let l: Vec<u8> = (1..=8)
+                .map(|d| byte(lit(u64::from(slot_of_digit(d))), t.labels).to::<u8>())
+                .collect();
             let mut ls = l.clone();
             ls.sort();
             assert_eq!(ls, (1..=8).collect::<Vec<_>>());
-            assert!(l[..4].iter().all(|&x| x <= 4) || l[..4].iter().all(|&x| x > 4), "halves stay together");
+            assert!(
+                l[..4].iter().all(|&x| x <= 4) || l[..4].iter().all(|&x| x > 4),
+                "halves stay together"
+            );
             for j in (0..16).step_by(2) {
                 assert_eq!(byte(lit(j), t.labels), U256::ZERO);
             }
@@ -476,7 +509,11 @@ mod tests {
         let grid = fair_grid(seed);
         prop_assert!(crate::verify::is_valid_grid(grid));
         prop_assert!(crate::solve::is_valid_grid(grid));
-        prop_assert_eq!(grid.0 & nibble_mask(board), board.0, "board is a subset of G");
+        prop_assert_eq!(
+            grid.0 & nibble_mask(board),
+            board.0,
+            "board is a subset of G"
+        );
         prop_assert_eq!(nonzero_mask(board), nonzero_mask(generate_from_seed(seed)));
         prop_assert_eq!(fair_generate_plain(seed), board);
         let solved = crate::solve::solve(board).unwrap();
@@ -536,13 +573,20 @@ mod tests {
     /// the same cells has one.
     #[test]
     fn published_dead_end_is_solvable_here() {
-        let a: Address = "0xe0522c0611b8c66a5b429ad403b92e84c11173be".parse().unwrap();
+        let a: Address = "0xe0522c0611b8c66a5b429ad403b92e84c11173be"
+            .parse()
+            .unwrap();
         let published = crate::generate::generate(&a);
-        assert_eq!(published.to_hex(), "0x0000056070423000000000000000000000000000000000000000800100000000");
+        assert_eq!(
+            published.to_hex(),
+            "0x0000056070423000000000000000000000000000000000000000800100000000"
+        );
         assert_eq!(crate::solve::solve(published).unwrap(), None);
         let fair = fair_generate(&a);
         assert_eq!(nonzero_mask(fair), nonzero_mask(published));
-        let solution = crate::solve::solve(fair).unwrap().expect("fair board solves");
+        let solution = crate::solve::solve(fair)
+            .unwrap()
+            .expect("fair board solves");
         assert!(crate::verify::verify(fair, solution));
     }
 

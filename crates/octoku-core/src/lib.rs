@@ -19,6 +19,6 @@ pub use error::ParseError;
 pub use generate::{generate, generate_from_seed};
 pub use ruint::aliases::U256;
 pub use verify::verify;
+pub mod audit;
 pub mod solve;
 pub mod symmetry;
-pub mod audit;

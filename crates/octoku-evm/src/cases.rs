@@ -83,8 +83,12 @@ pub enum VerifyClass {
 
 impl VerifyClass {
     /// Every class, in report order.
-    pub const ALL: [VerifyClass; 4] =
-        [VerifyClass::Valid, VerifyClass::InvalidFirst, VerifyClass::InvalidLate, VerifyClass::Random];
+    pub const ALL: [VerifyClass; 4] = [
+        VerifyClass::Valid,
+        VerifyClass::InvalidFirst,
+        VerifyClass::InvalidLate,
+        VerifyClass::Random,
+    ];
 
     /// The name used in reports.
     pub const fn label(self) -> &'static str {

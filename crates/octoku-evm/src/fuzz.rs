@@ -82,9 +82,13 @@ pub fn case(seed: u64, index: u64) -> Case {
 /// Seeds that run out early: few set bits, short words, or draws from few cells.
 fn sparse_seed(rng: &mut SplitMix64) -> U256 {
     match rng.below(4) {
-        0 => (0..rng.below(12)).fold(U256::ZERO, |acc, _| acc | (U256::from(1u8) << rng.below(256) as usize)),
+        0 => (0..rng.below(12)).fold(U256::ZERO, |acc, _| {
+            acc | (U256::from(1u8) << rng.below(256) as usize)
+        }),
         1 => rng.u256() >> rng.below(257) as usize,
-        2 => (0..1 + rng.below(43)).fold(U256::ZERO, |acc, _| (acc << 6) | U256::from(rng.below(4))),
+        2 => {
+            (0..1 + rng.below(43)).fold(U256::ZERO, |acc, _| (acc << 6) | U256::from(rng.below(4)))
+        }
         _ => rng.u256(),
     }
 }
@@ -166,7 +170,11 @@ pub fn check(machine: &mut Machine, seed: u64, index: u64) -> Result<Option<Mism
             ok
         }
     };
-    Ok((!agree).then_some(Mismatch { index, case, answers }))
+    Ok((!agree).then_some(Mismatch {
+        index,
+        case,
+        answers,
+    }))
 }
 
 #[cfg(test)]

@@ -102,7 +102,10 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
                 (p, gas[0], gas[(gas.len() - 1) / 2], gas[gas.len() - 1])
             })
             .collect();
-        let reference = stats.iter().find(|s| s.0 == Puzzle::Reference).map_or(1, |s| s.2.max(1));
+        let reference = stats
+            .iter()
+            .find(|s| s.0 == Puzzle::Reference)
+            .map_or(1, |s| s.2.max(1));
         for (puzzle, min, median, max) in stats {
             rows.push(Row {
                 contract: puzzle.label(),
@@ -117,16 +120,28 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
     }
     let deployments = Puzzle::ALL
         .iter()
-        .map(|&p| Deployment { contract: p.label(), gas: machine.deploy_gas(p), runtime_size: p.artifact().runtime.len() })
+        .map(|&p| Deployment {
+            contract: p.label(),
+            gas: machine.deploy_gas(p),
+            runtime_size: p.artifact().runtime.len(),
+        })
         .collect();
-    Ok(Report { runs, rows, deployments })
+    Ok(Report {
+        runs,
+        rows,
+        deployments,
+    })
 }
 
 impl Report {
     /// The report as a fixed-width table (what `octoku gas` prints and the snapshot holds).
     pub fn table(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "{:<10} {:<9} {:<15} {:>7} {:>7} {:>7} {:>9}", "contract", "function", "case", "min", "median", "max", "vs ref");
+        let _ = writeln!(
+            out,
+            "{:<10} {:<9} {:<15} {:>7} {:>7} {:>7} {:>9}",
+            "contract", "function", "case", "min", "median", "max", "vs ref"
+        );
         for r in &self.rows {
             let _ = writeln!(
                 out,
@@ -141,9 +156,17 @@ impl Report {
             );
         }
         let _ = writeln!(out);
-        let _ = writeln!(out, "{:<10} {:>10} {:>13}", "contract", "deploy gas", "runtime bytes");
+        let _ = writeln!(
+            out,
+            "{:<10} {:>10} {:>13}",
+            "contract", "deploy gas", "runtime bytes"
+        );
         for d in &self.deployments {
-            let _ = writeln!(out, "{:<10} {:>10} {:>13}", d.contract, d.gas, d.runtime_size);
+            let _ = writeln!(
+                out,
+                "{:<10} {:>10} {:>13}",
+                d.contract, d.gas, d.runtime_size
+            );
         }
         out
     }
@@ -175,13 +198,23 @@ pub enum Target {
 /// and by the Solidity line solc's source map attributes it to.
 pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
     let data = match target {
-        Target::Generate(a) => IPuzzle::generateCall { seed: alloy_primitives::Address::from(a.0) }.abi_encode(),
-        Target::Verify(s, g) => IPuzzle::verifyCall { start: s.to_u256(), solution: g.to_u256() }.abi_encode(),
+        Target::Generate(a) => IPuzzle::generateCall {
+            seed: alloy_primitives::Address::from(a.0),
+        }
+        .abi_encode(),
+        Target::Verify(s, g) => IPuzzle::verifyCall {
+            start: s.to_u256(),
+            solution: g.to_u256(),
+        }
+        .abi_encode(),
     };
     let (outcome, steps) = machine.profile_raw(machine.address_of(puzzle), Bytes::from(data))?;
     let mut by_opcode: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for step in &steps {
-        let name = OpCode::new(step.opcode).map_or_else(|| format!("0x{:02x}", step.opcode), |o| o.as_str().to_string());
+        let name = OpCode::new(step.opcode).map_or_else(
+            || format!("0x{:02x}", step.opcode),
+            |o| o.as_str().to_string(),
+        );
         let e = by_opcode.entry(name).or_default();
         e.0 += 1;
         e.1 += step.gas;
@@ -193,11 +226,20 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
         e.0 += 1;
         e.1 += step.gas;
     }
-    let mut by_opcode: Vec<(String, u64, u64)> = by_opcode.into_iter().map(|(k, (n, g))| (k, n, g)).collect();
+    let mut by_opcode: Vec<(String, u64, u64)> =
+        by_opcode.into_iter().map(|(k, (n, g))| (k, n, g)).collect();
     by_opcode.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
-    let mut by_line: Vec<(String, String, u64, u64)> = by_line.into_iter().map(|((l, t), (n, g))| (l, t, n, g)).collect();
+    let mut by_line: Vec<(String, String, u64, u64)> = by_line
+        .into_iter()
+        .map(|((l, t), (n, g))| (l, t, n, g))
+        .collect();
     by_line.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| a.0.cmp(&b.0)));
-    Ok(Profile { total: outcome.gas, success: outcome.success, by_opcode, by_line })
+    Ok(Profile {
+        total: outcome.gas,
+        success: outcome.success,
+        by_opcode,
+        by_line,
+    })
 }
 
 /// Maps program counters of one contract's runtime code to source lines.
@@ -217,15 +259,27 @@ impl SourceLines {
             instruction_at[pc] = Some(index);
             let op = code[pc];
             // PUSH1..PUSH32 carry 1..32 bytes of immediate data.
-            pc += 1 + if (0x60..=0x7f).contains(&op) { usize::from(op - 0x5f) } else { 0 };
+            pc += 1 + if (0x60..=0x7f).contains(&op) {
+                usize::from(op - 0x5f)
+            } else {
+                0
+            };
             index += 1;
         }
-        SourceLines { instruction_at, entries: decompress(artifact.source_map) }
+        SourceLines {
+            instruction_at,
+            entries: decompress(artifact.source_map),
+        }
     }
 
     /// `("file:line", "trimmed source text")` for one executed instruction.
     fn locate(&self, step: &Step) -> (String, String) {
-        let entry = self.instruction_at.get(step.pc).copied().flatten().and_then(|i| self.entries.get(i));
+        let entry = self
+            .instruction_at
+            .get(step.pc)
+            .copied()
+            .flatten()
+            .and_then(|i| self.entries.get(i));
         let Some(&(offset, _length, file)) = entry else {
             return ("(no source map)".into(), String::new());
         };
@@ -262,6 +316,9 @@ mod tests {
 
     #[test]
     fn source_map_fields_inherit_from_the_previous_entry() {
-        assert_eq!(decompress("1:2:0:-;:3;;5::-1"), vec![(1, 2, 0), (1, 3, 0), (1, 3, 0), (5, 3, -1)]);
+        assert_eq!(
+            decompress("1:2:0:-;:3;;5::-1"),
+            vec![(1, 2, 0), (1, 3, 0), (1, 3, 0), (5, 3, -1)]
+        );
     }
 }

@@ -23,6 +23,7 @@ pub mod fuzz;
 pub mod gas;
 pub mod machine;
 pub mod rng;
+pub mod sample;
 
 pub use artifacts::Artifact;
 pub use machine::{Call, EvmError, Machine, Puzzle, RawOutcome, Step};

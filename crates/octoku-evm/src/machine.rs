@@ -111,11 +111,15 @@ pub enum EvmError {
 impl fmt::Display for EvmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EvmError::Reverted(data) if data.is_empty() => write!(f, "the contract reverted without data"),
+            EvmError::Reverted(data) if data.is_empty() => {
+                write!(f, "the contract reverted without data")
+            }
             EvmError::Reverted(data) => write!(f, "the contract reverted with 0x{}", hex(data)),
             EvmError::Halted(reason) => write!(f, "execution halted: {reason}"),
             EvmError::Decode(e) => write!(f, "could not decode the contract's return data: {e}"),
-            EvmError::Transaction(e) => write!(f, "the in-memory EVM rejected the transaction: {e}"),
+            EvmError::Transaction(e) => {
+                write!(f, "the in-memory EVM rejected the transaction: {e}")
+            }
         }
     }
 }
@@ -152,7 +156,11 @@ impl<CTX> Inspector<CTX> for Meter {
     fn step(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
         if self.profiling && self.depth == 1 {
             self.before = interp.gas.remaining();
-            self.steps.push(Step { pc: interp.bytecode.pc(), opcode: interp.bytecode.opcode(), gas: 0 });
+            self.steps.push(Step {
+                pc: interp.bytecode.pc(),
+                opcode: interp.bytecode.opcode(),
+                gas: 0,
+            });
         }
     }
 
@@ -201,7 +209,9 @@ pub struct Machine {
 
 impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Machine").field("puzzles", &self.puzzles).field("harness", &self.harness)
+        f.debug_struct("Machine")
+            .field("puzzles", &self.puzzles)
+            .field("harness", &self.harness)
             .field("fair_harness", &self.fair_harness)
             .finish()
     }
@@ -211,7 +221,13 @@ impl Machine {
     /// A fresh in-memory chain on [`SPEC`] with all contracts deployed.
     pub fn new() -> Result<Machine, EvmError> {
         let mut db = InMemoryDB::default();
-        db.insert_account_info(CALLER, AccountInfo { balance: U256::from(10u128.pow(24)), ..Default::default() });
+        db.insert_account_info(
+            CALLER,
+            AccountInfo {
+                balance: U256::from(10u128.pow(24)),
+                ..Default::default()
+            },
+        );
         let evm = Context::mainnet()
             .with_db(db)
             .modify_cfg_chained(|cfg| {
@@ -219,8 +235,13 @@ impl Machine {
                 cfg.tx_gas_limit_cap = Some(u64::MAX);
             })
             .build_mainnet_with_inspector(Meter::default());
-        let mut machine =
-            Machine { evm, nonce: 0, puzzles: Vec::new(), harness: EvmAddress::ZERO, fair_harness: EvmAddress::ZERO };
+        let mut machine = Machine {
+            evm,
+            nonce: 0,
+            puzzles: Vec::new(),
+            harness: EvmAddress::ZERO,
+            fair_harness: EvmAddress::ZERO,
+        };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
             machine.puzzles.push((puzzle, address, gas));
@@ -233,11 +254,20 @@ impl Machine {
     /// Deploys `initcode`; returns the new address and the transaction's total gas used.
     pub fn deploy(&mut self, initcode: &[u8]) -> Result<(EvmAddress, u64), EvmError> {
         let tx = self.tx(TxKind::Create, Bytes::copy_from_slice(initcode));
-        let result = self.evm.transact_commit(tx).map_err(|e| EvmError::Transaction(e.to_string()))?;
+        let result = self
+            .evm
+            .transact_commit(tx)
+            .map_err(|e| EvmError::Transaction(e.to_string()))?;
         self.nonce += 1;
         match result {
-            ExecutionResult::Success { output: Output::Create(_, Some(address)), gas, .. } => Ok((address, gas.tx_gas_used())),
-            ExecutionResult::Success { .. } => Err(EvmError::Halted("create returned no address".into())),
+            ExecutionResult::Success {
+                output: Output::Create(_, Some(address)),
+                gas,
+                ..
+            } => Ok((address, gas.tx_gas_used())),
+            ExecutionResult::Success { .. } => {
+                Err(EvmError::Halted("create returned no address".into()))
+            }
             ExecutionResult::Revert { output, .. } => Err(EvmError::Reverted(output)),
             ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
         }
@@ -255,25 +285,45 @@ impl Machine {
 
     fn entry(&self, puzzle: Puzzle) -> (Puzzle, EvmAddress, u64) {
         // Every Puzzle is deployed by `new`, so the lookup cannot miss.
-        self.puzzles.iter().copied().find(|(p, _, _)| *p == puzzle).unwrap_or((puzzle, EvmAddress::ZERO, 0))
+        self.puzzles
+            .iter()
+            .copied()
+            .find(|(p, _, _)| *p == puzzle)
+            .unwrap_or((puzzle, EvmAddress::ZERO, 0))
     }
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.
     pub fn call_raw(&mut self, to: EvmAddress, data: Bytes) -> Result<RawOutcome, EvmError> {
         let tx = self.tx(TxKind::Call(to), data);
         self.evm.inspector.spent = 0;
-        let result = self.evm.inspect_tx(tx).map_err(|e| EvmError::Transaction(e.to_string()))?.result;
+        let result = self
+            .evm
+            .inspect_tx(tx)
+            .map_err(|e| EvmError::Transaction(e.to_string()))?
+            .result;
         let gas = self.evm.inspector.spent;
         match result {
-            ExecutionResult::Success { output, .. } => Ok(RawOutcome { success: true, output: output.into_data(), gas }),
-            ExecutionResult::Revert { output, .. } => Ok(RawOutcome { success: false, output, gas }),
+            ExecutionResult::Success { output, .. } => Ok(RawOutcome {
+                success: true,
+                output: output.into_data(),
+                gas,
+            }),
+            ExecutionResult::Revert { output, .. } => Ok(RawOutcome {
+                success: false,
+                output,
+                gas,
+            }),
             ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
         }
     }
 
     /// Like [`Machine::call_raw`], also returning every instruction the called
     /// frame executed with its gas.
-    pub fn profile_raw(&mut self, to: EvmAddress, data: Bytes) -> Result<(RawOutcome, Vec<Step>), EvmError> {
+    pub fn profile_raw(
+        &mut self,
+        to: EvmAddress,
+        data: Bytes,
+    ) -> Result<(RawOutcome, Vec<Step>), EvmError> {
         self.evm.inspector.profiling = true;
         self.evm.inspector.steps.clear();
         let outcome = self.call_raw(to, data);
@@ -287,8 +337,12 @@ impl Machine {
         if !outcome.success {
             return Err(EvmError::Reverted(outcome.output));
         }
-        let value = C::abi_decode_returns(&outcome.output).map_err(|e| EvmError::Decode(e.to_string()))?;
-        Ok(Call { value, gas: outcome.gas })
+        let value =
+            C::abi_decode_returns(&outcome.output).map_err(|e| EvmError::Decode(e.to_string()))?;
+        Ok(Call {
+            value,
+            gas: outcome.gas,
+        })
     }
 
     /// `puzzle.name()`.
@@ -298,27 +352,49 @@ impl Machine {
 
     /// `puzzle.generate(address)`: the board that address gets.
     pub fn generate(&mut self, puzzle: Puzzle, address: &Address) -> Result<Call<Board>, EvmError> {
-        let call = IPuzzle::generateCall { seed: EvmAddress::from(address.0) };
+        let call = IPuzzle::generateCall {
+            seed: EvmAddress::from(address.0),
+        };
         let out = self.call(self.address_of(puzzle), &call)?;
-        Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
+        Ok(Call {
+            value: Board::from_u256(out.value),
+            gas: out.gas,
+        })
     }
 
     /// `puzzle.verify(start, solution)`.
-    pub fn verify(&mut self, puzzle: Puzzle, start: Board, solution: Board) -> Result<Call<bool>, EvmError> {
-        let call = IPuzzle::verifyCall { start: start.to_u256(), solution: solution.to_u256() };
+    pub fn verify(
+        &mut self,
+        puzzle: Puzzle,
+        start: Board,
+        solution: Board,
+    ) -> Result<Call<bool>, EvmError> {
+        let call = IPuzzle::verifyCall {
+            start: start.to_u256(),
+            solution: solution.to_u256(),
+        };
         self.call(self.address_of(puzzle), &call)
     }
 
     /// The harness's `generateFromSeed(seed)`: the reference fill loop on a raw seed word.
     pub fn generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
-        let out = self.call(self.harness, &IReferenceHarness::generateFromSeedCall { seed })?;
-        Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
+        let out = self.call(
+            self.harness,
+            &IReferenceHarness::generateFromSeedCall { seed },
+        )?;
+        Ok(Call {
+            value: Board::from_u256(out.value),
+            gas: out.gas,
+        })
     }
 
     /// The fair harness's `fairFromSeed(seed)`: the fair contract's fill on a raw seed word.
     pub fn fair_generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
         let out = self.call(self.fair_harness, &IFairHarness::fairFromSeedCall { seed })?;
-        Ok(Call { value: Board::from_u256(out.value), gas: out.gas })
+        Ok(Call {
+            value: Board::from_u256(out.value),
+            gas: out.gas,
+        })
     }
 
     fn tx(&self, kind: TxKind, data: Bytes) -> TxEnv {

@@ -43,6 +43,11 @@ impl SplitMix64 {
 
     /// 256 random bits.
     pub fn u256(&mut self) -> alloy_primitives::U256 {
-        alloy_primitives::U256::from_limbs([self.next_u64(), self.next_u64(), self.next_u64(), self.next_u64()])
+        alloy_primitives::U256::from_limbs([
+            self.next_u64(),
+            self.next_u64(),
+            self.next_u64(),
+            self.next_u64(),
+        ])
     }
 }

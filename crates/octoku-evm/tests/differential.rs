@@ -20,8 +20,15 @@ thread_local! {
 const DEFAULT_CASES: u32 = 1_500;
 
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_CASES);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 /// A valid solution from the public vectors; every other valid grid here is a
@@ -37,10 +44,21 @@ fn base_grid() -> Board {
 fn evm_verify(start: Board, solution: Board) -> bool {
     let verdicts: Vec<(Puzzle, bool)> = EVM.with(|evm| {
         let mut evm = evm.borrow_mut();
-        Puzzle::ALL.iter().map(|&p| (p, evm.verify(p, start, solution).expect("verify call").value)).collect()
+        Puzzle::ALL
+            .iter()
+            .map(|&p| {
+                (
+                    p,
+                    evm.verify(p, start, solution).expect("verify call").value,
+                )
+            })
+            .collect()
     });
     let first = verdicts[0].1;
-    assert!(verdicts.iter().all(|v| v.1 == first), "implementations disagree on verify({start}, {solution}): {verdicts:?}");
+    assert!(
+        verdicts.iter().all(|v| v.1 == first),
+        "implementations disagree on verify({start}, {solution}): {verdicts:?}"
+    );
     first
 }
 
@@ -52,30 +70,48 @@ fn u256() -> impl Strategy<Value = U256> {
 fn sparse_u256() -> impl Strategy<Value = U256> {
     prop_oneof![
         proptest::collection::vec(0usize..256, 0..12).prop_map(|bits| {
-            bits.into_iter().fold(U256::ZERO, |acc, b| acc | (U256::from(1u8) << b))
+            bits.into_iter()
+                .fold(U256::ZERO, |acc, b| acc | (U256::from(1u8) << b))
         }),
         (any::<[u64; 4]>(), 0usize..=256).prop_map(|(limbs, width)| {
             let v = U256::from_limbs(limbs);
-            if width == 256 { v } else { v & ((U256::from(1u8) << width) - U256::from(1u8)) }
+            if width == 256 {
+                v
+            } else {
+                v & ((U256::from(1u8) << width) - U256::from(1u8))
+            }
         }),
         // Draws of 6 bits from a small alphabet of cells: many collisions.
         (proptest::collection::vec(0u8..4, 1..43)).prop_map(|draws| {
-            draws.iter().rev().fold(U256::ZERO, |acc, d| (acc << 6) | U256::from(*d))
+            draws
+                .iter()
+                .rev()
+                .fold(U256::ZERO, |acc, d| (acc << 6) | U256::from(*d))
         }),
     ]
 }
 
 /// A random valid grid: a random symmetry and digit relabelling of the base grid.
 fn valid_grid() -> impl Strategy<Value = Board> {
-    (0u32..symmetry::ORDER, Just(()).prop_perturb(|_, mut rng| {
-        let mut perm = [1u8, 2, 3, 4, 5, 6, 7, 8];
-        for i in (1..8).rev() {
-            let j = (rng.next_u32() as usize) % (i + 1);
-            perm.swap(i, j);
-        }
-        perm
-    }))
-        .prop_map(|(index, perm)| symmetry::relabel(symmetry::Symmetry::from_index(index).expect("index below ORDER").apply(base_grid()), &perm))
+    (
+        0u32..symmetry::ORDER,
+        Just(()).prop_perturb(|_, mut rng| {
+            let mut perm = [1u8, 2, 3, 4, 5, 6, 7, 8];
+            for i in (1..8).rev() {
+                let j = (rng.next_u32() as usize) % (i + 1);
+                perm.swap(i, j);
+            }
+            perm
+        }),
+    )
+        .prop_map(|(index, perm)| {
+            symmetry::relabel(
+                symmetry::Symmetry::from_index(index)
+                    .expect("index below ORDER")
+                    .apply(base_grid()),
+                &perm,
+            )
+        })
 }
 
 /// Keeps the cells of `board` whose bit is set in `mask` (bit i = reading index i).

@@ -17,7 +17,9 @@ fn snapshot_path() -> PathBuf {
 #[test]
 fn gas_matches_the_checked_in_snapshot() {
     let mut machine = Machine::new().expect("contracts deploy");
-    let current = report(&mut machine, SNAPSHOT_RUNS, SNAPSHOT_SEED).expect("report").table();
+    let current = report(&mut machine, SNAPSHOT_RUNS, SNAPSHOT_SEED)
+        .expect("report")
+        .table();
     let path = snapshot_path();
     if std::env::var_os("OCTOKU_UPDATE_GAS_SNAPSHOT").is_some() {
         std::fs::write(&path, &current).expect("write snapshot");
@@ -42,5 +44,8 @@ fn gas_matches_the_checked_in_snapshot() {
             }
         }
     }
-    panic!("gas changed against {} (run `make gas-snapshot` to accept):\n{diff}", path.display());
+    panic!(
+        "gas changed against {} (run `make gas-snapshot` to accept):\n{diff}",
+        path.display()
+    );
 }

@@ -19,7 +19,11 @@ fn golf_verify_costs_at_most_1000_gas_on_every_input_class() {
         for _ in 0..300 {
             let (start, solution) = verify_case(class, &mut rng);
             let gas = evm.verify(Puzzle::Golf, start, solution).unwrap().gas;
-            assert!(gas <= 1_000, "{} verify({start}, {solution}) took {gas}", class.label());
+            assert!(
+                gas <= 1_000,
+                "{} verify({start}, {solution}) took {gas}",
+                class.label()
+            );
         }
     }
     // The fuzzer's structured cases too: mutations, Latin squares, bad digits.
@@ -34,11 +38,18 @@ fn golf_verify_costs_at_most_1000_gas_on_every_input_class() {
 #[test]
 fn golf_verify_is_at_least_35_times_cheaper_than_the_reference_on_a_valid_solution() {
     let mut evm = Machine::new().unwrap();
-    let start = "0x0000000000003000007001000000000000000040500000060000000000020008".parse().unwrap();
-    let solution = "0x7235861418463257457361828621457323681745541728366784532131527468".parse().unwrap();
+    let start = "0x0000000000003000007001000000000000000040500000060000000000020008"
+        .parse()
+        .unwrap();
+    let solution = "0x7235861418463257457361828621457323681745541728366784532131527468"
+        .parse()
+        .unwrap();
     let reference = evm.verify(Puzzle::Reference, start, solution).unwrap().gas;
     let golf = evm.verify(Puzzle::Golf, start, solution).unwrap().gas;
-    assert!(golf * 35 <= reference, "golf {golf} vs reference {reference}");
+    assert!(
+        golf * 35 <= reference,
+        "golf {golf} vs reference {reference}"
+    );
 }
 
 #[test]
@@ -51,14 +62,24 @@ fn golf_generate_costs_684_plus_91_per_redrawn_cell() {
     // 684 gas when no draw lands on a filled cell (63% of addresses), +91 per
     // such draw; at most 800 for the public vectors. See README "Gas".
     let mut evm = Machine::new().unwrap();
-    for address in ["0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", "0x00000000eCf2b58C296B47caC8C51467c0e307cE", "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"] {
-        let gas = evm.generate(Puzzle::Golf, &address.parse().unwrap()).unwrap().gas;
+    for address in [
+        "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+        "0x00000000eCf2b58C296B47caC8C51467c0e307cE",
+        "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    ] {
+        let gas = evm
+            .generate(Puzzle::Golf, &address.parse().unwrap())
+            .unwrap()
+            .gas;
         assert!(gas <= 800, "{address}: {gas}");
     }
     let mut rng = SplitMix64::new(686);
     for _ in 0..2_000 {
         let address = Address(rng.bytes20());
-        let redraws = octoku_core::generate::generate_trace(octoku_core::generate::seed_of(&address)).draws as u64 - 8;
+        let redraws =
+            octoku_core::generate::generate_trace(octoku_core::generate::seed_of(&address)).draws
+                as u64
+                - 8;
         let gas = evm.generate(Puzzle::Golf, &address).unwrap().gas;
         assert_eq!(gas, 684 + 91 * redraws, "{address}");
     }
@@ -66,7 +87,11 @@ fn golf_generate_costs_684_plus_91_per_redrawn_cell() {
 
 #[test]
 fn fair_runtime_is_no_larger_than_the_published_879_bytes() {
-    assert!(Puzzle::Fair.artifact().runtime.len() <= 879, "{}", Puzzle::Fair.artifact().runtime.len());
+    assert!(
+        Puzzle::Fair.artifact().runtime.len() <= 879,
+        "{}",
+        Puzzle::Fair.artifact().runtime.len()
+    );
 }
 
 #[test]
@@ -95,10 +120,16 @@ fn fair_generate_costs_a_fixed_base_plus_a_fixed_price_per_redraw() {
     let mut rng = SplitMix64::new(2_297);
     for _ in 0..2_000 {
         let address = Address(rng.bytes20());
-        let redraws = octoku_core::generate::generate_trace(octoku_core::generate::seed_of(&address)).draws as u64 - 8;
+        let redraws =
+            octoku_core::generate::generate_trace(octoku_core::generate::seed_of(&address)).draws
+                as u64
+                - 8;
         let fair = evm.generate(Puzzle::Fair, &address).unwrap().gas;
         let published = evm.generate(Puzzle::Reference, &address).unwrap().gas;
         assert_eq!(fair, FAIR_BASE + FAIR_PER_REDRAW * redraws, "{address}");
-        assert!(fair < published, "{address}: fair {fair}, published {published}");
+        assert!(
+            fair < published,
+            "{address}: fair {fair}, published {published}"
+        );
     }
 }

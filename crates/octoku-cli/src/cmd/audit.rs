@@ -30,19 +30,30 @@ const EXHAUSTION_BOUND: f64 = 1e-26;
 /// Audits every 8-cell set up to symmetry, and the smaller sets generate
 /// makes when its seed runs out.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     if threads == 0 {
-        return Err(CliError::Input("--threads 0: expected at least 1 thread".into()));
+        return Err(CliError::Input(
+            "--threads 0: expected at least 1 thread".into(),
+        ));
     }
     let started = Instant::now();
     let bar = Progress::new(!args.json && std::io::stderr().is_terminal());
-    let eight = audit_k(8, threads, &|done, total| bar.show("8-cell sets", done, total));
+    let eight = audit_k(8, threads, &|done, total| {
+        bar.show("8-cell sets", done, total)
+    });
     bar.clear();
-    let fewer: Vec<(usize, AuditReport)> = (1..8).map(|k| (k, audit_k(k, threads, &|_, _| {}))).collect();
+    let fewer: Vec<(usize, AuditReport)> = (1..8)
+        .map(|k| (k, audit_k(k, threads, &|_, _| {})))
+        .collect();
     let seconds = started.elapsed().as_secs_f64();
     let total = binomial(64, 8);
     if eight.cell_sets != total {
-        return Err(CliError::Evm(format!("the classes cover {} cell sets, not C(64,8) = {total}", eight.cell_sets)));
+        return Err(CliError::Evm(format!(
+            "the classes cover {} cell sets, not C(64,8) = {total}",
+            eight.cell_sets
+        )));
     }
 
     if args.json {
@@ -69,8 +80,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         });
         println!("{out}");
     } else {
-        println!("8-cell sets        {} (= C(64,8): every set is covered)", eight.cell_sets);
-        println!("classes            {} under {} symmetries", eight.classes, octoku_core::symmetry::ORDER);
+        println!(
+            "8-cell sets        {} (= C(64,8): every set is covered)",
+            eight.cell_sets
+        );
+        println!(
+            "classes            {} under {} symmetries",
+            eight.classes,
+            octoku_core::symmetry::ORDER
+        );
         println!(
             "unsolvable         {} classes, {} cell sets ({:.4}% of boards with 8 givens)",
             eight.unsolvable.len(),
@@ -82,13 +100,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             println!("  e.g. {} ({} sets): {why}", class.example, class.size);
         }
         if eight.unsolvable.len() > 5 {
-            println!("  ... {} more classes (--json lists them all)", eight.unsolvable.len() - 5);
+            println!(
+                "  ... {} more classes (--json lists them all)",
+                eight.unsolvable.len() - 5
+            );
         }
         println!("fewer givens (the seed ran out early):");
         for (k, r) in &fewer {
-            println!("  {k} cells: {} sets, {} classes, {} unsolvable sets", r.cell_sets, r.classes, r.unsolvable_cell_sets);
+            println!(
+                "  {k} cells: {} sets, {} classes, {} unsolvable sets",
+                r.cell_sets, r.classes, r.unsolvable_cell_sets
+            );
         }
-        println!("seed exhaustion    a digit ORed into a filled cell (e.g. 8 | 1 = 9): below {EXHAUSTION_BOUND:e} per address");
+        println!(
+            "seed exhaustion    a digit ORed into a filled cell (e.g. 8 | 1 = 9): below {EXHAUSTION_BOUND:e} per address"
+        );
         println!("time               {seconds:.2} s on {threads} threads");
     }
     Ok(ExitCode::SUCCESS)
@@ -102,7 +128,10 @@ struct Progress {
 
 impl Progress {
     fn new(enabled: bool) -> Progress {
-        Progress { enabled, last: Mutex::new(u64::MAX) }
+        Progress {
+            enabled,
+            last: Mutex::new(u64::MAX),
+        }
     }
 
     fn show(&self, what: &str, done: u64, total: u64) {
@@ -110,13 +139,19 @@ impl Progress {
             return;
         }
         let percent = done.saturating_mul(100) / total;
-        let Ok(mut last) = self.last.lock() else { return };
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
         if *last == percent {
             return;
         }
         *last = percent;
         let filled = (percent / 4) as usize;
-        eprint!("\r{what} [{}{}] {percent:>3}%", "#".repeat(filled), ".".repeat(25 - filled.min(25)));
+        eprint!(
+            "\r{what} [{}{}] {percent:>3}%",
+            "#".repeat(filled),
+            ".".repeat(25 - filled.min(25))
+        );
         let _ = std::io::stderr().flush();
     }
 

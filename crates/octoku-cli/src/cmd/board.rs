@@ -30,12 +30,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut opened = args.chain.open(KeyUse::Read, false)?;
     let player = match player {
         Some(p) => p,
-        None if opened.explicit_key || matches!(opened.chain, Chain::Embedded(_)) => opened.chain.sender(),
-        None => return Err(CliError::Input("give an ADDRESS or --private-key; expected one of them".into())),
+        None if opened.explicit_key || matches!(opened.chain, Chain::Embedded(_)) => {
+            opened.chain.sender()
+        }
+        None => {
+            return Err(CliError::Input(
+                "give an ADDRESS or --private-key; expected one of them".into(),
+            ));
+        }
     };
     let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
     require_arena(&mut opened, arena_addr)?;
-    let start = Board::from_u256(arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?);
+    let start = Board::from_u256(
+        arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
+    );
     let solved = arena::solved_at(&mut opened.chain, arena_addr, player).map_err(chain_error)?;
     if args.json {
         let out = json!({

@@ -8,7 +8,9 @@ use octoku_evm::{
 };
 use serde_json::json;
 
-use super::onchain::{ChainArgs, KeyUse, chain_error, deployments_path, hash_hex, write_deployment};
+use super::onchain::{
+    ChainArgs, KeyUse, chain_error, deployments_path, hash_hex, write_deployment,
+};
 use crate::error::CliError;
 
 /// Puzzle implementations the project has or plans; those not compiled into
@@ -36,13 +38,19 @@ fn puzzle_kind(name: &str) -> Result<Puzzle, CliError> {
     if let Some(p) = Puzzle::ALL.iter().copied().find(|p| p.label() == name) {
         return Ok(p);
     }
-    let available = Puzzle::ALL.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ");
+    let available = Puzzle::ALL
+        .iter()
+        .map(|p| p.label())
+        .collect::<Vec<_>>()
+        .join(", ");
     if KNOWN.contains(&name.as_str()) {
         Err(CliError::Input(format!(
             "puzzle {name}: not compiled into this build yet; expected one of: {available}"
         )))
     } else {
-        Err(CliError::Input(format!("puzzle {name:?}: unknown; expected one of: {available}")))
+        Err(CliError::Input(format!(
+            "puzzle {name:?}: unknown; expected one of: {available}"
+        )))
     }
 }
 
@@ -55,9 +63,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
     let deployer = opened.chain.sender();
-    let puzzle = opened.chain.deploy(kind.artifact().initcode.to_vec().into()).map_err(chain_error)?;
+    let puzzle = opened
+        .chain
+        .deploy(kind.artifact().initcode.to_vec().into())
+        .map_err(chain_error)?;
     let puzzle_address = created(&puzzle)?;
-    let arena = opened.chain.deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address)).map_err(chain_error)?;
+    let arena = opened
+        .chain
+        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
+        .map_err(chain_error)?;
     let arena_address = created(&arena)?;
 
     let record = json!({
@@ -121,7 +135,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 }
 
 fn created(receipt: &Receipt) -> Result<chain::primitives::Address, CliError> {
-    receipt
-        .contract_address
-        .ok_or_else(|| CliError::Chain(format!("deployment {} created no contract", receipt.tx_hash)))
+    receipt.contract_address.ok_or_else(|| {
+        CliError::Chain(format!(
+            "deployment {} created no contract",
+            receipt.tx_hash
+        ))
+    })
 }

@@ -44,11 +44,17 @@ pub struct Args {
 
 /// Runs the cases on `threads` workers, each with its own in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     if threads == 0 {
-        return Err(CliError::Input("--threads 0: expected at least 1 thread".into()));
+        return Err(CliError::Input(
+            "--threads 0: expected at least 1 thread".into(),
+        ));
     }
-    let end = args.from.checked_add(args.cases).ok_or_else(|| CliError::Input("--from plus --cases overflows; expected a smaller range".into()))?;
+    let end = args.from.checked_add(args.cases).ok_or_else(|| {
+        CliError::Input("--from plus --cases overflows; expected a smaller range".into())
+    })?;
     let next = AtomicU64::new(args.from);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -85,7 +91,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                                 return;
                             }
                             Err(e) => {
-                                *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("case {index}: {e}"));
+                                *failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                                    Some(format!("case {index}: {e}"));
                                 stop.store(true, Ordering::Relaxed);
                                 return;
                             }
@@ -102,7 +109,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9);
                 let percent = n.saturating_mul(100) / args.cases.max(1);
                 let filled = (percent / 4) as usize;
-                eprint!("\r[{}{}] {percent:>3}% {n} cases, {rate:.0} cases/s ", "#".repeat(filled), ".".repeat(25 - filled.min(25)));
+                eprint!(
+                    "\r[{}{}] {percent:>3}% {n} cases, {rate:.0} cases/s ",
+                    "#".repeat(filled),
+                    ".".repeat(25 - filled.min(25))
+                );
                 let _ = std::io::stderr().flush();
             }
             eprint!("\r{}\r", " ".repeat(78));
@@ -119,18 +130,35 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
         None => {
             if args.json {
-                println!("{}", json!({"cases": ran, "seed": args.seed, "from": args.from, "threads": threads, "seconds": seconds, "cases_per_second": rate, "mismatch": null, "implementations": implementations}));
+                println!(
+                    "{}",
+                    json!({"cases": ran, "seed": args.seed, "from": args.from, "threads": threads, "seconds": seconds, "cases_per_second": rate, "mismatch": null, "implementations": implementations})
+                );
             } else {
-                println!("{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads", implementations.join(", "), args.seed);
+                println!(
+                    "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
+                    implementations.join(", "),
+                    args.seed
+                );
                 println!("{seconds:.2} s, {rate:.0} cases/s");
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(m) => {
-            let replay = format!("octoku fuzz --seed {} --from {} --cases 1", args.seed, m.index);
+            let replay = format!(
+                "octoku fuzz --seed {} --from {} --cases 1",
+                args.seed, m.index
+            );
             if args.json {
-                let answers: Vec<_> = m.answers.iter().map(|(w, a)| json!({"who": w, "answer": a})).collect();
-                println!("{}", json!({"cases": ran, "seed": args.seed, "mismatch": {"index": m.index, "description": m.to_string(), "answers": answers, "reproduce": replay}}));
+                let answers: Vec<_> = m
+                    .answers
+                    .iter()
+                    .map(|(w, a)| json!({"who": w, "answer": a}))
+                    .collect();
+                println!(
+                    "{}",
+                    json!({"cases": ran, "seed": args.seed, "mismatch": {"index": m.index, "description": m.to_string(), "answers": answers, "reproduce": replay}})
+                );
             } else {
                 println!("case {}: {m}", m.index);
                 println!("reproduce: {replay}");

@@ -43,7 +43,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         return profile(&mut machine, function, &args);
     }
     if args.runs == 0 {
-        return Err(CliError::Input("--runs 0: expected at least 1 case per input class".into()));
+        return Err(CliError::Input(
+            "--runs 0: expected at least 1 case per input class".into(),
+        ));
     }
     let report = gas::report(&mut machine, args.runs, gas::SNAPSHOT_SEED)?;
     if args.json {
@@ -57,9 +59,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .iter()
             .map(|d| json!({"contract": d.contract, "deploy_gas": d.gas, "runtime_size": d.runtime_size}))
             .collect();
-        println!("{}", json!({"runs": report.runs, "rows": rows, "deployments": deployments}));
+        println!(
+            "{}",
+            json!({"runs": report.runs, "rows": rows, "deployments": deployments})
+        );
     } else {
-        println!("execution gas of the call ({} cases per class, seed {:#x})\n", report.runs, gas::SNAPSHOT_SEED);
+        println!(
+            "execution gas of the call ({} cases per class, seed {:#x})\n",
+            report.runs,
+            gas::SNAPSHOT_SEED
+        );
         print!("{}", report.table());
     }
     Ok(ExitCode::SUCCESS)
@@ -75,15 +84,37 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
     let puzzle = Puzzle::from(args.puzzle);
     let p = gas::profile(machine, puzzle, target)?;
     if args.json {
-        let ops: Vec<_> = p.by_opcode.iter().map(|(op, n, g)| json!({"opcode": op, "count": n, "gas": g})).collect();
-        let lines: Vec<_> = p.by_line.iter().map(|(l, t, n, g)| json!({"location": l, "source": t, "count": n, "gas": g})).collect();
-        println!("{}", json!({"contract": puzzle.label(), "function": function, "gas": p.total, "success": p.success, "by_opcode": ops, "by_line": lines}));
+        let ops: Vec<_> = p
+            .by_opcode
+            .iter()
+            .map(|(op, n, g)| json!({"opcode": op, "count": n, "gas": g}))
+            .collect();
+        let lines: Vec<_> = p
+            .by_line
+            .iter()
+            .map(|(l, t, n, g)| json!({"location": l, "source": t, "count": n, "gas": g}))
+            .collect();
+        println!(
+            "{}",
+            json!({"contract": puzzle.label(), "function": function, "gas": p.total, "success": p.success, "by_opcode": ops, "by_line": lines})
+        );
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{} {function}: {} gas (execution gas of the call{})\n", puzzle, p.total, if p.success { "" } else { ", reverted" });
-    println!("{:<14} {:>7} {:>8} {:>6}", "opcode", "count", "gas", "share");
+    println!(
+        "{} {function}: {} gas (execution gas of the call{})\n",
+        puzzle,
+        p.total,
+        if p.success { "" } else { ", reverted" }
+    );
+    println!(
+        "{:<14} {:>7} {:>8} {:>6}",
+        "opcode", "count", "gas", "share"
+    );
     for (op, n, g) in p.by_opcode.iter().take(args.top) {
-        println!("{op:<14} {n:>7} {g:>8} {:>5.1}%", 100.0 * *g as f64 / p.total.max(1) as f64);
+        println!(
+            "{op:<14} {n:>7} {g:>8} {:>5.1}%",
+            100.0 * *g as f64 / p.total.max(1) as f64
+        );
     }
     println!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas");
     for (loc, text, n, g) in p.by_line.iter().take(args.top) {

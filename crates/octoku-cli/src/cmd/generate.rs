@@ -47,7 +47,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("{out}");
     } else {
         println!("address  {}", address.to_checksum());
-        println!("puzzle   {} (in-memory EVM; the Rust mirror agrees)", puzzle);
+        println!(
+            "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
+            puzzle
+        );
         println!();
         println!("{}", call.value.grid());
         println!();

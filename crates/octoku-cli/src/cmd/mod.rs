@@ -1,13 +1,14 @@
 //! One module per subcommand.
 
 pub mod audit;
+pub mod board;
+pub mod deploy;
 pub mod fuzz;
 pub mod gas;
 pub mod generate;
-pub mod solve;
-pub mod verify;
-pub mod board;
-pub mod deploy;
 pub mod onchain;
 pub mod play;
+pub mod sample;
+pub mod solve;
 pub mod submit;
+pub mod verify;

@@ -75,7 +75,10 @@ pub struct Opened {
 impl ChainArgs {
     /// The key given, parsed; a malformed key is an input error.
     pub fn key(&self) -> Result<Option<PrivateKey>, CliError> {
-        self.private_key.as_ref().map(|s| PrivateKey::parse(&s.0).map_err(chain_error)).transpose()
+        self.private_key
+            .as_ref()
+            .map(|s| PrivateKey::parse(&s.0).map_err(chain_error))
+            .transpose()
     }
 
     /// Opens the chain. `create`: the embedded state file may be created.
@@ -102,7 +105,11 @@ impl ChainArgs {
         };
         let mut chain = chain;
         let label = chain.describe().map_err(chain_error)?;
-        Ok(Opened { chain, label, explicit_key })
+        Ok(Opened {
+            chain,
+            label,
+            explicit_key,
+        })
     }
 }
 
@@ -133,7 +140,8 @@ pub fn write_deployment(path: &Path, record: &Value) -> Result<(), CliError> {
             .map_err(|e| CliError::Chain(format!("cannot create {}: {e}", dir.display())))?;
     }
     let text = serde_json::to_string_pretty(record).unwrap_or_default() + "\n";
-    write_atomic(path, text.as_bytes()).map_err(|e| CliError::Chain(format!("cannot write {}: {e}", path.display())))
+    write_atomic(path, text.as_bytes())
+        .map_err(|e| CliError::Chain(format!("cannot write {}: {e}", path.display())))
 }
 
 /// The arena to use: `--arena`, else the one recorded by `octoku deploy` (in
@@ -180,8 +188,15 @@ mod tests {
 
     #[test]
     fn secrets_do_not_show_in_debug() {
-        let args = ChainArgs { rpc_url: None, private_key: Some("0xdeadbeef".parse().unwrap()), state: DEFAULT_STATE.into() };
+        let args = ChainArgs {
+            rpc_url: None,
+            private_key: Some("0xdeadbeef".parse().unwrap()),
+            state: DEFAULT_STATE.into(),
+        };
         let shown = format!("{args:?}");
-        assert!(!shown.contains("deadbeef") && shown.contains("redacted"), "{shown}");
+        assert!(
+            !shown.contains("deadbeef") && shown.contains("redacted"),
+            "{shown}"
+        );
     }
 }

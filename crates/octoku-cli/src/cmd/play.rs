@@ -32,9 +32,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
     require_arena(&mut opened, arena_addr)?;
     let player = opened.chain.sender();
-    let start = Board::from_u256(arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?);
+    let start = Board::from_u256(
+        arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
+    );
     let solution = solve::solve(start).map_err(|e| {
-        CliError::Evm(format!("the arena gave {} the board {start}, which is not a valid start: {e}", player))
+        CliError::Evm(format!(
+            "the arena gave {} the board {start}, which is not a valid start: {e}",
+            player
+        ))
     })?;
     let Some(solution) = solution else {
         let reason = solve::contradiction(start);
@@ -51,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         } else {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
             println!(
-                "the board of {} has no solution, nothing sent: {why} (start {})",
+                "the board of {} has no solution, nothing sent: {why} (start {}; the published generate gives about 0.34% of addresses such a board, an arena on the fair puzzle cannot)",
                 player.to_checksum(None),
                 start.to_hex()
             );

@@ -6,7 +6,9 @@ use octoku_core::Board;
 use octoku_evm::chain::{arena, primitives::Address};
 use serde_json::json;
 
-use super::onchain::{ChainArgs, KeyUse, Opened, arena_address, chain_error, hash_hex, require_arena};
+use super::onchain::{
+    ChainArgs, KeyUse, Opened, arena_address, chain_error, hash_hex, require_arena,
+};
 use crate::{error::CliError, input};
 
 /// Arguments of `octoku submit`.
@@ -31,7 +33,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
     require_arena(&mut opened, arena_addr)?;
     let player = opened.chain.sender();
-    let start = Board::from_u256(arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?);
+    let start = Board::from_u256(
+        arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
+    );
     send_solution(&mut opened, arena_addr, player, start, solution, args.json)
 }
 
@@ -52,7 +56,8 @@ pub(crate) fn send_solution(
         println!("start     {}", start.to_hex());
         println!("solution  {}", solution.to_hex());
     }
-    let solved = arena::solve(&mut opened.chain, arena_addr, solution.to_u256()).map_err(chain_error)?;
+    let solved =
+        arena::solve(&mut opened.chain, arena_addr, solution.to_u256()).map_err(chain_error)?;
     let r = &solved.receipt;
     if json {
         let out = json!({

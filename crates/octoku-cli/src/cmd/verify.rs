@@ -43,7 +43,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             call.value
         )));
     }
-    let problems: Vec<String> = explain(start, solution).iter().map(ToString::to_string).collect();
+    let problems: Vec<String> = explain(start, solution)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     if args.json {
         let out = json!({
             "valid": call.value,
@@ -64,7 +67,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             println!("  - {problem}");
         }
         if problems.len() > SHOWN {
-            println!("  ... and {} more (--json lists them all)", problems.len() - SHOWN);
+            println!(
+                "  ... and {} more (--json lists them all)",
+                problems.len() - SHOWN
+            );
         }
         println!("gas      {} (execution gas of verify)", call.gas);
     }

@@ -55,12 +55,16 @@ pub fn arena_initcode(initcode: &[u8], puzzle: Address) -> Bytes {
 fn call<C: SolCall>(chain: &mut Chain, to: Address, call: &C) -> Result<C::Return, ChainError> {
     let out = chain.call(to, call.abi_encode().into())?;
     C::abi_decode_returns(&out).map_err(|e| {
-        ChainError::Unexpected(format!("{to} answered {} with data that does not decode: {e}", C::SIGNATURE))
+        ChainError::Unexpected(format!(
+            "{to} answered {} with data that does not decode: {e}",
+            C::SIGNATURE
+        ))
     })
 }
 
 fn small(value: U256, what: &str) -> Result<u64, ChainError> {
-    u64::try_from(value).map_err(|_| ChainError::Unexpected(format!("{what} {value} does not fit in 64 bits")))
+    u64::try_from(value)
+        .map_err(|_| ChainError::Unexpected(format!("{what} {value} does not fit in 64 bits")))
 }
 
 /// `arena.boardOf(player)` as the raw board word.
@@ -69,14 +73,24 @@ pub fn board_of(chain: &mut Chain, arena: Address, player: Address) -> Result<U2
 }
 
 /// `arena.solvedAt(player)`.
-pub fn solved_at(chain: &mut Chain, arena: Address, player: Address) -> Result<SolvedAt, ChainError> {
+pub fn solved_at(
+    chain: &mut Chain,
+    arena: Address,
+    player: Address,
+) -> Result<SolvedAt, ChainError> {
     let r = call(chain, arena, &IArena::solvedAtCall { player })?;
-    Ok(SolvedAt { block: small(r.blockNumber, "block")?, rank: small(r.rank, "rank")? })
+    Ok(SolvedAt {
+        block: small(r.blockNumber, "block")?,
+        rank: small(r.rank, "rank")?,
+    })
 }
 
 /// `arena.solverCount()`.
 pub fn solver_count(chain: &mut Chain, arena: Address) -> Result<u64, ChainError> {
-    small(call(chain, arena, &IArena::solverCountCall {})?, "solver count")
+    small(
+        call(chain, arena, &IArena::solverCountCall {})?,
+        "solver count",
+    )
 }
 
 /// `arena.puzzle()`.
@@ -94,10 +108,19 @@ pub fn solve(chain: &mut Chain, arena: Address, solution: U256) -> Result<Solve,
             receipt.tx_hash
         )));
     }
-    let event = solved_events(&receipt, arena).into_iter().next().ok_or_else(|| {
-        ChainError::Unexpected(format!("transaction {} emitted no Solved event", receipt.tx_hash))
-    })?;
-    Ok(Solve { rank: small(event.rank, "rank")?, receipt })
+    let event = solved_events(&receipt, arena)
+        .into_iter()
+        .next()
+        .ok_or_else(|| {
+            ChainError::Unexpected(format!(
+                "transaction {} emitted no Solved event",
+                receipt.tx_hash
+            ))
+        })?;
+    Ok(Solve {
+        rank: small(event.rank, "rank")?,
+        receipt,
+    })
 }
 
 /// The `Solved` events `arena` emitted in `receipt`.
@@ -105,7 +128,9 @@ pub fn solved_events(receipt: &Receipt, arena: Address) -> Vec<IArena::Solved> {
     receipt
         .logs
         .iter()
-        .filter(|log| log.address == arena && log.topics().first() == Some(&IArena::Solved::SIGNATURE_HASH))
+        .filter(|log| {
+            log.address == arena && log.topics().first() == Some(&IArena::Solved::SIGNATURE_HASH)
+        })
         .filter_map(decode_solved)
         .collect()
 }

@@ -77,7 +77,12 @@ impl EmbeddedChain {
             )));
         };
         let evm = build_evm(&state);
-        Ok(EmbeddedChain { path: path.to_path_buf(), state, evm, sender })
+        Ok(EmbeddedChain {
+            path: path.to_path_buf(),
+            state,
+            evm,
+            sender,
+        })
     }
 
     /// The state file.
@@ -113,16 +118,28 @@ impl EmbeddedChain {
 
     /// Runtime code at `address`.
     pub fn code_at(&self, address: Address) -> Bytes {
-        self.state.accounts.get(&address).map(|a| a.code.clone()).unwrap_or_default()
+        self.state
+            .accounts
+            .get(&address)
+            .map(|a| a.code.clone())
+            .unwrap_or_default()
     }
 
     /// Balance of `address` in wei.
     pub fn balance(&self, address: Address) -> U256 {
-        self.state.accounts.get(&address).map(|a| a.balance).unwrap_or_default()
+        self.state
+            .accounts
+            .get(&address)
+            .map(|a| a.balance)
+            .unwrap_or_default()
     }
 
     fn nonce(&self, address: Address) -> u64 {
-        self.state.accounts.get(&address).map(|a| a.nonce).unwrap_or_default()
+        self.state
+            .accounts
+            .get(&address)
+            .map(|a| a.nonce)
+            .unwrap_or_default()
     }
 
     fn tx(&self, to: Option<Address>, data: Bytes, gas_price: u128) -> TxEnv {
@@ -170,15 +187,21 @@ impl EmbeddedChain {
         self.set_block(number);
         let outcome = self.evm.transact(tx).map_err(|e| self.tx_error(e))?;
         let (gas_used, logs, created): (u64, Vec<Log>, Option<Address>) = match outcome.result {
-            ExecutionResult::Success { output, gas, logs, .. } => {
+            ExecutionResult::Success {
+                output, gas, logs, ..
+            } => {
                 let created = match output {
                     Output::Create(_, address) => address,
                     Output::Call(_) => None,
                 };
                 (gas.tx_gas_used(), logs, created)
             }
-            ExecutionResult::Revert { output, .. } => return Err(ChainError::Reverted(Revert(output))),
-            ExecutionResult::Halt { reason, .. } => return Err(ChainError::Halted(format!("{reason:?}"))),
+            ExecutionResult::Revert { output, .. } => {
+                return Err(ChainError::Reverted(Revert(output)));
+            }
+            ExecutionResult::Halt { reason, .. } => {
+                return Err(ChainError::Halted(format!("{reason:?}")));
+            }
         };
         self.evm.commit(outcome.state);
         self.state.block = number;
@@ -193,7 +216,14 @@ impl EmbeddedChain {
             status: true,
         });
         self.state.save(&self.path)?;
-        Ok(Receipt { tx_hash, block: number, gas_used, status: true, logs, contract_address: created })
+        Ok(Receipt {
+            tx_hash,
+            block: number,
+            gas_used,
+            status: true,
+            logs,
+            contract_address: created,
+        })
     }
 
     /// keccak256(chain id ‖ sender ‖ nonce ‖ target ‖ calldata): unique per
@@ -213,10 +243,14 @@ impl EmbeddedChain {
             EVMError::Transaction(InvalidTransaction::LackOfFundForMaxFee { fee, balance }) => {
                 ChainError::InsufficientFunds {
                     address: self.sender,
-                    detail: format!("balance {balance} wei, the transaction may cost up to {fee} wei"),
+                    detail: format!(
+                        "balance {balance} wei, the transaction may cost up to {fee} wei"
+                    ),
                 }
             }
-            other => ChainError::Unexpected(format!("the embedded EVM rejected the transaction: {other}")),
+            other => ChainError::Unexpected(format!(
+                "the embedded EVM rejected the transaction: {other}"
+            )),
         }
     }
 
@@ -231,13 +265,25 @@ impl EmbeddedChain {
             let info = &account.info;
             let code = match &info.code {
                 Some(code) if !code.is_empty() => code.original_bytes(),
-                _ if info.code_hash != KECCAK_EMPTY => {
-                    cache.contracts.get(&info.code_hash).map(|c| c.original_bytes()).unwrap_or_default()
-                }
+                _ if info.code_hash != KECCAK_EMPTY => cache
+                    .contracts
+                    .get(&info.code_hash)
+                    .map(|c| c.original_bytes())
+                    .unwrap_or_default(),
                 _ => Bytes::new(),
             };
-            let storage = account.storage.iter().filter(|(_, v)| !v.is_zero()).map(|(k, v)| (*k, *v)).collect();
-            let entry = AccountState { balance: info.balance, nonce: info.nonce, code, storage };
+            let storage = account
+                .storage
+                .iter()
+                .filter(|(_, v)| !v.is_zero())
+                .map(|(k, v)| (*k, *v))
+                .collect();
+            let entry = AccountState {
+                balance: info.balance,
+                nonce: info.nonce,
+                code,
+                storage,
+            };
             if entry == AccountState::default() {
                 self.state.accounts.remove(address);
             } else {
@@ -251,7 +297,11 @@ fn build_evm(state: &ChainState) -> Evm {
     let mut db = InMemoryDB::default();
     for (address, account) in &state.accounts {
         let info = if account.code.is_empty() {
-            AccountInfo { balance: account.balance, nonce: account.nonce, ..Default::default() }
+            AccountInfo {
+                balance: account.balance,
+                nonce: account.nonce,
+                ..Default::default()
+            }
         } else {
             let code = Bytecode::new_raw(account.code.clone());
             AccountInfo::new(account.balance, account.nonce, code.hash_slow(), code)
@@ -279,7 +329,10 @@ mod tests {
     use crate::chain::{Chain, arena, state::ChainState};
 
     fn temp_state(name: &str) -> PathBuf {
-        let path = std::env::temp_dir().join(format!("octoku-embedded-{name}-{}.json", std::process::id()));
+        let path = std::env::temp_dir().join(format!(
+            "octoku-embedded-{name}-{}.json",
+            std::process::id()
+        ));
         let _ = std::fs::remove_file(&path);
         path
     }
@@ -296,11 +349,16 @@ mod tests {
         let path = temp_state("persist");
         let key = PrivateKey::anvil_default();
         let mut chain = Chain::embedded(&path, &key, true).unwrap();
-        let puzzle = chain.deploy(crate::artifacts::REFERENCE.initcode.to_vec().into()).unwrap();
+        let puzzle = chain
+            .deploy(crate::artifacts::REFERENCE.initcode.to_vec().into())
+            .unwrap();
         assert_eq!(puzzle.block, 1);
         let puzzle_address = puzzle.contract_address.unwrap();
         let arena = chain
-            .deploy(arena::arena_initcode(crate::chain::ARENA_INITCODE, puzzle_address))
+            .deploy(arena::arena_initcode(
+                crate::chain::ARENA_INITCODE,
+                puzzle_address,
+            ))
             .unwrap();
         assert_eq!(arena.block, 2);
         let arena_address = arena.contract_address.unwrap();
@@ -311,7 +369,10 @@ mod tests {
         assert_eq!(saved.transactions.len(), 2);
 
         let mut chain = Chain::embedded(&path, &key, false).unwrap();
-        assert_eq!(arena::puzzle_of(&mut chain, arena_address).unwrap(), puzzle_address);
+        assert_eq!(
+            arena::puzzle_of(&mut chain, arena_address).unwrap(),
+            puzzle_address
+        );
         assert_eq!(arena::solver_count(&mut chain, arena_address).unwrap(), 0);
         let board = arena::board_of(&mut chain, arena_address, key.address().unwrap()).unwrap();
         let me = octoku_core::Address(key.address().unwrap().0.0);
@@ -319,8 +380,13 @@ mod tests {
 
         // A wrong solution reverts by name and mines nothing.
         let e = arena::solve(&mut chain, arena_address, U256::from(1)).unwrap_err();
-        assert_eq!(e.to_string(), "the transaction would revert: WrongSolution()");
-        let Chain::Embedded(inner) = &chain else { unreachable!() };
+        assert_eq!(
+            e.to_string(),
+            "the transaction would revert: WrongSolution()"
+        );
+        let Chain::Embedded(inner) = &chain else {
+            unreachable!()
+        };
         assert_eq!(inner.block_number(), 2);
 
         // A sender with no ether cannot send.

@@ -64,7 +64,10 @@ impl PrivateKey {
     pub fn parse(text: &str) -> Result<PrivateKey, ChainError> {
         let bad = || ChainError::Key("private key: expected 32 bytes of hex".into());
         let hex = text.trim();
-        let hex = hex.strip_prefix("0x").or_else(|| hex.strip_prefix("0X")).unwrap_or(hex);
+        let hex = hex
+            .strip_prefix("0x")
+            .or_else(|| hex.strip_prefix("0X"))
+            .unwrap_or(hex);
         if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
@@ -85,8 +88,11 @@ impl PrivateKey {
 
     /// The signer for this key.
     pub fn signer(&self) -> Result<PrivateKeySigner, ChainError> {
-        PrivateKeySigner::from_bytes(&self.0)
-            .map_err(|_| ChainError::Key("private key: not a valid secp256k1 key (zero or above the curve order)".into()))
+        PrivateKeySigner::from_bytes(&self.0).map_err(|_| {
+            ChainError::Key(
+                "private key: not a valid secp256k1 key (zero or above the curve order)".into(),
+            )
+        })
     }
 
     /// The address this key controls.
@@ -145,7 +151,11 @@ impl fmt::Display for Revert {
         if let Ok(p) = alloy_sol_types::Panic::abi_decode(&self.0) {
             return write!(f, "Panic({})", p.code);
         }
-        if self.0.is_empty() { f.write_str("no revert data") } else { write!(f, "unknown error data {}", self.0) }
+        if self.0.is_empty() {
+            f.write_str("no revert data")
+        } else {
+            write!(f, "unknown error data {}", self.0)
+        }
     }
 }
 
@@ -185,11 +195,19 @@ pub enum ChainError {
 impl fmt::Display for ChainError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ChainError::Unreachable { url, reason } => write!(f, "cannot reach the node at {url}: {reason}"),
-            ChainError::NoCode(a) => write!(f, "no contract code at {a} on this chain (wrong address, or deployed on another chain?)"),
+            ChainError::Unreachable { url, reason } => {
+                write!(f, "cannot reach the node at {url}: {reason}")
+            }
+            ChainError::NoCode(a) => write!(
+                f,
+                "no contract code at {a} on this chain (wrong address, or deployed on another chain?)"
+            ),
             ChainError::Reverted(r) => write!(f, "the transaction would revert: {r}"),
             ChainError::InsufficientFunds { address, detail } => {
-                write!(f, "insufficient funds: {address} cannot pay for the transaction ({detail})")
+                write!(
+                    f,
+                    "insufficient funds: {address} cannot pay for the transaction ({detail})"
+                )
             }
             ChainError::Key(m) | ChainError::State(m) | ChainError::Unexpected(m) => f.write_str(m),
             ChainError::Halted(m) => write!(f, "execution halted: {m}"),
@@ -213,7 +231,9 @@ impl Chain {
     /// Opens the embedded chain at `path`; `create` makes a fresh one (genesis
     /// with anvil's dev accounts funded) when the file does not exist.
     pub fn embedded(path: &Path, key: &PrivateKey, create: bool) -> Result<Chain, ChainError> {
-        Ok(Chain::Embedded(Box::new(EmbeddedChain::open(path, key, create)?)))
+        Ok(Chain::Embedded(Box::new(EmbeddedChain::open(
+            path, key, create,
+        )?)))
     }
 
     /// Connects to the node at `url` (checks it answers `eth_chainId`).
@@ -256,7 +276,11 @@ impl Chain {
 
     /// Fails with [`ChainError::NoCode`] unless `address` holds a contract.
     pub fn require_code(&mut self, address: Address) -> Result<(), ChainError> {
-        if self.code_at(address)?.is_empty() { Err(ChainError::NoCode(address)) } else { Ok(()) }
+        if self.code_at(address)?.is_empty() {
+            Err(ChainError::NoCode(address))
+        } else {
+            Ok(())
+        }
     }
 
     /// Calls `to` without a transaction (eth_call) from the sender.
@@ -284,7 +308,10 @@ impl Chain {
         };
         match receipt.contract_address {
             Some(_) if receipt.status => Ok(receipt),
-            _ => Err(ChainError::Unexpected(format!("deployment {} did not create a contract", receipt.tx_hash))),
+            _ => Err(ChainError::Unexpected(format!(
+                "deployment {} did not create a contract",
+                receipt.tx_hash
+            ))),
         }
     }
 
@@ -313,12 +340,23 @@ mod tests {
         assert_eq!(a.address().unwrap(), b.address().unwrap());
         assert_eq!(a.address().unwrap().to_checksum(None), DEV_ACCOUNTS[0]);
         let shown = format!("{a:?}");
-        assert!(!shown.contains("ac0974") && shown.contains("redacted"), "{shown}");
+        assert!(
+            !shown.contains("ac0974") && shown.contains("redacted"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn malformed_keys_are_one_error_without_the_key() {
-        for bad in ["", "0x", "0x1234", "zz", &"g".repeat(64), &"0".repeat(64), &format!("{ANVIL_KEY_0}00")] {
+        for bad in [
+            "",
+            "0x",
+            "0x1234",
+            "zz",
+            &"g".repeat(64),
+            &"0".repeat(64),
+            &format!("{ANVIL_KEY_0}00"),
+        ] {
             let e = PrivateKey::parse(bad).unwrap_err();
             let text = e.to_string();
             assert!(text.starts_with("private key:"), "{text}");
@@ -330,7 +368,10 @@ mod tests {
     fn reverts_decode_by_name() {
         let solver: Address = DEV_ACCOUNTS[1].parse().unwrap();
         let data = IArena::AlreadySolved { solver }.abi_encode();
-        assert_eq!(Revert(data.into()).to_string(), format!("AlreadySolved({solver})"));
+        assert_eq!(
+            Revert(data.into()).to_string(),
+            format!("AlreadySolved({solver})")
+        );
         let data = IArena::WrongSolution {}.abi_encode();
         assert_eq!(Revert(data.into()).to_string(), "WrongSolution()");
         let data = alloy_sol_types::Revert::from("nope").abi_encode();

@@ -53,9 +53,14 @@ impl RpcChain {
             .enable_all()
             .build()
             .map_err(|e| ChainError::Unexpected(format!("cannot start the async runtime: {e}")))?;
-        let unreachable = |reason: String| ChainError::Unreachable { url: url.to_string(), reason };
+        let unreachable = |reason: String| ChainError::Unreachable {
+            url: url.to_string(),
+            reason,
+        };
         if url.starts_with("wss://") || url.starts_with("ws://") {
-            return Err(unreachable("websocket URLs are not supported: give the node's http(s):// URL".into()));
+            return Err(unreachable(
+                "websocket URLs are not supported: give the node's http(s):// URL".into(),
+            ));
         }
         if url.starts_with("https://") && !cfg!(feature = "tls") {
             return Err(unreachable(
@@ -66,10 +71,20 @@ impl RpcChain {
             return Err(unreachable("expected an http:// or https:// URL".into()));
         }
         let provider = runtime
-            .block_on(ProviderBuilder::new().wallet(EthereumWallet::from(signer)).connect(url))
+            .block_on(
+                ProviderBuilder::new()
+                    .wallet(EthereumWallet::from(signer))
+                    .connect(url),
+            )
             .map_err(|e| unreachable(error_chain(&e)))?
             .erased();
-        let mut chain = RpcChain { url: url.to_string(), runtime, provider, sender, chain_id: 0 };
+        let mut chain = RpcChain {
+            url: url.to_string(),
+            runtime,
+            provider,
+            sender,
+            chain_id: 0,
+        };
         let provider = chain.provider.clone();
         chain.chain_id = chain.request(async move { provider.get_chain_id().await })?;
         Ok(chain)
@@ -95,7 +110,10 @@ impl RpcChain {
     where
         F: Future<Output = Result<T, RpcError<TransportErrorKind>>>,
     {
-        match self.runtime.block_on(async { tokio::time::timeout(REQUEST_TIMEOUT, future).await }) {
+        match self
+            .runtime
+            .block_on(async { tokio::time::timeout(REQUEST_TIMEOUT, future).await })
+        {
             Ok(result) => result.map_err(|e| self.classify(e)),
             Err(_) => Err(ChainError::Unreachable {
                 url: self.url.clone(),
@@ -114,7 +132,10 @@ impl RpcChain {
                 let message = payload.message.to_string();
                 let lower = message.to_ascii_lowercase();
                 if lower.contains("insufficient funds") || lower.contains("lack of funds") {
-                    return ChainError::InsufficientFunds { address: self.sender, detail: message };
+                    return ChainError::InsufficientFunds {
+                        address: self.sender,
+                        detail: message,
+                    };
                 }
                 if lower.contains("revert") {
                     // A revert without data (e.g. `revert()`), or data the node did not attach.
@@ -122,8 +143,13 @@ impl RpcChain {
                 }
                 ChainError::Node(format!("{message} (code {})", payload.code))
             }
-            RpcError::Transport(kind) => ChainError::Unreachable { url: self.url.clone(), reason: error_chain(&kind) },
-            RpcError::NullResp => ChainError::Unexpected(format!("the node at {} answered null", self.url)),
+            RpcError::Transport(kind) => ChainError::Unreachable {
+                url: self.url.clone(),
+                reason: error_chain(&kind),
+            },
+            RpcError::NullResp => {
+                ChainError::Unexpected(format!("the node at {} answered null", self.url))
+            }
             RpcError::DeserError { err, .. } => ChainError::Unexpected(format!(
                 "the node at {} answered something that is not a JSON-RPC response: {err}",
                 self.url
@@ -147,7 +173,10 @@ impl RpcChain {
     /// Logs `address` emitted with topic 0 `topic0`, from block `from` to the latest.
     pub fn logs(&self, address: Address, topic0: B256, from: u64) -> Result<Vec<Log>, ChainError> {
         let provider = self.provider.clone();
-        let filter = Filter::new().address(address).event_signature(topic0).from_block(from);
+        let filter = Filter::new()
+            .address(address)
+            .event_signature(topic0)
+            .from_block(from);
         let logs = self.request(async move { provider.get_logs(&filter).await })?;
         Ok(logs.into_iter().map(|l| l.inner).collect())
     }
@@ -179,7 +208,9 @@ impl RpcChain {
         let receipt = self.runtime.block_on(async move {
             let deadline = tokio::time::Instant::now() + RECEIPT_TIMEOUT;
             loop {
-                match tokio::time::timeout(REQUEST_TIMEOUT, provider.get_transaction_receipt(hash)).await {
+                match tokio::time::timeout(REQUEST_TIMEOUT, provider.get_transaction_receipt(hash))
+                    .await
+                {
                     Ok(Ok(Some(receipt))) => return Ok(receipt),
                     Ok(Ok(None)) => {}
                     Ok(Err(e)) => return Err(e),
@@ -200,7 +231,12 @@ impl RpcChain {
             block: receipt.block_number().unwrap_or_default(),
             gas_used: receipt.gas_used(),
             status: receipt.status(),
-            logs: receipt.inner.logs().iter().map(|l| l.inner.clone()).collect(),
+            logs: receipt
+                .inner
+                .logs()
+                .iter()
+                .map(|l| l.inner.clone())
+                .collect(),
             contract_address: receipt.contract_address(),
         })
     }

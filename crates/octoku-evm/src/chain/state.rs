@@ -99,21 +99,44 @@ impl ChainState {
         let accounts = super::DEV_ACCOUNTS
             .iter()
             .filter_map(|a| a.parse::<Address>().ok())
-            .map(|a| (a, AccountState { balance: ether * U256::from(10_000u64), ..Default::default() }))
+            .map(|a| {
+                (
+                    a,
+                    AccountState {
+                        balance: ether * U256::from(10_000u64),
+                        ..Default::default()
+                    },
+                )
+            })
             .collect();
         let genesis_timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(1_700_000_000);
-        ChainState { format: FORMAT, chain_id, block: 0, genesis_timestamp, accounts, deployment: None, transactions: Vec::new() }
+        ChainState {
+            format: FORMAT,
+            chain_id,
+            block: 0,
+            genesis_timestamp,
+            accounts,
+            deployment: None,
+            transactions: Vec::new(),
+        }
     }
 
     /// Reads the file at `path`.
     pub fn load(path: &Path) -> Result<ChainState, ChainError> {
-        let text = fs::read_to_string(path)
-            .map_err(|e| ChainError::State(format!("cannot read the embedded chain {}: {e}", path.display())))?;
+        let text = fs::read_to_string(path).map_err(|e| {
+            ChainError::State(format!(
+                "cannot read the embedded chain {}: {e}",
+                path.display()
+            ))
+        })?;
         let state: ChainState = serde_json::from_str(&text).map_err(|e| {
-            ChainError::State(format!("the embedded chain {} is not a valid state file: {e}", path.display()))
+            ChainError::State(format!(
+                "the embedded chain {} is not a valid state file: {e}",
+                path.display()
+            ))
         })?;
         if state.format != FORMAT {
             return Err(ChainError::State(format!(
@@ -129,7 +152,10 @@ impl ChainState {
     /// directory, flushed, then renamed over `path`).
     pub fn save(&self, path: &Path) -> Result<(), ChainError> {
         let fail = |what: &str, e: std::io::Error| {
-            ChainError::State(format!("cannot {what} the embedded chain {}: {e}", path.display()))
+            ChainError::State(format!(
+                "cannot {what} the embedded chain {}: {e}",
+                path.display()
+            ))
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(|e| fail("create the directory of", e))?;
@@ -156,7 +182,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 fn temp_sibling(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "state".into());
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "state".into());
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
@@ -170,16 +199,22 @@ mod tests {
         let path = dir.join("nested/chain.json");
         let mut state = ChainState::genesis(31337);
         let a = Address::repeat_byte(7);
-        state.accounts.insert(a, AccountState {
-            balance: U256::from(5),
-            nonce: 2,
-            code: Bytes::from_static(&[0x60, 0x00]),
-            storage: [(U256::from(1), U256::MAX)].into_iter().collect(),
-        });
+        state.accounts.insert(
+            a,
+            AccountState {
+                balance: U256::from(5),
+                nonce: 2,
+                code: Bytes::from_static(&[0x60, 0x00]),
+                storage: [(U256::from(1), U256::MAX)].into_iter().collect(),
+            },
+        );
         state.save(&path).unwrap();
         assert_eq!(ChainState::load(&path).unwrap(), state);
         // No temporary file is left behind.
-        let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 1, "{names:?}");
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,0 +1,190 @@
+//! `octoku sample`: the boards of many addresses, solved: how many have a
+//! solution, how many exactly one, and whether the contract agrees.
+
+use std::{
+    io::{IsTerminal, Write},
+    process::ExitCode,
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use octoku_evm::{
+    Machine, Puzzle,
+    sample::{Tally, sample},
+};
+use serde_json::json;
+
+use crate::{error::CliError, input::PuzzleArg};
+
+/// Addresses a worker claims at a time.
+const BATCH: u64 = 1024;
+
+/// Arguments of `octoku sample`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Which implementation's generate to sample.
+    #[arg(long, value_enum, default_value_t = PuzzleArg::Fair)]
+    puzzle: PuzzleArg,
+    /// Number of addresses.
+    #[arg(long, default_value_t = 1_000_000)]
+    addresses: u64,
+    /// Seed of the address stream (address i of seed s is always the same).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also compare every N-th board with the compiled contract in revm (0: never).
+    #[arg(long, default_value_t = 100)]
+    check_every: u64,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Samples on `threads` workers; exit 1 if any board has no solution or the
+/// contract disagrees with the mirror.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    if threads == 0 {
+        return Err(CliError::Input(
+            "--threads 0: expected at least 1 thread".into(),
+        ));
+    }
+    if args.addresses == 0 {
+        return Err(CliError::Input(
+            "--addresses 0: expected at least 1 address".into(),
+        ));
+    }
+    let puzzle = Puzzle::from(args.puzzle);
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let total: Mutex<Tally> = Mutex::new(Tally::default());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let show = !args.json && std::io::stderr().is_terminal();
+    let started = Instant::now();
+
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let fail = |message: String| {
+                    *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(message);
+                    stop.store(true, Ordering::Relaxed);
+                };
+                let mut machine = match Machine::new() {
+                    Ok(m) => m,
+                    Err(e) => return fail(e.to_string()),
+                };
+                let mut mine = Tally::default();
+                while !stop.load(Ordering::Relaxed) {
+                    let first = next.fetch_add(BATCH, Ordering::Relaxed);
+                    if first >= args.addresses {
+                        break;
+                    }
+                    let last = (first + BATCH).min(args.addresses);
+                    match sample(
+                        &mut machine,
+                        puzzle,
+                        args.seed,
+                        first,
+                        last,
+                        args.check_every,
+                    ) {
+                        Ok(t) => mine.merge(t),
+                        Err(e) => return fail(format!("addresses {first}..{last}: {e}")),
+                    }
+                    done.fetch_add(last - first, Ordering::Relaxed);
+                }
+                total.lock().unwrap_or_else(|p| p.into_inner()).merge(mine);
+            });
+        }
+        if show {
+            while !stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < args.addresses {
+                std::thread::sleep(Duration::from_millis(200));
+                let n = done.load(Ordering::Relaxed);
+                let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                let percent = n.saturating_mul(100) / args.addresses;
+                let filled = (percent / 4) as usize;
+                eprint!(
+                    "\r[{}{}] {percent:>3}% {n} addresses, {rate:.0}/s ",
+                    "#".repeat(filled),
+                    ".".repeat(25 - filled.min(25))
+                );
+                let _ = std::io::stderr().flush();
+            }
+            eprint!("\r{}\r", " ".repeat(78));
+        }
+    });
+
+    if let Some(message) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(CliError::Evm(message));
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let t = total.into_inner().unwrap_or_else(|p| p.into_inner());
+    let rate = t.addresses as f64 / seconds.max(1e-9);
+    let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();
+    if args.json {
+        let examples: Vec<_> = t
+            .unsolvable_examples
+            .iter()
+            .map(|(i, a, b)| json!({"index": i, "address": a.to_checksum(), "board": b.to_hex()}))
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "puzzle": puzzle.label(), "seed": args.seed, "addresses": t.addresses,
+                "solvable": t.solvable, "unsolvable": t.unsolvable(), "unique": t.unique,
+                "short_boards": t.short, "contract_checked": t.contract_checked,
+                "contract_mismatch": t.contract_mismatch.map(|(i, a)| json!({"index": i, "address": a.to_checksum()})),
+                "unsolvable_examples": examples, "threads": threads, "seconds": seconds, "addresses_per_second": rate,
+            })
+        );
+    } else {
+        let share = |n: u64| 100.0 * n as f64 / t.addresses as f64;
+        println!(
+            "puzzle       {} (seed {}, {threads} threads)",
+            puzzle, args.seed
+        );
+        println!("addresses    {}", t.addresses);
+        println!("solvable     {} ({:.4}%)", t.solvable, share(t.solvable));
+        println!(
+            "unsolvable   {} ({:.4}%)",
+            t.unsolvable(),
+            share(t.unsolvable())
+        );
+        println!("unique       {} ({:.4}%)", t.unique, share(t.unique));
+        println!(
+            "short boards {} (fewer than 8 givens: the seed ran out)",
+            t.short
+        );
+        match t.contract_mismatch {
+            None => println!(
+                "contract     {} boards compared with the compiled contract, all equal",
+                t.contract_checked
+            ),
+            Some((i, a)) => println!(
+                "contract     DISAGREES with the mirror at address {i} ({})",
+                a.to_checksum()
+            ),
+        }
+        for (i, a, b) in &t.unsolvable_examples {
+            println!(
+                "no solution  address {i} {}: {}",
+                a.to_checksum(),
+                b.to_hex()
+            );
+        }
+        println!("{seconds:.2} s, {rate:.0} addresses/s");
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
