@@ -45,9 +45,9 @@ import {GolfedPuzzle} from "./GolfedPuzzle.sol";
 /// board stays a subset of G. The set of non-empty cells always equals the
 /// published one.
 ///
-/// Gas (execution of the call frame, revm, Prague): see README "Fair puzzle";
-/// the draw loop costs about 190 gas per revealed cell and about 75 per draw
-/// that hits a filled cell.
+/// Gas (execution of the call frame, revm, Prague): generate 2,297 + 106 per
+/// draw that hits a filled cell (the tables about 310, each revealed cell
+/// about 197 in the draw loop); verify 829. See README "The fair puzzle".
 contract OctokuFair is GolfedPuzzle {
     /// @dev The 24 permutations p of 0..4 in lexicographic order, one byte
     /// each from the most significant: p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6.
