@@ -102,6 +102,14 @@ fn one_line(rendered: &str) -> String {
         .next()
         .unwrap_or("invalid arguments")
         .trim_start_matches("error: ");
+    let possible = rendered.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("[possible values: ")
+            .and_then(|v| v.strip_suffix(']'))
+    });
+    if let Some(values) = possible {
+        return format!("{problem}; expected one of: {values}");
+    }
     match rendered
         .lines()
         .find_map(|l| l.trim().strip_prefix("Usage: "))

@@ -310,3 +310,27 @@ fn sample_finds_dead_ends_in_the_published_puzzle_and_none_in_the_fair_one() {
     let zero = octoku(&["sample", "--addresses", "0"]);
     assert_eq!(zero.status.code(), Some(2));
 }
+
+#[test]
+fn puzzle_flag_takes_the_three_implementations_and_names_them_on_error() {
+    for puzzle in ["reference", "golf", "fair"] {
+        let out = octoku(&["verify", START, SOLUTION, "--puzzle", puzzle, "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{puzzle}");
+        let fuzz = octoku(&["fuzz", "--cases", "2000", "--puzzle", puzzle, "--json"]);
+        assert_eq!(fuzz.status.code(), Some(0), "{puzzle}");
+        assert_eq!(json(&fuzz)["implementations"], serde_json::json!([puzzle]));
+    }
+    let bad = octoku(&[
+        "generate",
+        "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+        "--puzzle",
+        "bogus",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("expected one of: reference, golf, fair"),
+        "{err}"
+    );
+}

@@ -13,11 +13,11 @@ use std::{
 
 use octoku_evm::{
     Machine, Puzzle,
-    fuzz::{Mismatch, check},
+    fuzz::{Mismatch, check_only},
 };
 use serde_json::json;
 
-use crate::error::CliError;
+use crate::{error::CliError, input::PuzzleArg};
 
 /// Cases a worker claims at a time.
 const BATCH: u64 = 512;
@@ -37,6 +37,10 @@ pub struct Args {
     /// Worker threads (default: the machine's cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Compare only these implementations with their mirrors (repeat the
+    /// flag or separate with commas; default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    puzzle: Vec<PuzzleArg>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -55,6 +59,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let end = args.from.checked_add(args.cases).ok_or_else(|| {
         CliError::Input("--from plus --cases overflows; expected a smaller range".into())
     })?;
+    let mut puzzles: Vec<Puzzle> = args.puzzle.iter().map(|&p| Puzzle::from(p)).collect();
+    if puzzles.is_empty() {
+        puzzles = Puzzle::ALL.to_vec();
+    }
+    puzzles.sort_by_key(|p| Puzzle::ALL.iter().position(|q| q == p));
+    puzzles.dedup();
+    let puzzles = puzzles.as_slice();
     let next = AtomicU64::new(args.from);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -80,7 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         break;
                     }
                     for index in first..(first + BATCH).min(end) {
-                        match check(&mut machine, args.seed, index) {
+                        match check_only(&mut machine, args.seed, index, puzzles) {
                             Ok(None) => {}
                             Ok(Some(m)) => {
                                 let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
@@ -126,7 +137,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let seconds = started.elapsed().as_secs_f64();
     let ran = done.load(Ordering::Relaxed);
     let rate = ran as f64 / seconds.max(1e-9);
-    let implementations: Vec<&str> = Puzzle::ALL.iter().map(|p| p.label()).collect();
+    let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
     match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
         None => {
             if args.json {
