@@ -21,8 +21,6 @@ contract FairTest {
     /// @dev Runtime size of the published puzzle: the fair one must not be larger.
     uint256 internal constant SIZE_TARGET = 879;
 
-    event GasStats(uint256 samples, uint256 min, uint256 median, uint256 max);
-
     function setUp() public {
         fair = IPuzzle(address(new OctokuFair()));
         ref = new OctokuReference();
@@ -89,31 +87,6 @@ contract FairTest {
         uint256 gas = _frameGas(address(fair), player);
         uint256 published = _frameGas(address(ref), player);
         require(gas < published, "fair generate not cheaper than the published one");
-    }
-
-    /// min / median / max frame gas over 2,000 addresses; shown with -vvvv.
-    function test_generate_gas_statistics() public {
-        uint256[] memory histogram = new uint256[](4096);
-        uint256 minGas = type(uint256).max;
-        uint256 maxGas;
-        uint256 n = 2000;
-        for (uint256 i; i < n; ++i) {
-            address player = address(uint160(uint256(keccak256(abi.encode("fair gas", i)))));
-            uint256 gas = _frameGas(address(fair), player);
-            if (gas < minGas) minGas = gas;
-            if (gas > maxGas) maxGas = gas;
-            ++histogram[gas < 4096 ? gas : 4095];
-        }
-        uint256 seen;
-        uint256 median;
-        for (uint256 g; g < 4096; ++g) {
-            seen += histogram[g];
-            if (seen * 2 >= n) {
-                median = g;
-                break;
-            }
-        }
-        emit GasStats(n, minGas, median, maxGas);
     }
 
     function test_runtime_size() public {
