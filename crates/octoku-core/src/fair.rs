@@ -50,7 +50,7 @@
 //!
 //! The contract reads a digit as `byte(slot, labels)`: [`BASE`] holds, per
 //! cell, the byte of the labels word (a "slot", 1, 3, .., 15) that carries the
-//! digit, and [`tables`] builds that word exactly as the contract does.
+//! digit, and `tables` builds that word exactly as the contract does.
 
 use ruint::aliases::U256;
 
