@@ -18,7 +18,7 @@ pub const COL_MAPS: usize = 1152;
 /// Number of maps in the group.
 pub const ORDER: u32 = (ROW_MAPS * COL_MAPS) as u32;
 
-/// One map of the group: cell (r, c) moves to (rows[r], cols[c]).
+/// One map of the group: cell (r, c) moves to (`rows[r]`, `cols[c]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Symmetry {
     /// Destination row of each row.
@@ -127,7 +127,7 @@ impl Symmetry {
         p
     }
 
-    /// Moves every cell (r, c) of `board` to (rows[r], cols[c]).
+    /// Moves every cell (r, c) of `board` to (`rows[r]`, `cols[c]`).
     pub fn apply(&self, board: Board) -> Board {
         let from = board.cells();
         let mut to = [0u8; 64];
