@@ -57,6 +57,13 @@ fn golf_runtime_is_no_larger_than_the_published_879_bytes() {
     assert!(Puzzle::Golf.artifact().runtime.len() <= 879);
 }
 
+/// Draws of the published generate that land on a filled cell, for an
+/// address whose seed does not run out (8 cells placed).
+fn redraws(address: &Address) -> u64 {
+    use octoku_core::generate::{generate_trace, seed_of};
+    generate_trace(seed_of(address)).draws as u64 - 8
+}
+
 #[test]
 fn golf_generate_costs_684_plus_91_per_redrawn_cell() {
     // 684 gas when no draw lands on a filled cell (63% of addresses), +91 per
@@ -76,10 +83,7 @@ fn golf_generate_costs_684_plus_91_per_redrawn_cell() {
     let mut rng = SplitMix64::new(686);
     for _ in 0..2_000 {
         let address = Address(rng.bytes20());
-        let redraws =
-            octoku_core::generate::generate_trace(octoku_core::generate::seed_of(&address)).draws
-                as u64
-                - 8;
+        let redraws = redraws(&address);
         let gas = evm.generate(Puzzle::Golf, &address).unwrap().gas;
         assert_eq!(gas, 684 + 91 * redraws, "{address}");
     }
@@ -120,10 +124,7 @@ fn fair_generate_costs_a_fixed_base_plus_a_fixed_price_per_redraw() {
     let mut rng = SplitMix64::new(2_297);
     for _ in 0..2_000 {
         let address = Address(rng.bytes20());
-        let redraws =
-            octoku_core::generate::generate_trace(octoku_core::generate::seed_of(&address)).draws
-                as u64
-                - 8;
+        let redraws = redraws(&address);
         let fair = evm.generate(Puzzle::Fair, &address).unwrap().gas;
         let published = evm.generate(Puzzle::Reference, &address).unwrap().gas;
         assert_eq!(fair, FAIR_BASE + FAIR_PER_REDRAW * redraws, "{address}");

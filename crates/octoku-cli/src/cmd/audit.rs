@@ -1,15 +1,11 @@
 //! `octoku audit`: is every board generate can produce solvable?
 
-use std::{
-    io::{IsTerminal, Write},
-    process::ExitCode,
-    sync::Mutex,
-    time::Instant,
-};
+use std::{io::Write, process::ExitCode, sync::Mutex, time::Instant};
 
 use octoku_core::audit::{AuditReport, audit_k, binomial};
 use serde_json::json;
 
+use super::parallel;
 use crate::error::CliError;
 
 /// Arguments of `octoku audit`.
@@ -30,16 +26,9 @@ const EXHAUSTION_BOUND: f64 = 1e-26;
 /// Audits every 8-cell set up to symmetry, and the smaller sets generate
 /// makes when its seed runs out.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    if threads == 0 {
-        return Err(CliError::Input(
-            "--threads 0: expected at least 1 thread".into(),
-        ));
-    }
+    let threads = parallel::threads(args.threads)?;
     let started = Instant::now();
-    let bar = Progress::new(!args.json && std::io::stderr().is_terminal());
+    let bar = Progress::new(parallel::show_progress(args.json));
     let eight = audit_k(8, threads, &|done, total| {
         bar.show("8-cell sets", done, total)
     });
@@ -146,18 +135,13 @@ impl Progress {
             return;
         }
         *last = percent;
-        let filled = (percent / 4) as usize;
-        eprint!(
-            "\r{what} [{}{}] {percent:>3}%",
-            "#".repeat(filled),
-            ".".repeat(25 - filled.min(25))
-        );
+        eprint!("\r{what} {}", parallel::bar(percent));
         let _ = std::io::stderr().flush();
     }
 
     fn clear(&self) {
         if self.enabled {
-            eprint!("\r{}\r", " ".repeat(60));
+            parallel::clear_line(60);
         }
     }
 }

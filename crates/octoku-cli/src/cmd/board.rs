@@ -6,7 +6,7 @@ use octoku_core::Board;
 use octoku_evm::chain::{Chain, arena};
 use serde_json::json;
 
-use super::onchain::{ChainArgs, KeyUse, arena_address, chain_error, evm_address, require_arena};
+use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error, evm_address};
 use crate::error::CliError;
 
 /// Arguments of `octoku board`.
@@ -14,20 +14,14 @@ use crate::error::CliError;
 pub struct Args {
     /// Whose board (default: the --private-key's address).
     address: Option<String>,
-    /// The arena contract (default: the one `octoku deploy` recorded).
-    #[arg(long, value_name = "ADDRESS")]
-    arena: Option<String>,
     #[command(flatten)]
-    chain: ChainArgs,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    on: ArenaArgs,
 }
 
 /// Reads `arena.boardOf(address)` and `arena.solvedAt(address)`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let player = args.address.as_deref().map(evm_address).transpose()?;
-    let mut opened = args.chain.open(KeyUse::Read, false)?;
+    let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let player = match player {
         Some(p) => p,
         None if opened.explicit_key || matches!(opened.chain, Chain::Embedded(_)) => {
@@ -39,13 +33,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ));
         }
     };
-    let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
-    require_arena(&mut opened, arena_addr)?;
+    let arena_addr = arena_address(&mut opened, args.on.arena.as_deref())?;
     let start = Board::from_u256(
         arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
     );
     let solved = arena::solved_at(&mut opened.chain, arena_addr, player).map_err(chain_error)?;
-    if args.json {
+    if args.on.json {
         let out = json!({
             "chain": opened.label,
             "arena": arena_addr.to_checksum(None),

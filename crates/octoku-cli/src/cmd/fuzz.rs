@@ -1,22 +1,15 @@
 //! `octoku fuzz`: differential fuzzing of the mirror against every compiled
 //! implementation, on all cores, stopping at the first disagreement.
 
-use std::{
-    io::{IsTerminal, Write},
-    process::ExitCode,
-    sync::{
-        Mutex,
-        atomic::{AtomicBool, AtomicU64, Ordering},
-    },
-    time::{Duration, Instant},
-};
+use std::{process::ExitCode, sync::Mutex};
 
 use octoku_evm::{
-    Machine, Puzzle,
+    Puzzle,
     fuzz::{Mismatch, check_only},
 };
 use serde_json::json;
 
+use super::parallel;
 use crate::{error::CliError, input::PuzzleArg};
 
 /// Cases a worker claims at a time.
@@ -48,14 +41,7 @@ pub struct Args {
 
 /// Runs the cases on `threads` workers, each with its own in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    if threads == 0 {
-        return Err(CliError::Input(
-            "--threads 0: expected at least 1 thread".into(),
-        ));
-    }
+    let threads = parallel::threads(args.threads)?;
     let end = args.from.checked_add(args.cases).ok_or_else(|| {
         CliError::Input("--from plus --cases overflows; expected a smaller range".into())
     })?;
@@ -66,76 +52,32 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     puzzles.sort_by_key(|p| Puzzle::ALL.iter().position(|q| q == p));
     puzzles.dedup();
     let puzzles = puzzles.as_slice();
-    let next = AtomicU64::new(args.from);
-    let done = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
     let found: Mutex<Option<Mismatch>> = Mutex::new(None);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    let show = !args.json && std::io::stderr().is_terminal();
-    let started = Instant::now();
+    let unit = parallel::show_progress(args.json).then_some("cases");
 
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut machine = match Machine::new() {
-                    Ok(m) => m,
-                    Err(e) => {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                };
-                while !stop.load(Ordering::Relaxed) {
-                    let first = next.fetch_add(BATCH, Ordering::Relaxed);
-                    if first >= end {
-                        break;
-                    }
-                    for index in first..(first + BATCH).min(end) {
-                        match check_only(&mut machine, args.seed, index, puzzles) {
-                            Ok(None) => {}
-                            Ok(Some(m)) => {
-                                let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
-                                if slot.as_ref().is_none_or(|old| m.index < old.index) {
-                                    *slot = Some(m);
-                                }
-                                stop.store(true, Ordering::Relaxed);
-                                return;
-                            }
-                            Err(e) => {
-                                *failure.lock().unwrap_or_else(|p| p.into_inner()) =
-                                    Some(format!("case {index}: {e}"));
-                                stop.store(true, Ordering::Relaxed);
-                                return;
-                            }
+    let run = parallel::in_batches(
+        threads,
+        args.from..end,
+        BATCH,
+        unit,
+        |machine, first, last| {
+            for index in first..last {
+                match check_only(machine, args.seed, index, puzzles) {
+                    Ok(None) => {}
+                    Ok(Some(m)) => {
+                        let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
+                        if slot.as_ref().is_none_or(|old| m.index < old.index) {
+                            *slot = Some(m);
                         }
+                        return Ok(true);
                     }
-                    done.fetch_add((first + BATCH).min(end) - first, Ordering::Relaxed);
+                    Err(e) => return Err(format!("case {index}: {e}")),
                 }
-            });
-        }
-        if show {
-            while !stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < args.cases {
-                std::thread::sleep(Duration::from_millis(200));
-                let n = done.load(Ordering::Relaxed);
-                let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                let percent = n.saturating_mul(100) / args.cases.max(1);
-                let filled = (percent / 4) as usize;
-                eprint!(
-                    "\r[{}{}] {percent:>3}% {n} cases, {rate:.0} cases/s ",
-                    "#".repeat(filled),
-                    ".".repeat(25 - filled.min(25))
-                );
-                let _ = std::io::stderr().flush();
             }
-            eprint!("\r{}\r", " ".repeat(78));
-        }
-    });
-
-    if let Some(message) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(CliError::Evm(message));
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    let ran = done.load(Ordering::Relaxed);
+            Ok(false)
+        },
+    )?;
+    let (seconds, ran) = (run.seconds, run.done);
     let rate = ran as f64 / seconds.max(1e-9);
     let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
     match found.into_inner().unwrap_or_else(|p| p.into_inner()) {

@@ -7,6 +7,7 @@ pub mod fuzz;
 pub mod gas;
 pub mod generate;
 pub mod onchain;
+pub mod parallel;
 pub mod play;
 pub mod sample;
 pub mod solve;

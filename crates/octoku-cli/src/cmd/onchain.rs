@@ -144,9 +144,29 @@ pub fn write_deployment(path: &Path, record: &Value) -> Result<(), CliError> {
         .map_err(|e| CliError::Chain(format!("cannot write {}: {e}", path.display())))
 }
 
-/// The arena to use: `--arena`, else the one recorded by `octoku deploy` (in
-/// the embedded state, or in `deployments/<chain-id>.json` for a node).
+/// What `board`, `play` and `submit` share: the arena, the chain, JSON output.
+#[derive(Debug, clap::Args)]
+pub struct ArenaArgs {
+    /// The arena contract (default: the one `octoku deploy` recorded).
+    #[arg(long, value_name = "ADDRESS")]
+    pub arena: Option<String>,
+    #[command(flatten)]
+    pub chain: ChainArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arena to use, checked to have code: `--arena`, else the one recorded
+/// by `octoku deploy` (in the embedded state, or in
+/// `deployments/<chain-id>.json` for a node).
 pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<Address, CliError> {
+    let arena = recorded_arena(opened, arg)?;
+    opened.chain.require_code(arena).map_err(chain_error)?;
+    Ok(arena)
+}
+
+fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, CliError> {
     if let Some(a) = arg {
         return evm_address(a);
     }
@@ -170,11 +190,6 @@ pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<Address, 
             evm_address(arena)
         }
     }
-}
-
-/// Opens the arena: checks there is code at the address.
-pub fn require_arena(opened: &mut Opened, arena: Address) -> Result<(), CliError> {
-    opened.chain.require_code(arena).map_err(chain_error)
 }
 
 /// `0x…` hex of a hash.

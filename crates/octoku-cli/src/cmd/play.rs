@@ -7,7 +7,7 @@ use octoku_evm::chain::arena;
 use serde_json::json;
 
 use super::{
-    onchain::{ChainArgs, KeyUse, arena_address, chain_error, require_arena},
+    onchain::{ArenaArgs, KeyUse, arena_address, chain_error},
     submit::send_solution,
 };
 use crate::error::CliError;
@@ -15,22 +15,15 @@ use crate::error::CliError;
 /// Arguments of `octoku play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The arena contract (default: the one `octoku deploy` recorded).
-    #[arg(long, value_name = "ADDRESS")]
-    arena: Option<String>,
     #[command(flatten)]
-    chain: ChainArgs,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    on: ArenaArgs,
 }
 
 /// Solves the key's board and sends the solution; an unsolvable board sends
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let mut opened = args.chain.open(KeyUse::Send, false)?;
-    let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
-    require_arena(&mut opened, arena_addr)?;
+    let mut opened = args.on.chain.open(KeyUse::Send, false)?;
+    let arena_addr = arena_address(&mut opened, args.on.arena.as_deref())?;
     let player = opened.chain.sender();
     let start = Board::from_u256(
         arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
@@ -43,7 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     })?;
     let Some(solution) = solution else {
         let reason = solve::contradiction(start);
-        if args.json {
+        if args.on.json {
             let out = json!({
                 "chain": opened.label,
                 "arena": arena_addr.to_checksum(None),
@@ -63,5 +56,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::from(1));
     };
-    send_solution(&mut opened, arena_addr, player, start, solution, args.json)
+    send_solution(
+        &mut opened,
+        arena_addr,
+        player,
+        start,
+        solution,
+        args.on.json,
+    )
 }

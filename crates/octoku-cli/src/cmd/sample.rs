@@ -1,22 +1,15 @@
 //! `octoku sample`: the boards of many addresses, solved: how many have a
 //! solution, how many exactly one, and whether the contract agrees.
 
-use std::{
-    io::{IsTerminal, Write},
-    process::ExitCode,
-    sync::{
-        Mutex,
-        atomic::{AtomicBool, AtomicU64, Ordering},
-    },
-    time::{Duration, Instant},
-};
+use std::{process::ExitCode, sync::Mutex};
 
 use octoku_evm::{
-    Machine, Puzzle,
+    Puzzle,
     sample::{Tally, sample},
 };
 use serde_json::json;
 
+use super::parallel;
 use crate::{error::CliError, input::PuzzleArg};
 
 /// Addresses a worker claims at a time.
@@ -48,84 +41,29 @@ pub struct Args {
 /// Samples on `threads` workers; exit 1 if any board has no solution or the
 /// contract disagrees with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    if threads == 0 {
-        return Err(CliError::Input(
-            "--threads 0: expected at least 1 thread".into(),
-        ));
-    }
+    let threads = parallel::threads(args.threads)?;
     if args.addresses == 0 {
         return Err(CliError::Input(
             "--addresses 0: expected at least 1 address".into(),
         ));
     }
     let puzzle = Puzzle::from(args.puzzle);
-    let next = AtomicU64::new(0);
-    let done = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
     let total: Mutex<Tally> = Mutex::new(Tally::default());
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    let show = !args.json && std::io::stderr().is_terminal();
-    let started = Instant::now();
+    let unit = parallel::show_progress(args.json).then_some("addresses");
 
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let fail = |message: String| {
-                    *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(message);
-                    stop.store(true, Ordering::Relaxed);
-                };
-                let mut machine = match Machine::new() {
-                    Ok(m) => m,
-                    Err(e) => return fail(e.to_string()),
-                };
-                let mut mine = Tally::default();
-                while !stop.load(Ordering::Relaxed) {
-                    let first = next.fetch_add(BATCH, Ordering::Relaxed);
-                    if first >= args.addresses {
-                        break;
-                    }
-                    let last = (first + BATCH).min(args.addresses);
-                    match sample(
-                        &mut machine,
-                        puzzle,
-                        args.seed,
-                        first,
-                        last,
-                        args.check_every,
-                    ) {
-                        Ok(t) => mine.merge(t),
-                        Err(e) => return fail(format!("addresses {first}..{last}: {e}")),
-                    }
-                    done.fetch_add(last - first, Ordering::Relaxed);
-                }
-                total.lock().unwrap_or_else(|p| p.into_inner()).merge(mine);
-            });
-        }
-        if show {
-            while !stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < args.addresses {
-                std::thread::sleep(Duration::from_millis(200));
-                let n = done.load(Ordering::Relaxed);
-                let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                let percent = n.saturating_mul(100) / args.addresses;
-                let filled = (percent / 4) as usize;
-                eprint!(
-                    "\r[{}{}] {percent:>3}% {n} addresses, {rate:.0}/s ",
-                    "#".repeat(filled),
-                    ".".repeat(25 - filled.min(25))
-                );
-                let _ = std::io::stderr().flush();
-            }
-            eprint!("\r{}\r", " ".repeat(78));
-        }
-    });
-
-    if let Some(message) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(CliError::Evm(message));
-    }
-    let seconds = started.elapsed().as_secs_f64();
+    let run = parallel::in_batches(
+        threads,
+        0..args.addresses,
+        BATCH,
+        unit,
+        |machine, first, last| {
+            let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
+                .map_err(|e| format!("addresses {first}..{last}: {e}"))?;
+            total.lock().unwrap_or_else(|p| p.into_inner()).merge(t);
+            Ok(false)
+        },
+    )?;
+    let seconds = run.seconds;
     let t = total.into_inner().unwrap_or_else(|p| p.into_inner());
     let rate = t.addresses as f64 / seconds.max(1e-9);
     let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();

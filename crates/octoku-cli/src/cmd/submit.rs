@@ -6,9 +6,7 @@ use octoku_core::Board;
 use octoku_evm::chain::{arena, primitives::Address};
 use serde_json::json;
 
-use super::onchain::{
-    ChainArgs, KeyUse, Opened, arena_address, chain_error, hash_hex, require_arena,
-};
+use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error, hash_hex};
 use crate::{error::CliError, input};
 
 /// Arguments of `octoku submit`.
@@ -16,27 +14,27 @@ use crate::{error::CliError, input};
 pub struct Args {
     /// The solved board (0x hex, decimal, or 64 cells of 1-8).
     solution: String,
-    /// The arena contract (default: the one `octoku deploy` recorded).
-    #[arg(long, value_name = "ADDRESS")]
-    arena: Option<String>,
     #[command(flatten)]
-    chain: ChainArgs,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    on: ArenaArgs,
 }
 
 /// Sends `arena.solve(solution)` from the key's address.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let solution = input::board("SOLUTION", &args.solution)?;
-    let mut opened = args.chain.open(KeyUse::Send, false)?;
-    let arena_addr = arena_address(&mut opened, args.arena.as_deref())?;
-    require_arena(&mut opened, arena_addr)?;
+    let mut opened = args.on.chain.open(KeyUse::Send, false)?;
+    let arena_addr = arena_address(&mut opened, args.on.arena.as_deref())?;
     let player = opened.chain.sender();
     let start = Board::from_u256(
         arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
     );
-    send_solution(&mut opened, arena_addr, player, start, solution, args.json)
+    send_solution(
+        &mut opened,
+        arena_addr,
+        player,
+        start,
+        solution,
+        args.on.json,
+    )
 }
 
 /// Sends the solve (simulated first), waits for the receipt, prints rank, gas
