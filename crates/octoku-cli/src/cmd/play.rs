@@ -2,13 +2,12 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Board, solve};
-use octoku_evm::chain::arena;
+use octoku_core::solve;
 use serde_json::json;
 
 use super::{
-    onchain::{ArenaArgs, KeyUse, arena_address, chain_error},
-    submit::send_solution,
+    onchain::ArenaArgs,
+    submit::{Seat, send_solution},
 };
 use crate::error::CliError;
 
@@ -22,12 +21,8 @@ pub struct Args {
 /// Solves the key's board and sends the solution; an unsolvable board sends
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let mut opened = args.on.chain.open(KeyUse::Send, false)?;
-    let arena_addr = arena_address(&mut opened, args.on.arena.as_deref())?;
-    let player = opened.chain.sender();
-    let start = Board::from_u256(
-        arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
-    );
+    let mut seat = Seat::take(&args.on)?;
+    let (player, start) = (seat.player, seat.start);
     let solution = solve::solve(start).map_err(|e| {
         CliError::Evm(format!(
             "the arena gave {} the board {start}, which is not a valid start: {e}",
@@ -38,8 +33,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let reason = solve::contradiction(start);
         if args.on.json {
             let out = json!({
-                "chain": opened.label,
-                "arena": arena_addr.to_checksum(None),
+                "chain": seat.opened.label,
+                "arena": seat.arena.to_checksum(None),
                 "address": player.to_checksum(None),
                 "start": start.to_hex(),
                 "solution": null,
@@ -56,12 +51,5 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::from(1));
     };
-    send_solution(
-        &mut opened,
-        arena_addr,
-        player,
-        start,
-        solution,
-        args.on.json,
-    )
+    send_solution(&mut seat, solution, args.on.json)
 }

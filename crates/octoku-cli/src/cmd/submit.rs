@@ -21,32 +21,46 @@ pub struct Args {
 /// Sends `arena.solve(solution)` from the key's address.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let solution = input::board("SOLUTION", &args.solution)?;
-    let mut opened = args.on.chain.open(KeyUse::Send, false)?;
-    let arena_addr = arena_address(&mut opened, args.on.arena.as_deref())?;
-    let player = opened.chain.sender();
-    let start = Board::from_u256(
-        arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
-    );
-    send_solution(
-        &mut opened,
-        arena_addr,
-        player,
-        start,
-        solution,
-        args.on.json,
-    )
+    let mut seat = Seat::take(&args.on)?;
+    send_solution(&mut seat, solution, args.on.json)
+}
+
+/// The signer at the arena: the open chain, the arena, the signer's address
+/// and the board the arena hands it.
+pub(crate) struct Seat {
+    pub opened: Opened,
+    pub arena: Address,
+    pub player: Address,
+    pub start: Board,
+}
+
+impl Seat {
+    /// Opens the chain to send, finds the arena and reads the signer's board.
+    pub(crate) fn take(on: &ArenaArgs) -> Result<Seat, CliError> {
+        let mut opened = on.chain.open(KeyUse::Send, false)?;
+        let arena = arena_address(&mut opened, on.arena.as_deref())?;
+        let player = opened.chain.sender();
+        let start = Board::from_u256(
+            arena::board_of(&mut opened.chain, arena, player).map_err(chain_error)?,
+        );
+        Ok(Seat {
+            opened,
+            arena,
+            player,
+            start,
+        })
+    }
 }
 
 /// Sends the solve (simulated first), waits for the receipt, prints rank, gas
 /// and transaction hash.
 pub(crate) fn send_solution(
-    opened: &mut Opened,
-    arena_addr: Address,
-    player: Address,
-    start: Board,
+    seat: &mut Seat,
     solution: Board,
     json: bool,
 ) -> Result<ExitCode, CliError> {
+    let (arena_addr, player, start) = (seat.arena, seat.player, seat.start);
+    let opened = &mut seat.opened;
     if !json {
         println!("chain     {}", opened.label);
         println!("arena     {}", arena_addr.to_checksum(None));
