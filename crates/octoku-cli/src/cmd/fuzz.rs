@@ -98,8 +98,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Some(m) => {
+            // A subset run replays on the same subset.
+            let only = if puzzles.len() == Puzzle::ALL.len() {
+                String::new()
+            } else {
+                format!(" --puzzle {}", implementations.join(","))
+            };
             let replay = format!(
-                "octoku fuzz --seed {} --from {} --cases 1",
+                "octoku fuzz --seed {} --from {} --cases 1{only}",
                 args.seed, m.index
             );
             if args.json {
