@@ -124,13 +124,16 @@ pub const LANES: U256 = U256::from_limbs([
     0x0000000100000001,
 ]);
 /// `0x10` in the top byte of lanes 0..4 (columns `C` = 7..4, the second
-/// stack): `16 * stack`, the stack's first column `4 * stack` times 4
-/// (`shr(128, mul(lanes, 0x10000000))`).
+/// stack): `16 * stack`, the stack's first column `4 * stack` times 4.
 pub const STACK_HALVES: U256 = U256::from_limbs([0x1000000010000000, 0x1000000010000000, 0, 0]);
-/// 1 in each of the 8 label fields of `(la << 64) | lb` (bits `16k`, `64 + 16k`).
-pub const LABEL_ONES: U256 = U256::from_limbs([0x0001_0001_0001_0001, 0x0001_0001_0001_0001, 0, 0]);
-/// 1 in each field of the `lb` half only.
-pub const LABEL_LOW: U256 = U256::from_limbs([0x0001_0001_0001_0001, 0, 0, 0]);
+/// Added to the 8 label fields of `(la << 64) | lb` (bits `64 + 16k` and
+/// `16k`): 1 to each `la` field, 5 to each `lb` field, so that the `a` half
+/// labels 1..=4 and the `b` half 5..=8.
+pub const LABEL_BASE: U256 = U256::from_limbs([0x0005_0005_0005_0005, 0x0001_0001_0001_0001, 0, 0]);
+/// 4 in every label field: XORed into [`LABEL_BASE`] when `t`'s bit 29 is
+/// set, it turns 1 into 5 and 5 into 1, swapping which half labels 1..=4.
+pub const LABEL_FOURS: U256 =
+    U256::from_limbs([0x0004_0004_0004_0004, 0x0004_0004_0004_0004, 0, 0]);
 /// The base grid `0x7235861418463257457361828621457323681745541728366784532131527468`
 /// with each digit replaced by its label slot: 1, 2, 3, 4 -> 7, 5, 3, 1 and
 /// 5, 6, 7, 8 -> 15, 13, 11, 9 (see [`slot_of_digit`]).
@@ -227,14 +230,12 @@ fn tables(s: U256) -> Tables {
     let la = byte(u % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
     // lb := and(mul(byte(mod(div(u, 24), 24), perms), ROW_SPREAD), ROW_FIELDS)
     let lb = byte((u / n24) % n24, PERMS).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
-    // labels := shl(128, add(add(or(shl(64, la), lb), ones),
-    //                        shl(2, xor(LABEL_LOW, mul(and(shr(29, t), 1), ones)))))
-    let half_swap = (shr(lit(29), t) & lit(1)).wrapping_mul(LABEL_ONES);
+    // labels := shl(128, add(or(shl(64, la), lb),
+    //                        xor(LABEL_BASE, mul(and(shr(29, t), 1), LABEL_FOURS))))
+    let half_swap = (shr(lit(29), t) & lit(1)).wrapping_mul(LABEL_FOURS);
     let labels = shl(
         lit(128),
-        (shl(lit(64), la) | lb)
-            .wrapping_add(LABEL_ONES)
-            .wrapping_add(shl(lit(2), LABEL_LOW ^ half_swap)),
+        (shl(lit(64), la) | lb).wrapping_add(LABEL_BASE ^ half_swap),
     );
     Tables { rows, cols, labels }
 }
@@ -254,40 +255,85 @@ pub fn fair_generate(address: &Address) -> Board {
 }
 
 /// The fair board for a generation seed `s = keccak256(address)`.
-///
-/// Mirrors the contract's draw loop step for step:
+pub fn fair_generate_from_seed(seed: U256) -> Board {
+    fair_generate_trace(seed).board
+}
+
+/// `0x1111...1`: bit 0 of every nibble (`div(not(0), 15)` in the contract).
+pub const M1: U256 = U256::from_limbs([0x1111_1111_1111_1111; 4]);
+
+/// One run of the fair draw loop: the board and the work it took, which
+/// fixes the gas of `generate` (`fair_gas` in crates/octoku-evm/tests/golf_targets.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FairTrace {
+    /// The board, equal to [`fair_generate_from_seed`] of the same seed.
+    pub board: Board,
+    /// 6-bit draws taken from the seed (8 plus the draws that hit a filled
+    /// cell, unless the seed runs out).
+    pub draws: u32,
+    /// Batches of draws: 1, plus one per recount that found fewer than 8
+    /// revealed cells with seed left (0 for the zero seed).
+    pub batches: u32,
+}
+
+/// Runs the contract's draw loop on seed `s`, step for step:
 ///
 /// ```solidity
-/// for { let off := 0 } lt(off, 48) { off := add(off, 6) } {
-///     let r := shr(off, s)
-///     let k4 := or(and(shl(2, r), 0xfc), shl(8, iszero(r)))
-///     for {} and(shr(k4, p), 15) {} {
-///         s := shr(6, s)
-///         r := shr(off, s)
-///         k4 := or(and(shl(2, r), 0xfc), shl(8, iszero(r)))
+/// let end := shr(48, s)              // the first batch: 8 draws
+/// if s {
+///     for {} 1 {} {
+///         for {} 1 {} {              // one draw
+///             let k4 := and(shl(2, s), 0xfc)
+///             p := or(p, shl(k4, label(k4)))
+///             s := shr(6, s)
+///             if iszero(gt(s, end)) { break }
+///         }
+///         // n = revealed cells (nibble + 7 has bit 3 set iff the nibble is
+///         // 1..8); the next batch is 8 - n draws, none if n = 8
+///         end := shr(mul(6, sub(8, shr(252, mul(and(shr(3, add(p, mul(7, m1))), m1), m1)))), s)
+///         if iszero(gt(s, end)) { break }
 ///     }
-///     p := or(p, shl(k4, label(k4)))
 /// }
 /// ```
 ///
-/// `r` is the unread seed before a draw; when it is 0 (the published loop
-/// stops there) `k4` is 256 or more, which reads as an empty cell and writes
-/// nothing.
-pub fn fair_generate_from_seed(seed: U256) -> Board {
+/// A batch of `8 - n` draws can reveal at most `8 - n` new cells, so no batch
+/// overshoots the 8th; a draw that lands on a filled cell ORs the same digit
+/// into it again, which changes nothing. `s > end` holds exactly while the
+/// batch has draws left and the unread seed is not 0: `end` is `s` shifted
+/// right by 6 per remaining draw, and `x >> k < x` for every `x >= 1`, while
+/// `s = 0` forces `end = 0`. So the draws are the published ones, stopping
+/// where the published loop stops (8 cells, or the seed spent).
+pub fn fair_generate_trace(seed: U256) -> FairTrace {
     let tables = tables(seed);
-    let chunk_offset =
-        |r: U256| (shl(lit(2), r) & lit(0xfc)) | shl(lit(8), lit(u64::from(r.is_zero())));
     let mut s = seed;
     let mut p = U256::ZERO;
-    for off in (0..48u64).step_by(6) {
-        let mut k4 = chunk_offset(shr(lit(off), s));
-        while !(shr(k4, p) & lit(15)).is_zero() {
-            s = shr(lit(6), s);
-            k4 = chunk_offset(shr(lit(off), s));
+    let mut end = shr(lit(48), s);
+    let (mut draws, mut batches) = (0, 0);
+    if !s.is_zero() {
+        loop {
+            loop {
+                let k4 = shl(lit(2), s) & lit(0xfc);
+                p |= shl(k4, tables.label(k4));
+                s = shr(lit(6), s);
+                draws += 1;
+                if s <= end {
+                    break;
+                }
+            }
+            batches += 1;
+            let revealed = shr(lit(3), p.wrapping_add(lit(7).wrapping_mul(M1))) & M1;
+            let n = shr(lit(252), revealed.wrapping_mul(M1));
+            end = shr(lit(6) * (lit(8) - n), s);
+            if s <= end {
+                break;
+            }
         }
-        p |= shl(k4, tables.label(k4));
     }
-    Board(p)
+    FairTrace {
+        board: Board(p),
+        draws,
+        batches,
+    }
 }
 
 /// The hidden grid `G` behind the fair board for seed `s`: a valid grid whose
@@ -304,7 +350,7 @@ pub fn fair_grid(seed: U256) -> Board {
 
 /// The fair board written as the published loop (draw, skip filled cells,
 /// stop when the seed is spent or 8 cells are revealed), for tests: the
-/// contract's offset loop must give the same board on every seed.
+/// contract's batched loop must give the same board on every seed.
 #[cfg(test)]
 fn fair_generate_plain(seed: U256) -> Board {
     let tables = tables(seed);
@@ -352,7 +398,7 @@ mod tests {
         // (PERMS byte 0xe4: field k = k), the labels word holds digit d at slot_of_digit(d).
         let la = (lit(0xe4).wrapping_mul(ROW_SPREAD) & ROW_FIELDS) << 64usize;
         let lb = lit(0xe4).wrapping_mul(ROW_SPREAD) & ROW_FIELDS;
-        let labels = shl(lit(128), (la | lb) + LABEL_ONES + shl(lit(2), LABEL_LOW));
+        let labels = shl(lit(128), (la | lb) + LABEL_BASE);
         for d in 1..=8u8 {
             assert_eq!(
                 byte(lit(u64::from(slot_of_digit(d))), labels),
@@ -373,6 +419,7 @@ mod tests {
             shr(lit(128), lanes.wrapping_mul(lit(0x1000_0000))),
             STACK_HALVES
         );
+        assert_eq!(not0 / lit(15), M1);
     }
 
     /// `PERMS` lists the 24 permutations of 0..4 in lexicographic order.
@@ -516,6 +563,17 @@ mod tests {
         );
         prop_assert_eq!(nonzero_mask(board), nonzero_mask(generate_from_seed(seed)));
         prop_assert_eq!(fair_generate_plain(seed), board);
+        let trace = fair_generate_trace(seed);
+        prop_assert_eq!(
+            trace.draws as usize,
+            generate_trace(seed).draws,
+            "the published draws"
+        );
+        prop_assert_eq!(trace.batches == 0, seed.is_zero());
+        if board.givens() == 8 {
+            // Each batch after the first draws at least once more.
+            prop_assert!(trace.batches <= trace.draws - 7);
+        }
         let solved = crate::solve::solve(board).unwrap();
         prop_assert!(solved.is_some(), "fair board has no solution");
         prop_assert!(crate::verify::verify(board, grid));
