@@ -134,6 +134,9 @@ pub const LABEL_BASE: U256 = U256::from_limbs([0x0005_0005_0005_0005, 0x0001_000
 /// set, it turns 1 into 5 and 5 into 1, swapping which half labels 1..=4.
 pub const LABEL_FOURS: U256 =
     U256::from_limbs([0x0004_0004_0004_0004, 0x0004_0004_0004_0004, 0, 0]);
+/// `0x1111...1`: bit 0 of every nibble, for counting revealed cells
+/// (`div(not(0), 15)` in the contract).
+pub const M1: U256 = U256::from_limbs([0x1111_1111_1111_1111; 4]);
 /// The base grid `0x7235861418463257457361828621457323681745541728366784532131527468`
 /// with each digit replaced by its label slot: 1, 2, 3, 4 -> 7, 5, 3, 1 and
 /// 5, 6, 7, 8 -> 15, 13, 11, 9 (see [`slot_of_digit`]).
@@ -258,9 +261,6 @@ pub fn fair_generate(address: &Address) -> Board {
 pub fn fair_generate_from_seed(seed: U256) -> Board {
     fair_generate_trace(seed).board
 }
-
-/// `0x1111...1`: bit 0 of every nibble (`div(not(0), 15)` in the contract).
-pub const M1: U256 = U256::from_limbs([0x1111_1111_1111_1111; 4]);
 
 /// One run of the fair draw loop: the board and the work it took, which
 /// fixes the gas of `generate` (`fair_gas` in crates/octoku-evm/tests/golf_targets.rs).
