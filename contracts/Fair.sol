@@ -51,7 +51,8 @@ import {GolfedPuzzle} from "./GolfedPuzzle.sol";
 /// 63.4% of addresses whose first 8 draws hit 8 different cells, 1,998 for the
 /// next 27.7% (one redraw), so at most 2,000 for 91.1%; below the published
 /// generate (2,927 + 106 per redraw) for every address with at most 10
-/// redraws (all but about 2 in 10^9). verify 829. See README "The fair puzzle".
+/// redraws (all but about 2 in 10^9). verify as in `GolfedPuzzle`. See README
+/// "The fair puzzle".
 contract OctokuFair is GolfedPuzzle {
     /// @dev The 24 permutations p of 0..4 in lexicographic order, one byte
     /// each from the most significant: p[0] | p[1] << 2 | p[2] << 4 | p[3] << 6.

@@ -221,12 +221,14 @@ fn core_address(a: Address) -> octoku_core::Address {
     octoku_core::Address(a.0.0)
 }
 
-/// Deploys with the CLI; returns (puzzle, arena).
-fn deploy(dir: &Path, url: &str) -> (Address, Address) {
+/// Deploys puzzle `kind` and its arena with the CLI; returns (puzzle, arena).
+fn deploy(dir: &Path, url: &str, kind: &str) -> (Address, Address) {
     let out = octoku(
         dir,
         &[
             "deploy",
+            "--puzzle",
+            kind,
             "--rpc-url",
             url,
             "--private-key",
@@ -237,7 +239,7 @@ fn deploy(dir: &Path, url: &str) -> (Address, Address) {
     .json();
     let puzzle: Address = out["puzzle"].as_str().unwrap().parse().unwrap();
     let arena: Address = out["arena"].as_str().unwrap().parse().unwrap();
-    assert_eq!(out["puzzle_kind"], "reference");
+    assert_eq!(out["puzzle_kind"], kind);
     assert_eq!(out["chain_id"], 31337);
     assert!(
         out["chain"].as_str().unwrap().contains("(chain id 31337)"),
@@ -247,12 +249,30 @@ fn deploy(dir: &Path, url: &str) -> (Address, Address) {
     (puzzle, arena)
 }
 
+/// Plays on `arena` with `key` through the CLI; returns its JSON.
+fn play(dir: &Path, url: &str, arena: Address, key: &str) -> Value {
+    octoku(
+        dir,
+        &[
+            "play",
+            "--arena",
+            &arena.to_string(),
+            "--rpc-url",
+            url,
+            "--private-key",
+            key,
+            "--json",
+        ],
+    )
+    .json()
+}
+
 #[test]
 fn deploy_play_and_read_back_through_alloy() {
     let anvil = Anvil::start();
     let url = anvil.url();
     let dir = temp_dir("play");
-    let (puzzle, arena_addr) = deploy(&dir, &url);
+    let (puzzle, arena_addr) = deploy(&dir, &url, "reference");
 
     // The deployment record is complete and parses.
     let record: Value =
@@ -286,20 +306,7 @@ fn deploy_play_and_read_back_through_alloy() {
     // Three players solve in turn; ranks follow the order.
     let mut plays = Vec::new();
     for (i, key) in KEYS[1..4].iter().enumerate() {
-        let out = octoku(
-            &dir,
-            &[
-                "play",
-                "--arena",
-                &arena_addr.to_string(),
-                "--rpc-url",
-                &url,
-                "--private-key",
-                key,
-                "--json",
-            ],
-        )
-        .json();
+        let out = play(&dir, &url, arena_addr, key);
         assert_eq!(out["rank"], i as u64 + 1, "{out}");
         assert_eq!(
             out["address"].as_str().unwrap().parse::<Address>().unwrap(),
@@ -371,7 +378,7 @@ fn every_error_is_one_line_and_nothing_is_sent() {
     let mut anvil = Anvil::start();
     let url = anvil.url();
     let dir = temp_dir("errors");
-    let (_, arena_addr) = deploy(&dir, &url);
+    let (_, arena_addr) = deploy(&dir, &url, "reference");
     let arena_arg = arena_addr.to_string();
     let base = |key: &'static str| {
         vec![
@@ -626,37 +633,9 @@ fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
     let anvil = Anvil::start();
     let url = anvil.url();
     let dir = temp_dir("fair");
-    let out = octoku(
-        &dir,
-        &[
-            "deploy",
-            "--puzzle",
-            "fair",
-            "--rpc-url",
-            &url,
-            "--private-key",
-            KEYS[0],
-            "--json",
-        ],
-    )
-    .json();
-    assert_eq!(out["puzzle_kind"], "fair");
-    let arena_addr: Address = out["arena"].as_str().unwrap().parse().unwrap();
+    let (_, arena_addr) = deploy(&dir, &url, "fair");
     for (i, key) in KEYS[1..4].iter().enumerate() {
-        let played = octoku(
-            &dir,
-            &[
-                "play",
-                "--arena",
-                &arena_addr.to_string(),
-                "--rpc-url",
-                &url,
-                "--private-key",
-                key,
-                "--json",
-            ],
-        )
-        .json();
+        let played = play(&dir, &url, arena_addr, key);
         assert_eq!(played["rank"], i as u64 + 1, "{played}");
         let start = Board::from_u256(played["start"].as_str().unwrap().parse().unwrap());
         let player = core_address(address_of(key));

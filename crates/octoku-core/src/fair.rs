@@ -108,21 +108,11 @@ pub const COL_SPREAD: U256 = U256::from_limbs([
 ]);
 /// Bits `32q + 26`, `32q + 27` for `q` in 0..8: keeps field `q` of copy `q`
 /// (`mul(lanes, 0xc000000)` in the contract).
-pub const COL_FIELDS: U256 = U256::from_limbs([
-    0x0c0000000c000000,
-    0x0c0000000c000000,
-    0x0c0000000c000000,
-    0x0c0000000c000000,
-]);
+pub const COL_FIELDS: U256 = U256::from_limbs([0x0c00_0000_0c00_0000; 4]);
 /// Bit 28 of `t`: the stack swap.
 pub const STACK_SWAP_BIT: U256 = U256::from_limbs([0x1000_0000, 0, 0, 0]);
 /// `sum 2^(32q)`: copies a bit into all 8 lanes (`div(not(0), 0xffffffff)`).
-pub const LANES: U256 = U256::from_limbs([
-    0x0000000100000001,
-    0x0000000100000001,
-    0x0000000100000001,
-    0x0000000100000001,
-]);
+pub const LANES: U256 = U256::from_limbs([0x0000_0001_0000_0001; 4]);
 /// `0x10` in the top byte of lanes 0..4 (columns `C` = 7..4, the second
 /// stack): `16 * stack`, the stack's first column `4 * stack` times 4.
 pub const STACK_HALVES: U256 = U256::from_limbs([0x1000000010000000, 0x1000000010000000, 0, 0]);
@@ -153,7 +143,7 @@ pub const fn slot_of_digit(d: u8) -> u8 {
 }
 
 /// Order of the board symmetry group (384 row maps times 1152 column maps).
-pub const SYMMETRIES: u64 = 442_368;
+pub const SYMMETRIES: u64 = crate::symmetry::ORDER as u64;
 /// Number of digit relabellings: (4!)^2 permutations inside the halves 1..=4
 /// and 5..=8, times 2 for swapping the halves.
 pub const RELABELLINGS: u64 = 1_152;
@@ -172,22 +162,14 @@ fn byte(i: U256, x: U256) -> U256 {
     U256::from(x.byte(31 - i.to::<usize>()))
 }
 
-/// EVM `shl(n, x)`.
+/// EVM `shl(n, x)` (ruint's shift by a `U256` gives 0 from 256 on, as the EVM).
 fn shl(n: U256, x: U256) -> U256 {
-    if n >= U256::from(256u16) {
-        U256::ZERO
-    } else {
-        x << n.to::<usize>()
-    }
+    x << n
 }
 
 /// EVM `shr(n, x)`.
 fn shr(n: U256, x: U256) -> U256 {
-    if n >= U256::from(256u16) {
-        U256::ZERO
-    } else {
-        x >> n.to::<usize>()
-    }
+    x >> n
 }
 
 fn lit(v: u64) -> U256 {
@@ -390,8 +372,8 @@ mod tests {
     fn base_is_the_documented_grid() {
         let g: Board = GRID.parse().unwrap();
         assert!(crate::verify::is_valid_grid(g));
-        for k in 0..64 {
-            let slot = ((BASE >> (4 * k as usize)) & lit(15)).to::<u64>();
+        for k in 0..64usize {
+            let slot = ((BASE >> (4 * k)) & lit(15)).to::<u64>();
             assert_eq!(slot, u64::from(slot_of_digit(g.nibble(k))), "nibble {k}");
         }
         // With sigma, the stack perms and the half perms all the identity
@@ -425,21 +407,12 @@ mod tests {
     /// `PERMS` lists the 24 permutations of 0..4 in lexicographic order.
     #[test]
     fn perms_table_is_lexicographic() {
-        let mut i = 0;
-        for a in 0..4u8 {
-            for b in 0..4u8 {
-                for c in 0..4u8 {
-                    for d in 0..4u8 {
-                        if a != b && a != c && a != d && b != c && b != d && c != d {
-                            let e = a | b << 2 | c << 4 | d << 6;
-                            assert_eq!(byte(lit(i), PERMS), lit(u64::from(e)), "entry {i}");
-                            i += 1;
-                        }
-                    }
-                }
-            }
+        let perms = crate::symmetry::perms4();
+        for (i, [a, b, c, d]) in perms.iter().copied().enumerate() {
+            let e = a | b << 2 | c << 4 | d << 6;
+            assert_eq!(byte(lit(i as u64), PERMS), lit(u64::from(e)), "entry {i}");
         }
-        assert_eq!(i, 24);
+        assert_eq!(perms.len(), 24);
         assert_eq!(PERMS & lit(u64::MAX), U256::ZERO);
     }
 
@@ -496,8 +469,8 @@ mod tests {
             col_maps.insert(gamma);
             relabels.insert(l);
         }
-        assert_eq!(row_maps.len(), 384);
-        assert_eq!(col_maps.len(), 1152);
+        assert_eq!(row_maps.len(), crate::symmetry::ROW_MAPS);
+        assert_eq!(col_maps.len(), crate::symmetry::COL_MAPS);
         assert_eq!(relabels.len(), RELABELLINGS as usize);
     }
 
@@ -552,18 +525,17 @@ mod tests {
     }
 
     fn check_seed(seed: U256) -> Result<(), TestCaseError> {
-        let board = fair_generate_from_seed(seed);
+        let trace = fair_generate_trace(seed);
+        let board = trace.board;
         let grid = fair_grid(seed);
         prop_assert!(crate::verify::is_valid_grid(grid));
         prop_assert!(crate::solve::is_valid_grid(grid));
-        prop_assert_eq!(
-            grid.0 & nibble_mask(board),
-            board.0,
+        prop_assert!(
+            crate::verify::keeps_givens(board, grid),
             "board is a subset of G"
         );
         prop_assert_eq!(nonzero_mask(board), nonzero_mask(generate_from_seed(seed)));
         prop_assert_eq!(fair_generate_plain(seed), board);
-        let trace = fair_generate_trace(seed);
         prop_assert_eq!(
             trace.draws as usize,
             generate_trace(seed).draws,
@@ -580,16 +552,6 @@ mod tests {
         Ok(())
     }
 
-    fn nibble_mask(b: Board) -> U256 {
-        let mut m = U256::ZERO;
-        for k in 0..64 {
-            if b.nibble(k) != 0 {
-                m |= U256::from(15u8) << (4 * k);
-            }
-        }
-        m
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
 
@@ -597,9 +559,9 @@ mod tests {
         fn full_seeds(limbs in any::<[u64; 4]>()) {
             let seed = U256::from_limbs(limbs);
             check_seed(seed)?;
-            let board = fair_generate_from_seed(seed);
-            if !generate_trace(seed).exhausted_or() && generate_trace(seed).placements.len() == 8 {
-                prop_assert_eq!(board.givens(), 8);
+            let published = generate_trace(seed);
+            if !published.exhausted_or() && published.placements.len() == 8 {
+                prop_assert_eq!(fair_generate_from_seed(seed).givens(), 8);
             }
         }
 
@@ -621,8 +583,11 @@ mod tests {
 
         #[test]
         fn addresses(bytes in any::<[u8; 20]>()) {
+            // The board of an address is that of its seed, which reveals
+            // the published cells and solves.
             let a = Address(bytes);
             prop_assert_eq!(fair_generate(&a), fair_generate_from_seed(seed_of(&a)));
+            check_seed(seed_of(&a))?;
         }
     }
 

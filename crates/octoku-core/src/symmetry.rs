@@ -28,7 +28,7 @@ pub struct Symmetry {
 }
 
 /// The 24 permutations of 0..4, in lexicographic order.
-fn perms4() -> Vec<[u8; 4]> {
+pub(crate) fn perms4() -> Vec<[u8; 4]> {
     let mut out = Vec::with_capacity(24);
     for a in 0..4u8 {
         for b in 0..4u8 {

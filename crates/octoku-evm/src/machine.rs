@@ -65,6 +65,24 @@ impl Puzzle {
         }
     }
 
+    /// The implementation whose fill loop a raw-seed harness exposes for this
+    /// one: golf's fill is the reference's (same outputs on every seed), the
+    /// fair puzzle has its own.
+    pub const fn fill_harness(self) -> Puzzle {
+        match self {
+            Puzzle::Reference | Puzzle::Golf => Puzzle::Reference,
+            Puzzle::Fair => Puzzle::Fair,
+        }
+    }
+
+    /// The Rust mirror of this implementation's fill loop on a raw seed word.
+    pub fn mirror_fill(self, seed: U256) -> Board {
+        match self.fill_harness() {
+            Puzzle::Fair => octoku_core::fair::fair_generate_from_seed(seed),
+            _ => octoku_core::generate_from_seed(seed),
+        }
+    }
+
     /// The Rust mirror of this implementation's `verify` (one rule for all).
     pub fn mirror_verify(self, start: Board, solution: Board) -> bool {
         octoku_core::verify(start, solution)
@@ -93,6 +111,16 @@ pub struct Call<T> {
     pub value: T,
     /// Execution gas of the call frame (no intrinsic or calldata cost).
     pub gas: u64,
+}
+
+impl<T> Call<T> {
+    /// The same call with its value converted.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Call<U> {
+        Call {
+            value: f(self.value),
+            gas: self.gas,
+        }
+    }
 }
 
 /// Why a call into the EVM did not give a value.
@@ -198,7 +226,8 @@ pub struct RawOutcome {
     pub gas: u64,
 }
 
-/// An in-memory chain with every puzzle implementation and the test harness deployed.
+/// An in-memory chain with every puzzle implementation and the raw-seed
+/// harnesses (reference and fair fill loops) deployed.
 pub struct Machine {
     evm: Evm,
     nonce: u64,
@@ -355,11 +384,9 @@ impl Machine {
         let call = IPuzzle::generateCall {
             seed: EvmAddress::from(address.0),
         };
-        let out = self.call(self.address_of(puzzle), &call)?;
-        Ok(Call {
-            value: Board::from_u256(out.value),
-            gas: out.gas,
-        })
+        Ok(self
+            .call(self.address_of(puzzle), &call)?
+            .map(Board::from_u256))
     }
 
     /// `puzzle.verify(start, solution)`.
@@ -376,25 +403,20 @@ impl Machine {
         self.call(self.address_of(puzzle), &call)
     }
 
-    /// The harness's `generateFromSeed(seed)`: the reference fill loop on a raw seed word.
-    pub fn generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
-        let out = self.call(
-            self.harness,
-            &IReferenceHarness::generateFromSeedCall { seed },
-        )?;
-        Ok(Call {
-            value: Board::from_u256(out.value),
-            gas: out.gas,
-        })
-    }
-
-    /// The fair harness's `fairFromSeed(seed)`: the fair contract's fill on a raw seed word.
-    pub fn fair_generate_from_seed(&mut self, seed: U256) -> Result<Call<Board>, EvmError> {
-        let out = self.call(self.fair_harness, &IFairHarness::fairFromSeedCall { seed })?;
-        Ok(Call {
-            value: Board::from_u256(out.value),
-            gas: out.gas,
-        })
+    /// `puzzle`'s fill loop on a raw seed word, through its harness (see
+    /// [`Puzzle::fill_harness`]): the reference harness's `generateFromSeed`
+    /// or the fair harness's `fairFromSeed`.
+    pub fn fill(&mut self, puzzle: Puzzle, seed: U256) -> Result<Call<Board>, EvmError> {
+        let out = match puzzle.fill_harness() {
+            Puzzle::Fair => {
+                self.call(self.fair_harness, &IFairHarness::fairFromSeedCall { seed })?
+            }
+            _ => self.call(
+                self.harness,
+                &IReferenceHarness::generateFromSeedCall { seed },
+            )?,
+        };
+        Ok(out.map(Board::from_u256))
     }
 
     fn tx(&self, kind: TxKind, data: Bytes) -> TxEnv {

@@ -11,6 +11,12 @@ impl SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The generator for item `index` of stream `seed`: any item of a run can
+    /// be drawn on its own, so runs split across threads and replay.
+    pub const fn for_index(seed: u64, index: u64) -> SplitMix64 {
+        SplitMix64(seed ^ index.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

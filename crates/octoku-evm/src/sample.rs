@@ -10,7 +10,7 @@ use crate::{EvmError, Machine, Puzzle, rng::SplitMix64};
 
 /// The address with index `index` in the stream of `seed`.
 pub fn address(seed: u64, index: u64) -> Address {
-    let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0xD6E8_FEB8_6659_FD93));
+    let mut rng = SplitMix64::for_index(seed, index);
     rng.next_u64();
     Address(rng.bytes20())
 }

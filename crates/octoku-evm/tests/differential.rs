@@ -137,28 +137,17 @@ proptest! {
             prop_assert_eq!(evm.value, puzzle.mirror_generate(&address), "{} generate({})", puzzle, address);
         }
         prop_assert_eq!(Puzzle::Golf.mirror_generate(&address), generate(&address));
-        // The fair board reveals exactly the published cells, and it solves.
-        let fair = Puzzle::Fair.mirror_generate(&address);
-        let published = generate(&address);
-        for k in 0..64 {
-            prop_assert_eq!(fair.nibble(k) != 0, published.nibble(k) != 0, "cell {} of {}", k, address);
+    }
+
+    /// Both fill loops (the published one and the fair one) agree with their
+    /// contract harnesses on any raw seed, sparse ones (which run out) and
+    /// colliding ones (many redraws) included.
+    #[test]
+    fn fills_agree_on_raw_sparse_and_colliding_seeds(seed in prop_oneof![u256(), sparse_u256()]) {
+        for harness in [Puzzle::Reference, Puzzle::Fair] {
+            let evm = EVM.with(|evm| evm.borrow_mut().fill(harness, seed).expect("harness call"));
+            prop_assert_eq!(evm.value, harness.mirror_fill(seed), "{} fill, seed {:#x}", harness, seed);
         }
-        prop_assert!(octoku_core::solve::solve(fair).expect("solver").is_some(), "fair board of {} has no solution", address);
-    }
-
-    /// The fair fill agrees with its contract harness on any raw seed, sparse
-    /// ones (which run out) and colliding ones (many redraws) included.
-    #[test]
-    fn fair_fill_agrees_on_raw_sparse_and_colliding_seeds(seed in prop_oneof![u256(), sparse_u256()]) {
-        let evm = EVM.with(|evm| evm.borrow_mut().fair_generate_from_seed(seed).expect("fair harness call"));
-        prop_assert_eq!(evm.value, octoku_core::fair::fair_generate_from_seed(seed), "seed {:#x}", seed);
-    }
-
-    /// The fill loop agrees with the contract harness on any raw seed, sparse ones included.
-    #[test]
-    fn fill_agrees_on_raw_and_sparse_seeds(seed in prop_oneof![u256(), sparse_u256()]) {
-        let evm = EVM.with(|evm| evm.borrow_mut().generate_from_seed(seed).expect("harness call"));
-        prop_assert_eq!(evm.value, generate_from_seed(seed), "seed {:#x}", seed);
     }
 
     /// A valid grid verifies against any subset of its own cells as the start.
@@ -262,10 +251,13 @@ fn fills_agree_on_edge_seeds() {
     EVM.with(|evm| {
         let mut evm = evm.borrow_mut();
         for seed in seeds {
-            let published = evm.generate_from_seed(seed).expect("harness call").value;
+            let published = evm
+                .fill(Puzzle::Reference, seed)
+                .expect("harness call")
+                .value;
             assert_eq!(published, generate_from_seed(seed), "seed {seed:#x}");
             let fair = evm
-                .fair_generate_from_seed(seed)
+                .fill(Puzzle::Fair, seed)
                 .expect("fair harness call")
                 .value;
             assert_eq!(

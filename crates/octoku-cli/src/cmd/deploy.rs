@@ -13,10 +13,6 @@ use super::onchain::{
 };
 use crate::error::CliError;
 
-/// Puzzle implementations the project has or plans; those not compiled into
-/// this build are refused by name.
-const KNOWN: [&str; 3] = ["reference", "golf", "fair"];
-
 /// Arguments of `octoku deploy`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -43,15 +39,9 @@ fn puzzle_kind(name: &str) -> Result<Puzzle, CliError> {
         .map(|p| p.label())
         .collect::<Vec<_>>()
         .join(", ");
-    if KNOWN.contains(&name.as_str()) {
-        Err(CliError::Input(format!(
-            "puzzle {name}: not compiled into this build yet; expected one of: {available}"
-        )))
-    } else {
-        Err(CliError::Input(format!(
-            "puzzle {name:?}: unknown; expected one of: {available}"
-        )))
-    }
+    Err(CliError::Input(format!(
+        "puzzle {name:?}: unknown; expected one of: {available}"
+    )))
 }
 
 /// Deploys the puzzle, then the arena pointing at it; records both.

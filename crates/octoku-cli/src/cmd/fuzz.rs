@@ -45,13 +45,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let end = args.from.checked_add(args.cases).ok_or_else(|| {
         CliError::Input("--from plus --cases overflows; expected a smaller range".into())
     })?;
-    let mut puzzles: Vec<Puzzle> = args.puzzle.iter().map(|&p| Puzzle::from(p)).collect();
-    if puzzles.is_empty() {
-        puzzles = Puzzle::ALL.to_vec();
-    }
-    puzzles.sort_by_key(|p| Puzzle::ALL.iter().position(|q| q == p));
-    puzzles.dedup();
-    let puzzles = puzzles.as_slice();
+    // The chosen implementations in Puzzle::ALL order, each once; all by default.
+    let puzzles: Vec<Puzzle> = Puzzle::ALL
+        .into_iter()
+        .filter(|&p| args.puzzle.is_empty() || args.puzzle.iter().any(|&a| Puzzle::from(a) == p))
+        .collect();
     let found: Mutex<Option<Mismatch>> = Mutex::new(None);
     let unit = parallel::show_progress(args.json).then_some("cases");
 
@@ -62,7 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         unit,
         |machine, first, last| {
             for index in first..last {
-                match check_only(machine, args.seed, index, puzzles) {
+                match check_only(machine, args.seed, index, &puzzles) {
                     Ok(None) => {}
                     Ok(Some(m)) => {
                         let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());

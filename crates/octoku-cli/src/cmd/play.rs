@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::{
     onchain::ArenaArgs,
+    solve::DEAD_END_SHARE,
     submit::{Seat, send_solution},
 };
 use crate::error::CliError;
@@ -44,7 +45,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         } else {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
             println!(
-                "the board of {} has no solution, nothing sent: {why} (start {}; the published generate gives about 0.34% of addresses such a board, an arena on the fair puzzle cannot)",
+                "the board of {} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE}, an arena on the fair puzzle cannot)",
                 player.to_checksum(None),
                 start.to_hex()
             );

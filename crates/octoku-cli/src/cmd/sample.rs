@@ -120,9 +120,5 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         println!("{seconds:.2} s, {rate:.0} addresses/s");
     }
-    Ok(if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    crate::exit(ok)
 }

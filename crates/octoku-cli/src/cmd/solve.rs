@@ -11,6 +11,11 @@ use crate::{
     input::{self, PuzzleArg},
 };
 
+/// How often the published `generate` hands out a board with no solution
+/// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
+pub(crate) const DEAD_END_SHARE: &str =
+    "the published generate gives about 0.34% of addresses such a board";
+
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -129,12 +134,11 @@ fn no_solution(
         let why = reason
             .map(|r| format!(": {r}"))
             .unwrap_or_else(|| ": the search found no completion".into());
-        // The published generate leaves about 0.34% of addresses without a
-        // solution; the fair puzzle reveals the same cells of a valid grid.
+        // The fair puzzle reveals the same cells of a valid grid.
         let hint = if address.is_some() && puzzle != Puzzle::Fair {
-            " (the published generate gives about 0.34% of addresses such a board; --puzzle fair cannot)"
+            format!(" ({DEAD_END_SHARE}; --puzzle fair cannot)")
         } else {
-            ""
+            String::new()
         };
         println!("no solution for {start}{whose}{why}{hint}");
     }
