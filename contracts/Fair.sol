@@ -46,10 +46,10 @@ import {GolfedPuzzle} from "./GolfedPuzzle.sol";
 /// published one.
 ///
 /// Gas (execution of the call frame, revm, Prague, exact; asserted in
-/// crates/octoku-evm/tests/golf_targets.rs): generate 1,785 + 122 per draw
-/// after the 8th + 91 per batch after the first (see `_fill`): 1,785 for the
-/// 63.4% of addresses whose first 8 draws hit 8 different cells, 1,998 for the
-/// next 27.7% (one redraw), so at most 2,000 for 91.1%; below the published
+/// crates/octoku-evm/tests/golf_targets.rs): generate 1,730 + 122 per draw
+/// after the 8th + 91 per batch after the first (see the fallback): 1,730 for
+/// the 63.4% of addresses whose first 8 draws hit 8 different cells, 1,943 for
+/// the next 27.7% (one redraw), so at most 2,000 for 91.1%; below the published
 /// generate (2,927 + 106 per redraw) for every address with at most 10
 /// redraws (all but about 2 in 10^9). verify as in `GolfedPuzzle`. See README
 /// "The fair puzzle".
@@ -124,19 +124,25 @@ contract OctokuFair is GolfedPuzzle {
     /// @inheritdoc GolfedPuzzle
     /// @dev name() -> string: offset 0x20, length 17, "2 × 4 = 8 (fair)"
     /// (UTF-8: 32 20 c3 97 20 34 20 3d 20 38 20 28 66 61 69 72 29), zero-padded.
+    /// One 18-byte store at 0x31 writes the length's low byte (0x3f) and the
+    /// text (0x40..0x50); the store at 0x51 clears the rest of the padding
+    /// (solc's free memory pointer sits at 0x40..0x5f).
     function _name() internal pure override {
         assembly {
+            mstore(0x51, 0)
+            mstore(0x31, 0x113220c3972034203d203820286661697229)
             mstore(0x00, 0x20)
-            mstore(0x20, 17)
-            mstore(0x40, shl(120, 0x3220c3972034203d203820286661697229))
             return(0x00, 0x60)
         }
     }
 
-    /// @inheritdoc GolfedPuzzle
-    function _fill(uint256 seed) internal pure override {
+    /// @notice generate(address seed) -> uint256: the fair board for `seed`.
+    /// @dev `onGenerate` leaves s = keccak256(abi.encodePacked(seed)) in memory
+    /// word 0, so t = keccak256(abi.encode(s)) hashes it in place.
+    /// Uses `returndatasize()` as 0: no external call is made before it.
+    fallback() external payable onGenerate {
         assembly {
-            mstore(0x00, seed)
+            let seed := mload(0x00)
             let t := keccak256(0x00, 0x20)
             let u := shr(64, t)
             let perms := PERMS
@@ -167,7 +173,7 @@ contract OctokuFair is GolfedPuzzle {
             // 0, and s = 0 makes end = 0. So the draws are the published ones
             // and stop where the published loop stops (8 cells, or the seed
             // spent; `if s` covers the zero seed, whose first draw the published
-            // loop never makes). Cost: 1,785 gas with one batch, each extra
+            // loop never makes). Cost: 1,730 gas with one batch, each extra
             // draw 122 and each extra batch 91 (the recount and its tests).
             let base := BASE
             let s := seed

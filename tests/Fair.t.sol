@@ -79,7 +79,7 @@ contract FairTest {
     }
 
     /// generate is cheaper than the published (reference) one for the same
-    /// address: 1,785 + 122 per redraw + 91 per extra batch against 2,927 +
+    /// address: 1,730 + 122 per redraw + 91 per extra batch against 2,927 +
     /// 106 per redraw, so only 11 or more redraws (about 2 addresses in 10^9)
     /// could close the gap.
     function testFuzz_generate_cheaper_than_reference(address player) public {

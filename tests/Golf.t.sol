@@ -4,15 +4,13 @@ pragma solidity 0.8.30;
 import {OctokuReference} from "../contracts/Reference.sol";
 import {ReferenceHarness} from "../contracts/harness/ReferenceHarness.sol";
 import {OctokuGolf} from "../contracts/Golf.sol";
+import {GolfHarness} from "../contracts/harness/GolfHarness.sol";
 import {IPuzzle} from "../contracts/IPuzzle.sol";
 
-/// @notice Test-only: exposes the golfed fill on a raw seed word. `_fill` ends in
-/// `return(0, 32)`, so `fill(s)` returns exactly what `generate` would for an
-/// address hashing to `s` (decode the 32 returned bytes as uint256).
-contract GolfHarness is OctokuGolf {
-    function fill(uint256 seed) external pure {
-        _fill(seed);
-    }
+/// @notice The golf harness's call shape: any selector runs the golfed
+/// generate code on calldata word 1 and returns the board.
+interface IFill {
+    function fill(uint256 seed) external view returns (uint256);
 }
 
 /// @notice OctokuGolf against OctokuReference: public vectors, equivalence on
@@ -34,8 +32,8 @@ contract GolfTest {
     uint256 internal constant MAX_RUNTIME = 879;
     /// Measured cost of the golfed generate: BASE with no skipped draw, plus
     /// PER_SKIP for every draw that hits a filled cell (see the report).
-    uint256 internal constant GENERATE_BASE = 684;
-    uint256 internal constant GENERATE_PER_SKIP = 91;
+    uint256 internal constant GENERATE_BASE = 610;
+    uint256 internal constant GENERATE_PER_SKIP = 81;
 
     function setUp() public {
         ref = new OctokuReference();
@@ -278,12 +276,12 @@ contract GolfTest {
     }
 
     /// generate costs BASE + PER_SKIP * (draws that hit a filled cell), so it
-    /// is within 800 when at most one draw is skipped (about 91% of addresses).
+    /// is within 800 when at most two draws are skipped (about 98% of addresses).
     function testFuzz_gas_generate(address seed) public {
         uint256 gas_ = _gasOfGenerate(seed);
         uint256 skips = _skips(uint256(keccak256(abi.encodePacked(seed))));
         require(gas_ == GENERATE_BASE + GENERATE_PER_SKIP * skips, "generate gas model");
-        if (skips <= 1) require(gas_ <= GENERATE_GAS, "generate over budget");
+        if (skips <= 2) require(gas_ <= GENERATE_GAS, "generate over budget");
     }
 
     // ---------------------------------------------------------------------
@@ -291,7 +289,7 @@ contract GolfTest {
     // ---------------------------------------------------------------------
 
     function _golfFill(uint256 s) internal view returns (uint256) {
-        (bool ok, bytes memory out) = address(harness).staticcall(abi.encodeCall(GolfHarness.fill, (s)));
+        (bool ok, bytes memory out) = address(harness).staticcall(abi.encodeCall(IFill.fill, (s)));
         require(ok && out.length == 32, "fill reverted");
         return abi.decode(out, (uint256));
     }

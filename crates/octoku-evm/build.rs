@@ -28,6 +28,11 @@ const WANTED: &[(&str, &str, &str)] = &[
         "REFERENCE_HARNESS",
     ),
     ("contracts/Golf.sol", "OctokuGolf", "GOLF"),
+    (
+        "contracts/harness/GolfHarness.sol",
+        "GolfHarness",
+        "GOLF_HARNESS",
+    ),
     ("contracts/Fair.sol", "OctokuFair", "FAIR"),
     (
         "contracts/harness/FairHarness.sol",

@@ -14,7 +14,14 @@ alloy_sol_types::sol! {
         function generateFromSeed(uint256 seed) external pure returns (uint256);
     }
 
-    /// The fair puzzle's test-only harness (contracts/harness/FairHarness.sol).
+    /// The golfed puzzle's test-only harness (contracts/harness/GolfHarness.sol):
+    /// any selector runs the golfed fill on calldata word 1.
+    interface IGolfHarness {
+        function fill(uint256 seed) external pure returns (uint256);
+    }
+
+    /// The fair puzzle's test-only harness (contracts/harness/FairHarness.sol):
+    /// any selector runs the fair fill on calldata word 1.
     interface IFairHarness {
         function fairFromSeed(uint256 seed) external pure returns (uint256);
     }

@@ -20,7 +20,7 @@ use revm::{
 
 use crate::{
     artifacts::{self, Artifact},
-    bindings::{IFairHarness, IPuzzle, IReferenceHarness},
+    bindings::{IFairHarness, IGolfHarness, IPuzzle, IReferenceHarness},
 };
 
 /// The hardfork the contracts are compiled for (solc `evmVersion`) and run on.
@@ -65,21 +65,12 @@ impl Puzzle {
         }
     }
 
-    /// The implementation whose fill loop a raw-seed harness exposes for this
-    /// one: golf's fill is the reference's (same outputs on every seed), the
-    /// fair puzzle has its own.
-    pub const fn fill_harness(self) -> Puzzle {
-        match self {
-            Puzzle::Reference | Puzzle::Golf => Puzzle::Reference,
-            Puzzle::Fair => Puzzle::Fair,
-        }
-    }
-
-    /// The Rust mirror of this implementation's fill loop on a raw seed word.
+    /// The Rust mirror of this implementation's fill loop on a raw seed word
+    /// (golf's is the published one: same outputs on every seed).
     pub fn mirror_fill(self, seed: U256) -> Board {
-        match self.fill_harness() {
+        match self {
+            Puzzle::Reference | Puzzle::Golf => octoku_core::generate_from_seed(seed),
             Puzzle::Fair => octoku_core::fair::fair_generate_from_seed(seed),
-            _ => octoku_core::generate_from_seed(seed),
         }
     }
 
@@ -227,21 +218,20 @@ pub struct RawOutcome {
 }
 
 /// An in-memory chain with every puzzle implementation and the raw-seed
-/// harnesses (reference and fair fill loops) deployed.
+/// harnesses (each puzzle's fill code on a raw seed word) deployed.
 pub struct Machine {
     evm: Evm,
     nonce: u64,
     puzzles: Vec<(Puzzle, EvmAddress, u64)>,
-    harness: EvmAddress,
-    fair_harness: EvmAddress,
+    /// Raw-seed harnesses, in the order of [`Puzzle::ALL`].
+    harnesses: [EvmAddress; 3],
 }
 
 impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Machine")
             .field("puzzles", &self.puzzles)
-            .field("harness", &self.harness)
-            .field("fair_harness", &self.fair_harness)
+            .field("harnesses", &self.harnesses)
             .finish()
     }
 }
@@ -268,15 +258,22 @@ impl Machine {
             evm,
             nonce: 0,
             puzzles: Vec::new(),
-            harness: EvmAddress::ZERO,
-            fair_harness: EvmAddress::ZERO,
+            harnesses: [EvmAddress::ZERO; 3],
         };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
             machine.puzzles.push((puzzle, address, gas));
         }
-        machine.harness = machine.deploy(artifacts::REFERENCE_HARNESS.initcode)?.0;
-        machine.fair_harness = machine.deploy(artifacts::FAIR_HARNESS.initcode)?.0;
+        for (slot, harness) in [
+            artifacts::REFERENCE_HARNESS,
+            artifacts::GOLF_HARNESS,
+            artifacts::FAIR_HARNESS,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            machine.harnesses[slot] = machine.deploy(harness.initcode)?.0;
+        }
         Ok(machine)
     }
 
@@ -403,18 +400,19 @@ impl Machine {
         self.call(self.address_of(puzzle), &call)
     }
 
-    /// `puzzle`'s fill loop on a raw seed word, through its harness (see
-    /// [`Puzzle::fill_harness`]): the reference harness's `generateFromSeed`
-    /// or the fair harness's `fairFromSeed`.
+    /// `puzzle`'s own fill code on a raw seed word, through its raw-seed
+    /// harness (contracts/harness/): what `generate` returns for an address
+    /// hashing to `seed`, including seeds no keccak256 output is known to give.
     pub fn fill(&mut self, puzzle: Puzzle, seed: U256) -> Result<Call<Board>, EvmError> {
-        let out = match puzzle.fill_harness() {
-            Puzzle::Fair => {
-                self.call(self.fair_harness, &IFairHarness::fairFromSeedCall { seed })?
-            }
-            _ => self.call(
-                self.harness,
+        let out = match puzzle {
+            Puzzle::Reference => self.call(
+                self.harnesses[0],
                 &IReferenceHarness::generateFromSeedCall { seed },
             )?,
+            Puzzle::Golf => self.call(self.harnesses[1], &IGolfHarness::fillCall { seed })?,
+            Puzzle::Fair => {
+                self.call(self.harnesses[2], &IFairHarness::fairFromSeedCall { seed })?
+            }
         };
         Ok(out.map(Board::from_u256))
     }
