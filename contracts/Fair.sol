@@ -50,8 +50,8 @@ import {GolfedPuzzle} from "./GolfedPuzzle.sol";
 /// after the 8th + 91 per batch after the first (see the fallback): 1,730 for
 /// the 63.4% of addresses whose first 8 draws hit 8 different cells, 1,943 for
 /// the next 27.7% (one redraw), so at most 2,000 for 91.1%; below the published
-/// generate (2,927 + 106 per redraw) for every address with at most 10
-/// redraws (all but about 2 in 10^9). verify as in `GolfedPuzzle`. See README
+/// generate (2,927 + 106 per redraw) for every address with at most 11
+/// redraws (all but about 2 in 10^10). verify as in `GolfedPuzzle`. See README
 /// "The fair puzzle".
 contract OctokuFair is GolfedPuzzle {
     /// @dev The 24 permutations p of 0..4 in lexicographic order, one byte

@@ -80,7 +80,7 @@ contract FairTest {
 
     /// generate is cheaper than the published (reference) one for the same
     /// address: 1,730 + 122 per redraw + 91 per extra batch against 2,927 +
-    /// 106 per redraw, so only 11 or more redraws (about 2 addresses in 10^9)
+    /// 106 per redraw, so only 12 or more redraws (about 2 addresses in 10^10)
     /// could close the gap.
     function testFuzz_generate_cheaper_than_reference(address player) public {
         uint256 gas = _frameGas(address(fair), player);
