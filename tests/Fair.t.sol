@@ -33,7 +33,7 @@ contract FairTest {
         stop = a;
     }
 
-    function test_name() public {
+    function test_name() public view {
         require(keccak256(bytes(fair.name())) == keccak256(bytes(unicode"2 × 4 = 8 (fair)")), "name");
     }
 
@@ -82,13 +82,13 @@ contract FairTest {
     /// address: 1,730 + 122 per redraw + 91 per extra batch against 2,927 +
     /// 106 per redraw, so only 12 or more redraws (about 2 addresses in 10^10)
     /// could close the gap.
-    function testFuzz_generate_cheaper_than_reference(address player) public {
+    function testFuzz_generate_cheaper_than_reference(address player) public view {
         uint256 gas = _frameGas(address(fair), player);
         uint256 published = _frameGas(address(ref), player);
         require(gas < published, "fair generate not cheaper than the published one");
     }
 
-    function test_runtime_size() public {
+    function test_runtime_size() public view {
         require(address(fair).code.length <= SIZE_TARGET, "runtime larger than the published puzzle's");
     }
 
