@@ -123,10 +123,13 @@ contract OctokuFair is GolfedPuzzle {
 
     /// @inheritdoc GolfedPuzzle
     /// @dev name() -> string: offset 0x20, length 17, "2 × 4 = 8 (fair)"
-    /// (UTF-8: 32 20 c3 97 20 34 20 3d 20 38 20 28 66 61 69 72 29), zero-padded.
-    /// One 18-byte store at 0x31 writes the length's low byte (0x3f) and the
-    /// text (0x40..0x50); the store at 0x51 clears the rest of the padding
-    /// (solc's free memory pointer sits at 0x40..0x5f).
+    /// (UTF-8: 32 20 c3 97 20 34 20 3d 20 38 20 28 66 61 69 72 29), zero-padded,
+    /// in 0x00..0x5f: mstore(0x51, 0) zeroes 0x51..0x70 (the padding after the
+    /// text, where solc put its free memory pointer 0x80 at 0x5f); the 32-byte
+    /// store at 0x31 of an 18-byte value zeroes 0x31..0x3e and writes 0x3f = 17
+    /// (length) and 0x40..0x50 (the text); mstore(0, 32) is the offset. Bytes
+    /// 0x20..0x30 are never written on the path here (dispatch touches no
+    /// memory), so they are still 0.
     function _name() internal pure override {
         assembly {
             mstore(0x51, 0)

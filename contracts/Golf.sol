@@ -8,14 +8,22 @@ import {GolfedPuzzle} from "./GolfedPuzzle.sol";
 /// on every input. The dispatcher and the SWAR `verify` live in `GolfedPuzzle`
 /// (contracts/GolfedPuzzle.sol); this contract adds the golfed `generate`.
 /// @dev Gas (execution of the call frame): verify as in `GolfedPuzzle`;
-/// generate 612 + 81 per draw that hits a filled cell (see the fallback).
+/// generate 610 + 81 per draw that hits a filled cell (see the fallback).
 contract OctokuGolf is GolfedPuzzle {
     /// @inheritdoc GolfedPuzzle
     /// @dev name() -> string: offset 0x20, length 10, "2 × 4 = 8" (UTF-8:
-    /// 32 20 c3 97 20 34 20 3d 20 38), zero-padded to 32 bytes. One 11-byte
-    /// store at 0x2a writes the length's low byte (0x3f) and the text
-    /// (0x40..0x49); the store at 0x4a clears the rest of the padding (solc's
-    /// free memory pointer sits at 0x40..0x5f). Bytes 0x20..0x3e are still 0.
+    /// 32 20 c3 97 20 34 20 3d 20 38), zero-padded to 32 bytes, in 0x00..0x5f:
+    ///
+    ///     | store         | writes 0x..     | leaves                                  |
+    ///     |---------------|-----------------|-----------------------------------------|
+    ///     | mstore(0x4a,0)| 4a..69          | padding after the text zero (solc put   |
+    ///     |               |                 | its free memory pointer 0x80 at 0x5f)   |
+    ///     | mstore(0x2a,w)| 2a..49, w = 11  | 0x2a..0x3e zero, 0x3f = 10 (length),    |
+    ///     |               | bytes 0a 32 ..38| 0x40..0x49 the text                     |
+    ///     | mstore(0, 32) | 00..1f          | the offset                              |
+    ///
+    /// Bytes 0x20..0x29 (the length word's high bytes) are never written on the
+    /// path here (dispatch touches no memory), so they are still 0.
     function _name() internal pure override {
         assembly {
             mstore(0x4a, 0)
@@ -62,7 +70,7 @@ contract OctokuGolf is GolfedPuzzle {
     /// the common, collision-free draw then costs one test and one jump.
     ///
     /// Gas of `generate` (execution of the call frame, exact, see the tests):
-    /// 612 + 81 * K, K = draws that hit a filled cell: at most 800 for K <= 2.
+    /// 610 + 81 * K, K = draws that hit a filled cell: at most 800 for K <= 2.
     /// For keccak seeds P(K = 0) = 0.634, P(K = 1) = 0.277, P(K = 2) = 0.072,
     /// P(K >= 3) = 0.017.
     ///

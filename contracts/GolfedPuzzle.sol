@@ -45,7 +45,7 @@ pragma solidity 0.8.30;
 ///
 /// Gas (execution of the call frame): verify 829 on every input of valid
 /// length (the code has no data-dependent branch). A generate call reaches
-/// its body after 140 gas: solc's memory setup (12), the one-comparison
+/// its body after 140 gas: solc's memory setup (18), the one-comparison
 /// dispatch, keccak256 of the address, and the seed stored and loaded back.
 ///
 /// Constants. `M1` = 0x1111...1 (bit 0 of every nibble) is built at run time as

@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {IPuzzle} from "../contracts/IPuzzle.sol";
 import {OctokuFair} from "../contracts/Fair.sol";
 import {OctokuReference} from "../contracts/Reference.sol";
+import {AbiEdges} from "./AbiEdges.sol";
 
 /// @notice Forge tests of the fair puzzle: same revealed cells as the
 /// published puzzle, digits consistent with a valid grid, gas, size, and a
@@ -33,8 +34,34 @@ contract FairTest {
         stop = a;
     }
 
-    function test_name() public view {
+    /// name() returns exactly abi.encode of the string: offset, length, and
+    /// the text zero-padded (the padding is where solc keeps its free memory
+    /// pointer, so a missed byte would show here).
+    function test_name_is_abi_encoded_exactly() public view {
+        (bool ok, bytes memory raw) = address(fair).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
+        require(ok, "name reverted");
+        require(keccak256(raw) == keccak256(abi.encode(unicode"2 × 4 = 8 (fair)")), "name encoding");
         require(keccak256(bytes(fair.name())) == keccak256(bytes(unicode"2 × 4 = 8 (fair)")), "name");
+    }
+
+    /// Every shape in tests/AbiEdges.sol, with value 0 and 1: same success
+    /// flag and return data as the reference, except a well-formed generate
+    /// or name without value, which the fair puzzle answers its own way
+    /// (and must answer, not revert).
+    function test_abi_edges() public {
+        bytes[] memory calls = AbiEdges.calls();
+        for (uint256 value; value < 2; ++value) {
+            for (uint256 i; i < calls.length; ++i) {
+                (bool okF, bytes memory f) = address(fair).call{value: value}(calls[i]);
+                (bool okR, bytes memory r) = address(ref).call{value: value}(calls[i]);
+                if (value == 0 && AbiEdges.isFairOwn(calls[i])) {
+                    require(okF && okR && f.length == r.length, "own answer");
+                } else {
+                    require(okF == okR, "success differs");
+                    require(keccak256(f) == keccak256(r), "return data differs");
+                }
+            }
+        }
     }
 
     /// Boards pinned by the Rust mirror (crates/octoku-core/src/fair.rs, `VECTORS`).

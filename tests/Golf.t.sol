@@ -6,6 +6,7 @@ import {ReferenceHarness} from "../contracts/harness/ReferenceHarness.sol";
 import {OctokuGolf} from "../contracts/Golf.sol";
 import {GolfHarness} from "../contracts/harness/GolfHarness.sol";
 import {IPuzzle} from "../contracts/IPuzzle.sol";
+import {AbiEdges} from "./AbiEdges.sol";
 
 /// @notice The golf harness's call shape: any selector runs the golfed
 /// generate code on calldata word 1 and returns the board.
@@ -213,37 +214,21 @@ contract GolfTest {
     // ABI edge behaviour (same success flag and return data as the reference)
     // ---------------------------------------------------------------------
 
+    /// Every shape in tests/AbiEdges.sol, with value 0 and with value 1.
     function test_abi_edges() public {
-        bytes4 g = IPuzzle.generate.selector;
-        bytes4 v = IPuzzle.verify.selector;
-        bytes4 n = IPuzzle.name.selector;
-        _sameCall(abi.encodeWithSelector(g, address(0x1234)), 0);
-        _sameCall(abi.encodePacked(g, uint256(1) << 160), 0); // dirty upper bits
-        _sameCall(abi.encodePacked(g, type(uint256).max), 0);
-        _sameCall(abi.encodePacked(g, uint248(7)), 0); // 31 argument bytes
-        _sameCall(abi.encodePacked(g), 0);
-        _sameCall(abi.encodePacked(g, uint256(uint160(address(7))), uint256(5)), 0); // trailing bytes
-        _sameCall(abi.encodeWithSelector(v, START, SOLUTION), 0);
-        _sameCall(_truncate(abi.encodePacked(v, START, SOLUTION), 67), 0); // 63 argument bytes
-        _sameCall(abi.encodePacked(v, START), 0);
-        _sameCall(abi.encodePacked(v, START, SOLUTION, uint8(1)), 0);
-        _sameCall(abi.encodePacked(n), 0);
-        _sameCall(abi.encodePacked(n, uint256(3)), 0);
-        _sameCall(abi.encodePacked(bytes4(0xdeadbeef), START, SOLUTION), 0);
-        _sameCall("", 0);
-        _sameCall(hex"06fdde", 0);
-        _sameCall(hex"2fa61c", 0);
-        _sameCall(hex"41161b", 0);
-        // callvalue: both revert
-        _sameCall(abi.encodeWithSelector(g, address(0x1234)), 1);
-        _sameCall(abi.encodeWithSelector(v, START, SOLUTION), 1);
-        _sameCall(abi.encodePacked(n), 1);
+        bytes[] memory calls = AbiEdges.calls();
+        for (uint256 value; value < 2; ++value) {
+            for (uint256 i; i < calls.length; ++i) {
+                _sameCall(calls[i], value);
+            }
+        }
     }
 
-    function testFuzz_abi_generate_raw_word(uint256 word, uint8 cut) public {
+    function testFuzz_abi_generate_raw_word(uint256 word, uint8 cut, bool paid) public {
         bytes memory data = abi.encodePacked(IPuzzle.generate.selector, word);
-        _sameCall(data, 0);
-        _sameCall(_truncate(data, uint256(cut) % 37), 0);
+        uint256 value = paid ? 1 : 0;
+        _sameCall(data, value);
+        _sameCall(AbiEdges.truncate(data, uint256(cut) % 37), value);
     }
 
     // ---------------------------------------------------------------------
@@ -275,13 +260,13 @@ contract GolfTest {
         require(g1 == g2 && g2 == g3, "verify gas depends on data");
     }
 
-    /// generate costs BASE + PER_SKIP * (draws that hit a filled cell), so it
-    /// is within 800 when at most two draws are skipped (about 98% of addresses).
+    /// generate costs BASE + PER_SKIP * (draws that hit a filled cell): 610,
+    /// 691, 772 for up to two skipped draws (about 98% of addresses), so
+    /// within 800 exactly when at most two are skipped.
     function testFuzz_gas_generate(address seed) public {
         uint256 gas_ = _gasOfGenerate(seed);
         uint256 skips = _skips(uint256(keccak256(abi.encodePacked(seed))));
         require(gas_ == GENERATE_BASE + GENERATE_PER_SKIP * skips, "generate gas model");
-        if (skips <= 2) require(gas_ <= GENERATE_GAS, "generate over budget");
     }
 
     // ---------------------------------------------------------------------
@@ -355,13 +340,6 @@ contract GolfTest {
         for (uint256 i; i < 42; ++i) {
             uint256 pick = (h >> (i * 4)) % distinct;
             w |= (((s >> (6 * pick)) & 63) << (6 * i));
-        }
-    }
-
-    function _truncate(bytes memory data, uint256 len) internal pure returns (bytes memory out) {
-        out = new bytes(len);
-        for (uint256 i; i < len; ++i) {
-            out[i] = data[i];
         }
     }
 

@@ -65,6 +65,25 @@ impl Puzzle {
         }
     }
 
+    /// The test-only contract that runs this implementation's own generate
+    /// code on a raw seed word (contracts/harness/).
+    pub const fn harness_artifact(self) -> Artifact {
+        match self {
+            Puzzle::Reference => artifacts::REFERENCE_HARNESS,
+            Puzzle::Golf => artifacts::GOLF_HARNESS,
+            Puzzle::Fair => artifacts::FAIR_HARNESS,
+        }
+    }
+
+    /// This implementation's position in [`Puzzle::ALL`].
+    const fn index(self) -> usize {
+        match self {
+            Puzzle::Reference => 0,
+            Puzzle::Golf => 1,
+            Puzzle::Fair => 2,
+        }
+    }
+
     /// The Rust mirror of this implementation's fill loop on a raw seed word
     /// (golf's is the published one: same outputs on every seed).
     pub fn mirror_fill(self, seed: U256) -> Board {
@@ -223,7 +242,7 @@ pub struct Machine {
     evm: Evm,
     nonce: u64,
     puzzles: Vec<(Puzzle, EvmAddress, u64)>,
-    /// Raw-seed harnesses, in the order of [`Puzzle::ALL`].
+    /// Raw-seed harnesses, at [`Puzzle::index`].
     harnesses: [EvmAddress; 3],
 }
 
@@ -264,15 +283,9 @@ impl Machine {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
             machine.puzzles.push((puzzle, address, gas));
         }
-        for (slot, harness) in [
-            artifacts::REFERENCE_HARNESS,
-            artifacts::GOLF_HARNESS,
-            artifacts::FAIR_HARNESS,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            machine.harnesses[slot] = machine.deploy(harness.initcode)?.0;
+        for puzzle in Puzzle::ALL {
+            machine.harnesses[puzzle.index()] =
+                machine.deploy(puzzle.harness_artifact().initcode)?.0;
         }
         Ok(machine)
     }
@@ -404,15 +417,13 @@ impl Machine {
     /// harness (contracts/harness/): what `generate` returns for an address
     /// hashing to `seed`, including seeds no keccak256 output is known to give.
     pub fn fill(&mut self, puzzle: Puzzle, seed: U256) -> Result<Call<Board>, EvmError> {
+        let harness = self.harnesses[puzzle.index()];
         let out = match puzzle {
-            Puzzle::Reference => self.call(
-                self.harnesses[0],
-                &IReferenceHarness::generateFromSeedCall { seed },
-            )?,
-            Puzzle::Golf => self.call(self.harnesses[1], &IGolfHarness::fillCall { seed })?,
-            Puzzle::Fair => {
-                self.call(self.harnesses[2], &IFairHarness::fairFromSeedCall { seed })?
+            Puzzle::Reference => {
+                self.call(harness, &IReferenceHarness::generateFromSeedCall { seed })?
             }
+            Puzzle::Golf => self.call(harness, &IGolfHarness::fillCall { seed })?,
+            Puzzle::Fair => self.call(harness, &IFairHarness::fairFromSeedCall { seed })?,
         };
         Ok(out.map(Board::from_u256))
     }

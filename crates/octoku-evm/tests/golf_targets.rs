@@ -88,9 +88,6 @@ fn golf_generate_costs_610_plus_81_per_redrawn_cell() {
         let redraws = redraws(&address);
         let gas = evm.generate(Puzzle::Golf, &address).unwrap().gas;
         assert_eq!(gas, 610 + 81 * redraws, "{address}");
-        if redraws <= 2 {
-            assert!(gas <= 800, "{address}: {gas}");
-        }
         under += u64::from(gas <= 800);
     }
     // P(at most two redraws) = 0.983; 2,000 samples stay within 0.97..0.99.
