@@ -241,16 +241,25 @@ pub struct RawOutcome {
 pub struct Machine {
     evm: Evm,
     nonce: u64,
-    puzzles: Vec<(Puzzle, EvmAddress, u64)>,
-    /// Raw-seed harnesses, at [`Puzzle::index`].
-    harnesses: [EvmAddress; 3],
+    /// Every implementation, at [`Puzzle::index`].
+    deployed: [Deployed; 3],
+}
+
+/// One implementation on the machine's chain.
+#[derive(Debug, Clone, Copy, Default)]
+struct Deployed {
+    /// The puzzle contract.
+    address: EvmAddress,
+    /// Total gas of the transaction that deployed it.
+    gas: u64,
+    /// Its raw-seed harness (contracts/harness/).
+    harness: EvmAddress,
 }
 
 impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Machine")
-            .field("puzzles", &self.puzzles)
-            .field("harnesses", &self.harnesses)
+            .field("deployed", &self.deployed)
             .finish()
     }
 }
@@ -276,15 +285,15 @@ impl Machine {
         let mut machine = Machine {
             evm,
             nonce: 0,
-            puzzles: Vec::new(),
-            harnesses: [EvmAddress::ZERO; 3],
+            deployed: [Deployed::default(); 3],
         };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
-            machine.puzzles.push((puzzle, address, gas));
+            let slot = &mut machine.deployed[puzzle.index()];
+            (slot.address, slot.gas) = (address, gas);
         }
         for puzzle in Puzzle::ALL {
-            machine.harnesses[puzzle.index()] =
+            machine.deployed[puzzle.index()].harness =
                 machine.deploy(puzzle.harness_artifact().initcode)?.0;
         }
         Ok(machine)
@@ -314,21 +323,12 @@ impl Machine {
 
     /// The address `puzzle` is deployed at.
     pub fn address_of(&self, puzzle: Puzzle) -> EvmAddress {
-        self.entry(puzzle).1
+        self.deployed[puzzle.index()].address
     }
 
     /// Total gas used by the transaction that deployed `puzzle`.
     pub fn deploy_gas(&self, puzzle: Puzzle) -> u64 {
-        self.entry(puzzle).2
-    }
-
-    fn entry(&self, puzzle: Puzzle) -> (Puzzle, EvmAddress, u64) {
-        // Every Puzzle is deployed by `new`, so the lookup cannot miss.
-        self.puzzles
-            .iter()
-            .copied()
-            .find(|(p, _, _)| *p == puzzle)
-            .unwrap_or((puzzle, EvmAddress::ZERO, 0))
+        self.deployed[puzzle.index()].gas
     }
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.
@@ -417,7 +417,7 @@ impl Machine {
     /// harness (contracts/harness/): what `generate` returns for an address
     /// hashing to `seed`, including seeds no keccak256 output is known to give.
     pub fn fill(&mut self, puzzle: Puzzle, seed: U256) -> Result<Call<Board>, EvmError> {
-        let harness = self.harnesses[puzzle.index()];
+        let harness = self.deployed[puzzle.index()].harness;
         let out = match puzzle {
             Puzzle::Reference => {
                 self.call(harness, &IReferenceHarness::generateFromSeedCall { seed })?
