@@ -11,6 +11,8 @@ pub mod error;
 pub mod explain;
 pub mod fair;
 pub mod generate;
+pub mod geometry;
+pub mod rng;
 pub mod verify;
 
 pub use address::Address;

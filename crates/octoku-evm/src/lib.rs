@@ -22,7 +22,7 @@ pub mod chain;
 pub mod fuzz;
 pub mod gas;
 pub mod machine;
-pub mod rng;
+pub use octoku_core::rng;
 pub mod sample;
 
 pub use artifacts::Artifact;

@@ -1,5 +1,9 @@
-//! A tiny deterministic generator (SplitMix64) for reproducible gas and fuzz
-//! cases: the same seed gives the same cases on every machine.
+//! A tiny deterministic generator (SplitMix64) for reproducible test, fuzz,
+//! gas and puzzle cases: the same seed gives the same cases on every machine.
+//!
+//! Written here rather than taken from `rand` because the gas snapshot, the
+//! fuzzer's replay commands and generated puzzles are pinned to this exact
+//! stream; a dependency's stream may change between versions.
 
 /// SplitMix64: 64-bit state, one multiply-xorshift round per output.
 #[derive(Debug, Clone)]
@@ -47,9 +51,17 @@ impl SplitMix64 {
         out
     }
 
+    /// Shuffles `items` uniformly in place (Fisher-Yates, last to first).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
     /// 256 random bits.
-    pub fn u256(&mut self) -> alloy_primitives::U256 {
-        alloy_primitives::U256::from_limbs([
+    pub fn u256(&mut self) -> crate::U256 {
+        crate::U256::from_limbs([
             self.next_u64(),
             self.next_u64(),
             self.next_u64(),
