@@ -7,6 +7,7 @@
 
 pub mod address;
 pub mod board;
+pub mod classic9;
 pub mod error;
 pub mod explain;
 pub mod fair;

@@ -1,0 +1,476 @@
+//! Classic 9×9 Sudoku: a bit-exact mirror of the on-chain validator
+//! `contracts/classic9/Classic9Reference.sol` (seed 000's method), which the
+//! golfed `Classic9Golf.sol` matches on every call.
+//!
+//! A grid is 81 bytes, one byte per cell in reading order: byte `9r + c` is
+//! the cell at row `r`, column `c`; box `b = 3 * (r / 3) + c / 3`. A solution
+//! is valid when every row, column and box holds each of 1..=9 once; any byte
+//! outside 1..=9 makes it invalid. In a start, a 0 byte is an empty cell and
+//! any other byte must equal the solution's.
+//!
+//! [`is_valid_solution`] and [`verify`] mirror the two functions over byte
+//! slices; the contract's `GridLength(uint256)` revert is
+//! [`Classic9Error::GridLength`]. [`run`] mirrors a whole call, calldata and
+//! value included, as solc's dispatcher and ABI decoder handle it.
+
+use std::fmt;
+
+use ruint::aliases::U256;
+use ruint::uint;
+
+/// Cells in a grid (`CELLS` in the contract).
+pub const CELLS: usize = 81;
+
+/// The seed's GROUP: nine 16-bit masks `0x01ff`, mask `g` in bits
+/// `16g..16g+15`, bit `16g + d - 1` standing for digit `d` of group `g`.
+///
+/// | group g | 8    | 7    | 6    | 5    | 4    | 3    | 2    | 1    | 0    |
+/// |---------|------|------|------|------|------|------|------|------|------|
+/// | bits    | 128+ | 112+ | 96+  | 80+  | 64+  | 48+  | 32+  | 16+  | 0+   |
+/// | mask    | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff |
+pub const GROUP: U256 = uint!(0x01ff01ff01ff01ff01ff01ff01ff01ff01ff_U256);
+
+/// Selector of `isValidSolution(bytes)`: the first 4 bytes of its keccak256.
+pub const IS_VALID_SOLUTION_SELECTOR: [u8; 4] = [0x84, 0x39, 0x74, 0xd7];
+
+/// Selector of `verify(bytes,bytes)`.
+pub const VERIFY_SELECTOR: [u8; 4] = [0xf7, 0xe8, 0x3a, 0xee];
+
+/// Selector of the custom error `GridLength(uint256)`.
+pub const GRID_LENGTH_SELECTOR: [u8; 4] = [0xab, 0xda, 0xda, 0xed];
+
+/// Why the validator refuses a call: the contract's custom error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Classic9Error {
+    /// `GridLength(length)`: a grid (or start) that is not 81 bytes long.
+    GridLength {
+        /// The length of the refused argument, in bytes.
+        length: u64,
+    },
+}
+
+impl Classic9Error {
+    /// The revert data the contract returns: the selector and the length word.
+    pub fn revert_data(self) -> Vec<u8> {
+        let Classic9Error::GridLength { length } = self;
+        let mut data = GRID_LENGTH_SELECTOR.to_vec();
+        data.extend_from_slice(&U256::from(length).to_be_bytes::<32>());
+        data
+    }
+}
+
+impl fmt::Display for Classic9Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Classic9Error::GridLength { length } = self;
+        write!(
+            f,
+            "a grid of {length} bytes: expected {CELLS} bytes, one per cell in reading order \
+             (GridLength({length}))"
+        )
+    }
+}
+
+impl std::error::Error for Classic9Error {}
+
+/// Whether `grid` is a solved Sudoku, as `Classic9Reference.isValidSolution`.
+///
+/// ```solidity
+/// if (grid.length != CELLS) revert GridLength(grid.length);
+/// return _valid(grid);
+/// ```
+pub fn is_valid_solution(grid: &[u8]) -> Result<bool, Classic9Error> {
+    let grid = exact(grid)?;
+    Ok(valid(grid))
+}
+
+/// Whether `solution` is a solved Sudoku keeping every given of `start`, as
+/// `Classic9Reference.verify`: the start's length is checked first.
+///
+/// ```solidity
+/// if (start.length != CELLS) revert GridLength(start.length);
+/// if (solution.length != CELLS) revert GridLength(solution.length);
+/// for (uint256 i; i < CELLS; ++i) {
+///     if (start[i] != 0 && start[i] != solution[i]) return false;
+/// }
+/// return _valid(solution);
+/// ```
+pub fn verify(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
+    let start = exact(start)?;
+    let solution = exact(solution)?;
+    for i in 0..CELLS {
+        if start[i] != 0 && start[i] != solution[i] {
+            return Ok(false);
+        }
+    }
+    Ok(valid(solution))
+}
+
+/// The 81 bytes, or `GridLength(len)`.
+fn exact(grid: &[u8]) -> Result<&[u8; CELLS], Classic9Error> {
+    grid.try_into().map_err(|_| Classic9Error::GridLength {
+        length: grid.len() as u64,
+    })
+}
+
+/// Seed 000's masks, as `Classic9Reference._valid`.
+///
+/// ```solidity
+/// uint256 rows = GROUP; uint256 columns = GROUP; uint256 boxes = GROUP;
+/// for (uint256 i; i < CELLS; ++i) {
+///     uint256 cell = uint8(grid[i]);
+///     if (cell == 0 || cell > 9) return false;
+///     uint256 digit = 2 ** (cell - 1);
+///     uint256 row = i / 9;
+///     uint256 column = i % 9;
+///     uint256 box = row - row % 3 + column / 3;
+///     rows &= ~(digit << (16 * row));
+///     columns &= ~(digit << (16 * column));
+///     boxes &= ~(digit << (16 * box));
+/// }
+/// return rows | columns | boxes == 0;
+/// ```
+fn valid(grid: &[u8; CELLS]) -> bool {
+    let mut rows = GROUP;
+    let mut columns = GROUP;
+    let mut boxes = GROUP;
+    for (i, &cell) in grid.iter().enumerate() {
+        if cell == 0 || cell > 9 {
+            return false;
+        }
+        let digit = U256::from(1u8) << (cell as usize - 1);
+        let row = i / 9;
+        let column = i % 9;
+        let r#box = row - row % 3 + column / 3;
+        rows &= !(digit << (16 * row));
+        columns &= !(digit << (16 * column));
+        boxes &= !(digit << (16 * r#box));
+    }
+    (rows | columns | boxes).is_zero()
+}
+
+/// What a call to the validator does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Returned `abi.encode(bool)`.
+    Returned(bool),
+    /// Reverted with a custom error.
+    Error(Classic9Error),
+    /// Reverted with no data: unknown selector, calldata shorter than 4
+    /// bytes, value sent, or calldata solc's decoder refuses.
+    Refused,
+}
+
+impl Outcome {
+    /// Whether the call succeeded.
+    pub fn success(&self) -> bool {
+        matches!(self, Outcome::Returned(_))
+    }
+
+    /// The return or revert data the contract produces.
+    pub fn output(&self) -> Vec<u8> {
+        match self {
+            Outcome::Returned(valid) => U256::from(*valid as u8).to_be_bytes::<32>().to_vec(),
+            Outcome::Error(error) => error.revert_data(),
+            Outcome::Refused => Vec::new(),
+        }
+    }
+}
+
+/// One whole call with `calldata`, value sent or not, as the reference
+/// contract handles it: solc's dispatcher (non-payable functions), then its
+/// ABI decoder for `bytes calldata` arguments, then the function.
+///
+/// The decoder's rules are written out here on purpose: the contract's answer
+/// to malformed calldata is part of what the golfed twin must match, so the
+/// mirror states it rather than borrowing a library's (more forgiving or
+/// stricter) decoder. For each `bytes` argument i, with n = calldata length:
+///
+/// | check (solc 0.8.30, in order)                      | on failure |
+/// |----------------------------------------------------|------------|
+/// | n - 4 >= 32 * number of arguments                  | refused    |
+/// | offset o = word at 4 + 32 i is below 2^64          | refused    |
+/// | 4 + o + 31 < n (the length word starts in range)   | refused    |
+/// | length l = word at 4 + o is below 2^64             | refused    |
+/// | 4 + o + 32 + l <= n (the bytes end in range)       | refused    |
+///
+/// Words read past the end of the calldata are zero-padded, as
+/// `calldataload` does. Trailing calldata is ignored.
+pub fn run(calldata: &[u8], value_sent: bool) -> Outcome {
+    if calldata.len() < 4 {
+        return Outcome::Refused;
+    }
+    let selector = [calldata[0], calldata[1], calldata[2], calldata[3]];
+    let arguments = if selector == IS_VALID_SOLUTION_SELECTOR {
+        1
+    } else if selector == VERIFY_SELECTOR {
+        2
+    } else {
+        return Outcome::Refused;
+    };
+    if value_sent {
+        return Outcome::Refused;
+    }
+    let Some(args) = decode_bytes_arguments(calldata, arguments) else {
+        return Outcome::Refused;
+    };
+    let result = if arguments == 1 {
+        is_valid_solution(args[0])
+    } else {
+        verify(args[0], args[1])
+    };
+    match result {
+        Ok(valid) => Outcome::Returned(valid),
+        Err(error) => Outcome::Error(error),
+    }
+}
+
+/// The `bytes` arguments of a call, or `None` where solc's decoder reverts.
+fn decode_bytes_arguments(calldata: &[u8], arguments: usize) -> Option<Vec<&[u8]>> {
+    let n = calldata.len() as u128;
+    if n - 4 < 32 * arguments as u128 {
+        return None;
+    }
+    let limit = U256::from(u64::MAX);
+    (0..arguments)
+        .map(|i| {
+            let offset = word(calldata, U256::from(4 + 32 * i));
+            if offset > limit {
+                return None;
+            }
+            let position = 4 + offset.to::<u128>();
+            if position + 31 >= n {
+                return None;
+            }
+            let length = word(calldata, U256::from(position));
+            if length > limit {
+                return None;
+            }
+            let start = position + 32;
+            let end = start + length.to::<u128>();
+            if end > n {
+                return None;
+            }
+            Some(&calldata[start as usize..end as usize])
+        })
+        .collect()
+}
+
+/// `calldataload(at)`: 32 bytes from `at`, zero past the end.
+fn word(calldata: &[u8], at: U256) -> U256 {
+    let mut bytes = [0u8; 32];
+    if at < U256::from(calldata.len()) {
+        let at = at.to::<usize>();
+        let end = calldata.len().min(at + 32);
+        bytes[..end - at].copy_from_slice(&calldata[at..end]);
+    }
+    U256::from_be_bytes(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tiny_keccak::{Hasher, Keccak};
+
+    /// Seed 000's `test_valid_solution` grids.
+    pub(crate) const SEED_VALID: [&str; 5] = [
+        "953168742862734951417952836746893125281645397395271468138529674574386219629417583",
+        "256734198891265374347198652514683729728519436963427581135942867689371245472856913",
+        "964532178187694235235817964629451783573986412841273596416728359352169847798345621",
+        "123675948456982371789314562964157283517238496832496157271849635395761824648523719",
+        "123745689456819237789263514897452361632198745541637928315924876274586193968371452",
+    ];
+
+    /// Seed 000's `test_invalid_solution` grids.
+    pub(crate) const SEED_INVALID: [&str; 5] = [
+        "953168742862734951417952836746893125281645397395271468138529674574386219629417582",
+        "256734198891265374347198652414683729728519436963427581135942867689371245472856913",
+        "964532178187594235235817964629451783573986412841273596416728359352169847798345621",
+        "423675948456982371789314562964157283517238496832496157271849635395761824648523719",
+        "723745689456819237789263514897452361632198745541637928315924876274586193968371452",
+    ];
+
+    fn digits(text: &str) -> Vec<u8> {
+        text.bytes().map(|b| b - b'0').collect()
+    }
+
+    fn selector(signature: &str) -> [u8; 4] {
+        let mut hash = [0u8; 32];
+        let mut keccak = Keccak::v256();
+        keccak.update(signature.as_bytes());
+        keccak.finalize(&mut hash);
+        [hash[0], hash[1], hash[2], hash[3]]
+    }
+
+    fn word_bytes(value: u64) -> [u8; 32] {
+        U256::from(value).to_be_bytes::<32>()
+    }
+
+    /// abi.encodeCall for one or two `bytes` arguments, canonical layout.
+    fn encode(selector: [u8; 4], args: &[&[u8]]) -> Vec<u8> {
+        let mut head = selector.to_vec();
+        let mut tail = Vec::new();
+        let base = 32 * args.len();
+        for arg in args {
+            head.extend_from_slice(&word_bytes((base + tail.len()) as u64));
+            tail.extend_from_slice(&word_bytes(arg.len() as u64));
+            tail.extend_from_slice(arg);
+            tail.resize(tail.len().div_ceil(32) * 32, 0);
+        }
+        head.extend_from_slice(&tail);
+        head
+    }
+
+    #[test]
+    fn selectors_are_the_keccak_of_the_signatures() {
+        assert_eq!(
+            IS_VALID_SOLUTION_SELECTOR,
+            selector("isValidSolution(bytes)")
+        );
+        assert_eq!(VERIFY_SELECTOR, selector("verify(bytes,bytes)"));
+        assert_eq!(GRID_LENGTH_SELECTOR, selector("GridLength(uint256)"));
+    }
+
+    #[test]
+    fn seed_valid_grids_are_valid() {
+        for text in SEED_VALID {
+            let grid = digits(text);
+            assert_eq!(is_valid_solution(&grid), Ok(true), "{text}");
+            assert_eq!(verify(&[0; CELLS], &grid), Ok(true), "{text}");
+            assert_eq!(verify(&grid, &grid), Ok(true), "{text}");
+        }
+    }
+
+    #[test]
+    fn seed_invalid_grids_are_invalid() {
+        for text in SEED_INVALID {
+            let grid = digits(text);
+            assert_eq!(is_valid_solution(&grid), Ok(false), "{text}");
+            assert_eq!(verify(&[0; CELLS], &grid), Ok(false), "{text}");
+        }
+    }
+
+    #[test]
+    fn every_byte_outside_1_to_9_makes_a_valid_grid_invalid() {
+        let grid = digits(SEED_VALID[0]);
+        for value in (0..=255u8).filter(|v| !(1..=9).contains(v)) {
+            for cell in [0, 40, 80] {
+                let mut bad = grid.clone();
+                bad[cell] = value;
+                assert_eq!(is_valid_solution(&bad), Ok(false), "byte {value} at {cell}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_given_must_be_empty_or_equal_to_the_solution() {
+        let grid = digits(SEED_VALID[1]);
+        let mut start = [0u8; CELLS];
+        start[17] = grid[17];
+        assert_eq!(verify(&start, &grid), Ok(true));
+        for value in (1..=255u8).filter(|&v| v != grid[17]) {
+            start[17] = value;
+            assert_eq!(verify(&start, &grid), Ok(false), "given {value}");
+        }
+    }
+
+    #[test]
+    fn a_latin_square_that_is_not_a_sudoku_is_invalid() {
+        // cell(r, c) = (c + r) % 9 + 1: rows and columns hold 1..9, boxes do not.
+        let grid: Vec<u8> = (0..CELLS)
+            .map(|i| ((i % 9 + i / 9) % 9 + 1) as u8)
+            .collect();
+        assert_eq!(is_valid_solution(&grid), Ok(false));
+        // cell(r, c) = (c + 3 r + r / 3) % 9 + 1 is a Sudoku.
+        let sudoku: Vec<u8> = (0..CELLS)
+            .map(|i| ((i % 9 + 3 * (i / 9) + i / 27) % 9 + 1) as u8)
+            .collect();
+        assert_eq!(is_valid_solution(&sudoku), Ok(true));
+    }
+
+    #[test]
+    fn every_other_length_is_a_grid_length_error() {
+        let grid = digits(SEED_VALID[2]);
+        for len in (0..=200).filter(|&len| len != CELLS) {
+            let wrong = vec![1u8; len];
+            let error = Err(Classic9Error::GridLength { length: len as u64 });
+            assert_eq!(is_valid_solution(&wrong), error);
+            assert_eq!(verify(&wrong, &grid), error);
+            assert_eq!(verify(&grid, &wrong), error);
+            // the start's length is checked first
+            assert_eq!(verify(&wrong, &[0; 7]), error);
+        }
+    }
+
+    #[test]
+    fn grid_length_revert_data_and_message() {
+        let error = Classic9Error::GridLength { length: 80 };
+        let data = error.revert_data();
+        assert_eq!(data.len(), 36);
+        assert_eq!(data[..4], GRID_LENGTH_SELECTOR);
+        assert_eq!(data[35], 80);
+        assert_eq!(
+            error.to_string(),
+            "a grid of 80 bytes: expected 81 bytes, one per cell in reading order (GridLength(80))"
+        );
+    }
+
+    #[test]
+    fn run_decodes_well_formed_calls() {
+        let grid = digits(SEED_VALID[3]);
+        let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
+        assert_eq!(run(&call, false), Outcome::Returned(true));
+        assert_eq!(run(&call, false).output(), word_bytes(1));
+        assert_eq!(run(&call, true), Outcome::Refused);
+        let bad = digits(SEED_INVALID[3]);
+        let call = encode(VERIFY_SELECTOR, &[&[0; CELLS], &bad]);
+        assert_eq!(run(&call, false), Outcome::Returned(false));
+        assert_eq!(run(&call, false).output(), word_bytes(0));
+        let call = encode(VERIFY_SELECTOR, &[&[0; 80], &bad]);
+        assert_eq!(
+            run(&call, false),
+            Outcome::Error(Classic9Error::GridLength { length: 80 })
+        );
+    }
+
+    #[test]
+    fn run_refuses_what_solcs_decoder_refuses() {
+        let grid = digits(SEED_VALID[4]);
+        let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
+        // calldata shorter than 4 bytes, unknown selector
+        assert_eq!(run(&[], false), Outcome::Refused);
+        assert_eq!(run(&call[..3], false), Outcome::Refused);
+        let mut other = call.clone();
+        other[3] ^= 1;
+        assert_eq!(run(&other, false), Outcome::Refused);
+        // the bytes cut one short; exactly enough (no padding) decodes
+        assert_eq!(run(&call[..36 + 32 + 80], false), Outcome::Refused);
+        assert_eq!(run(&call[..36 + 32 + 81], false), Outcome::Returned(true));
+        // offset and length words of 2^64
+        let mut huge = call.clone();
+        huge[4 + 23] = 1;
+        assert_eq!(run(&huge, false), Outcome::Refused);
+        let mut huge = call.clone();
+        huge[36 + 23] = 1;
+        assert_eq!(run(&huge, false), Outcome::Refused);
+        // offset 0: the length word is the offset itself, 0
+        let mut head = IS_VALID_SOLUTION_SELECTOR.to_vec();
+        head.extend_from_slice(&[0; 32]);
+        assert_eq!(
+            run(&head, false),
+            Outcome::Error(Classic9Error::GridLength { length: 0 })
+        );
+        // two offsets at the head decode, but verify's head needs 64 bytes
+        let mut short = VERIFY_SELECTOR.to_vec();
+        short.extend_from_slice(&[0; 36]);
+        assert_eq!(run(&short, false), Outcome::Refused);
+        short.extend_from_slice(&[0; 28]);
+        assert_eq!(
+            run(&short, false),
+            Outcome::Error(Classic9Error::GridLength { length: 0 })
+        );
+        // trailing calldata is ignored
+        let mut long = call.clone();
+        long.extend_from_slice(&[0xde, 0xad]);
+        assert_eq!(run(&long, false), Outcome::Returned(true));
+    }
+}
