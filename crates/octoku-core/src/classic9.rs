@@ -12,11 +12,16 @@
 //! slices; the contract's `GridLength(uint256)` revert is
 //! [`Classic9Error::GridLength`]. [`run`] mirrors a whole call, calldata and
 //! value included, as solc's dispatcher and ABI decoder handle it.
+//! [`is_valid_board`] and [`verify_boards`] take the general [`NBoard`] of
+//! [`Geometry::CLASSIC`] (its cells are exactly the contract's 81 bytes).
 
 use std::fmt;
 
 use ruint::aliases::U256;
 use ruint::uint;
+
+use crate::geometry::Geometry;
+use crate::nboard::NBoard;
 
 /// Cells in a grid (`CELLS` in the contract).
 pub const CELLS: usize = 81;
@@ -103,6 +108,49 @@ pub fn verify(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
         }
     }
     Ok(valid(solution))
+}
+
+/// A board the classic validator does not take: not 9×9 with 3×3 boxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NotClassic {
+    /// The board's geometry.
+    pub geometry: Geometry,
+}
+
+impl fmt::Display for NotClassic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a {n}x{n} board with {r}x{c} boxes: the classic validator takes 9x9 boards with 3x3 boxes",
+            n = self.geometry.size(),
+            r = self.geometry.box_rows(),
+            c = self.geometry.box_cols()
+        )
+    }
+}
+
+impl std::error::Error for NotClassic {}
+
+/// [`is_valid_solution`] of a board's cells (a 9×9 board with 3×3 boxes).
+pub fn is_valid_board(board: &NBoard) -> Result<bool, NotClassic> {
+    Ok(valid(classic_cells(board)?))
+}
+
+/// [`verify`] of two boards' cells (both 9×9 with 3×3 boxes).
+pub fn verify_boards(start: &NBoard, solution: &NBoard) -> Result<bool, NotClassic> {
+    let (start, solution) = (classic_cells(start)?, classic_cells(solution)?);
+    Ok(start.iter().zip(solution).all(|(&s, &x)| s == 0 || s == x) && valid(solution))
+}
+
+/// The 81 cells of a board of [`Geometry::CLASSIC`].
+fn classic_cells(board: &NBoard) -> Result<&[u8; CELLS], NotClassic> {
+    let not_classic = NotClassic {
+        geometry: board.geometry(),
+    };
+    if board.geometry() != Geometry::CLASSIC {
+        return Err(not_classic);
+    }
+    board.cells().try_into().map_err(|_| not_classic)
 }
 
 /// The 81 bytes, or `GridLength(len)`.
@@ -385,6 +433,41 @@ mod tests {
             .map(|i| ((i % 9 + 3 * (i / 9) + i / 27) % 9 + 1) as u8)
             .collect();
         assert_eq!(is_valid_solution(&sudoku), Ok(true));
+    }
+
+    #[test]
+    fn boards_of_the_classic_geometry_agree_with_the_bytes() {
+        for text in SEED_VALID.iter().chain(&SEED_INVALID) {
+            let grid = digits(text);
+            let board = NBoard::from_cells(Geometry::CLASSIC, &grid).unwrap();
+            let empty = NBoard::empty(Geometry::CLASSIC);
+            assert_eq!(is_valid_board(&board).ok(), is_valid_solution(&grid).ok());
+            assert_eq!(
+                verify_boards(&empty, &board).ok(),
+                verify(&[0; CELLS], &grid).ok()
+            );
+            let mut start = empty.clone();
+            start.set(4, 4, grid[40] % 9 + 1);
+            let mut given = [0; CELLS];
+            given[40] = grid[40] % 9 + 1;
+            assert_eq!(
+                verify_boards(&start, &board).ok(),
+                verify(&given, &grid).ok()
+            );
+        }
+        let octoku = NBoard::empty(Geometry::OCTOKU);
+        assert_eq!(
+            is_valid_board(&octoku),
+            Err(NotClassic {
+                geometry: Geometry::OCTOKU
+            })
+        );
+        let rows = Geometry::new(1, 9).unwrap();
+        let err = is_valid_board(&NBoard::empty(rows)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a 9x9 board with 1x9 boxes: the classic validator takes 9x9 boards with 3x3 boxes"
+        );
     }
 
     #[test]
