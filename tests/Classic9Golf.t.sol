@@ -23,6 +23,8 @@ contract Classic9GolfTest is Test {
     /// input costs the same).
     uint256 internal constant VALID_EXACT = 1267;
     uint256 internal constant VERIFY_EXACT = 1690;
+    /// Measured exact gas of the reference (see test_gas_reference_rows).
+    uint256[7] internal REFERENCE_ROWS = [uint256(99816), 713, 99816, 724, 112514, 124988, 112514];
 
     function setUp() public {
         ref = new Classic9Reference();
@@ -275,6 +277,27 @@ contract Classic9GolfTest is Test {
         assertLe(vv, VERIFY_GAS, "verify gas");
         assertEq(vv, VERIFY_EXACT, "verify exact gas");
         assertEq(_gasOf(address(golf), abi.encodeCall(IClassic9.verify, (new bytes(81), late))), vv, "same gas, verify");
+    }
+
+    /// The reference's exact gas on the rows of the README table: a valid grid,
+    /// an invalid first cell (0), an invalid last cell (seed 000's first invalid
+    /// grid), 81 random bytes; verify with an empty start and with all 81 given.
+    function test_gas_reference_rows() public {
+        bytes memory g = digits(seedValid()[0]);
+        bytes memory first = bytes.concat(g);
+        first[0] = 0;
+        bytes memory late = digits(seedInvalid()[0]);
+        bytes memory r = _randomBytes(7, 81);
+        uint256[7] memory got = [
+            _gasOf(address(ref), abi.encodeCall(IClassic9.isValidSolution, (g))),
+            _gasOf(address(ref), abi.encodeCall(IClassic9.isValidSolution, (first))),
+            _gasOf(address(ref), abi.encodeCall(IClassic9.isValidSolution, (late))),
+            _gasOf(address(ref), abi.encodeCall(IClassic9.isValidSolution, (r))),
+            _gasOf(address(ref), abi.encodeCall(IClassic9.verify, (new bytes(81), g))),
+            _gasOf(address(ref), abi.encodeCall(IClassic9.verify, (g, g))),
+            _gasOf(address(ref), abi.encodeCall(IClassic9.verify, (new bytes(81), late)))
+        ];
+        assertEq(abi.encode(got), abi.encode(REFERENCE_ROWS), "reference gas rows");
     }
 
     /// Gas does not depend on the data (same on random bytes as on a valid grid).
