@@ -1,13 +1,13 @@
 //! Parsing of command-line values into core types, with one-line errors.
 
-use octoku_core::{Address, Board};
+use octoku_core::{Address, Board, parse_address};
 use octoku_evm::Puzzle;
 
 use crate::error::CliError;
 
 /// Parses an address argument (20-byte hex, checksummed or not).
 pub fn address(arg: &str) -> Result<Address, CliError> {
-    arg.parse().map_err(|e| CliError::Input(format!("{e}")))
+    parse_address(arg).map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// Parses a board argument (0x hex, decimal, or 64 cells of 0-8 / '.'), naming the argument.

@@ -22,7 +22,6 @@ pub mod chain;
 pub mod fuzz;
 pub mod gas;
 pub mod machine;
-pub use octoku_core::rng;
 pub mod sample;
 
 pub use artifacts::Artifact;

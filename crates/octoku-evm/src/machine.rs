@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use alloy_primitives::{Address as EvmAddress, Bytes, TxKind, U256};
+use alloy_primitives::{Address, Bytes, TxKind, U256};
 use alloy_sol_types::SolCall;
-use octoku_core::{Address, Board};
+use octoku_core::Board;
 use revm::{
     Context, ExecuteCommitEvm, InspectEvm, Inspector, MainBuilder, MainContext,
     context::{
@@ -27,7 +27,7 @@ use crate::{
 pub const SPEC: SpecId = SpecId::PRAGUE;
 
 /// The account that deploys and calls, funded in the in-memory state.
-pub const CALLER: EvmAddress = EvmAddress::new([0x0c; 20]);
+pub const CALLER: Address = Address::new([0x0c; 20]);
 
 /// Gas limit of every transaction the machine sends.
 const GAS_LIMIT: u64 = 30_000_000;
@@ -249,11 +249,11 @@ pub struct Machine {
 #[derive(Debug, Clone, Copy, Default)]
 struct Deployed {
     /// The puzzle contract.
-    address: EvmAddress,
+    address: Address,
     /// Total gas of the transaction that deployed it.
     gas: u64,
     /// Its raw-seed harness (contracts/harness/).
-    harness: EvmAddress,
+    harness: Address,
 }
 
 impl fmt::Debug for Machine {
@@ -300,7 +300,7 @@ impl Machine {
     }
 
     /// Deploys `initcode`; returns the new address and the transaction's total gas used.
-    pub fn deploy(&mut self, initcode: &[u8]) -> Result<(EvmAddress, u64), EvmError> {
+    pub fn deploy(&mut self, initcode: &[u8]) -> Result<(Address, u64), EvmError> {
         let tx = self.tx(TxKind::Create, Bytes::copy_from_slice(initcode));
         let result = self
             .evm
@@ -322,7 +322,7 @@ impl Machine {
     }
 
     /// The address `puzzle` is deployed at.
-    pub fn address_of(&self, puzzle: Puzzle) -> EvmAddress {
+    pub fn address_of(&self, puzzle: Puzzle) -> Address {
         self.deployed[puzzle.index()].address
     }
 
@@ -332,7 +332,7 @@ impl Machine {
     }
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.
-    pub fn call_raw(&mut self, to: EvmAddress, data: Bytes) -> Result<RawOutcome, EvmError> {
+    pub fn call_raw(&mut self, to: Address, data: Bytes) -> Result<RawOutcome, EvmError> {
         let tx = self.tx(TxKind::Call(to), data);
         self.evm.inspector.spent = 0;
         let result = self
@@ -360,7 +360,7 @@ impl Machine {
     /// frame executed with its gas.
     pub fn profile_raw(
         &mut self,
-        to: EvmAddress,
+        to: Address,
         data: Bytes,
     ) -> Result<(RawOutcome, Vec<Step>), EvmError> {
         self.evm.inspector.profiling = true;
@@ -371,7 +371,7 @@ impl Machine {
         Ok((outcome?, steps))
     }
 
-    fn call<C: SolCall>(&mut self, to: EvmAddress, call: &C) -> Result<Call<C::Return>, EvmError> {
+    fn call<C: SolCall>(&mut self, to: Address, call: &C) -> Result<Call<C::Return>, EvmError> {
         let outcome = self.call_raw(to, Bytes::from(call.abi_encode()))?;
         if !outcome.success {
             return Err(EvmError::Reverted(outcome.output));
@@ -391,9 +391,7 @@ impl Machine {
 
     /// `puzzle.generate(address)`: the board that address gets.
     pub fn generate(&mut self, puzzle: Puzzle, address: &Address) -> Result<Call<Board>, EvmError> {
-        let call = IPuzzle::generateCall {
-            seed: EvmAddress::from(address.0),
-        };
+        let call = IPuzzle::generateCall { seed: *address };
         Ok(self
             .call(self.address_of(puzzle), &call)?
             .map(Board::from_u256))

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use octoku_core::Address;
 use octoku_evm::{
     Puzzle,
     chain::{self, Receipt, arena::arena_initcode, state::Deployment},
@@ -67,15 +68,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let record = json!({
         "chain_id": chain_id,
         "puzzle_kind": kind.label(),
-        "puzzle": puzzle_address.to_checksum(None),
-        "arena": arena_address.to_checksum(None),
+        "puzzle": puzzle_address.to_string(),
+        "arena": arena_address.to_string(),
         "puzzle_block": puzzle.block,
         "arena_block": arena.block,
         "puzzle_tx": hash_hex(puzzle.tx_hash),
         "arena_tx": hash_hex(arena.tx_hash),
         "puzzle_gas": puzzle.gas_used,
         "arena_gas": arena.gas_used,
-        "deployer": deployer.to_checksum(None),
+        "deployer": deployer.to_string(),
     });
     // Written only now, after both receipts.
     let written = match &mut opened.chain {
@@ -103,10 +104,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         out["recorded_in"] = json!(written.display().to_string());
         println!("{out}");
     } else {
-        println!("deployer  {}", deployer.to_checksum(None));
+        println!("deployer  {deployer}");
         println!(
             "puzzle    {} ({}, block {}, gas {}, tx {})",
-            puzzle_address.to_checksum(None),
+            puzzle_address,
             kind.label(),
             puzzle.block,
             puzzle.gas_used,
@@ -114,17 +115,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         println!(
             "arena     {} (block {}, gas {}, tx {})",
-            arena_address.to_checksum(None),
-            arena.block,
-            arena.gas_used,
-            arena.tx_hash
+            arena_address, arena.block, arena.gas_used, arena.tx_hash
         );
         println!("recorded  {}", written.display());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn created(receipt: &Receipt) -> Result<chain::primitives::Address, CliError> {
+fn created(receipt: &Receipt) -> Result<Address, CliError> {
     receipt.contract_address.ok_or_else(|| {
         CliError::Chain(format!(
             "deployment {} created no contract",

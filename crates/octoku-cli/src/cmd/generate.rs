@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     if args.json {
         let out = json!({
-            "address": address.to_checksum(),
+            "address": address.to_string(),
             "puzzle": puzzle.label(),
             "start": call.value.to_hex(),
             "givens": call.value.givens(),
@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         });
         println!("{out}");
     } else {
-        println!("address  {}", address.to_checksum());
+        println!("address  {address}");
         println!(
             "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
             puzzle

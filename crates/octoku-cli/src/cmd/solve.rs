@@ -59,7 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .transpose()
         .map_err(input_error)?;
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
-        return no_solution(start, address.map(|a| a.to_checksum()), puzzle, args.json);
+        return no_solution(start, address.map(|a| a.to_string()), puzzle, args.json);
     };
     let verdict = evm.verify(puzzle, start, solution)?;
     if !verdict.value {
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "puzzle": puzzle.label(),
         });
         if let Some(a) = address {
-            out["address"] = json!(a.to_checksum());
+            out["address"] = json!(a.to_string());
         }
         if let (Some(n), Some(limit)) = (solutions, args.count) {
             out["solutions"] = json!(n);
@@ -85,7 +85,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("{out}");
     } else {
         if let Some(a) = address {
-            println!("address   {}", a.to_checksum());
+            println!("address   {a}");
         }
         println!("start     {}", start.to_hex());
         println!();

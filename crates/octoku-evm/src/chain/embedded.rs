@@ -375,7 +375,7 @@ mod tests {
         );
         assert_eq!(arena::solver_count(&mut chain, arena_address).unwrap(), 0);
         let board = arena::board_of(&mut chain, arena_address, key.address().unwrap()).unwrap();
-        let me = octoku_core::Address(key.address().unwrap().0.0);
+        let me = key.address().unwrap();
         assert_eq!(board, octoku_core::generate(&me).to_u256());
 
         // A wrong solution reverts by name and mines nothing.
