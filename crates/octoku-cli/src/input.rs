@@ -1,7 +1,6 @@
 //! Parsing of command-line values into core types, with one-line errors.
 
 use octoku_core::{Address, Board, parse_address};
-use octoku_evm::Puzzle;
 
 use crate::error::CliError;
 
@@ -14,26 +13,4 @@ pub fn address(arg: &str) -> Result<Address, CliError> {
 pub fn board(name: &str, arg: &str) -> Result<Board, CliError> {
     arg.parse()
         .map_err(|e| CliError::Input(format!("{name}: {e}")))
-}
-
-/// The puzzle implementations selectable with `--puzzle`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum PuzzleArg {
-    /// The published algorithm (Curta puzzle #1).
-    #[default]
-    Reference,
-    /// The golfed implementation: same outputs, a fraction of the gas.
-    Golf,
-    /// The fair puzzle: every board has a solution by construction.
-    Fair,
-}
-
-impl From<PuzzleArg> for Puzzle {
-    fn from(p: PuzzleArg) -> Puzzle {
-        match p {
-            PuzzleArg::Reference => Puzzle::Reference,
-            PuzzleArg::Golf => Puzzle::Golf,
-            PuzzleArg::Fair => Puzzle::Fair,
-        }
-    }
 }

@@ -11,7 +11,8 @@ use octoku_core::{Address, Board, rng::SplitMix64};
 
 use crate::{
     cases::{random_subset, valid_grid, with_index},
-    machine::{EvmError, Machine, Puzzle},
+    machine::{EvmError, Machine},
+    puzzle::Puzzle,
 };
 
 /// One input, for one function.

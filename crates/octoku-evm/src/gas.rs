@@ -13,7 +13,9 @@ use crate::{
     artifacts::{Artifact, SOURCES},
     bindings::IPuzzle,
     cases::{VerifyClass, verify_case},
-    machine::{EvmError, Machine, Puzzle, Step},
+    machine::{EvmError, Machine},
+    meter::Step,
+    puzzle::Puzzle,
 };
 
 /// Seed of the deterministic cases behind `octoku gas` and the gas snapshot.

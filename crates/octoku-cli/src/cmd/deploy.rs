@@ -18,8 +18,8 @@ use crate::error::CliError;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which puzzle implementation to deploy.
-    #[arg(long, value_name = "KIND", default_value = "reference")]
-    puzzle: String,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Shorthand for --puzzle golf.
     #[arg(long, conflicts_with = "puzzle")]
     golf: bool,
@@ -30,24 +30,9 @@ pub struct Args {
     json: bool,
 }
 
-fn puzzle_kind(name: &str) -> Result<Puzzle, CliError> {
-    let name = name.trim().to_ascii_lowercase();
-    if let Some(p) = Puzzle::ALL.iter().copied().find(|p| p.label() == name) {
-        return Ok(p);
-    }
-    let available = Puzzle::ALL
-        .iter()
-        .map(|p| p.label())
-        .collect::<Vec<_>>()
-        .join(", ");
-    Err(CliError::Input(format!(
-        "puzzle {name:?}: unknown; expected one of: {available}"
-    )))
-}
-
 /// Deploys the puzzle, then the arena pointing at it; records both.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let kind = puzzle_kind(if args.golf { "golf" } else { &args.puzzle })?;
+    let kind = if args.golf { Puzzle::Golf } else { args.puzzle };
     let mut opened = args.chain.open(KeyUse::Send, true)?;
     if !args.json {
         println!("chain     {}", opened.label);
@@ -82,7 +67,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
             c.set_deployment(Deployment {
-                puzzle_kind: kind.label().to_string(),
+                puzzle_kind: kind,
                 puzzle: puzzle_address,
                 arena: arena_address,
                 puzzle_block: puzzle.block,

@@ -10,7 +10,7 @@ use octoku_evm::{
 use serde_json::json;
 
 use super::parallel;
-use crate::{error::CliError, input::PuzzleArg};
+use crate::error::CliError;
 
 /// Addresses a worker claims at a time.
 const BATCH: u64 = 1024;
@@ -19,8 +19,8 @@ const BATCH: u64 = 1024;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which implementation's generate to sample.
-    #[arg(long, value_enum, default_value_t = PuzzleArg::Fair)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Fair)]
+    puzzle: Puzzle,
     /// Number of addresses.
     #[arg(long, default_value_t = 1_000_000)]
     addresses: u64,
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "--addresses 0: expected at least 1 address".into(),
         ));
     }
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let total: Mutex<Tally> = Mutex::new(Tally::default());
     let unit = parallel::show_progress(args.json).then_some("addresses");
 

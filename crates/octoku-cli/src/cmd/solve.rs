@@ -6,10 +6,7 @@ use octoku_core::{Board, solve};
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{
-    error::CliError,
-    input::{self, PuzzleArg},
-};
+use crate::{error::CliError, input};
 
 /// How often the published `generate` hands out a board with no solution
 /// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
@@ -29,8 +26,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     count: Option<u64>,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -38,7 +35,7 @@ pub struct Args {
 
 /// Solves the start, verifies the solution in the in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {
         (_, Some(a)) => {
