@@ -8,7 +8,8 @@
 
 use criterion::{Criterion, black_box, criterion_group};
 use octoku_core::board::Board;
-use octoku_core::solve::{count, is_unique, solve, solve_naive};
+use octoku_core::solve::naive::solve_naive;
+use octoku_core::solve::{count, is_unique, solve};
 use std::time::{Duration, Instant};
 
 /// Tiny deterministic xorshift64.

@@ -9,6 +9,9 @@ use std::fmt;
 use crate::board::Board;
 use crate::verify::subgrid_cells;
 
+mod contradiction;
+pub use contradiction::contradiction;
+
 /// A row, column or 2x4 subgrid of the board (0-based index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Unit {
