@@ -13,6 +13,7 @@ use std::str::FromStr;
 use ruint::aliases::U256;
 
 use crate::error::{ParseError, Subject};
+use crate::geometry::Geometry;
 
 /// An 8x8 board packed into a `U256`, one 4-bit cell per nibble.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -123,20 +124,21 @@ impl Board {
     /// Lines are joined by `\n`, with no trailing spaces and no final newline.
     /// The output parses back with [`str::parse`] when every cell is 0..=8.
     pub fn grid(self) -> String {
+        let g = Geometry::OCTOKU;
         let cells = self.cells();
+        let stacks = g.size() / g.box_cols();
+        let rule = vec!["-".repeat(2 * g.box_cols()); stacks].join("+");
         let mut lines: Vec<String> = Vec::with_capacity(11);
-        for row in 0..8 {
-            if row > 0 && row % 2 == 0 {
-                lines.push("--------+--------".to_owned());
+        for row in 0..g.size() {
+            if row > 0 && row % g.box_rows() == 0 {
+                lines.push(rule.clone());
             }
-            let mut line = String::with_capacity(17);
-            for col in 0..8 {
-                match col {
-                    0 => {}
-                    4 => line.push_str(" | "),
-                    _ => line.push(' '),
+            let mut line = String::with_capacity(rule.len());
+            for col in 0..g.size() {
+                if col > 0 {
+                    line.push_str(if col % g.box_cols() == 0 { " | " } else { " " });
                 }
-                line.push(cell_char(cells[8 * row + col]));
+                line.push(cell_char(cells[g.index(row, col)]));
             }
             lines.push(line);
         }

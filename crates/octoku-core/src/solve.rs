@@ -14,6 +14,7 @@
 //! start board has been read into cells once.
 
 use crate::board::Board;
+use crate::geometry::Geometry;
 use std::fmt;
 
 pub mod naive;
@@ -54,6 +55,9 @@ impl std::error::Error for SolveError {}
 /// 1.6 us from 24 fixed cells; unique 20-30 given puzzles barely change).
 const HIDDEN_FROM: u32 = 24;
 
+/// The board shape the bitboards encode (bit `G.index(row, col)`).
+const G: Geometry = Geometry::OCTOKU;
+
 /// Every cell.
 const ALL: u64 = !0;
 /// Bit 0 of every byte: column 0 of every row, or the anchor of each row.
@@ -61,9 +65,6 @@ const BYTE_LSB: u64 = 0x0101_0101_0101_0101;
 
 /// Peers of each cell (same row, column or subgrid), the cell itself excluded.
 const PEERS: [u64; 64] = build_peers();
-
-/// The 24 units: rows 0-7, then columns 0-7, then subgrids 0-7.
-pub(crate) const UNITS: [u64; 24] = build_units();
 
 const fn row_mask(r: usize) -> u64 {
     0xFFu64 << (8 * r)
@@ -73,31 +74,19 @@ const fn col_mask(c: usize) -> u64 {
     BYTE_LSB << c
 }
 
-/// Subgrid `s = (row / 2) * 2 + col / 4`: rows 2*(s/2), 2*(s/2)+1 and columns 4*(s%2)..+4.
-const fn box_mask(s: usize) -> u64 {
-    0x0F0Fu64 << (16 * (s / 2) + 4 * (s % 2))
-}
-
-const fn build_units() -> [u64; 24] {
-    let mut u = [0u64; 24];
-    let mut k = 0;
-    while k < 8 {
-        u[k] = row_mask(k);
-        u[8 + k] = col_mask(k);
-        u[16 + k] = box_mask(k);
-        k += 1;
-    }
-    u
+/// The cells of box `b` ([`Geometry::box_of`] numbering): the 2×4 block
+/// `0x0F0F` (two rows of four bits) moved to the box's top-left cell.
+const fn box_mask(b: usize) -> u64 {
+    let (r0, c0) = G.box_origin(b);
+    0x0F0Fu64 << G.index(r0, c0)
 }
 
 const fn build_peers() -> [u64; 64] {
     let mut out = [0u64; 64];
     let mut i = 0;
     while i < 64 {
-        let r = i / 8;
-        let c = i % 8;
-        let s = (r / 2) * 2 + c / 4;
-        out[i] = (row_mask(r) | col_mask(c) | box_mask(s)) & !(1u64 << i);
+        let (r, c) = G.position(i);
+        out[i] = (row_mask(r) | col_mask(c) | box_mask(G.box_of(r, c))) & !(1u64 << i);
         i += 1;
     }
     out
@@ -297,11 +286,14 @@ fn search(s: &State, found: &mut impl FnMut(&State) -> bool) -> bool {
 pub(crate) fn checked_cells(start: Board) -> Result<[u8; 64], SolveError> {
     let cells = start.cells();
     match cells.iter().position(|&v| v > 8) {
-        Some(i) => Err(SolveError::InvalidDigit {
-            row: i / 8,
-            col: i % 8,
-            digit: cells[i],
-        }),
+        Some(i) => {
+            let (row, col) = G.position(i);
+            Err(SolveError::InvalidDigit {
+                row,
+                col,
+                digit: cells[i],
+            })
+        }
         None => Ok(cells),
     }
 }
@@ -346,28 +338,12 @@ pub fn is_unique(start: Board) -> Result<bool, SolveError> {
     Ok(count(start, 2)? == 1)
 }
 
-/// Whether a complete board is a valid grid: every row, column and subgrid a permutation of 1-8.
-pub fn is_valid_grid(board: Board) -> bool {
-    let cells = board.cells();
-    UNITS.iter().all(|&m| {
-        let mut seen = 0u16;
-        for (i, &v) in cells.iter().enumerate() {
-            if m >> i & 1 != 0 {
-                if v == 0 || v > 8 {
-                    return false;
-                }
-                seen |= 1 << v;
-            }
-        }
-        seen == 0x1FE
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::naive::{count_naive, solve_naive};
     use super::*;
     use crate::explain::contradiction;
+    use crate::verify::is_valid_grid;
     use proptest::prelude::*;
 
     const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";

@@ -166,7 +166,7 @@ pub fn relabel(board: Board, perm: &[u8; 8]) -> Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::is_valid_grid;
+    use crate::verify::is_valid_grid;
     use std::collections::HashSet;
 
     const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";

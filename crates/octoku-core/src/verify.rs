@@ -11,6 +11,7 @@ use ruint::aliases::U256;
 use ruint::uint;
 
 use crate::board::Board;
+use crate::geometry::Geometry;
 
 /// Which checks start at each nibble: bit 2 row, bit 1 column, bit 0 subgrid.
 ///
@@ -122,35 +123,19 @@ fn check(shifted: U256, shifts: u64) -> bool {
     bitmap == FILLED_BITMAP
 }
 
-/// Returns the 8 cells `(row, col)` of subgrid `s` (0-based), in reading order.
-pub(crate) fn subgrid_cells(s: usize) -> [(usize, usize); 8] {
-    let (row0, col0) = ((s / 2) * 2, (s % 2) * 4);
-    std::array::from_fn(|i| (row0 + i / 4, col0 + i % 4))
-}
-
 /// Returns whether every row, column and subgrid of `solution` holds exactly 1..=8.
 ///
 /// This is an independent, straightforward check (not a mirror of the
 /// contract); it ignores any starting board.
 pub fn is_valid_grid(solution: Board) -> bool {
+    let g = Geometry::OCTOKU;
     let cells = solution.cells();
-    let mut rows = [0u32; 8];
-    let mut cols = [0u32; 8];
-    let mut subgrids = [0u32; 8];
-    for (i, &digit) in cells.iter().enumerate() {
-        if !(1..=8).contains(&digit) {
-            return false;
-        }
-        let (row, col) = (i / 8, i % 8);
-        let bit = 1u32 << digit;
-        rows[row] |= bit;
-        cols[col] |= bit;
-        subgrids[(row / 2) * 2 + col / 4] |= bit;
-    }
-    rows.iter()
-        .chain(&cols)
-        .chain(&subgrids)
-        .all(|&m| m == FILLED_BITMAP)
+    g.units().all(|unit| {
+        let bitmap = g
+            .unit_cells(unit)
+            .fold(0u32, |seen, (r, c)| seen | 1 << cells[g.index(r, c)]);
+        bitmap == FILLED_BITMAP
+    })
 }
 
 /// Returns whether every given (non-zero cell) of `start` is kept in `solution`.
@@ -207,11 +192,22 @@ mod tests {
     }
 
     #[test]
-    fn subgrid_cells_follow_numbering() {
-        assert_eq!(subgrid_cells(0)[0], (0, 0));
-        assert_eq!(subgrid_cells(0)[7], (1, 3));
-        assert_eq!(subgrid_cells(5)[0], (4, 4));
-        assert_eq!(subgrid_cells(7)[7], (7, 7));
+    fn geometry_boxes_follow_the_subgrid_numbering_of_checks() {
+        // Subgrid s's check starts at its bottom-right cell (see CHECKS).
+        use crate::geometry::Unit;
+        let g = Geometry::OCTOKU;
+        let cells = |s| g.unit_cells(Unit::Box(s)).collect::<Vec<_>>();
+        assert_eq!(cells(0)[0], (0, 0));
+        assert_eq!(cells(0)[7], (1, 3));
+        assert_eq!(cells(5)[0], (4, 4));
+        assert_eq!(cells(7)[7], (7, 7));
+        for s in 0..8 {
+            let (r, c) = cells(s)[7];
+            assert_eq!(
+                CHECKS >> (4 * (63 - g.index(r, c))) & U256::from(1u8),
+                U256::from(1u8)
+            );
+        }
     }
 
     #[test]

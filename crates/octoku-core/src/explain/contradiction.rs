@@ -1,47 +1,9 @@
 //! Human-readable reasons why a start board has no solution, when a simple
 //! one is visible from the givens alone.
 
+use super::{G, cells_phrase, join_and};
 use crate::board::Board;
-use crate::solve::{UNITS, checked_cells};
-
-/// Name of unit `u` (0-23) for messages, 1-based.
-fn unit_name(u: usize) -> String {
-    match u {
-        0..=7 => format!("row {}", u + 1),
-        8..=15 => format!("column {}", u - 7),
-        _ => {
-            let s = u - 16;
-            let r = 2 * (s / 2) + 1;
-            let c = 4 * (s % 2) + 1;
-            format!(
-                "subgrid {} (rows {}-{}, columns {}-{})",
-                s + 1,
-                r,
-                r + 1,
-                c,
-                c + 3
-            )
-        }
-    }
-}
-
-/// How a cell is named inside unit `u` in messages.
-fn cell_in_unit(u: usize, i: usize) -> String {
-    match u {
-        0..=7 => format!("column {}", i % 8 + 1),
-        8..=15 => format!("row {}", i / 8 + 1),
-        _ => format!("row {} column {}", i / 8 + 1, i % 8 + 1),
-    }
-}
-
-/// Joins items as "a", "a and b" or "a, b and c".
-fn join_and(items: &[String], last: &str) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} {} {}", items[..n - 1].join(", "), last, items[n - 1]),
-    }
-}
+use crate::solve::checked_cells;
 
 /// Digits of a mask (bit d = digit d + 1) as strings.
 fn digit_list(mask: u8) -> Vec<String> {
@@ -49,28 +11,6 @@ fn digit_list(mask: u8) -> Vec<String> {
         .filter(|d| mask >> d & 1 != 0)
         .map(|d| (d + 1).to_string())
         .collect()
-}
-
-/// Names cells of a unit: "columns 5, 6 and 7" in a row, "rows 1 and 2" in a column.
-fn cells_phrase(u: usize, cells: &[usize]) -> String {
-    match u {
-        0..=15 => {
-            let word = if u < 8 { "column" } else { "row" };
-            let nums: Vec<String> = cells
-                .iter()
-                .map(|&i| if u < 8 { i % 8 + 1 } else { i / 8 + 1 }.to_string())
-                .collect();
-            if nums.len() == 1 {
-                format!("{word} {}", nums[0])
-            } else {
-                format!("{word}s {}", join_and(&nums, "and"))
-            }
-        }
-        _ => {
-            let names: Vec<String> = cells.iter().map(|&i| cell_in_unit(u, i)).collect();
-            join_and(&names, "and")
-        }
-    }
 }
 
 /// A simple human reason why a board has no solution, when one is visible
@@ -87,19 +27,20 @@ pub fn contradiction(start: Board) -> Option<String> {
         Ok(c) => c,
         Err(e) => return Some(e.to_string()),
     };
-    let members: Vec<Vec<usize>> = UNITS
-        .iter()
-        .map(|&m| (0..64).filter(|&i| m >> i & 1 != 0).collect())
+    let at = |(r, c): (usize, usize)| G.index(r, c);
+    let units: Vec<_> = G
+        .units()
+        .map(|u| (u, G.unit_cells(u).collect::<Vec<_>>()))
         .collect();
     // Digits given in each unit; duplicates.
     let mut used = [0u8; 24];
-    for (u, cs) in members.iter().enumerate() {
-        for &i in cs {
-            let v = cells[i];
+    for (u, (unit, cs)) in units.iter().enumerate() {
+        for &rc in cs {
+            let v = cells[at(rc)];
             if v != 0 {
                 let b = 1u8 << (v - 1);
                 if used[u] & b != 0 {
-                    return Some(format!("{} holds {} twice", unit_name(u), v));
+                    return Some(format!("{} holds {} twice", G.describe(*unit), v));
                 }
                 used[u] |= b;
             }
@@ -109,9 +50,9 @@ pub fn contradiction(start: Board) -> Option<String> {
     let mut cand = [0u8; 64];
     for i in 0..64 {
         if cells[i] == 0 {
-            let (r, c) = (i / 8, i % 8);
-            let s = (r / 2) * 2 + c / 4;
-            cand[i] = !(used[r] | used[8 + c] | used[16 + s]);
+            let (r, c) = G.position(i);
+            let seen = G.units_of(r, c);
+            cand[i] = !seen.iter().fold(0, |a, &u| a | used[G.unit_index(u)]);
             if cand[i] == 0 {
                 return Some(format!(
                     "row {} column {} can take no digit: its row, column and subgrid already hold 1-8",
@@ -122,35 +63,40 @@ pub fn contradiction(start: Board) -> Option<String> {
         }
     }
     // A missing digit with no place in a unit.
-    for (u, cs) in members.iter().enumerate() {
+    for (u, (unit, cs)) in units.iter().enumerate() {
         for d in 0..8u8 {
             let b = 1u8 << d;
-            if used[u] & b == 0 && !cs.iter().any(|&i| cells[i] == 0 && cand[i] & b != 0) {
-                return Some(format!("{} has no place for {}", unit_name(u), d + 1));
+            let room = |&rc: &(usize, usize)| cells[at(rc)] == 0 && cand[at(rc)] & b != 0;
+            if used[u] & b == 0 && !cs.iter().any(room) {
+                return Some(format!("{} has no place for {}", G.describe(*unit), d + 1));
             }
         }
     }
     // Subsets of empty cells (naked) or missing digits (hidden), smallest first.
     for k in 2..=8usize {
-        for (u, cs) in members.iter().enumerate() {
-            let empty: Vec<usize> = cs.iter().copied().filter(|&i| cells[i] == 0).collect();
+        for (u, (unit, cs)) in units.iter().enumerate() {
+            let empty: Vec<(usize, usize)> = cs
+                .iter()
+                .copied()
+                .filter(|&rc| cells[at(rc)] == 0)
+                .collect();
             let n = empty.len();
             if k <= n {
                 for sub in 0u32..(1 << n) {
                     if sub.count_ones() as usize != k {
                         continue;
                     }
-                    let chosen: Vec<usize> = (0..n)
+                    let chosen: Vec<(usize, usize)> = (0..n)
                         .filter(|j| sub >> j & 1 != 0)
                         .map(|j| empty[j])
                         .collect();
-                    let union = chosen.iter().fold(0u8, |a, &i| a | cand[i]);
+                    let union = chosen.iter().fold(0u8, |a, &rc| a | cand[at(rc)]);
                     if (union.count_ones() as usize) < k {
                         let digits = digit_list(union);
                         return Some(format!(
                             "{}: {} can only hold {}",
-                            unit_name(u),
-                            cells_phrase(u, &chosen),
+                            G.describe(*unit),
+                            cells_phrase(*unit, &chosen),
                             join_and(&digits, "or")
                         ));
                     }
@@ -163,18 +109,18 @@ pub fn contradiction(start: Board) -> Option<String> {
                     if sub & !missing != 0 || sub.count_ones() as usize != k {
                         continue;
                     }
-                    let places: Vec<usize> = empty
+                    let places: Vec<(usize, usize)> = empty
                         .iter()
                         .copied()
-                        .filter(|&i| cand[i] & sub != 0)
+                        .filter(|&rc| cand[at(rc)] & sub != 0)
                         .collect();
                     if places.len() < k {
                         let digits = digit_list(sub);
                         return Some(format!(
                             "{}: digits {} can only go in {}",
-                            unit_name(u),
+                            G.describe(*unit),
                             join_and(&digits, "and"),
-                            cells_phrase(u, &places)
+                            cells_phrase(*unit, &places)
                         ));
                     }
                 }

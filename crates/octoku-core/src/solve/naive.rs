@@ -3,24 +3,17 @@
 //! baseline and a test oracle for the bitboard solver in [`super`].
 
 use crate::board::Board;
+use crate::geometry::{Geometry, Unit};
+
+/// The board shape the baseline scans.
+const G: Geometry = Geometry::OCTOKU;
 
 /// Whether digit `v` may go in cell `i` of `cells`, by scanning its row, column and subgrid.
 fn naive_fits(cells: &[u8; 64], i: usize, v: u8) -> bool {
-    let (r, c) = (i / 8, i % 8);
-    for k in 0..8 {
-        if cells[8 * r + k] == v || cells[8 * k + c] == v {
-            return false;
-        }
-    }
-    let (r0, c0) = (r / 2 * 2, c / 4 * 4);
-    for rr in r0..r0 + 2 {
-        for cc in c0..c0 + 4 {
-            if cells[8 * rr + cc] == v {
-                return false;
-            }
-        }
-    }
-    true
+    let (r, c) = G.position(i);
+    (0..G.size()).all(|k| cells[G.index(r, k)] != v && cells[G.index(k, c)] != v)
+        && G.unit_cells(Unit::Box(G.box_of(r, c)))
+            .all(|(rr, cc)| cells[G.index(rr, cc)] != v)
 }
 
 /// Plain backtracking from reading index `from`: first empty cell, digits 1-8 in order.
