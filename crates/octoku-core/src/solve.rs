@@ -343,15 +343,11 @@ mod tests {
     use super::naive::{count_naive, solve_naive};
     use super::*;
     use crate::explain::contradiction;
+    use crate::rng::SplitMix64;
     use crate::verify::is_valid_grid;
     use proptest::prelude::*;
 
-    const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
     const UNSOLVABLE: &str = "0x0000056070423000000000000000000000000000000000000000800100000000";
-
-    fn grid() -> Board {
-        GRID.parse().unwrap()
-    }
 
     /// A board with up to 8 distinct digits on distinct cells, like `generate` makes.
     fn generated_like() -> impl Strategy<Value = Board> {
@@ -361,13 +357,7 @@ mod tests {
         )
             .prop_map(|(cells, seed)| {
                 let mut digits: Vec<u8> = (1..=8).collect();
-                let mut x = seed | 1;
-                for k in (1..8).rev() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    digits.swap(k, (x % (k as u64 + 1)) as usize);
-                }
+                SplitMix64::new(seed).shuffle(&mut digits);
                 let mut b = [0u8; 64];
                 for (j, &i) in cells.iter().enumerate() {
                     b[i] = digits[j];
@@ -378,7 +368,7 @@ mod tests {
 
     /// The known grid with `blanks` (indices) cleared.
     fn blanked(blanks: &[usize]) -> Board {
-        let mut c = grid().cells();
+        let mut c = Board::BASE_GRID.cells();
         for &i in blanks {
             c[i] = 0;
         }
@@ -387,9 +377,9 @@ mod tests {
 
     #[test]
     fn known_grid_is_valid_and_unique() {
-        assert!(is_valid_grid(grid()));
-        assert_eq!(is_unique(grid()), Ok(true));
-        assert_eq!(solve(grid()), Ok(Some(grid())));
+        assert!(is_valid_grid(Board::BASE_GRID));
+        assert_eq!(is_unique(Board::BASE_GRID), Ok(true));
+        assert_eq!(solve(Board::BASE_GRID), Ok(Some(Board::BASE_GRID)));
     }
 
     #[test]
@@ -482,7 +472,7 @@ mod tests {
             d in 1u8..=8,
         ) {
             // Blank cells of a valid grid, then overwrite a few with digit d: sometimes unsolvable.
-            let mut c = grid().cells();
+            let mut c = Board::BASE_GRID.cells();
             for &i in &blanks { c[i] = 0; }
             for &i in &extra { c[i] = d; }
             let b = Board::from_cells(&c);
@@ -523,33 +513,23 @@ mod tests {
     #[test]
     #[ignore]
     fn print_unique_puzzles() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
         let mut made = 0;
         while made < 20 {
             // A random grid: solve a random generated-like board.
             let mut c = [0u8; 64];
             let mut digits: Vec<u8> = (1..=8).collect();
-            for k in (1..8).rev() {
-                digits.swap(k, (next() % (k as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut digits);
             for &d in &digits {
-                c[(next() % 64) as usize] = d;
+                c[rng.below(64) as usize] = d;
             }
             let Ok(Some(g)) = solve(Board::from_cells(&c)) else {
                 continue;
             };
             let mut cells = g.cells();
-            let target = 20 + (next() % 11) as usize;
+            let target = 20 + rng.below(11) as usize;
             let mut order: Vec<usize> = (0..64).collect();
-            for k in (1..64).rev() {
-                order.swap(k, (next() % (k as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut order);
             let mut givens = 64;
             for &i in &order {
                 if givens <= target {
