@@ -20,6 +20,9 @@ use octoku_evm::chain::{
 };
 use serde_json::Value;
 
+mod common;
+use common::assert_keys;
+
 /// anvil's dev keys 0..4 (public test keys).
 const KEYS: [&str; 5] = [
     "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
@@ -233,15 +236,32 @@ fn deploy(dir: &Path, url: &str, kind: &str) -> (Address, Address) {
         ],
     )
     .json();
-    let puzzle: Address = out["puzzle"].as_str().unwrap().parse().unwrap();
+    assert_keys(
+        &out,
+        &[
+            "chain_id",
+            "puzzle",
+            "puzzle_address",
+            "arena",
+            "deployer",
+            "puzzle_tx",
+            "arena_tx",
+            "chain",
+            "recorded_in",
+        ],
+    );
+    let puzzle: Address = out["puzzle_address"].as_str().unwrap().parse().unwrap();
     let arena: Address = out["arena"].as_str().unwrap().parse().unwrap();
-    assert_eq!(out["puzzle_kind"], kind);
+    assert_eq!(out["puzzle"], kind);
     assert_eq!(out["chain_id"], 31337);
     assert!(
         out["chain"].as_str().unwrap().contains("(chain id 31337)"),
         "{out}"
     );
-    assert!(out["arena_gas"].as_u64().unwrap() > 21_000);
+    for tx in ["puzzle_tx", "arena_tx"] {
+        assert_keys(&out[tx], &["hash", "block", "gas"]);
+        assert!(out[tx]["gas"].as_u64().unwrap() > 21_000, "{out}");
+    }
     (puzzle, arena)
 }
 
@@ -283,15 +303,16 @@ fn deploy_play_and_read_back_through_alloy() {
         arena_addr
     );
     assert_eq!(
-        record["puzzle"]
+        record["puzzle_address"]
             .as_str()
             .unwrap()
             .parse::<Address>()
             .unwrap(),
         puzzle
     );
-    for field in ["puzzle_block", "arena_block", "puzzle_tx", "arena_tx"] {
-        assert!(!record[field].is_null(), "{field} missing: {record}");
+    assert_eq!(record["puzzle"], "reference");
+    for field in ["puzzle_tx", "arena_tx"] {
+        assert_keys(&record[field], &["hash", "block", "gas"]);
     }
     assert!(
         !std::fs::read_dir(dir.join("deployments"))
@@ -308,8 +329,14 @@ fn deploy_play_and_read_back_through_alloy() {
             out["address"].as_str().unwrap().parse::<Address>().unwrap(),
             address_of(key)
         );
-        assert!(out["gas_used"].as_u64().unwrap() > 21_000, "{out}");
-        assert_eq!(out["tx"].as_str().unwrap().len(), 66, "{out}");
+        assert_keys(
+            &out,
+            &[
+                "chain", "arena", "address", "start", "solution", "rank", "tx", "reason",
+            ],
+        );
+        assert!(out["tx"]["gas"].as_u64().unwrap() > 21_000, "{out}");
+        assert_eq!(out["tx"]["hash"].as_str().unwrap().len(), 66, "{out}");
         let start = Board::from_u256(out["start"].as_str().unwrap().parse().unwrap());
         assert_eq!(start, octoku_core::generate(&address_of(key)));
         plays.push(out);
@@ -350,7 +377,7 @@ fn deploy_play_and_read_back_through_alloy() {
     for (i, (key, play)) in KEYS[1..4].iter().zip(&plays).enumerate() {
         let at = arena::solved_at(&mut chain, arena_addr, address_of(key)).unwrap();
         assert_eq!(at.rank, i as u64 + 1);
-        assert_eq!(at.block, play["block"].as_u64().unwrap());
+        assert_eq!(at.block, play["tx"]["block"].as_u64().unwrap());
     }
     let never = arena::solved_at(&mut chain, arena_addr, address_of(KEYS[4])).unwrap();
     assert_eq!((never.block, never.rank), (0, 0));
@@ -518,8 +545,9 @@ fn embedded_chain_persists_across_invocations() {
             .starts_with("embedded ("),
         "{deployed}"
     );
-    assert_eq!(deployed["puzzle_block"], 1);
-    assert_eq!(deployed["arena_block"], 2);
+    assert_eq!(deployed["puzzle_tx"]["block"], 1);
+    assert_eq!(deployed["arena_tx"]["block"], 2);
+    assert_eq!(deployed["puzzle"], "reference");
     assert!(state.exists());
     assert!(
         !dir.join("deployments").exists(),
@@ -528,6 +556,18 @@ fn embedded_chain_persists_across_invocations() {
 
     // board and play find the arena in the state file; the default key is anvil's account 0.
     let board = octoku(&dir, &["board", "--state", state_arg, "--json"]).json();
+    assert_keys(
+        &board,
+        &[
+            "chain",
+            "arena",
+            "address",
+            "start",
+            "solved",
+            "rank",
+            "solved_block",
+        ],
+    );
     assert_eq!(
         board["address"],
         "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -535,7 +575,8 @@ fn embedded_chain_persists_across_invocations() {
     assert_eq!(board["solved"], false);
     let played = octoku(&dir, &["play", "--state", state_arg, "--json"]).json();
     assert_eq!(played["rank"], 1);
-    assert_eq!(played["block"], 3);
+    assert_eq!(played["tx"]["block"], 3);
+    assert_eq!(played["reason"], Value::Null);
 
     // A second player submits by hand in a later invocation.
     let start: U256 = octoku(
@@ -581,7 +622,16 @@ fn embedded_chain_persists_across_invocations() {
     )
     .json();
     assert_eq!(submitted["rank"], 2);
-    assert_eq!(submitted["block"], 4, "a reverted submit mines no block");
+    assert_eq!(
+        submitted["tx"]["block"], 4,
+        "a reverted submit mines no block"
+    );
+    assert_keys(
+        &submitted,
+        &[
+            "chain", "arena", "address", "start", "solution", "rank", "tx", "reason",
+        ],
+    );
 
     octoku(&dir, &["play", "--state", state_arg]).fails(
         1,

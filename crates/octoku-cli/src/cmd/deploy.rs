@@ -7,12 +7,13 @@ use octoku_evm::{
     Puzzle,
     chain::{self, Receipt, arena::arena_initcode, state::Deployment},
 };
-use serde_json::json;
+use serde::Serialize;
 
-use super::onchain::{
-    ChainArgs, KeyUse, chain_error, deployments_path, hash_hex, write_deployment,
+use super::onchain::{ChainArgs, KeyUse, chain_error, deployments_path, write_deployment};
+use crate::{
+    error::CliError,
+    output::{self, Tx, print_json},
 };
-use crate::error::CliError;
 
 /// Arguments of `octoku deploy`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +29,30 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// What `deploy` writes to `deployments/<chain-id>.json` (on a node).
+#[derive(Debug, Serialize)]
+pub struct DeploymentRecord {
+    chain_id: u64,
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    #[serde(serialize_with = "output::checksum")]
+    arena: Address,
+    #[serde(serialize_with = "output::checksum")]
+    deployer: Address,
+    puzzle_tx: Tx,
+    arena_tx: Tx,
+}
+
+/// `octoku deploy --json`: the record, the chain and where it was recorded.
+#[derive(Debug, Serialize)]
+struct Deployed<'a> {
+    #[serde(flatten)]
+    record: &'a DeploymentRecord,
+    chain: &'a str,
+    recorded_in: String,
 }
 
 /// Deploys the puzzle, then the arena pointing at it; records both.
@@ -50,19 +75,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .map_err(chain_error)?;
     let arena_address = created(&arena)?;
 
-    let record = json!({
-        "chain_id": chain_id,
-        "puzzle_kind": kind.label(),
-        "puzzle": puzzle_address.to_string(),
-        "arena": arena_address.to_string(),
-        "puzzle_block": puzzle.block,
-        "arena_block": arena.block,
-        "puzzle_tx": hash_hex(puzzle.tx_hash),
-        "arena_tx": hash_hex(arena.tx_hash),
-        "puzzle_gas": puzzle.gas_used,
-        "arena_gas": arena.gas_used,
-        "deployer": deployer.to_string(),
-    });
+    let record = DeploymentRecord {
+        chain_id,
+        puzzle: kind,
+        puzzle_address,
+        arena: arena_address,
+        deployer,
+        puzzle_tx: Tx::from(&puzzle),
+        arena_tx: Tx::from(&arena),
+    };
     // Written only now, after both receipts.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
@@ -84,10 +105,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
 
     if args.json {
-        let mut out = record;
-        out["chain"] = json!(opened.label);
-        out["recorded_in"] = json!(written.display().to_string());
-        println!("{out}");
+        print_json(&Deployed {
+            record: &record,
+            chain: &opened.label,
+            recorded_in: written.display().to_string(),
+        })?;
     } else {
         println!("deployer  {deployer}");
         println!(

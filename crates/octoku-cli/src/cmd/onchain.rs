@@ -9,7 +9,8 @@ use std::{
 };
 
 use octoku_core::Address;
-use octoku_evm::chain::{Chain, ChainError, PrivateKey, primitives::B256, state::write_atomic};
+use octoku_evm::chain::{Chain, ChainError, PrivateKey, state::write_atomic};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::{error::CliError, input};
@@ -126,12 +127,14 @@ pub fn deployments_path(chain_id: u64) -> PathBuf {
 }
 
 /// Writes the deployment record atomically (temporary file, then rename).
-pub fn write_deployment(path: &Path, record: &Value) -> Result<(), CliError> {
+pub fn write_deployment(path: &Path, record: &impl Serialize) -> Result<(), CliError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Chain(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let text = serde_json::to_string_pretty(record).unwrap_or_default() + "\n";
+    let text = serde_json::to_string_pretty(record)
+        .map_err(|e| CliError::Chain(format!("cannot encode the deployment record: {e}")))?
+        + "\n";
     write_atomic(path, text.as_bytes())
         .map_err(|e| CliError::Chain(format!("cannot write {}: {e}", path.display())))
 }
@@ -182,11 +185,6 @@ fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, Cli
             input::address(arena)
         }
     }
-}
-
-/// `0x…` hex of a hash.
-pub fn hash_hex(hash: B256) -> String {
-    format!("{hash}")
 }
 
 #[cfg(test)]
