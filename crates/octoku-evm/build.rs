@@ -40,10 +40,24 @@ const WANTED: &[(&str, &str, &str)] = &[
         "FAIR_HARNESS",
     ),
     ("contracts/Arena.sol", "OctokuArena", "ARENA"),
+    (
+        "contracts/classic9/Classic9Reference.sol",
+        "Classic9Reference",
+        "CLASSIC9_REFERENCE",
+    ),
+    (
+        "contracts/classic9/Classic9Golf.sol",
+        "Classic9Golf",
+        "CLASSIC9_GOLF",
+    ),
 ];
 
 /// Interfaces the crate's `sol!` bindings are generated from.
-const INTERFACES: &[&str] = &["contracts/IPuzzle.sol", "contracts/IArena.sol"];
+const INTERFACES: &[&str] = &[
+    "contracts/IPuzzle.sol",
+    "contracts/IArena.sol",
+    "contracts/classic9/IClassic9.sol",
+];
 
 fn main() {
     if let Err(message) = run() {

@@ -692,3 +692,122 @@ fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The classic 9×9 validators on anvil: `deploy --size 9` for both, seed
+/// 000's grids through `verify --size 9 --puzzle-address A --rpc-url URL`
+/// (cross-checked with the mirror by the CLI), the code read back through
+/// alloy, and the errors for a wrong address and a short grid.
+#[test]
+fn classic9_validators_on_anvil_answer_seed_000_grids() {
+    use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
+    let anvil = Anvil::start();
+    let url = anvil.url();
+    let dir = temp_dir("classic9");
+    let empty = ".".repeat(81);
+    for (flag, puzzle, runtime) in [
+        (
+            "--golf",
+            "golf",
+            octoku_evm::artifacts::CLASSIC9_GOLF.runtime,
+        ),
+        (
+            "--puzzle=reference",
+            "reference",
+            octoku_evm::artifacts::CLASSIC9_REFERENCE.runtime,
+        ),
+    ] {
+        let deployed = octoku(
+            &dir,
+            &[
+                "deploy",
+                "--size",
+                "9",
+                flag,
+                "--rpc-url",
+                &url,
+                "--private-key",
+                KEYS[1],
+                "--json",
+            ],
+        )
+        .json();
+        assert_eq!(deployed["puzzle"], puzzle);
+        assert_eq!(deployed["size"], 9);
+        assert_eq!(deployed["chain_id"], 31337);
+        let address: Address = deployed["puzzle_address"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut chain = Chain::rpc(&url, &PrivateKey::parse(KEYS[1]).unwrap()).unwrap();
+        assert_eq!(chain.code_at(address).unwrap().as_ref(), runtime);
+        let a = address.to_string();
+        for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+            for grid in grids {
+                let run = octoku(
+                    &dir,
+                    &[
+                        "verify",
+                        "--size",
+                        "9",
+                        "--puzzle-address",
+                        &a,
+                        "--rpc-url",
+                        &url,
+                        &empty,
+                        grid,
+                        "--json",
+                    ],
+                );
+                assert_eq!(run.code, code, "{puzzle} {grid}: {}", run.stderr);
+                let v: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+                assert_eq!(v["valid"], valid, "{puzzle} {grid}");
+            }
+        }
+        octoku(
+            &dir,
+            &[
+                "verify",
+                "--size",
+                "9",
+                "--puzzle-address",
+                &a,
+                "--rpc-url",
+                &url,
+                "0x0102",
+                SEED_VALID[0],
+            ],
+        )
+        .fails(2, "a grid of 2 bytes: expected 81 bytes");
+    }
+    octoku(
+        &dir,
+        &[
+            "verify",
+            "--size",
+            "9",
+            "--puzzle-address",
+            "0x0000000000000000000000000000000000000009",
+            "--rpc-url",
+            &url,
+            &empty,
+            SEED_VALID[0],
+        ],
+    )
+    .fails(4, "no contract code at");
+    octoku(
+        &dir,
+        &[
+            "deploy",
+            "--size",
+            "9",
+            "--puzzle",
+            "fair",
+            "--rpc-url",
+            &url,
+            "--private-key",
+            KEYS[1],
+        ],
+    )
+    .fails(2, "no 9x9 validator");
+}

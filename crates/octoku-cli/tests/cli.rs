@@ -421,12 +421,27 @@ fn gas_json_has_the_snapshot_rows_and_deployments() {
     let v = ok_json(&octoku(&["gas", "--runs", "200", "--json"]));
     assert_keys(&v, &["runs", "rows", "deployments"]);
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 15);
+    // 15 rows of the 8×8 puzzles, then 16 of the 9×9 validators.
+    assert_eq!(rows.len(), 31);
     assert_keys(
         &rows[0],
         &[
-            "puzzle", "function", "case", "min", "median", "max", "ratio",
+            "puzzle", "size", "function", "case", "min", "median", "max", "ratio",
         ],
+    );
+    assert_eq!(
+        (
+            &rows[16]["puzzle"],
+            &rows[16]["size"],
+            &rows[16]["function"],
+            &rows[16]["max"]
+        ),
+        (
+            &Value::from("golf"),
+            &Value::from(9),
+            &Value::from("isValid"),
+            &Value::from(1267)
+        )
     );
     // The first row of gas-snapshot.txt.
     assert_eq!(
@@ -442,7 +457,7 @@ fn gas_json_has_the_snapshot_rows_and_deployments() {
         (&Value::from(2927), &Value::from(2927), &Value::from(3351))
     );
     let deployments = v["deployments"].as_array().unwrap();
-    assert_keys(&deployments[2], &["puzzle", "gas", "runtime_size"]);
+    assert_keys(&deployments[2], &["puzzle", "size", "gas", "runtime_size"]);
     assert_eq!(deployments[2]["puzzle"], "fair");
     assert_eq!(deployments[2]["gas"], 235_228);
     assert_eq!(deployments[2]["runtime_size"], 844);

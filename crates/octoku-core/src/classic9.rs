@@ -77,6 +77,95 @@ impl fmt::Display for Classic9Error {
 
 impl std::error::Error for Classic9Error {}
 
+/// Seed 000's `test_valid_solution` grids (valid), one digit per cell.
+pub const SEED_VALID: [&str; 5] = [
+    "953168742862734951417952836746893125281645397395271468138529674574386219629417583",
+    "256734198891265374347198652514683729728519436963427581135942867689371245472856913",
+    "964532178187694235235817964629451783573986412841273596416728359352169847798345621",
+    "123675948456982371789314562964157283517238496832496157271849635395761824648523719",
+    "123745689456819237789263514897452361632198745541637928315924876274586193968371452",
+];
+
+/// Seed 000's `test_invalid_solution` grids (each a valid grid with one cell changed).
+pub const SEED_INVALID: [&str; 5] = [
+    "953168742862734951417952836746893125281645397395271468138529674574386219629417582",
+    "256734198891265374347198652414683729728519436963427581135942867689371245472856913",
+    "964532178187594235235817964629451783573986412841273596416728359352169847798345621",
+    "423675948456982371789314562964157283517238496832496157271849635395761824648523719",
+    "723745689456819237789263514897452361632198745541637928315924876274586193968371452",
+];
+
+/// Why text is not a grid's bytes (see [`parse_grid`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GridTextError {
+    /// What the text was for (`START`, `SOLUTION`, `GRID`).
+    pub what: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl fmt::Display for GridTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {}; expected 81 cells of 0-9 ('.' or 0 for empty; spaces, '|' and \
+             newlines ignored) or 0x followed by an even number of hex digits (the raw bytes)",
+            self.what, self.problem
+        )
+    }
+}
+
+impl std::error::Error for GridTextError {}
+
+/// A grid's bytes from text: 81 cells `0`-`9` (`.` for 0; spaces, `|`, `-`,
+/// `+` and newlines ignored), or `0x` and hex digits for raw bytes of any
+/// value and length (the contract's edge cases). `what` names the argument
+/// in the error.
+pub fn parse_grid(what: &str, text: &str) -> Result<Vec<u8>, GridTextError> {
+    let error = |problem: String| GridTextError {
+        what: what.to_string(),
+        problem,
+    };
+    let text = text.trim();
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        if let Some((i, c)) = hex
+            .chars()
+            .enumerate()
+            .find(|(_, c)| !c.is_ascii_hexdigit())
+        {
+            return Err(error(format!("{c:?} at hex digit {} is not hex", i + 1)));
+        }
+        if hex.len() % 2 == 1 {
+            return Err(error(format!(
+                "an odd number of hex digits ({})",
+                hex.len()
+            )));
+        }
+        // All ASCII hex digits now, so every pair is one byte.
+        return Ok(hex
+            .as_bytes()
+            .chunks(2)
+            .map(|pair| {
+                let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+                16 * digit(pair[0]) + digit(pair[1])
+            })
+            .collect());
+    }
+    let mut cells = Vec::with_capacity(CELLS);
+    for (i, c) in text.chars().enumerate() {
+        match c {
+            '0'..='9' => cells.push(c as u8 - b'0'),
+            '.' => cells.push(0),
+            ' ' | '\t' | '\n' | '\r' | '|' | '-' | '+' => {}
+            _ => return Err(error(format!("{c:?} at character {} is not a cell", i + 1))),
+        }
+    }
+    if cells.len() != CELLS {
+        return Err(error(format!("{} cells", cells.len())));
+    }
+    Ok(cells)
+}
+
 /// Whether `grid` is a solved Sudoku, as `Classic9Reference.isValidSolution`.
 ///
 /// ```solidity
@@ -317,35 +406,13 @@ fn word(calldata: &[u8], at: U256) -> U256 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tiny_keccak::{Hasher, Keccak};
-
-    /// Seed 000's `test_valid_solution` grids.
-    pub(crate) const SEED_VALID: [&str; 5] = [
-        "953168742862734951417952836746893125281645397395271468138529674574386219629417583",
-        "256734198891265374347198652514683729728519436963427581135942867689371245472856913",
-        "964532178187694235235817964629451783573986412841273596416728359352169847798345621",
-        "123675948456982371789314562964157283517238496832496157271849635395761824648523719",
-        "123745689456819237789263514897452361632198745541637928315924876274586193968371452",
-    ];
-
-    /// Seed 000's `test_invalid_solution` grids.
-    pub(crate) const SEED_INVALID: [&str; 5] = [
-        "953168742862734951417952836746893125281645397395271468138529674574386219629417582",
-        "256734198891265374347198652414683729728519436963427581135942867689371245472856913",
-        "964532178187594235235817964629451783573986412841273596416728359352169847798345621",
-        "423675948456982371789314562964157283517238496832496157271849635395761824648523719",
-        "723745689456819237789263514897452361632198745541637928315924876274586193968371452",
-    ];
 
     fn digits(text: &str) -> Vec<u8> {
         text.bytes().map(|b| b - b'0').collect()
     }
 
     fn selector(signature: &str) -> [u8; 4] {
-        let mut hash = [0u8; 32];
-        let mut keccak = Keccak::v256();
-        keccak.update(signature.as_bytes());
-        keccak.finalize(&mut hash);
+        let hash = crate::keccak256(signature.as_bytes());
         [hash[0], hash[1], hash[2], hash[3]]
     }
 
@@ -468,6 +535,31 @@ mod tests {
             err.to_string(),
             "a 9x9 board with 1x9 boxes: the classic validator takes 9x9 boards with 3x3 boxes"
         );
+    }
+
+    #[test]
+    fn grids_parse_from_digits_dots_and_hex() {
+        let grid = parse_grid("GRID", SEED_VALID[0]).unwrap();
+        assert_eq!(grid, digits(SEED_VALID[0]));
+        let spaced: String = SEED_VALID[0]
+            .as_bytes()
+            .chunks(9)
+            .map(|row| format!("{} |\n", std::str::from_utf8(row).unwrap()))
+            .collect();
+        assert_eq!(parse_grid("GRID", &spaced).unwrap(), grid);
+        let dots = ".".repeat(80) + "5";
+        assert_eq!(parse_grid("START", &dots).unwrap()[80], 5);
+        assert_eq!(parse_grid("GRID", "0x00ff0a").unwrap(), vec![0, 255, 10]);
+        assert_eq!(parse_grid("GRID", "0x").unwrap(), Vec::<u8>::new());
+        assert_eq!(
+            parse_grid("START", "123").unwrap_err().to_string(),
+            "START: 3 cells; expected 81 cells of 0-9 ('.' or 0 for empty; spaces, '|' and \
+             newlines ignored) or 0x followed by an even number of hex digits (the raw bytes)"
+        );
+        assert!(parse_grid("GRID", "0x123").is_err());
+        assert!(parse_grid("GRID", "0xzz").is_err());
+        assert!(parse_grid("GRID", "0xé1").is_err());
+        assert!(parse_grid("GRID", &"x".repeat(81)).is_err());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! and arena interfaces from their Solidity files, so the ABI is written
 //! once, in `contracts/`.
 
-// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> }`, written by build.rs.
+// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol>
+// <contracts/classic9/IClassic9.sol> }`, written by build.rs.
 include!(concat!(env!("OUT_DIR"), "/interfaces.rs"));
 
 alloy_sol_types::sol! {

@@ -30,6 +30,8 @@ pub const SNAPSHOT_RUNS: usize = 200;
 pub struct Row {
     /// The implementation.
     pub puzzle: Puzzle,
+    /// Board size: 8 (the puzzle) or 9 (its classic 9×9 validator, contracts/classic9/).
+    pub size: u8,
     /// `generate` or `verify`.
     pub function: &'static str,
     /// The input class.
@@ -49,6 +51,8 @@ pub struct Row {
 pub struct Deployment {
     /// The implementation.
     pub puzzle: Puzzle,
+    /// Board size: 8 (the puzzle) or 9 (its classic 9×9 validator).
+    pub size: u8,
     /// Total gas of the deployment transaction.
     pub gas: u64,
     /// Runtime code size in bytes.
@@ -111,6 +115,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
         for (puzzle, min, median, max) in stats {
             rows.push(Row {
                 puzzle,
+                size: 8,
                 function,
                 case,
                 min,
@@ -120,14 +125,19 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
             });
         }
     }
-    let deployments = Puzzle::ALL
+    let mut deployments: Vec<Deployment> = Puzzle::ALL
         .iter()
         .map(|&p| Deployment {
             puzzle: p,
+            size: 8,
             gas: machine.deploy_gas(p),
             runtime_size: p.artifact().runtime.len(),
         })
         .collect();
+    // The classic 9×9 validators, after the 8×8 rows.
+    let (classic_rows, classic_deployments) = crate::classic9::gas_rows(machine, runs, seed)?;
+    rows.extend(classic_rows);
+    deployments.extend(classic_deployments);
     Ok(Report {
         runs,
         rows,
@@ -148,7 +158,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{:<10} {:<9} {:<15} {:>7} {:>7} {:>7} {:>9}",
-                r.puzzle.label(),
+                label(r.puzzle, r.size),
                 r.function,
                 r.case,
                 r.min,
@@ -167,12 +177,22 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{:<10} {:>10} {:>13}",
-                d.puzzle.label(),
+                label(d.puzzle, d.size),
                 d.gas,
                 d.runtime_size
             );
         }
         out
+    }
+}
+
+/// A row's contract in the table: the puzzle's label, or `c9-ref` /
+/// `c9-golf` for a 9×9 validator.
+fn label(puzzle: Puzzle, size: u8) -> &'static str {
+    if size == 9 {
+        crate::classic9::label(puzzle)
+    } else {
+        puzzle.label()
     }
 }
 
@@ -214,26 +234,44 @@ pub struct LineGas {
 }
 
 /// The call to profile.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Target {
     /// `generate(address)`.
     Generate(Address),
     /// `verify(start, solution)`.
     Verify(Board, Board),
+    /// `isValidSolution(grid)` of the 9×9 validator (contracts/classic9/).
+    Classic9IsValid(Vec<u8>),
+    /// `verify(start, solution)` of the 9×9 validator.
+    Classic9Verify(Vec<u8>, Vec<u8>),
 }
 
 /// Profiles one call of `puzzle`: every instruction's gas, grouped by opcode
 /// and by the Solidity line solc's source map attributes it to.
 pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
-    let data = match target {
-        Target::Generate(seed) => IPuzzle::generateCall { seed }.abi_encode(),
-        Target::Verify(s, g) => IPuzzle::verifyCall {
-            start: s.to_u256(),
-            solution: g.to_u256(),
+    let (to, artifact, data) = match target {
+        Target::Generate(seed) => (
+            machine.address_of(puzzle),
+            puzzle.artifact(),
+            IPuzzle::generateCall { seed }.abi_encode(),
+        ),
+        Target::Verify(s, g) => (
+            machine.address_of(puzzle),
+            puzzle.artifact(),
+            IPuzzle::verifyCall {
+                start: s.to_u256(),
+                solution: g.to_u256(),
+            }
+            .abi_encode(),
+        ),
+        Target::Classic9IsValid(grid) => {
+            classic9_target(machine, puzzle, crate::classic9::encode_is_valid(&grid))?
         }
-        .abi_encode(),
+        Target::Classic9Verify(s, g) => {
+            classic9_target(machine, puzzle, crate::classic9::encode_verify(&s, &g))?
+        }
     };
-    let (outcome, steps) = machine.profile_raw(machine.address_of(puzzle), Bytes::from(data))?;
+    let (outcome, steps) = machine.profile_raw(to, Bytes::from(data))?;
     let mut by_opcode: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for step in &steps {
         let name = OpCode::new(step.opcode).map_or_else(
@@ -244,7 +282,7 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
         e.0 += 1;
         e.1 += step.gas;
     }
-    let lines = SourceLines::new(puzzle.artifact());
+    let lines = SourceLines::new(artifact);
     let mut by_line: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
     for step in &steps {
         let e = by_line.entry(lines.locate(step)).or_default();
@@ -272,6 +310,23 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
         by_opcode,
         by_line,
     })
+}
+
+/// The 9×9 validator of `puzzle` with the calldata to send it.
+fn classic9_target(
+    machine: &Machine,
+    puzzle: Puzzle,
+    data: Vec<u8>,
+) -> Result<(alloy_primitives::Address, Artifact, Vec<u8>), EvmError> {
+    match (
+        machine.classic9_address(puzzle),
+        crate::classic9::artifact(puzzle),
+    ) {
+        (Some(to), Some(artifact)) => Ok((to, artifact, data)),
+        _ => Err(EvmError::Transaction(format!(
+            "{puzzle} has no 9x9 validator (expected reference or golf)"
+        ))),
+    }
 }
 
 /// Maps program counters of one contract's runtime code to source lines.

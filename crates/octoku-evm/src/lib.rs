@@ -19,6 +19,7 @@ pub mod artifacts;
 pub mod bindings;
 pub mod cases;
 pub mod chain;
+pub mod classic9;
 pub mod fuzz;
 pub mod gas;
 pub mod machine;

@@ -133,6 +133,8 @@ pub struct Machine {
     nonce: u64,
     /// Every implementation, at [`Puzzle::index`].
     deployed: [Deployed; 3],
+    /// The classic 9×9 validators (reference, golf): address, deploy gas.
+    pub(crate) classic9: [(Address, u64); 2],
 }
 
 /// One implementation on the machine's chain.
@@ -150,6 +152,7 @@ impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Machine")
             .field("deployed", &self.deployed)
+            .field("classic9", &self.classic9)
             .finish()
     }
 }
@@ -176,6 +179,7 @@ impl Machine {
             evm,
             nonce: 0,
             deployed: [Deployed::default(); 3],
+            classic9: [(Address::ZERO, 0); 2],
         };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
@@ -185,6 +189,10 @@ impl Machine {
         for puzzle in Puzzle::ALL {
             machine.deployed[puzzle.index()].harness =
                 machine.deploy(puzzle.harness_artifact().initcode)?.0;
+        }
+        // Deployed last, so every 8×8 contract keeps its address.
+        for (slot, artifact) in crate::classic9::ARTIFACTS.into_iter().enumerate() {
+            machine.classic9[slot] = machine.deploy(artifact.initcode)?;
         }
         Ok(machine)
     }
@@ -216,7 +224,18 @@ impl Machine {
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.
     pub fn call_raw(&mut self, to: Address, data: Bytes) -> Result<RawOutcome, EvmError> {
-        let tx = self.tx(TxKind::Call(to), data);
+        self.call_raw_paid(to, data, U256::ZERO)
+    }
+
+    /// [`Machine::call_raw`] sending `value` wei with the call.
+    pub fn call_raw_paid(
+        &mut self,
+        to: Address,
+        data: Bytes,
+        value: U256,
+    ) -> Result<RawOutcome, EvmError> {
+        let mut tx = self.tx(TxKind::Call(to), data);
+        tx.value = value;
         self.evm.inspector.spent = 0;
         let result = self
             .evm
@@ -251,7 +270,11 @@ impl Machine {
         Ok((outcome?, steps))
     }
 
-    fn call<C: SolCall>(&mut self, to: Address, call: &C) -> Result<Call<C::Return>, EvmError> {
+    pub(crate) fn call<C: SolCall>(
+        &mut self,
+        to: Address,
+        call: &C,
+    ) -> Result<Call<C::Return>, EvmError> {
         let outcome = self.call_raw(to, Bytes::from(call.abi_encode()))?;
         if !outcome.success {
             return Err(EvmError::Reverted(outcome.output));

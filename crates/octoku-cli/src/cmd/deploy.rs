@@ -6,6 +6,7 @@ use octoku_core::Address;
 use octoku_evm::{
     Puzzle,
     chain::{self, Receipt, arena::arena_initcode, state::Deployment},
+    classic9,
 };
 use serde::Serialize;
 
@@ -24,6 +25,10 @@ pub struct Args {
     /// Shorthand for --puzzle golf.
     #[arg(long, conflicts_with = "puzzle")]
     golf: bool,
+    /// Board size: 8 (a puzzle and its arena) or 9 (the classic 9×9
+    /// validator of --puzzle, contracts/classic9/, alone: no arena, no record).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
+    size: u8,
     #[command(flatten)]
     chain: ChainArgs,
     /// Print JSON instead of text.
@@ -55,9 +60,25 @@ struct Deployed<'a> {
     recorded_in: String,
 }
 
+/// `octoku deploy --size 9 --json`: the 9×9 validator deployed (no arena,
+/// nothing recorded).
+#[derive(Debug, Serialize)]
+struct DeployedValidator<'a> {
+    chain: &'a str,
+    chain_id: u64,
+    puzzle: Puzzle,
+    size: u8,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    puzzle_tx: Tx,
+}
+
 /// Deploys the puzzle, then the arena pointing at it; records both.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let kind = if args.golf { Puzzle::Golf } else { args.puzzle };
+    if args.size == 9 {
+        return deploy_classic9(&args, kind);
+    }
     let mut opened = args.chain.open(KeyUse::Send, true)?;
     if !args.json {
         println!("chain     {}", opened.label);
@@ -136,4 +157,40 @@ fn created(receipt: &Receipt) -> Result<Address, CliError> {
             receipt.tx_hash
         ))
     })
+}
+
+/// `--size 9`: deploys the 9×9 validator of `kind`; prints its address.
+fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
+    let artifact = classic9::artifact(kind).ok_or_else(|| {
+        CliError::Input(format!(
+            "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf"
+        ))
+    })?;
+    let mut opened = args.chain.open(KeyUse::Send, true)?;
+    if !args.json {
+        println!("chain     {}", opened.label);
+    }
+    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    let receipt = opened
+        .chain
+        .deploy(artifact.initcode.to_vec().into())
+        .map_err(chain_error)?;
+    let address = created(&receipt)?;
+    if args.json {
+        print_json(&DeployedValidator {
+            chain: &opened.label,
+            chain_id,
+            puzzle: kind,
+            size: 9,
+            puzzle_address: address,
+            puzzle_tx: Tx::from(&receipt),
+        })?;
+    } else {
+        println!(
+            "validator {address} (9x9 {kind}, block {}, gas {}, tx {})",
+            receipt.block, receipt.gas_used, receipt.tx_hash
+        );
+        println!("verify    octoku verify --size 9 --puzzle-address {address} START SOLUTION");
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,7 @@
 use std::{process::ExitCode, sync::Mutex};
 
 use octoku_evm::{
-    Puzzle,
+    Puzzle, classic9,
     fuzz::{Mismatch, check_only},
 };
 use serde::Serialize;
@@ -34,6 +34,11 @@ pub struct Args {
     /// flag or separate with commas; default: all).
     #[arg(long, value_enum, ignore_case = true, value_delimiter = ',')]
     puzzle: Vec<Puzzle>,
+    /// Board size: 8 (the 8×8 puzzles) or 9 (the classic 9×9 validators,
+    /// contracts/classic9/: the mirror against the reference and the golfed
+    /// twin, on calldata of every shape).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
+    size: u8,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -43,6 +48,9 @@ pub struct Args {
 #[derive(Debug, Serialize)]
 struct Fuzzed<'a> {
     puzzles: &'a [Puzzle],
+    /// 9 for `--size 9` (the 9×9 validators of `puzzles`); absent for 8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u8>,
     seed: u64,
     from: u64,
     cases: u64,
@@ -79,6 +87,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .into_iter()
         .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
+    if args.size == 9 {
+        return run_classic9(&args, threads, end, &puzzles);
+    }
     let found: Mutex<Option<Mismatch>> = Mutex::new(None);
     let unit = parallel::show_progress(args.json).then_some("cases");
 
@@ -109,6 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
     let mut out = Fuzzed {
         puzzles: &puzzles,
+        size: None,
         seed: args.seed,
         from: args.from,
         cases: ran,
@@ -152,6 +164,108 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         .map(|(who, answer)| Answer {
                             who: who.clone(),
                             answer: answer.clone(),
+                        })
+                        .collect(),
+                    reproduce: replay,
+                });
+                print_json(&out)?;
+            } else {
+                println!("case {}: {m}", m.index);
+                println!("reproduce: {replay}");
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// `octoku fuzz --size 9`: the classic 9×9 cases (octoku_evm::classic9::case)
+/// on the mirror and the chosen 9×9 validators.
+fn run_classic9(
+    args: &Args,
+    threads: usize,
+    end: u64,
+    puzzles: &[Puzzle],
+) -> Result<ExitCode, CliError> {
+    let puzzles: Vec<Puzzle> = puzzles
+        .iter()
+        .copied()
+        .filter(|p| classic9::IMPLEMENTATIONS.contains(p))
+        .collect();
+    if puzzles.is_empty() {
+        return Err(CliError::Input(
+            "--size 9 --puzzle fair: the fair puzzle has no 9x9 validator; expected reference or golf".into(),
+        ));
+    }
+    let found: Mutex<Option<classic9::Mismatch>> = Mutex::new(None);
+    let unit = parallel::show_progress(args.json).then_some("cases");
+    let run = parallel::in_batches(
+        threads,
+        args.from..end,
+        BATCH,
+        unit,
+        |machine, first, last| {
+            for index in first..last {
+                match classic9::check_only(machine, args.seed, index, &puzzles) {
+                    Ok(None) => {}
+                    Ok(Some(m)) => {
+                        let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
+                        if slot.as_ref().is_none_or(|old| m.index < old.index) {
+                            *slot = Some(m);
+                        }
+                        return Ok(true);
+                    }
+                    Err(e) => return Err(format!("case {index}: {e}")),
+                }
+            }
+            Ok(false)
+        },
+    )?;
+    let (seconds, ran) = (run.seconds, run.done);
+    let rate = ran as f64 / seconds.max(1e-9);
+    let implementations: Vec<String> = puzzles.iter().map(|p| format!("classic9 {p}")).collect();
+    let mut out = Fuzzed {
+        puzzles: &puzzles,
+        size: Some(9),
+        seed: args.seed,
+        from: args.from,
+        cases: ran,
+        threads,
+        seconds,
+        per_second: rate,
+        mismatch: None,
+    };
+    match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        None => {
+            if args.json {
+                print_json(&out)?;
+            } else {
+                println!(
+                    "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
+                    implementations.join(", "),
+                    args.seed
+                );
+                println!("{seconds:.2} s, {rate:.0} cases/s");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(m) => {
+            let replay = format!(
+                "octoku fuzz --size 9 --seed {} --from {} --cases 1",
+                args.seed, m.index
+            );
+            if args.json {
+                out.mismatch = Some(Disagreement {
+                    index: m.index,
+                    description: m.to_string(),
+                    answers: m
+                        .answers
+                        .iter()
+                        .map(|(who, success, output)| Answer {
+                            who: who.clone(),
+                            answer: format!(
+                                "{} {output}",
+                                if *success { "returned" } else { "reverted" }
+                            ),
                         })
                         .collect(),
                     reproduce: replay,

@@ -16,8 +16,9 @@ pub struct Args {
     /// Cases per input class.
     #[arg(long, default_value_t = gas::SNAPSHOT_RUNS)]
     runs: usize,
-    /// Profile one call instead: `generate <ADDRESS>` or `verify <START> <SOLUTION>`.
-    #[arg(long, value_name = "FUNCTION", value_parser = ["generate", "verify"])]
+    /// Profile one call instead: `generate <ADDRESS>`, `verify <START> <SOLUTION>`
+    /// or (9×9) `isValidSolution <GRID>`.
+    #[arg(long, value_name = "FUNCTION", value_parser = ["generate", "verify", "isValidSolution"])]
     profile: Option<String>,
     /// Arguments of the profiled call.
     #[arg(requires = "profile")]
@@ -25,6 +26,10 @@ pub struct Args {
     /// Implementation to profile.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Reference)]
     puzzle: Puzzle,
+    /// Board size of the profiled call: 8 (the 8×8 puzzles) or 9 (the
+    /// classic 9×9 validators, contracts/classic9/).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
+    size: u8,
     /// Rows to show per profile table.
     #[arg(long, default_value_t = 15)]
     top: usize,
@@ -62,13 +67,30 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 #[derive(Debug, Serialize)]
 struct Profiled<'a> {
     puzzle: Puzzle,
+    /// 9 when the 9×9 validator of `puzzle` was profiled; absent for 8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u8>,
     function: &'a str,
     #[serde(flatten)]
     profile: &'a Profile,
 }
 
 fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCode, CliError> {
+    let nine = args.size == 9 || function == "isValidSolution";
+    if nine && octoku_evm::classic9::artifact(args.puzzle).is_none() {
+        return Err(CliError::Input(format!(
+            "--puzzle {}: there is no 9x9 validator of it; expected reference or golf",
+            args.puzzle
+        )));
+    }
+    let grid = |what: &str, text: &str| {
+        octoku_core::classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
+    };
     let target = match (function, args.args.as_slice()) {
+        ("isValidSolution", [g]) => Target::Classic9IsValid(grid("GRID", g)?),
+        ("isValidSolution", _) => return Err(CliError::Input("--profile isValidSolution takes one GRID; expected `octoku gas --profile isValidSolution <GRID>`".into())),
+        ("verify", [start, solution]) if nine => Target::Classic9Verify(grid("START", start)?, grid("SOLUTION", solution)?),
+        ("generate", _) if nine => return Err(CliError::Input("--size 9: the 9x9 validators have no generate; expected --profile verify or isValidSolution".into())),
         ("generate", [address]) => Target::Generate(input::address(address)?),
         ("verify", [start, solution]) => Target::Verify(input::board("START", start)?, input::board("SOLUTION", solution)?),
         ("generate", _) => return Err(CliError::Input("--profile generate takes one ADDRESS; expected `octoku gas --profile generate <ADDRESS>`".into())),
@@ -79,6 +101,7 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
     if args.json {
         print_json(&Profiled {
             puzzle,
+            size: nine.then_some(9),
             function,
             profile: &p,
         })?;
@@ -86,7 +109,11 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
     }
     println!(
         "{} {function}: {} gas (execution gas of the call{})\n",
-        puzzle,
+        if nine {
+            octoku_evm::classic9::label(puzzle)
+        } else {
+            puzzle.label()
+        },
         p.gas,
         if p.success { "" } else { ", reverted" }
     );

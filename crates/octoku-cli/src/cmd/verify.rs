@@ -2,11 +2,12 @@
 
 use std::process::ExitCode;
 
-use octoku_core::Board;
 use octoku_core::explain::explain;
-use octoku_evm::{Machine, Puzzle};
+use octoku_core::{Address, Board, classic9};
+use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
 use serde::Serialize;
 
+use super::onchain::{self, ChainArgs, KeyUse, chain_error};
 use crate::{
     error::CliError,
     input,
@@ -23,9 +24,25 @@ pub struct Args {
     start: String,
     /// The proposed solution, in the same forms.
     solution: String,
-    /// Which implementation to run.
-    #[arg(long, value_enum, ignore_case = true, default_value_t)]
-    puzzle: Puzzle,
+    /// Which implementation to run (default: reference; with --size 9,
+    /// none: the Rust mirror alone, off-chain).
+    #[arg(long, value_enum, ignore_case = true)]
+    puzzle: Option<Puzzle>,
+    /// Board size: 8 (the 8×8 puzzle) or 9 (classic Sudoku: 81 cells of 0-9,
+    /// checked by the 9×9 validator of contracts/classic9/ when --puzzle is given).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
+    size: u8,
+    /// With --size 9: call the 9×9 validator deployed at this address
+    /// (`octoku deploy --size 9`) instead of the in-memory EVM.
+    #[arg(long, value_name = "ADDRESS")]
+    puzzle_address: Option<String>,
+    /// JSON-RPC URL of the node holding --puzzle-address (http://); without
+    /// it, the embedded chain of --state.
+    #[arg(long, value_name = "URL", requires = "puzzle_address")]
+    rpc_url: Option<String>,
+    /// State file of the embedded chain (with --puzzle-address, no --rpc-url).
+    #[arg(long, value_name = "PATH", default_value = onchain::DEFAULT_STATE)]
+    state: std::path::PathBuf,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -45,11 +62,37 @@ struct Verdict<'a> {
     problems: &'a [String],
 }
 
+/// `octoku verify --size 9 --json`.
+#[derive(Debug, Serialize)]
+struct Verdict9<'a> {
+    valid: bool,
+    size: u8,
+    /// The implementation whose 9×9 validator ran in the in-memory EVM.
+    puzzle: Option<Puzzle>,
+    /// The deployed validator called instead (`--puzzle-address`).
+    #[serde(serialize_with = "output::checksum_opt")]
+    puzzle_address: Option<Address>,
+    /// The chain it was called on.
+    chain: Option<&'a str>,
+    start: String,
+    solution: String,
+    /// Execution gas of verify (in-memory EVM only).
+    gas: Option<u64>,
+}
+
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.size == 9 {
+        return run_classic9(&args);
+    }
+    if args.puzzle_address.is_some() {
+        return Err(CliError::Input(
+            "--puzzle-address calls a 9x9 validator; expected --size 9".into(),
+        ));
+    }
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
-    let puzzle = args.puzzle;
+    let puzzle = args.puzzle.unwrap_or_default();
     let mut evm = Machine::new()?;
     let call = evm.verify(puzzle, start, solution)?;
     let mirror = puzzle.mirror_verify(start, solution);
@@ -90,4 +133,118 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("gas      {} (execution gas of verify)", call.gas);
     }
     crate::exit(call.value)
+}
+
+/// `--size 9`: the 9×9 validator of `--puzzle` in the in-memory EVM (or the
+/// deployed one at `--puzzle-address`), cross-checked with the Rust mirror;
+/// with neither, the mirror alone.
+fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
+    let grid = |what: &str, text: &str| {
+        classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
+    };
+    let start = grid("START", &args.start)?;
+    let solution = grid("SOLUTION", &args.solution)?;
+    let mirror = classic9::verify(&start, &solution);
+    let hex = |bytes: &[u8]| -> String {
+        let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("0x{digits}")
+    };
+    let mut out = Verdict9 {
+        valid: false,
+        size: 9,
+        puzzle: args.puzzle,
+        puzzle_address: None,
+        chain: None,
+        start: hex(&start),
+        solution: hex(&solution),
+        gas: None,
+    };
+    let label;
+    let (answer, who) = if let Some(address) = &args.puzzle_address {
+        let address = input::address(address)?;
+        let (answer, chain) = call_deployed(args, address, &start, &solution)?;
+        label = chain;
+        out.puzzle_address = Some(address);
+        out.chain = Some(&label);
+        (answer, format!("the 9x9 validator at {address} ({label})"))
+    } else if let Some(puzzle) = args.puzzle {
+        let mut evm = Machine::new()?;
+        let to = evm.classic9_address(puzzle).ok_or_else(|| {
+            CliError::Input(format!(
+                "--size 9 --puzzle {puzzle}: there is no 9x9 validator of it; expected reference or golf"
+            ))
+        })?;
+        let call = evm.classic9_verify(to, &start, &solution)?;
+        out.gas = Some(call.gas);
+        (call.value, format!("the 9x9 {puzzle} contract"))
+    } else {
+        (
+            mirror,
+            "the Rust mirror (off-chain; --puzzle runs a contract)".to_string(),
+        )
+    };
+    if answer != mirror {
+        return Err(CliError::Evm(format!(
+            "{who} says {answer:?} and the Rust mirror says {mirror:?}"
+        )));
+    }
+    let valid = answer.map_err(|e| CliError::Input(e.to_string()))?;
+    out.valid = valid;
+    if args.json {
+        print_json(&out)?;
+    } else {
+        let (verdict, verb) = if valid {
+            ("valid  ", "accepts")
+        } else {
+            ("invalid", "rejects")
+        };
+        println!("{verdict}  {who} {verb} this solution");
+        if let Some(gas) = out.gas {
+            println!("gas      {gas} (execution gas of verify)");
+        }
+    }
+    crate::exit(valid)
+}
+
+/// `eth_call`s verify on the validator at `address` (a node with --rpc-url,
+/// else the embedded chain of --state); its answer and the chain's label.
+fn call_deployed(
+    args: &Args,
+    address: Address,
+    start: &[u8],
+    solution: &[u8],
+) -> Result<(Result<bool, classic9::Classic9Error>, String), CliError> {
+    let chain_args = ChainArgs {
+        rpc_url: args.rpc_url.clone(),
+        private_key: None,
+        state: args.state.clone(),
+    };
+    let mut opened = chain_args.open(KeyUse::Read, false)?;
+    opened.chain.require_code(address).map_err(chain_error)?;
+    let data = classic9_evm::encode_verify(start, solution);
+    let raw = match opened.chain.call(address, data.into()) {
+        Ok(output) => RawOutcome {
+            success: true,
+            output,
+            gas: 0,
+        },
+        Err(ChainError::Reverted(revert)) => RawOutcome {
+            success: false,
+            output: revert.0,
+            gas: 0,
+        },
+        Err(e) => return Err(chain_error(e)),
+    };
+    let answer = match classic9_evm::outcome(&raw) {
+        Ok(classic9::Outcome::Returned(valid)) => Ok(valid),
+        Ok(classic9::Outcome::Error(e)) => Err(e),
+        Ok(classic9::Outcome::Refused) | Err(_) => {
+            return Err(CliError::Evm(format!(
+                "{address} answered verify with {} data {}: not a 9x9 validator?",
+                if raw.success { "return" } else { "revert" },
+                raw.output
+            )));
+        }
+    };
+    Ok((answer, opened.label))
 }

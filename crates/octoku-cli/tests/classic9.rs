@@ -1,0 +1,184 @@
+//! The classic 9×9 validators through the `octoku` binary: seed 000's test
+//! grids on both contracts (`verify --size 9 --puzzle reference|golf`), the
+//! off-chain mirror, `fuzz --size 9`, `gas --profile isValidSolution`, and
+//! one-line errors with exit status 2 on bad input.
+
+use std::process::{Command, Output};
+
+use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
+use serde_json::Value;
+
+fn octoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .output()
+        .expect("octoku runs")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// 81 empty cells.
+fn empty() -> String {
+    ".".repeat(81)
+}
+
+#[test]
+fn seed_000_grids_through_both_contracts() {
+    let start = empty();
+    for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+        for grid in grids {
+            for (puzzle, gas) in [("reference", None), ("golf", Some(1_690))] {
+                let out = octoku(&[
+                    "verify", "--size", "9", "--puzzle", puzzle, &start, grid, "--json",
+                ]);
+                assert_eq!(
+                    out.status.code(),
+                    Some(code),
+                    "{puzzle} {grid}: {}",
+                    stderr(&out)
+                );
+                let v = json(&out);
+                assert_eq!(v["valid"], valid, "{puzzle} {grid}");
+                assert_eq!(v["puzzle"], puzzle);
+                assert_eq!(v["size"], 9);
+                let spent = v["gas"].as_u64().expect("gas when a contract ran");
+                if let Some(gas) = gas {
+                    assert_eq!(spent, gas, "the golfed verify costs the same on every grid");
+                } else {
+                    assert!(spent > 1_690, "the reference spent {spent}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn without_puzzle_size_9_stays_off_chain() {
+    let out = octoku(&["verify", "--size", "9", &empty(), SEED_VALID[1], "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["gas"], Value::Null);
+    let out = octoku(&["verify", "--size", "9", &empty(), SEED_INVALID[1]]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("invalid  the Rust mirror"));
+}
+
+#[test]
+fn a_given_that_differs_is_invalid_on_both_contracts() {
+    let mut start = empty().into_bytes();
+    start[0] = b'1'; // SEED_VALID[0] starts with 9
+    let start = String::from_utf8(start).unwrap();
+    for puzzle in ["reference", "golf"] {
+        let out = octoku(&[
+            "verify",
+            "--size",
+            "9",
+            "--puzzle",
+            puzzle,
+            &start,
+            SEED_VALID[0],
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(json(&out)["valid"], false);
+    }
+}
+
+#[test]
+fn bad_9x9_input_is_one_line_and_exit_2() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "verify",
+                "--size",
+                "9",
+                "--puzzle",
+                "golf",
+                "123",
+                SEED_VALID[0],
+            ],
+            "START: 3 cells; expected 81 cells",
+        ),
+        (
+            &[
+                "verify",
+                "--size",
+                "9",
+                "--puzzle",
+                "golf",
+                "0x0102",
+                SEED_VALID[0],
+            ],
+            "a grid of 2 bytes: expected 81 bytes",
+        ),
+        (
+            &[
+                "verify",
+                "--size",
+                "9",
+                "--puzzle",
+                "fair",
+                SEED_VALID[0],
+                SEED_VALID[0],
+            ],
+            "no 9x9 validator",
+        ),
+        (
+            &[
+                "gas",
+                "--profile",
+                "isValidSolution",
+                "12x",
+                "--puzzle",
+                "golf",
+            ],
+            "GRID: 'x' at character 3",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = octoku(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn fuzz_size_9_compares_the_mirror_with_both_contracts() {
+    let out = octoku(&[
+        "fuzz", "--size", "9", "--cases", "2000", "--seed", "5", "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["cases"], 2000);
+    assert_eq!(v["mismatch"], Value::Null);
+    assert_eq!(v["size"], 9);
+    assert_eq!(v["puzzles"], serde_json::json!(["reference", "golf"]));
+}
+
+#[test]
+fn gas_profile_of_the_golfed_is_valid_solution() {
+    let out = octoku(&[
+        "gas",
+        "--profile",
+        "isValidSolution",
+        SEED_VALID[2],
+        "--puzzle",
+        "golf",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["puzzle"], "golf");
+    assert_eq!(v["size"], 9);
+    assert_eq!(v["gas"], 1_267);
+    assert_eq!(v["success"], true);
+}

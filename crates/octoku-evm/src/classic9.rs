@@ -1,0 +1,498 @@
+//! The classic 9×9 validators (contracts/classic9/) on the in-memory EVM:
+//! which contract backs `--puzzle reference|golf` at size 9, typed calls
+//! through the `sol!` bindings of `IClassic9.sol`, raw calls (any calldata,
+//! with or without value), and the differential cases that compare both
+//! contracts with the Rust mirror ([`octoku_core::classic9::run`]).
+//!
+//! Case `i` of seed `s` is a pure function of `(s, i)`, as in [`crate::fuzz`].
+
+use std::fmt;
+
+use alloy_primitives::{Address, Bytes, U256};
+use alloy_sol_types::{SolCall, SolError};
+use octoku_core::{
+    classic9::{self as mirror, CELLS, Classic9Error, Outcome},
+    rng::SplitMix64,
+};
+
+use crate::{
+    artifacts::{self, Artifact},
+    bindings::IClassic9,
+    gas::{Deployment, Row},
+    machine::{Call, EvmError, Machine, RawOutcome},
+    puzzle::Puzzle,
+};
+
+/// The two 9×9 contracts, in the order the machine deploys them.
+pub const ARTIFACTS: [Artifact; 2] = [artifacts::CLASSIC9_REFERENCE, artifacts::CLASSIC9_GOLF];
+
+/// The implementations with a 9×9 validator, in report order.
+pub const IMPLEMENTATIONS: [Puzzle; 2] = [Puzzle::Reference, Puzzle::Golf];
+
+/// The 9×9 contract behind `puzzle`: the reference or the golfed twin. The
+/// fair puzzle has no 9×9 twin.
+pub const fn artifact(puzzle: Puzzle) -> Option<Artifact> {
+    match slot(puzzle) {
+        Some(i) => Some(ARTIFACTS[i]),
+        None => None,
+    }
+}
+
+const fn slot(puzzle: Puzzle) -> Option<usize> {
+    match puzzle {
+        Puzzle::Reference => Some(0),
+        Puzzle::Golf => Some(1),
+        Puzzle::Fair => None,
+    }
+}
+
+impl Machine {
+    /// Where the machine deployed the 9×9 validator of `puzzle` (none for fair).
+    pub fn classic9_address(&self, puzzle: Puzzle) -> Option<Address> {
+        slot(puzzle).map(|i| self.classic9[i].0)
+    }
+
+    /// Total gas of the transaction that deployed the 9×9 validator of `puzzle`.
+    pub fn classic9_deploy_gas(&self, puzzle: Puzzle) -> Option<u64> {
+        slot(puzzle).map(|i| self.classic9[i].1)
+    }
+
+    /// `isValidSolution(grid)` on the validator at `to`: the verdict, or the
+    /// contract's `GridLength` error, and the call's execution gas.
+    pub fn classic9_is_valid(
+        &mut self,
+        to: Address,
+        grid: &[u8],
+    ) -> Result<Call<Result<bool, Classic9Error>>, EvmError> {
+        let call = IClassic9::isValidSolutionCall {
+            grid: Bytes::copy_from_slice(grid),
+        };
+        self.classic9_typed(to, &call)
+    }
+
+    /// `verify(start, solution)` on the validator at `to`.
+    pub fn classic9_verify(
+        &mut self,
+        to: Address,
+        start: &[u8],
+        solution: &[u8],
+    ) -> Result<Call<Result<bool, Classic9Error>>, EvmError> {
+        let call = IClassic9::verifyCall {
+            start: Bytes::copy_from_slice(start),
+            solution: Bytes::copy_from_slice(solution),
+        };
+        self.classic9_typed(to, &call)
+    }
+
+    fn classic9_typed<C: SolCall<Return = bool>>(
+        &mut self,
+        to: Address,
+        call: &C,
+    ) -> Result<Call<Result<bool, Classic9Error>>, EvmError> {
+        let raw = self.call_raw(to, Bytes::from(call.abi_encode()))?;
+        let value = match outcome(&raw)? {
+            Outcome::Returned(valid) => Ok(valid),
+            Outcome::Error(error) => Err(error),
+            Outcome::Refused => return Err(EvmError::Reverted(raw.output)),
+        };
+        Ok(Call {
+            value,
+            gas: raw.gas,
+        })
+    }
+}
+
+/// A raw call's result in the mirror's terms: `abi.encode(bool)` returned,
+/// `GridLength(len)` reverted, or an empty revert. Anything else is an error.
+pub fn outcome(raw: &RawOutcome) -> Result<Outcome, EvmError> {
+    let data = &raw.output[..];
+    if raw.success {
+        return IClassic9::isValidSolutionCall::abi_decode_returns_validate(data)
+            .map(Outcome::Returned)
+            .map_err(|e| EvmError::Decode(e.to_string()));
+    }
+    if data.is_empty() {
+        return Ok(Outcome::Refused);
+    }
+    let error = IClassic9::GridLength::abi_decode_validate(data)
+        .map_err(|e| EvmError::Decode(format!("revert data {raw:?}: {e}")))?;
+    let length = u64::try_from(error.length)
+        .map_err(|_| EvmError::Decode(format!("GridLength({}) above 2^64", error.length)))?;
+    Ok(Outcome::Error(Classic9Error::GridLength { length }))
+}
+
+/// Input classes of the gas report, each a (start, solution) pair of 81
+/// bytes: a valid grid with about half its cells given; the same with its
+/// first cell 0 (the reference stops at once); with its last cell another
+/// digit (the reference runs its whole loop); 81 random bytes.
+pub const GAS_CLASSES: [&str; 4] = ["valid", "invalid-first", "invalid-late", "random"];
+
+/// The (start, solution) of one gas-report case of `class` (see [`GAS_CLASSES`]).
+pub fn gas_case(class: &str, rng: &mut SplitMix64) -> (Vec<u8>, Vec<u8>) {
+    let grid = valid_grid(rng);
+    let start = givens(rng, &grid);
+    match class {
+        "valid" => (start, grid),
+        "invalid-first" => {
+            let mut bad = grid;
+            bad[0] = 0;
+            (start, bad)
+        }
+        "invalid-late" => {
+            let mut bad = grid;
+            bad[CELLS - 1] = bad[CELLS - 1] % 9 + 1;
+            (start, bad)
+        }
+        _ => (random_bytes(rng, CELLS), random_bytes(rng, CELLS)),
+    }
+}
+
+/// Gas rows of both 9×9 validators (contract `c9-ref` / `c9-golf`,
+/// functions `isValid` and `verify`, the [`GAS_CLASSES`]), `runs` cases per
+/// class drawn from `seed`, and their deployments.
+pub fn gas_rows(
+    machine: &mut Machine,
+    runs: usize,
+    seed: u64,
+) -> Result<(Vec<Row>, Vec<Deployment>), EvmError> {
+    let mut rng = SplitMix64::new(seed ^ 0xc1a5_5109);
+    let mut rows = Vec::new();
+    for class in GAS_CLASSES {
+        let inputs: Vec<(Vec<u8>, Vec<u8>)> = (0..runs.max(1))
+            .map(|_| gas_case(class, &mut rng))
+            .collect();
+        for function in ["isValid", "verify"] {
+            let mut medians = Vec::new();
+            for puzzle in IMPLEMENTATIONS {
+                let to = machine.classic9_address(puzzle).unwrap_or_default();
+                let mut gas = inputs
+                    .iter()
+                    .map(|(start, solution)| {
+                        let data = if function == "isValid" {
+                            encode_is_valid(solution)
+                        } else {
+                            encode_verify(start, solution)
+                        };
+                        machine.call_raw(to, data.into()).map(|r| r.gas)
+                    })
+                    .collect::<Result<Vec<u64>, EvmError>>()?;
+                gas.sort_unstable();
+                let median = gas[(gas.len() - 1) / 2];
+                medians.push(median);
+                rows.push(Row {
+                    puzzle,
+                    size: 9,
+                    function,
+                    case: class,
+                    min: gas[0],
+                    median,
+                    max: gas[gas.len() - 1],
+                    ratio: median as f64 / medians[0].max(1) as f64,
+                });
+            }
+        }
+    }
+    let deployments = IMPLEMENTATIONS
+        .iter()
+        .map(|&p| Deployment {
+            puzzle: p,
+            size: 9,
+            gas: machine.classic9_deploy_gas(p).unwrap_or_default(),
+            runtime_size: artifact(p).map_or(0, |a| a.runtime.len()),
+        })
+        .collect();
+    Ok((rows, deployments))
+}
+
+/// The 9×9 validator's name in reports: `c9-ref` or `c9-golf`.
+pub const fn label(puzzle: Puzzle) -> &'static str {
+    match puzzle {
+        Puzzle::Reference => "c9-ref",
+        Puzzle::Golf => "c9-golf",
+        Puzzle::Fair => "c9-none",
+    }
+}
+
+/// One differential input: calldata and whether value is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// What the input is, for reports.
+    pub kind: &'static str,
+    /// The whole calldata.
+    pub calldata: Vec<u8>,
+    /// Whether 1 wei is sent with the call.
+    pub value: bool,
+}
+
+/// A disagreement between the mirror and a contract on one case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The case index within its seed.
+    pub index: u64,
+    /// The input.
+    pub case: Case,
+    /// What each side answered: `(who, success, output)`.
+    pub answers: Vec<(String, bool, Bytes)>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "classic9 {} (calldata {}, value {}) disagrees:",
+            self.case.kind,
+            Bytes::copy_from_slice(&self.case.calldata),
+            u8::from(self.case.value)
+        )?;
+        for (who, success, output) in &self.answers {
+            let how = if *success { "returned" } else { "reverted" };
+            write!(f, " {who} {how} {output};")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs case `index` of `seed` on the mirror and both contracts; `Ok(None)`
+/// when the success flag and the return (or revert) bytes all agree.
+pub fn check(machine: &mut Machine, seed: u64, index: u64) -> Result<Option<Mismatch>, EvmError> {
+    check_only(machine, seed, index, &IMPLEMENTATIONS)
+}
+
+/// [`check`] against the 9×9 validators of `puzzles` only (fair has none and
+/// is skipped).
+pub fn check_only(
+    machine: &mut Machine,
+    seed: u64,
+    index: u64,
+    puzzles: &[Puzzle],
+) -> Result<Option<Mismatch>, EvmError> {
+    let case = case(seed, index);
+    let expected = mirror::run(&case.calldata, case.value);
+    let mut answers = vec![(
+        "mirror".to_string(),
+        expected.success(),
+        Bytes::from(expected.output()),
+    )];
+    let value = U256::from(u8::from(case.value));
+    for &puzzle in puzzles {
+        let Some(to) = machine.classic9_address(puzzle) else {
+            continue;
+        };
+        let raw = machine.call_raw_paid(to, Bytes::copy_from_slice(&case.calldata), value)?;
+        answers.push((format!("classic9 {puzzle}"), raw.success, raw.output));
+    }
+    let agree = answers
+        .iter()
+        .all(|a| (a.1, &a.2) == (answers[0].1, &answers[0].2));
+    Ok((!agree).then_some(Mismatch {
+        index,
+        case,
+        answers,
+    }))
+}
+
+/// The case with index `index` of seed `seed`.
+pub fn case(seed: u64, index: u64) -> Case {
+    let mut rng = SplitMix64::for_index(seed ^ 0xc1a5_5109, index);
+    let grid = valid_grid(&mut rng);
+    let start = givens(&mut rng, &grid);
+    let (kind, calldata) = match index % 10 {
+        0 => ("valid grid with givens", encode_verify(&start, &grid)),
+        1 => ("valid grid", encode_is_valid(&grid)),
+        2 => {
+            let mut m = grid.clone();
+            m.swap(rng.below(81) as usize, rng.below(81) as usize);
+            ("two cells swapped", encode_verify(&start, &m))
+        }
+        3 => {
+            let bad = [0u8, 10 + rng.below(246) as u8][rng.below(2) as usize];
+            let at = rng.below(81) as usize;
+            let (mut s, mut m) = (start.clone(), grid.clone());
+            if rng.below(2) == 0 {
+                m[at] = bad;
+            } else {
+                s[at] = bad;
+            }
+            ("a byte set to 0 or 10..255", encode_verify(&s, &m))
+        }
+        4 => (
+            "a box broken, rows and columns kept",
+            encode_is_valid(&box_broken(&mut rng, &grid)),
+        ),
+        5 => ("a Latin square", encode_is_valid(&latin(&mut rng))),
+        6 => {
+            let cells: Vec<u8> = (0..CELLS).map(|_| rng.below(10) as u8).collect();
+            let raw = random_bytes(&mut rng, CELLS);
+            ("random cells", encode_verify(&raw, &cells))
+        }
+        7 => {
+            let len = rng.below(201) as usize;
+            let wrong = random_bytes(&mut rng, len);
+            match rng.below(3) {
+                0 => ("a length 0..200", encode_is_valid(&wrong)),
+                1 => ("a length 0..200", encode_verify(&wrong, &grid)),
+                _ => ("a length 0..200", encode_verify(&start, &wrong)),
+            }
+        }
+        8 => ("an ABI edge shape", abi_edge(&mut rng, &start, &grid)),
+        _ => {
+            let mut data = [mirror::IS_VALID_SOLUTION_SELECTOR, mirror::VERIFY_SELECTOR]
+                [rng.below(2) as usize]
+                .to_vec();
+            let len = rng.below(300) as usize;
+            data.extend(random_bytes(&mut rng, len));
+            ("random calldata", data)
+        }
+    };
+    Case {
+        kind,
+        calldata,
+        value: index % 10 >= 7 && rng.below(4) == 0,
+    }
+}
+
+/// `abi.encodeCall(IClassic9.isValidSolution, (grid))` through the bindings.
+pub fn encode_is_valid(grid: &[u8]) -> Vec<u8> {
+    IClassic9::isValidSolutionCall {
+        grid: Bytes::copy_from_slice(grid),
+    }
+    .abi_encode()
+}
+
+/// `abi.encodeCall(IClassic9.verify, (start, solution))` through the bindings.
+pub fn encode_verify(start: &[u8], solution: &[u8]) -> Vec<u8> {
+    IClassic9::verifyCall {
+        start: Bytes::copy_from_slice(start),
+        solution: Bytes::copy_from_slice(solution),
+    }
+    .abi_encode()
+}
+
+/// A random valid grid: a base Sudoku under random digit relabelling, band,
+/// row-in-band, stack and column-in-stack permutations and transposition.
+pub fn valid_grid(rng: &mut SplitMix64) -> Vec<u8> {
+    let mut digits: Vec<u8> = (1..=9).collect();
+    rng.shuffle(&mut digits);
+    let lines = |rng: &mut SplitMix64| {
+        let mut bands = [0usize, 1, 2];
+        rng.shuffle(&mut bands);
+        let mut order = Vec::with_capacity(9);
+        for band in bands {
+            let mut rows = [0usize, 1, 2];
+            rng.shuffle(&mut rows);
+            order.extend(rows.iter().map(|r| 3 * band + r));
+        }
+        order
+    };
+    let (rows, cols) = (lines(rng), lines(rng));
+    let transpose = rng.below(2) == 1;
+    (0..CELLS)
+        .map(|i| {
+            let (mut r, mut c) = (rows[i / 9], cols[i % 9]);
+            if transpose {
+                (r, c) = (c, r);
+            }
+            // base(r, c) = (c + 3 r + r / 3) % 9: a Sudoku.
+            digits[(c + 3 * r + r / 3) % 9]
+        })
+        .collect()
+}
+
+/// The grid's cells kept with probability 1/2 each, the rest 0.
+fn givens(rng: &mut SplitMix64, grid: &[u8]) -> Vec<u8> {
+    grid.iter()
+        .map(|&d| if rng.below(2) == 0 { d } else { 0 })
+        .collect()
+}
+
+/// Two rows of different bands (or two columns of different stacks) swapped.
+fn box_broken(rng: &mut SplitMix64, grid: &[u8]) -> Vec<u8> {
+    let a = rng.below(9) as usize;
+    let b = (a + 3 + rng.below(6) as usize) % 9;
+    let mut out = grid.to_vec();
+    let columns = rng.below(2) == 1;
+    for k in 0..9 {
+        let (i, j) = if columns {
+            (9 * k + a, 9 * k + b)
+        } else {
+            (9 * a + k, 9 * b + k)
+        };
+        out.swap(i, j);
+    }
+    out
+}
+
+/// cell(r, c) = perm[(c + k r) % 9] for k in {1, 2, 4, 5, 7, 8}: rows and
+/// columns hold 1..9, boxes do not.
+fn latin(rng: &mut SplitMix64) -> Vec<u8> {
+    let mut perm: Vec<u8> = (1..=9).collect();
+    rng.shuffle(&mut perm);
+    let k = [1usize, 2, 4, 5, 7, 8][rng.below(6) as usize];
+    (0..CELLS)
+        .map(|i| perm[(i % 9 + k * (i / 9)) % 9])
+        .collect()
+}
+
+fn random_bytes(rng: &mut SplitMix64, len: usize) -> Vec<u8> {
+    (0..len).map(|_| rng.below(256) as u8).collect()
+}
+
+/// A well-formed call with one part of its encoding changed: an offset or a
+/// length word rewritten (small, unaligned or at least 2^64), the calldata
+/// cut short, or trailing bytes added.
+fn abi_edge(rng: &mut SplitMix64, start: &[u8], grid: &[u8]) -> Vec<u8> {
+    let mut data = if rng.below(2) == 0 {
+        encode_is_valid(grid)
+    } else {
+        encode_verify(start, grid)
+    };
+    let word = match rng.below(4) {
+        0 => U256::from(rng.below(0x140)),
+        1 => U256::from(rng.below(0x100)) << 64,
+        2 => U256::MAX - U256::from(rng.below(64)),
+        _ => U256::from(81 + rng.below(3)) - U256::from(1),
+    };
+    match rng.below(5) {
+        // the first or second offset word
+        0 | 1 => {
+            let at = 4 + 32 * (rng.below(2) as usize);
+            data[at..at + 32].copy_from_slice(&word.to_be_bytes::<32>());
+        }
+        // a length word
+        2 => {
+            let at = 4 + 32 * (1 + rng.below(2) as usize);
+            if at + 32 <= data.len() {
+                data[at..at + 32].copy_from_slice(&word.to_be_bytes::<32>());
+            }
+        }
+        3 => data.truncate(rng.below(data.len() as u64 + 1) as usize),
+        _ => {
+            let len = 1 + rng.below(64) as usize;
+            let extra = random_bytes(rng, len);
+            data.extend(extra);
+        }
+    }
+    data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_grids_are_valid_for_the_mirror() {
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..200 {
+            let grid = valid_grid(&mut rng);
+            assert_eq!(mirror::is_valid_solution(&grid), Ok(true), "{grid:?}");
+        }
+    }
+
+    #[test]
+    fn latin_squares_are_invalid_for_the_mirror() {
+        let mut rng = SplitMix64::new(4);
+        for _ in 0..50 {
+            assert_eq!(mirror::is_valid_solution(&latin(&mut rng)), Ok(false));
+        }
+    }
+}
