@@ -8,16 +8,18 @@ pragma solidity ^0.8.17;
 ///
 /// Exact behaviour, shared by `Classic9Reference` and `Classic9Golf`:
 ///
-///     | input                                              | result            |
-///     |----------------------------------------------------|-------------------|
-///     | calldata shorter than 4 bytes, unknown selector    | revert, no data   |
-///     | any call with value                                | revert, no data   |
-///     | ABI that solc's decoder refuses (short head, an    | revert, no data   |
-///     |  offset or length >= 2^64, bytes past the end)     |                   |
-///     | a grid (or start) whose length is not 81           | GridLength(len)   |
-///     | a cell byte 0 or 10..255 in a solution             | false             |
-///     | a start byte that is not 0 and differs             | false             |
-///     | extra trailing calldata, bytes after a grid's 81   | ignored           |
+/// ```text
+/// | input                                              | result            |
+/// |----------------------------------------------------|-------------------|
+/// | calldata shorter than 4 bytes, unknown selector    | revert, no data   |
+/// | any call with value                                | revert, no data   |
+/// | ABI that solc's decoder refuses (short head, an    | revert, no data   |
+/// |  offset or length >= 2^64, bytes past the end)     |                   |
+/// | a grid (or start) whose length is not 81           | GridLength(len)   |
+/// | a cell byte 0 or 10..255 in a solution             | false             |
+/// | a start byte that is not 0 and differs             | false             |
+/// | extra trailing calldata, bytes after a grid's 81   | ignored           |
+/// ```
 ///
 /// `verify` decodes both arguments before it checks lengths, then checks
 /// the start's length first: a call where both are wrong reverts with the
