@@ -42,7 +42,10 @@ fn classic_sets() -> Vec<(&'static str, Vec<NBoard>)> {
             "classic_generated",
             puzzles(include_str!("../data/classic_generated.txt")),
         ),
-        ("classic_hard", puzzles(include_str!("../data/classic_hard.txt"))),
+        (
+            "classic_hard",
+            puzzles(include_str!("../data/classic_hard.txt")),
+        ),
     ]
 }
 
@@ -98,7 +101,9 @@ fn timed<T>(items: &[T], reps: u32, f: impl Fn(&T)) -> (Duration, Duration) {
 
 /// Prints per-set medians, means and ratios.
 fn print_summary() {
-    println!("set                 task          octoku median/mean      sudoku median/mean      ratio of means (octoku/sudoku)");
+    println!(
+        "set                 task          octoku median/mean      sudoku median/mean      ratio of means (octoku/sudoku)"
+    );
     for (name, set) in classic_sets() {
         let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
         let (om, oa) = timed(&set, 20, |b| {
@@ -129,7 +134,10 @@ fn print_summary() {
         println!("{name:<19} solve         {m:>9.2?} / {a:>9.2?}");
     }
     let boards = octoku_boards(256);
-    let general: Vec<NBoard> = boards.iter().map(|&b| NBoard::try_from(b).unwrap()).collect();
+    let general: Vec<NBoard> = boards
+        .iter()
+        .map(|&b| NBoard::try_from(b).unwrap())
+        .collect();
     let (m8, a8) = timed(&boards, 200, |&b| {
         black_box(solve::solve(b)).ok();
     });
@@ -144,7 +152,12 @@ fn print_summary() {
 }
 
 /// Benchmarks `f` over `items`, one item per iteration, cycling.
-fn cycle<T>(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, name: &str, items: &[T], f: impl Fn(&T)) {
+fn cycle<T>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    items: &[T],
+    f: impl Fn(&T),
+) {
     let mut k = 0usize;
     g.bench_function(name, |b| {
         b.iter(|| {
@@ -180,7 +193,10 @@ fn bench_family(c: &mut Criterion) {
         g.finish();
     }
     let boards = octoku_boards(256);
-    let general: Vec<NBoard> = boards.iter().map(|&b| NBoard::try_from(b).unwrap()).collect();
+    let general: Vec<NBoard> = boards
+        .iter()
+        .map(|&b| NBoard::try_from(b).unwrap())
+        .collect();
     let mut g = c.benchmark_group("octoku8_generated");
     cycle(&mut g, "solve_8x8", &boards, |&b| {
         black_box(solve::solve(b)).ok();

@@ -24,7 +24,7 @@ use crate::geometry::{Geometry, Unit};
 use crate::nboard::NBoard;
 use crate::rng::SplitMix64;
 
-pub mod bands;
+mod bands;
 
 /// The largest side, in symbols: a symbol set fits a `u16`.
 const MAX_N: usize = Geometry::MAX_SIZE;

@@ -579,8 +579,18 @@ fn data_puzzles(text: &str) -> Vec<NBoard> {
 #[test]
 fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
     let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 5] = [
-        ("classic_generated", include_str!("../data/classic_generated.txt"), 9, 17..=30),
-        ("classic_hard", include_str!("../data/classic_hard.txt"), 9, 17..=30),
+        (
+            "classic_generated",
+            include_str!("../data/classic_generated.txt"),
+            9,
+            17..=30,
+        ),
+        (
+            "classic_hard",
+            include_str!("../data/classic_hard.txt"),
+            9,
+            17..=30,
+        ),
         ("size6", include_str!("../data/size6.txt"), 6, 0..=36),
         ("size12", include_str!("../data/size12.txt"), 12, 0..=144),
         ("size16", include_str!("../data/size16.txt"), 16, 128..=154),
@@ -615,7 +625,12 @@ fn print_bench_puzzles() {
     }
     println!("## size16: seeds 0..50, 128 + seed % 26 givens (50-60% of 256)");
     for seed in 0..50u64 {
-        let p = npuzzle::generate(Geometry::for_size(16).unwrap(), seed, Some(128 + (seed % 26) as usize)).unwrap();
+        let p = npuzzle::generate(
+            Geometry::for_size(16).unwrap(),
+            seed,
+            Some(128 + (seed % 26) as usize),
+        )
+        .unwrap();
         println!("{}", line(&p.puzzle));
     }
 }

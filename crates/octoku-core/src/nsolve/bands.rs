@@ -89,10 +89,23 @@ const fn build_keep() -> [u32; 512] {
     out
 }
 
+/// `ROW_BOXES[x]`: [`row_boxes`] of every 9-bit row.
+const ROW_BOXES: [u8; 512] = {
+    let mut out = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        out[x] = row_boxes(x as u32) as u8;
+        x += 1;
+    }
+    out
+};
+
 /// The 9-bit row/box pattern of a band.
 #[inline(always)]
 fn pattern(s: u32) -> usize {
-    (row_boxes(s & 0x1FF) | row_boxes(s >> 9 & 0x1FF) << 3 | row_boxes(s >> 18) << 6) as usize
+    usize::from(ROW_BOXES[(s & 0x1FF) as usize])
+        | usize::from(ROW_BOXES[(s >> 9 & 0x1FF) as usize]) << 3
+        | usize::from(ROW_BOXES[(s >> 18 & 0x1FF) as usize]) << 6
 }
 
 /// `SOLE[cols]`, for the 9-bit set of columns where a symbol has a place in
@@ -143,13 +156,12 @@ const PEERS: [u32; 27] = {
 const BAND0_BOARDS: u32 = 0o111_111_111;
 
 /// Search state: `f[3 * d + b]` the cells of band b where symbol d + 1 may
-/// go; `seen` each board as last settled; `dirty` the boards (bit `3d + b`)
-/// that may have changed since; the unsolved cells of each band; the cells
-/// with two candidates as last counted.
+/// go (5 spare entries keep indexing by a 5-bit number in bounds); `dirty` the boards (bit `3d + b`) that changed since they were last
+/// settled; the unsolved cells of each band; the cells with two candidates
+/// as last counted.
 #[derive(Clone, Copy)]
 struct Bands {
-    f: [u32; 27],
-    seen: [u32; 27],
+    f: [u32; 32],
     dirty: u32,
     unsolved: [u32; 3],
     pairs: [u32; 3],
@@ -159,8 +171,7 @@ impl Bands {
     /// Reads 81 givens; `None` when two clash.
     fn start(cells: &[u8]) -> Option<Bands> {
         let mut s = Bands {
-            f: [BAND; 27],
-            seen: [0; 27],
+            f: [BAND; 32],
             dirty: (1 << 27) - 1,
             unsolved: [BAND; 3],
             pairs: [0; 3],
@@ -202,42 +213,37 @@ impl Bands {
     #[inline]
     fn settle(&mut self) -> bool {
         while self.dirty != 0 {
-            let k = self.dirty.trailing_zeros() as usize;
+            // (`& 31` and `& 511` only spare the bounds checks: k < 27, the pattern < 512.)
+            let k = self.dirty.trailing_zeros() as usize & 31;
             self.dirty &= self.dirty - 1;
-            if self.f[k] == self.seen[k] {
-                continue;
-            }
-            let s = self.f[k] & KEEP[pattern(self.f[k])];
+            let s = self.f[k] & KEEP[pattern(self.f[k]) & 511];
             if s == 0 {
                 return false;
             }
             self.f[k] = s;
-            self.seen[k] = s;
             let (d, b) = (k / 3, k % 3);
-            let sole = u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]);
-            if sole != 0 {
-                let off = !spread(sole);
-                let (b1, b2) = (3 * d + (b + 1) % 3, 3 * d + (b + 2) % 3);
-                self.f[b1] &= off;
-                self.f[b2] &= off;
-                self.dirty |= 1 << b1 | 1 << b2;
-            }
+            // Branch-free: mispredicted branches cost more than these ANDs.
+            let off = !spread(u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]));
+            let (b1, b2) = (3 * d + (b + 1) % 3, 3 * d + (b + 2) % 3);
+            let (x1, x2) = (self.f[b1], self.f[b2]);
+            self.f[b1] = x1 & off;
+            self.f[b2] = x2 & off;
+            self.dirty |= u32::from(x1 & !off != 0) << b1 | u32::from(x2 & !off != 0) << b2;
             let mut solved = 0;
             for r in 0..3 {
                 let row = s & row_mask(r);
-                if row & row.wrapping_sub(1) == 0 {
-                    solved |= row;
-                }
+                solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
             }
             let new = solved & self.unsolved[b];
             if new != 0 {
                 self.unsolved[b] &= !new;
                 for e in 0..9 {
-                    if e != d {
-                        self.f[3 * e + b] &= !new;
-                    }
+                    let j = 3 * e + b;
+                    let gone = new & 0u32.wrapping_sub(u32::from(e != d));
+                    let x = self.f[j];
+                    self.f[j] = x & !gone;
+                    self.dirty |= u32::from(x & gone != 0) << j;
                 }
-                self.dirty |= (BAND0_BOARDS << b) & !(1 << k);
             }
         }
         true
@@ -267,8 +273,9 @@ impl Bands {
                 let i = single.trailing_zeros() as usize;
                 single &= single - 1;
                 let d = (0..9).find(|&d| self.f[3 * d + b] >> i & 1 != 0)?;
-                self.f[3 * d + b] &= !PEERS[i];
-                self.dirty |= 1 << (3 * d + b);
+                let j = 3 * d + b;
+                self.f[j] &= !PEERS[i];
+                self.dirty |= 1 << j; // even unchanged: settling must see the solved row
                 placed = true;
             }
         }
