@@ -204,6 +204,17 @@ impl Bands {
         self.dirty |= BAND0_BOARDS << b | 7 << (3 * d);
     }
 
+    /// Puts symbol d + 1 at cell i of band b lazily: it only leaves the
+    /// cell's row, box and column in the band; settling then finds the row
+    /// solved and clears the cell from the other symbols (only the boards
+    /// that change are settled again).
+    #[inline(always)]
+    fn assume(&mut self, d: usize, b: usize, i: usize) {
+        let j = 3 * d + b;
+        self.f[j] &= !PEERS[i];
+        self.dirty |= 1 << j;
+    }
+
     /// Settles every band board that changed; false on a contradiction.
     ///
     /// For board k (symbol d, band b): keep the places some row → box
@@ -273,9 +284,7 @@ impl Bands {
                 let i = single.trailing_zeros() as usize;
                 single &= single - 1;
                 let d = (0..9).find(|&d| self.f[3 * d + b] >> i & 1 != 0)?;
-                let j = 3 * d + b;
-                self.f[j] &= !PEERS[i];
-                self.dirty |= 1 << j; // even unchanged: settling must see the solved row
+                self.assume(d, b, i); // dirty even if unchanged: settling must see the solved row
                 placed = true;
             }
         }
@@ -301,7 +310,7 @@ impl Bands {
     }
 
     /// The unsolved cell (band, bit) to branch on: one with two candidates
-    /// if any, else one with the fewest.
+    /// if any, else the emptiest of the first unsolved cells of the bands.
     #[inline]
     fn branch_cell(&self) -> (usize, usize) {
         for b in 0..3 {
@@ -310,29 +319,16 @@ impl Bands {
                 return (b, p.trailing_zeros() as usize);
             }
         }
-        let mut best = (usize::MAX, 0, 0);
+        // No pair: of the first unsolved cell of each band, the one with the
+        // fewest candidates (an exact minimum over every cell costs more
+        // than it saves here).
+        let mut best = (u32::MAX, 0, 0);
         for b in 0..3 {
-            if self.unsolved[b] == 0 {
-                continue;
-            }
-            // Bit-sliced counts per cell, planes of 1, 2, 4, 8.
-            let mut planes = [0u32; 4];
-            for d in 0..9 {
-                let mut carry = self.f[3 * d + b];
-                for p in planes.iter_mut() {
-                    let sum = *p ^ carry;
-                    carry &= *p;
-                    *p = sum;
-                }
-            }
-            for n in 3..best.0.min(10) {
-                let mut exact = self.unsolved[b];
-                for (j, p) in planes.iter().enumerate() {
-                    exact &= if n >> j & 1 != 0 { *p } else { !*p };
-                }
-                if exact != 0 {
-                    best = (n, b, exact.trailing_zeros() as usize);
-                    break;
+            if self.unsolved[b] != 0 {
+                let i = self.unsolved[b].trailing_zeros() as usize;
+                let n = (0..9).map(|d| self.f[3 * d + b] >> i & 1).sum::<u32>();
+                if n < best.0 {
+                    best = (n, b, i);
                 }
             }
         }
@@ -363,7 +359,7 @@ impl Bands {
         }
         for &d in &order[..len] {
             let mut t = *self;
-            t.place(usize::from(d), b, i);
+            t.assume(usize::from(d), b, i);
             if t.propagate() && t.search(rng, found) {
                 return true;
             }
