@@ -23,6 +23,7 @@ pub use ruint::aliases::U256;
 pub use verify::verify;
 pub mod audit;
 pub mod nboard;
+pub mod ncheck;
 pub mod npuzzle;
 pub mod nsolve;
 pub mod ntext;
