@@ -133,7 +133,7 @@ impl Problem {
 ///
 /// Order: a shape mismatch alone; else changed givens, then empty cells
 /// (both in reading order), then each unit's repeats and misses (rows,
-/// columns, boxes; symbols ascending, repeats before misses in a unit).
+/// columns, boxes; in a unit its repeats, then its misses, symbols ascending).
 pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
     let g = solution.geometry();
     if start.geometry() != g {
@@ -162,6 +162,7 @@ pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
     }
     for unit in g.units() {
         let cells: Vec<(usize, usize)> = g.unit_cells(unit).collect();
+        let mut misses = Vec::new();
         for symbol in 1..=g.size() as u8 {
             let holding: Vec<(usize, usize)> = cells
                 .iter()
@@ -169,7 +170,7 @@ pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
                 .filter(|&(r, c)| solution.get(r, c) == symbol)
                 .collect();
             match holding.len() {
-                0 => out.push(Problem::Missing { unit, symbol }),
+                0 => misses.push(Problem::Missing { unit, symbol }),
                 1 => {}
                 _ => out.push(Problem::Repeated {
                     unit,
@@ -178,6 +179,7 @@ pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
                 }),
             }
         }
+        out.append(&mut misses);
     }
     out
 }
