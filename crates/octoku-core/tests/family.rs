@@ -518,7 +518,7 @@ fn bad_symbol_sets_and_forms_they_cannot_write_are_refused() {
         ntext::write(&b, &Symbols::standard(9), Form::Line)
             .unwrap_err()
             .to_string(),
-        "symbols: 9 given; a 4x4 (2x2 boxes) board needs exactly 4"
+        "symbols: 9 given; expected exactly 4 for a 4x4 (2x2 boxes) board"
     );
     // A seed 003 header must agree with symbols asked for.
     let asked = ReadOptions {
