@@ -110,7 +110,6 @@ fn solve_reads_a_grid_from_standard_input_with_another_box_shape() {
     );
     let line = puzzle["puzzle"].as_str().unwrap().to_owned();
     let grid = stdout(&octoku(&["puzzle", "--box", "3x2", "--seed", "5"]));
-    let grid: String = grid.split("\n\n").next().unwrap().to_owned();
     assert!(grid.contains('|') && grid.contains('+'), "{grid}");
     let v = json_with(
         &octoku_stdin(&["solve", "--box", "3x2", "-", "--json"], Some(&grid)),
@@ -254,8 +253,58 @@ fn puzzle_is_unique_reproducible_and_hits_its_givens() {
     );
     assert_eq!(solved["solutions"], 1);
     assert_eq!(solved["solution"], v["solution"]);
-    let text = stdout(&octoku(&["puzzle", "--size", "9", "--seed", "1"]));
-    assert!(text.contains("exactly one solution (seed 1"), "{text}");
+    let out = octoku(&["puzzle", "--size", "9", "--seed", "1"]);
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        summary.contains("exactly one solution (seed 1"),
+        "{summary}"
+    );
+    // stdout is the board alone: it pipes into solve.
+    let piped = octoku_stdin(
+        &["solve", "--size", "9", "-", "--count", "2", "--json"],
+        Some(&stdout(&out)),
+    );
+    assert_eq!(json_with(&piped, 0)["solutions"], 1);
+}
+
+/// The keys of a JSON object, sorted.
+fn keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn json_answers_have_exactly_the_documented_keys() {
+    let solved = json_with(&octoku(&["solve", "--size", "9", EASY, "--json"]), 0);
+    assert_eq!(
+        keys(&solved),
+        [
+            "box",
+            "reason",
+            "size",
+            "solution",
+            "solutions",
+            "solutions_capped",
+            "start"
+        ]
+    );
+    let verdict = json_with(
+        &octoku(&["verify", "--size", "9", "", EASY_SOLUTION, "--json"]),
+        0,
+    );
+    assert_eq!(
+        keys(&verdict),
+        ["box", "problems", "reason", "size", "valid"]
+    );
+    let made = json_with(
+        &octoku(&["puzzle", "--size", "6", "--seed", "2", "--json"]),
+        0,
+    );
+    assert_eq!(
+        keys(&made),
+        ["box", "givens", "puzzle", "seed", "size", "solution"]
+    );
 }
 
 #[test]
