@@ -45,6 +45,8 @@ enum Command {
     Play(cmd::play::Args),
     /// Submit a solution you found yourself to the arena.
     Submit(cmd::submit::Args),
+    /// A Sudoku puzzle of any size (--size N) with exactly one solution.
+    Puzzle(cmd::puzzle::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Board(args) => cmd::board::run(args),
         Command::Play(args) => cmd::play::run(args),
         Command::Submit(args) => cmd::submit::run(args),
+        Command::Puzzle(args) => cmd::puzzle::run(args),
     };
     match result {
         Ok(code) => code,

@@ -24,6 +24,7 @@ pub use generate::{generate, generate_from_seed};
 pub use verify::verify;
 pub mod audit;
 pub mod nboard;
+pub mod ncheck;
 pub mod npuzzle;
 pub mod nsolve;
 pub mod ntext;

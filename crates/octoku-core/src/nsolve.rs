@@ -11,7 +11,9 @@
 //! counting over the symbol boards) and hidden singles (a symbol with one
 //! place left in a unit, checked only for units still missing that symbol),
 //! and the search branches on the empty cell with the fewest candidates.
-//! Nothing is allocated while searching.
+//! Nothing is allocated while searching. Classic 9×9 boards take a faster
+//! path on the same idea (`bands`): each symbol's board cut into three
+//! 27-bit bands, with box/row locked candidates from a table.
 
 // Word loops index several W-word boards at once by the same k.
 #![allow(clippy::needless_range_loop)]
@@ -21,6 +23,8 @@ use std::sync::OnceLock;
 use crate::geometry::{Geometry, Unit};
 use crate::nboard::NBoard;
 use crate::rng::SplitMix64;
+
+mod bands;
 
 /// The largest side, in symbols: a symbol set fits a `u16`.
 const MAX_N: usize = Geometry::MAX_SIZE;
@@ -357,10 +361,11 @@ impl<const W: usize> Solver<W> {
         if !self.propagate(&mut s) {
             return;
         }
-        let mut cells = vec![0u8; board.cells().len()];
+        let mut buf = [0u8; MAX_N * MAX_N];
+        let cells = &mut buf[..board.cells().len()];
         self.search(&s, &mut rng, &mut |t: &State<W>| {
-            self.grid(t, &mut cells);
-            found(&cells)
+            self.grid(t, cells);
+            found(cells)
         });
     }
 }
@@ -368,6 +373,9 @@ impl<const W: usize> Solver<W> {
 /// Runs the search at the width the board needs.
 fn run(board: &NBoard, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
     let g = board.geometry();
+    if g == Geometry::CLASSIC {
+        return bands::run(board.cells(), rng, found);
+    }
     match g.cell_count().div_ceil(64) {
         1 => Solver::<1>::new(g).run(board, rng, found),
         2 => Solver::<2>::new(g).run(board, rng, found),

@@ -341,7 +341,7 @@ impl fmt::Display for TextError {
                 expected: Some(g),
             } => write!(
                 f,
-                "symbols: {found} given; a {g} board needs exactly {}",
+                "symbols: {found} given; expected exactly {} for a {g} board",
                 g.size()
             ),
             TextError::SymbolCount {

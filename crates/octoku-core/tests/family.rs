@@ -518,7 +518,7 @@ fn bad_symbol_sets_and_forms_they_cannot_write_are_refused() {
         ntext::write(&b, &Symbols::standard(9), Form::Line)
             .unwrap_err()
             .to_string(),
-        "symbols: 9 given; a 4x4 (2x2 boxes) board needs exactly 4"
+        "symbols: 9 given; expected exactly 4 for a 4x4 (2x2 boxes) board"
     );
     // A seed 003 header must agree with symbols asked for.
     let asked = ReadOptions {
@@ -561,4 +561,76 @@ fn grid_form_is_what_octoku_prints_and_zero_reads_as_empty() {
     let p = parse(&word.grid());
     assert_eq!(Board::try_from(&p.board).unwrap(), word);
     assert_eq!(p.to_text().unwrap(), word.grid());
+}
+
+// ---------------------------------------------------------------------------
+// Benchmark data
+// ---------------------------------------------------------------------------
+
+/// Puzzles of a data file: one line-form board per line, `#` comments.
+fn data_puzzles(text: &str) -> Vec<NBoard> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| parse(l).board)
+        .collect()
+}
+
+#[test]
+fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
+    let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 5] = [
+        (
+            "classic_generated",
+            include_str!("../data/classic_generated.txt"),
+            9,
+            17..=30,
+        ),
+        (
+            "classic_hard",
+            include_str!("../data/classic_hard.txt"),
+            9,
+            17..=30,
+        ),
+        ("size6", include_str!("../data/size6.txt"), 6, 0..=36),
+        ("size12", include_str!("../data/size12.txt"), 12, 0..=144),
+        ("size16", include_str!("../data/size16.txt"), 16, 128..=154),
+    ];
+    for (name, text, n, givens) in sets {
+        let puzzles = data_puzzles(text);
+        assert!(puzzles.len() >= 10, "{name}");
+        for p in puzzles {
+            assert_eq!(p.size(), n, "{name}");
+            assert!(givens.contains(&p.givens()), "{name}: {p:?}");
+            assert_eq!(nsolve::count(&p, 2), 1, "{name}: {p:?}");
+        }
+    }
+}
+
+/// Prints the generated benchmark sets (the files in `data/` say which part of the output they are).
+#[test]
+#[ignore = "prints data files: cargo test --release -p octoku-core --test family -- --ignored print_bench_puzzles --nocapture"]
+fn print_bench_puzzles() {
+    let line = |b: &NBoard| ntext::write(b, &Symbols::standard(b.size()), Form::Line).unwrap();
+    println!("## classic_generated: seeds 0..300, as few givens as one pass reaches");
+    for seed in 0..300 {
+        let p = npuzzle::generate(Geometry::CLASSIC, seed, None).unwrap();
+        println!("{}", line(&p.puzzle));
+    }
+    for (n, count, givens) in [(6usize, 100u64, None), (12, 50, None)] {
+        println!("## size{n}: seeds 0..{count}, as few givens as one pass reaches");
+        for seed in 0..count {
+            let p = npuzzle::generate(Geometry::for_size(n).unwrap(), seed, givens).unwrap();
+            println!("{}", line(&p.puzzle));
+        }
+    }
+    println!("## size16: seeds 0..50, 128 + seed % 26 givens (50-60% of 256)");
+    for seed in 0..50u64 {
+        let p = npuzzle::generate(
+            Geometry::for_size(16).unwrap(),
+            seed,
+            Some(128 + (seed % 26) as usize),
+        )
+        .unwrap();
+        println!("{}", line(&p.puzzle));
+    }
 }

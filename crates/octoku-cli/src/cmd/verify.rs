@@ -3,10 +3,11 @@
 use std::process::ExitCode;
 
 use octoku_core::explain::explain;
-use octoku_core::{Address, Board, classic9};
+use octoku_core::{Address, Board, classic9, geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
 use serde::Serialize;
 
+use super::family;
 use super::onchain::{self, ChainArgs, KeyUse, chain_error};
 use crate::{
     error::CliError,
@@ -20,20 +21,17 @@ const SHOWN: usize = 12;
 /// Arguments of `octoku verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.').
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, - for standard input, or "" for none).
     start: String,
     /// The proposed solution, in the same forms.
     solution: String,
-    /// Which implementation to run (default: reference; with --size 9,
-    /// none: the Rust mirror alone, off-chain).
+    /// Which implementation to run (default: reference). With --size 9: the
+    /// 9×9 validator of reference or golf (contracts/classic9/) in the
+    /// in-memory EVM; without it, --size 9 stays off-chain.
     #[arg(long, value_enum, ignore_case = true)]
     puzzle: Option<Puzzle>,
-    /// Board size: 8 (the 8×8 puzzle) or 9 (classic Sudoku: 81 cells of 0-9,
-    /// checked by the 9×9 validator of contracts/classic9/ when --puzzle is given).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
-    size: u8,
     /// With --size 9: call the 9×9 validator deployed at this address
-    /// (`octoku deploy --size 9`) instead of the in-memory EVM.
+    /// (`octoku deploy --size 9`) instead.
     #[arg(long, value_name = "ADDRESS")]
     puzzle_address: Option<String>,
     /// JSON-RPC URL of the node holding --puzzle-address (http://); without
@@ -46,6 +44,8 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    size: family::SizeArgs,
 }
 
 /// `octoku verify --json`.
@@ -81,10 +81,21 @@ struct Verdict9<'a> {
 }
 
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
+/// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.size == 9 {
+    let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some();
+    if args.size.active() && on_chain {
+        if args.size.geometry()? != Geometry::CLASSIC {
+            return Err(CliError::Input(
+                "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
+            ));
+        }
         return run_classic9(&args);
     }
+    if args.size.active() {
+        return family::verify(&args.size, &args.start, &args.solution, args.json);
+    }
+    args.size.refuse_without_size()?;
     if args.puzzle_address.is_some() {
         return Err(CliError::Input(
             "--puzzle-address calls a 9x9 validator; expected --size 9".into(),
@@ -135,9 +146,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     crate::exit(call.value)
 }
 
-/// `--size 9`: the 9×9 validator of `--puzzle` in the in-memory EVM (or the
-/// deployed one at `--puzzle-address`), cross-checked with the Rust mirror;
-/// with neither, the mirror alone.
+/// `--size 9` with `--puzzle` or `--puzzle-address`: the 9×9 validator of
+/// `--puzzle` in the in-memory EVM, or the deployed one, cross-checked with
+/// the Rust mirror.
 fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     let grid = |what: &str, text: &str| {
         classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
@@ -178,10 +189,10 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
         out.gas = Some(call.gas);
         (call.value, format!("the 9x9 {puzzle} contract"))
     } else {
-        (
-            mirror,
-            "the Rust mirror (off-chain; --puzzle runs a contract)".to_string(),
-        )
+        // `run` comes here only with --puzzle or --puzzle-address.
+        return Err(CliError::Input(
+            "--size 9 without --puzzle or --puzzle-address is checked off-chain by the core".into(),
+        ));
     };
     if answer != mirror {
         return Err(CliError::Evm(format!(
