@@ -7,7 +7,7 @@ NODE_BIN := node_modules/.bin
 STAMP := node_modules/.octoku-setup
 CARGO ?= cargo
 
-.PHONY: setup demo test test-rust test-forge gas-snapshot clean
+.PHONY: setup demo test lint test-rust test-forge forge-build gas-snapshot clean
 
 ## setup: install the pinned solc-js, forge and anvil into node_modules (idempotent)
 setup: $(STAMP)
@@ -26,13 +26,25 @@ demo: setup
 	$(CARGO) build --release -q -p octoku-cli
 	@bash tools/demo.sh target/release/octoku
 
-## test: every suite, cargo and forge
-test: setup test-rust test-forge
+## test: formatting, lints, then every suite, cargo and forge
+test: setup lint test-rust test-forge
+
+## lint: rustfmt and clippy (warnings are errors) on every crate and target
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --release -- -D warnings
 
 test-rust: setup
 	$(CARGO) test --workspace --release
 
-test-forge: setup
+## forge-build: every contract and test compiled from scratch; any compiler
+## warning or forge lint note fails the build
+forge-build: setup
+	@out=$$($(NODE_BIN)/forge build --force 2>&1); status=$$?; echo "$$out"; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; \
+	if grep -qi warning <<< "$$out"; then echo "forge build: warnings above; expected none" >&2; exit 1; fi
+
+test-forge: forge-build
 	$(NODE_BIN)/forge test
 
 ## gas-snapshot: accept the current gas figures into gas-snapshot.txt
