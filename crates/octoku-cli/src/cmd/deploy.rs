@@ -80,12 +80,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // Written only now, after both receipts.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
-            c.set_deployment(Deployment {
+            c.add_deployment(Deployment {
                 puzzle_kind: kind.label().to_string(),
                 puzzle: puzzle_address,
                 arena: arena_address,
                 puzzle_block: puzzle.block,
                 arena_block: arena.block,
+                puzzle_tx: Some(puzzle.tx_hash),
+                arena_tx: Some(arena.tx_hash),
+                puzzle_gas: Some(puzzle.gas_used),
+                arena_gas: Some(arena.gas_used),
+                deployer: Some(deployer),
             })
             .map_err(chain_error)?;
             c.path().to_path_buf()

@@ -1,21 +1,29 @@
 //! The embedded chain's state file: accounts, block height, deployments and
-//! a short transaction log, as JSON. Written to a temporary file then renamed
-//! over the old one, so a crash never leaves a partial file.
+//! the transaction log, as JSON. Written to a temporary file then renamed
+//! over the old one, so a crash never leaves a partial file; read, changed
+//! and written under an exclusive lock ([`FileLock`]), so commands run at the
+//! same time take turns instead of overwriting each other's transactions.
 
 use std::{
     collections::BTreeMap,
     fs,
     io::Write,
     path::{Path, PathBuf},
+    time::{Duration, Instant},
 };
 
-use alloy_primitives::{Address, B256, Bytes, U256};
+use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use serde::{Deserialize, Serialize};
 
 use super::ChainError;
+pub use super::deployments::Deployment;
 
-/// Format version written to the file; files of another version are refused.
-pub const FORMAT: u32 = 1;
+/// Format version written to the file. Format 1 (one `deployment`, no logs)
+/// is read and upgraded; any other is refused.
+pub const FORMAT: u32 = 2;
+
+/// Longest wait for another octoku process to release a lock.
+const LOCK_WAIT: Duration = Duration::from_secs(120);
 
 /// One account.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,21 +44,6 @@ fn no_code(code: &Bytes) -> bool {
     code.is_empty()
 }
 
-/// A deployment made by `octoku deploy` on this chain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Deployment {
-    /// The puzzle implementation's label (`reference`, `golf`, `fair`).
-    pub puzzle_kind: String,
-    /// Puzzle contract.
-    pub puzzle: Address,
-    /// Arena contract.
-    pub arena: Address,
-    /// Block of the puzzle deployment.
-    pub puzzle_block: u64,
-    /// Block of the arena deployment.
-    pub arena_block: u64,
-}
-
 /// A mined transaction, kept for inspection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TxRecord {
@@ -69,6 +62,9 @@ pub struct TxRecord {
     pub gas_used: u64,
     /// Success.
     pub status: bool,
+    /// Logs it emitted (read by the leaderboard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<Log>,
 }
 
 /// The whole embedded chain.
@@ -84,9 +80,12 @@ pub struct ChainState {
     pub genesis_timestamp: u64,
     /// Every account with a balance, nonce, code or storage.
     pub accounts: BTreeMap<Address, AccountState>,
-    /// The latest `octoku deploy` on this chain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deployment: Option<Deployment>,
+    /// Every `octoku deploy` on this chain, oldest first; the last is the default.
+    #[serde(default)]
+    pub deployments: Vec<Deployment>,
+    /// Format 1's single deployment, moved into `deployments` on load.
+    #[serde(default, skip_serializing)]
+    deployment: Option<Deployment>,
     /// Mined transactions, oldest first.
     #[serde(default)]
     pub transactions: Vec<TxRecord>,
@@ -119,6 +118,7 @@ impl ChainState {
             block: 0,
             genesis_timestamp,
             accounts,
+            deployments: Vec::new(),
             deployment: None,
             transactions: Vec::new(),
         }
@@ -132,20 +132,80 @@ impl ChainState {
                 path.display()
             ))
         })?;
-        let state: ChainState = serde_json::from_str(&text).map_err(|e| {
+        let mut state: ChainState = serde_json::from_str(&text).map_err(|e| {
             ChainError::State(format!(
                 "the embedded chain {} is not a valid state file: {e}",
                 path.display()
             ))
         })?;
-        if state.format != FORMAT {
+        if state.format != FORMAT && state.format != 1 {
             return Err(ChainError::State(format!(
-                "the embedded chain {} has format {}, this octoku reads format {FORMAT}",
+                "the embedded chain {} has format {}, this octoku reads formats 1 and {FORMAT}",
                 path.display(),
                 state.format
             )));
         }
+        state.format = FORMAT;
+        if let Some(d) = state.deployment.take() {
+            state.deployments.insert(0, d);
+        }
+        state.check().map_err(|field| {
+            ChainError::State(format!(
+                "the embedded chain {} is impossible: {field} (edited or damaged; refusing to use it)",
+                path.display()
+            ))
+        })?;
         Ok(state)
+    }
+
+    /// Checks that the state could have been produced by this chain: one
+    /// block per transaction, numbered upwards, none beyond `block`;
+    /// deployments in mined blocks at addresses holding code. The error
+    /// names the field.
+    pub fn check(&self) -> Result<(), String> {
+        if self.chain_id == 0 {
+            return Err("field \"chain_id\" is 0".into());
+        }
+        let mut previous = 0;
+        for (i, tx) in self.transactions.iter().enumerate() {
+            if tx.block <= previous {
+                return Err(format!(
+                    "field \"transactions[{i}].block\" is {} after block {previous}: each transaction has its own block, numbered upwards from 1",
+                    tx.block
+                ));
+            }
+            previous = tx.block;
+        }
+        if self.block < previous {
+            return Err(format!(
+                "field \"block\" is {}, but transaction {} was mined in block {previous}",
+                self.block,
+                self.transactions.last().map(|t| t.hash).unwrap_or_default()
+            ));
+        }
+        for (i, d) in self.deployments.iter().enumerate() {
+            for (what, block, address) in [
+                ("puzzle", d.puzzle_block, d.puzzle),
+                ("arena", d.arena_block, d.arena),
+            ] {
+                if block == 0 || block > self.block {
+                    return Err(format!(
+                        "field \"deployments[{i}].{what}_block\" is {block}, outside the mined blocks 1..={}",
+                        self.block
+                    ));
+                }
+                if self
+                    .accounts
+                    .get(&address)
+                    .is_none_or(|a| a.code.is_empty())
+                {
+                    return Err(format!(
+                        "field \"deployments[{i}].{what}\" is {address}, which holds no code"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Writes the state to `path` atomically (temporary file in the same
@@ -164,6 +224,60 @@ impl ChainState {
             .map_err(|e| ChainError::State(format!("cannot encode the embedded chain: {e}")))?;
         write_atomic(path, text.as_bytes()).map_err(|e| fail("write", e))
     }
+}
+
+/// An exclusive advisory lock on `<path>.lock`, released when dropped. The
+/// lock is on a sibling file because `path` itself is replaced by renames.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: fs::File,
+}
+
+impl FileLock {
+    /// Takes the lock of `path`, waiting (up to two minutes) while another
+    /// process holds it. The directory of `path` must exist.
+    pub fn acquire(path: &Path) -> Result<FileLock, ChainError> {
+        let lock_path = lock_path(path);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| {
+                ChainError::State(format!("cannot open the lock {}: {e}", lock_path.display()))
+            })?;
+        let deadline = Instant::now() + LOCK_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(FileLock { _file: file }),
+                Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(ChainError::State(format!(
+                        "{} is still locked by another octoku after {} s",
+                        path.display(),
+                        LOCK_WAIT.as_secs()
+                    )));
+                }
+                Err(fs::TryLockError::Error(e)) => {
+                    return Err(ChainError::State(format!(
+                        "cannot lock {}: {e}",
+                        lock_path.display()
+                    )));
+                }
+            }
+        }
+    }
+}
+
+/// `<dir>/<name>.lock` for `<dir>/<name>`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "state".into());
+    path.with_file_name(format!("{name}.lock"))
 }
 
 /// Writes `bytes` to `path` through a temporary sibling file and a rename.
@@ -217,6 +331,102 @@ mod tests {
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn tx(block: u64) -> TxRecord {
+        TxRecord {
+            hash: B256::repeat_byte(block as u8),
+            block,
+            from: Address::repeat_byte(1),
+            to: Some(Address::repeat_byte(2)),
+            created: None,
+            gas_used: 21_000,
+            status: true,
+            logs: Vec::new(),
+        }
+    }
+
+    /// A state whose block height is below its last transaction's block (the
+    /// next transaction would reuse a block number), or whose transactions
+    /// share a block, is refused on load with the field named.
+    #[test]
+    fn impossible_block_numbers_are_refused_naming_the_field() {
+        let path =
+            std::env::temp_dir().join(format!("octoku-impossible-{}.json", std::process::id()));
+        let mut state = ChainState::genesis(31337);
+        state.transactions = vec![tx(1), tx(2)];
+        state.block = 2;
+        state.save(&path).unwrap();
+        assert_eq!(ChainState::load(&path).unwrap().block, 2);
+
+        state.block = 0;
+        state.save(&path).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("impossible: field \"block\" is 0, but transaction 0x0202"),
+            "{e}"
+        );
+
+        state.block = 2;
+        state.transactions = vec![tx(1), tx(1)];
+        state.save(&path).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("field \"transactions[1].block\" is 1 after block 1"),
+            "{e}"
+        );
+
+        state.transactions.clear();
+        state.deployments.push(Deployment {
+            puzzle_kind: "golf".into(),
+            puzzle: Address::repeat_byte(9),
+            arena: Address::repeat_byte(10),
+            puzzle_block: 1,
+            arena_block: 2,
+            puzzle_tx: None,
+            arena_tx: None,
+            puzzle_gas: None,
+            arena_gas: None,
+            deployer: None,
+        });
+        state.save(&path).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("field \"deployments[0].puzzle\" is 0x0909"),
+            "{e}"
+        );
+        fs::remove_file(&path).unwrap();
+    }
+
+    /// A format-1 file (one `deployment`) loads with it as the only entry of
+    /// `deployments`, and is saved as format 2.
+    #[test]
+    fn format_one_files_are_upgraded() {
+        let path = std::env::temp_dir().join(format!("octoku-format1-{}.json", std::process::id()));
+        let mut state = ChainState::genesis(31337);
+        let code = AccountState {
+            code: Bytes::from_static(&[0x00]),
+            ..Default::default()
+        };
+        state.accounts.insert(Address::repeat_byte(9), code.clone());
+        state.accounts.insert(Address::repeat_byte(10), code);
+        state.block = 2;
+        let mut json = serde_json::to_value(&state).unwrap();
+        json["format"] = 1.into();
+        json["deployment"] = serde_json::json!({
+            "puzzle_kind": "fair",
+            "puzzle": Address::repeat_byte(9),
+            "arena": Address::repeat_byte(10),
+            "puzzle_block": 1,
+            "arena_block": 2,
+        });
+        json.as_object_mut().unwrap().remove("deployments");
+        fs::write(&path, json.to_string()).unwrap();
+        let loaded = ChainState::load(&path).unwrap();
+        assert_eq!(loaded.format, FORMAT);
+        assert_eq!(loaded.deployments.len(), 1);
+        assert_eq!(loaded.deployments[0].arena, Address::repeat_byte(10));
+        fs::remove_file(&path).unwrap();
     }
 
     #[test]
