@@ -217,10 +217,6 @@ fn address_of(key: &str) -> Address {
     PrivateKey::parse(key).unwrap().address().unwrap()
 }
 
-fn core_address(a: Address) -> octoku_core::Address {
-    octoku_core::Address(a.0.0)
-}
-
 /// Deploys puzzle `kind` and its arena with the CLI; returns (puzzle, arena).
 fn deploy(dir: &Path, url: &str, kind: &str) -> (Address, Address) {
     let out = octoku(
@@ -315,7 +311,7 @@ fn deploy_play_and_read_back_through_alloy() {
         assert!(out["gas_used"].as_u64().unwrap() > 21_000, "{out}");
         assert_eq!(out["tx"].as_str().unwrap().len(), 66, "{out}");
         let start = Board::from_u256(out["start"].as_str().unwrap().parse().unwrap());
-        assert_eq!(start, octoku_core::generate(&core_address(address_of(key))));
+        assert_eq!(start, octoku_core::generate(&address_of(key)));
         plays.push(out);
     }
 
@@ -417,7 +413,7 @@ fn every_error_is_one_line_and_nothing_is_sent() {
     assert_eq!(arena::solver_count(&mut chain, arena_addr).unwrap(), 1);
 
     // A correct hand-made solution through submit.
-    let start = octoku_core::generate(&core_address(address_of(KEYS[2])));
+    let start = octoku_core::generate(&address_of(KEYS[2]));
     let solution = solve::solve(start)
         .unwrap()
         .expect("dev account 2's board is solvable");
@@ -469,9 +465,7 @@ fn every_error_is_one_line_and_nothing_is_sent() {
         .find(|k| {
             let a = address_of(k);
             chain.balance(a).unwrap().is_zero()
-                && solve::solve(octoku_core::generate(&core_address(a)))
-                    .unwrap()
-                    .is_some()
+                && solve::solve(octoku_core::generate(&a)).unwrap().is_some()
         })
         .unwrap();
     let poor: &'static str = Box::leak(poor.into_boxed_str());
@@ -638,7 +632,7 @@ fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
         let played = play(&dir, &url, arena_addr, key);
         assert_eq!(played["rank"], i as u64 + 1, "{played}");
         let start = Board::from_u256(played["start"].as_str().unwrap().parse().unwrap());
-        let player = core_address(address_of(key));
+        let player = address_of(key);
         assert_eq!(
             start,
             octoku_core::fair::fair_generate(&player),

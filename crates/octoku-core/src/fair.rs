@@ -190,7 +190,7 @@ struct Tables {
 /// Mirrors the contract from `t := keccak256(0x00, 0x20)` to `labels`.
 fn tables(s: U256) -> Tables {
     // mstore(0x00, seed)  t := keccak256(0x00, 0x20)
-    let t = U256::from_be_bytes(keccak256(&s.to_be_bytes::<32>()));
+    let t = U256::from_be_bytes(keccak256(s.to_be_bytes::<32>()).0);
     let mut u: U256 = t >> 64usize;
     let n24 = lit(24);
     // rows := mul(and(mul(byte(mod(u, 24), PERMS), ROW_SPREAD), ROW_FIELDS), ROW_BYTES)
@@ -427,7 +427,7 @@ mod tests {
         let mut relabels = HashSet::new();
         // 60,000 draws miss one of the 1,152 maps with probability ~3e-20.
         for i in 0..60_000u64 {
-            let seed = U256::from_be_bytes(keccak256(&i.to_be_bytes()));
+            let seed = U256::from_be_bytes(keccak256(i.to_be_bytes()).0);
             let t = tables(seed);
             let rho: Vec<u8> = (0..8)
                 .map(|r| (byte(lit(r), t.rows).to::<u8>()) / 32)
@@ -585,7 +585,7 @@ mod tests {
         fn addresses(bytes in any::<[u8; 20]>()) {
             // The board of an address is that of its seed, which reveals
             // the published cells and solves.
-            let a = Address(bytes);
+            let a = Address::new(bytes);
             prop_assert_eq!(fair_generate(&a), fair_generate_from_seed(seed_of(&a)));
             check_seed(seed_of(&a))?;
         }

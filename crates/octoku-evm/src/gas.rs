@@ -6,15 +6,16 @@ use std::{collections::BTreeMap, fmt::Write as _};
 
 use alloy_primitives::Bytes;
 use alloy_sol_types::SolCall;
-use octoku_core::{Address, Board};
+use octoku_core::{Address, Board, rng::SplitMix64};
 use revm::bytecode::opcode::OpCode;
 
 use crate::{
     artifacts::{Artifact, SOURCES},
     bindings::IPuzzle,
     cases::{VerifyClass, verify_case},
-    machine::{EvmError, Machine, Puzzle, Step},
-    rng::SplitMix64,
+    machine::{EvmError, Machine},
+    meter::Step,
+    puzzle::Puzzle,
 };
 
 /// Seed of the deterministic cases behind `octoku gas` and the gas snapshot.
@@ -71,7 +72,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
     let runs = runs.max(1);
     let mut rows = Vec::new();
     let mut rng = SplitMix64::new(seed);
-    let addresses: Vec<Address> = (0..runs).map(|_| Address(rng.bytes20())).collect();
+    let addresses: Vec<Address> = (0..runs).map(|_| Address::new(rng.bytes20())).collect();
     let mut measured: Vec<(&'static str, &'static str, Vec<(Puzzle, Vec<u64>)>)> = Vec::new();
     let mut per_puzzle = Vec::new();
     for puzzle in Puzzle::ALL {
@@ -198,10 +199,7 @@ pub enum Target {
 /// and by the Solidity line solc's source map attributes it to.
 pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
     let data = match target {
-        Target::Generate(a) => IPuzzle::generateCall {
-            seed: alloy_primitives::Address::from(a.0),
-        }
-        .abi_encode(),
+        Target::Generate(seed) => IPuzzle::generateCall { seed }.abi_encode(),
         Target::Verify(s, g) => IPuzzle::verifyCall {
             start: s.to_u256(),
             solution: g.to_u256(),

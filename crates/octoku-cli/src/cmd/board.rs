@@ -6,8 +6,8 @@ use octoku_core::Board;
 use octoku_evm::chain::{Chain, arena};
 use serde_json::json;
 
-use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error, evm_address};
-use crate::error::CliError;
+use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error};
+use crate::{error::CliError, input};
 
 /// Arguments of `octoku board`.
 #[derive(Debug, clap::Args)]
@@ -20,7 +20,7 @@ pub struct Args {
 
 /// Reads `arena.boardOf(address)` and `arena.solvedAt(address)`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let player = args.address.as_deref().map(evm_address).transpose()?;
+    let player = args.address.as_deref().map(input::address).transpose()?;
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let player = match player {
         Some(p) => p,
@@ -41,8 +41,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.on.json {
         let out = json!({
             "chain": opened.label,
-            "arena": arena_addr.to_checksum(None),
-            "address": player.to_checksum(None),
+            "arena": arena_addr.to_string(),
+            "address": player.to_string(),
             "start": start.to_hex(),
             "solved": solved.rank != 0,
             "rank": (solved.rank != 0).then_some(solved.rank),
@@ -51,8 +51,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("{out}");
     } else {
         println!("chain     {}", opened.label);
-        println!("arena     {}", arena_addr.to_checksum(None));
-        println!("address   {}", player.to_checksum(None));
+        println!("arena     {arena_addr}");
+        println!("address   {player}");
         println!();
         println!("{}", start.grid());
         println!();

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use octoku_core::Address;
 use octoku_evm::{
     Puzzle,
     chain::{self, Receipt, arena::arena_initcode, state::Deployment},
@@ -17,8 +18,8 @@ use crate::error::CliError;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which puzzle implementation to deploy.
-    #[arg(long, value_name = "KIND", default_value = "reference")]
-    puzzle: String,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Shorthand for --puzzle golf.
     #[arg(long, conflicts_with = "puzzle")]
     golf: bool,
@@ -29,24 +30,9 @@ pub struct Args {
     json: bool,
 }
 
-fn puzzle_kind(name: &str) -> Result<Puzzle, CliError> {
-    let name = name.trim().to_ascii_lowercase();
-    if let Some(p) = Puzzle::ALL.iter().copied().find(|p| p.label() == name) {
-        return Ok(p);
-    }
-    let available = Puzzle::ALL
-        .iter()
-        .map(|p| p.label())
-        .collect::<Vec<_>>()
-        .join(", ");
-    Err(CliError::Input(format!(
-        "puzzle {name:?}: unknown; expected one of: {available}"
-    )))
-}
-
 /// Deploys the puzzle, then the arena pointing at it; records both.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let kind = puzzle_kind(if args.golf { "golf" } else { &args.puzzle })?;
+    let kind = if args.golf { Puzzle::Golf } else { args.puzzle };
     let mut opened = args.chain.open(KeyUse::Send, true)?;
     if !args.json {
         println!("chain     {}", opened.label);
@@ -67,21 +53,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let record = json!({
         "chain_id": chain_id,
         "puzzle_kind": kind.label(),
-        "puzzle": puzzle_address.to_checksum(None),
-        "arena": arena_address.to_checksum(None),
+        "puzzle": puzzle_address.to_string(),
+        "arena": arena_address.to_string(),
         "puzzle_block": puzzle.block,
         "arena_block": arena.block,
         "puzzle_tx": hash_hex(puzzle.tx_hash),
         "arena_tx": hash_hex(arena.tx_hash),
         "puzzle_gas": puzzle.gas_used,
         "arena_gas": arena.gas_used,
-        "deployer": deployer.to_checksum(None),
+        "deployer": deployer.to_string(),
     });
     // Written only now, after both receipts.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
             c.add_deployment(Deployment {
-                puzzle_kind: kind.label().to_string(),
+                puzzle_kind: kind,
                 puzzle: puzzle_address,
                 arena: arena_address,
                 puzzle_block: puzzle.block,
@@ -108,10 +94,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         out["recorded_in"] = json!(written.display().to_string());
         println!("{out}");
     } else {
-        println!("deployer  {}", deployer.to_checksum(None));
+        println!("deployer  {deployer}");
         println!(
             "puzzle    {} ({}, block {}, gas {}, tx {})",
-            puzzle_address.to_checksum(None),
+            puzzle_address,
             kind.label(),
             puzzle.block,
             puzzle.gas_used,
@@ -119,17 +105,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         println!(
             "arena     {} (block {}, gas {}, tx {})",
-            arena_address.to_checksum(None),
-            arena.block,
-            arena.gas_used,
-            arena.tx_hash
+            arena_address, arena.block, arena.gas_used, arena.tx_hash
         );
         println!("recorded  {}", written.display());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn created(receipt: &Receipt) -> Result<chain::primitives::Address, CliError> {
+fn created(receipt: &Receipt) -> Result<Address, CliError> {
     receipt.contract_address.ok_or_else(|| {
         CliError::Chain(format!(
             "deployment {} created no contract",

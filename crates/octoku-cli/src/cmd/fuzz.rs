@@ -10,7 +10,7 @@ use octoku_evm::{
 use serde_json::json;
 
 use super::parallel;
-use crate::{error::CliError, input::PuzzleArg};
+use crate::error::CliError;
 
 /// Cases a worker claims at a time.
 const BATCH: u64 = 512;
@@ -32,8 +32,8 @@ pub struct Args {
     threads: Option<usize>,
     /// Compare only these implementations with their mirrors (repeat the
     /// flag or separate with commas; default: all).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    puzzle: Vec<PuzzleArg>,
+    #[arg(long, value_enum, ignore_case = true, value_delimiter = ',')]
+    puzzle: Vec<Puzzle>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The chosen implementations in Puzzle::ALL order, each once; all by default.
     let puzzles: Vec<Puzzle> = Puzzle::ALL
         .into_iter()
-        .filter(|&p| args.puzzle.is_empty() || args.puzzle.iter().any(|&a| Puzzle::from(a) == p))
+        .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
     let found: Mutex<Option<Mismatch>> = Mutex::new(None);
     let unit = parallel::show_progress(args.json).then_some("cases");

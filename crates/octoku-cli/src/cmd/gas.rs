@@ -8,10 +8,7 @@ use octoku_evm::{
 };
 use serde_json::json;
 
-use crate::{
-    error::CliError,
-    input::{self, PuzzleArg},
-};
+use crate::{error::CliError, input};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -26,8 +23,8 @@ pub struct Args {
     #[arg(requires = "profile")]
     args: Vec<String>,
     /// Implementation to profile.
-    #[arg(long, value_enum, default_value_t = PuzzleArg::Reference)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Reference)]
+    puzzle: Puzzle,
     /// Rows to show per profile table.
     #[arg(long, default_value_t = 15)]
     top: usize,
@@ -81,7 +78,7 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         ("generate", _) => return Err(CliError::Input("--profile generate takes one ADDRESS; expected `octoku gas --profile generate <ADDRESS>`".into())),
         _ => return Err(CliError::Input("--profile verify takes START and SOLUTION; expected `octoku gas --profile verify <START> <SOLUTION>`".into())),
     };
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let p = gas::profile(machine, puzzle, target)?;
     if args.json {
         let ops: Vec<_> = p

@@ -5,10 +5,7 @@ use std::process::ExitCode;
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{
-    error::CliError,
-    input::{self, PuzzleArg},
-};
+use crate::{error::CliError, input};
 
 /// Arguments of `octoku generate`.
 #[derive(Debug, clap::Args)]
@@ -16,8 +13,8 @@ pub struct Args {
     /// The player's address (20-byte hex, checksummed or not).
     address: String,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -26,7 +23,7 @@ pub struct Args {
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let address = input::address(&args.address)?;
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let call = evm.generate(puzzle, &address)?;
     let mirror = puzzle.mirror_generate(&address);
@@ -38,7 +35,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     if args.json {
         let out = json!({
-            "address": address.to_checksum(),
+            "address": address.to_string(),
             "puzzle": puzzle.label(),
             "start": call.value.to_hex(),
             "givens": call.value.givens(),
@@ -46,7 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         });
         println!("{out}");
     } else {
-        println!("address  {}", address.to_checksum());
+        println!("address  {address}");
         println!(
             "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
             puzzle

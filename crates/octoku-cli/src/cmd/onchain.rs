@@ -8,11 +8,8 @@ use std::{
     str::FromStr,
 };
 
-use octoku_evm::chain::{
-    Chain, ChainError, PrivateKey,
-    primitives::{Address, B256},
-    state::write_atomic,
-};
+use octoku_core::Address;
+use octoku_evm::chain::{Chain, ChainError, PrivateKey, primitives::B256, state::write_atomic};
 use serde_json::Value;
 
 use crate::{error::CliError, input};
@@ -123,11 +120,6 @@ pub fn chain_error(e: ChainError) -> CliError {
     }
 }
 
-/// Parses an address argument into the EVM's address type.
-pub fn evm_address(arg: &str) -> Result<Address, CliError> {
-    Ok(Address::from(input::address(arg)?.0))
-}
-
 /// `deployments/<chain-id>.json`, relative to the current directory.
 pub fn deployments_path(chain_id: u64) -> PathBuf {
     Path::new("deployments").join(format!("{chain_id}.json"))
@@ -168,7 +160,7 @@ pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<Address, 
 
 fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, CliError> {
     if let Some(a) = arg {
-        return evm_address(a);
+        return input::address(a);
     }
     match &mut opened.chain {
         Chain::Embedded(c) => c.deployment().map(|d| d.arena).ok_or_else(|| {
@@ -187,7 +179,7 @@ fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, Cli
             let arena = record["arena"]
                 .as_str()
                 .ok_or_else(|| CliError::Input(format!("{} has no \"arena\" address", path.display())))?;
-            evm_address(arena)
+            input::address(arena)
         }
     }
 }

@@ -35,8 +35,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if args.on.json {
             let out = json!({
                 "chain": seat.opened.label,
-                "arena": seat.arena.to_checksum(None),
-                "address": player.to_checksum(None),
+                "arena": seat.arena.to_string(),
+                "address": player.to_string(),
                 "start": start.to_hex(),
                 "solution": null,
                 "reason": reason,
@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
             println!(
                 "the board of {} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE}, an arena on the fair puzzle cannot)",
-                player.to_checksum(None),
+                player,
                 start.to_hex()
             );
         }

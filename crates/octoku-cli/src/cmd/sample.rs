@@ -10,7 +10,7 @@ use octoku_evm::{
 use serde_json::json;
 
 use super::parallel;
-use crate::{error::CliError, input::PuzzleArg};
+use crate::error::CliError;
 
 /// Addresses a worker claims at a time.
 const BATCH: u64 = 1024;
@@ -19,8 +19,8 @@ const BATCH: u64 = 1024;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which implementation's generate to sample.
-    #[arg(long, value_enum, default_value_t = PuzzleArg::Fair)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Fair)]
+    puzzle: Puzzle,
     /// Number of addresses.
     #[arg(long, default_value_t = 1_000_000)]
     addresses: u64,
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "--addresses 0: expected at least 1 address".into(),
         ));
     }
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let total: Mutex<Tally> = Mutex::new(Tally::default());
     let unit = parallel::show_progress(args.json).then_some("addresses");
 
@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let examples: Vec<_> = t
             .unsolvable_examples
             .iter()
-            .map(|(i, a, b)| json!({"index": i, "address": a.to_checksum(), "board": b.to_hex()}))
+            .map(|(i, a, b)| json!({"index": i, "address": a.to_string(), "board": b.to_hex()}))
             .collect();
         println!(
             "{}",
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 "puzzle": puzzle.label(), "seed": args.seed, "addresses": t.addresses,
                 "solvable": t.solvable, "unsolvable": t.unsolvable(), "unique": t.unique,
                 "short_boards": t.short, "contract_checked": t.contract_checked,
-                "contract_mismatch": t.contract_mismatch.map(|(i, a)| json!({"index": i, "address": a.to_checksum()})),
+                "contract_mismatch": t.contract_mismatch.map(|(i, a)| json!({"index": i, "address": a.to_string()})),
                 "unsolvable_examples": examples, "threads": threads, "seconds": seconds, "addresses_per_second": rate,
             })
         );
@@ -108,15 +108,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ),
             Some((i, a)) => println!(
                 "contract     DISAGREES with the mirror at address {i} ({})",
-                a.to_checksum()
+                a
             ),
         }
         for (i, a, b) in &t.unsolvable_examples {
-            println!(
-                "no solution  address {i} {}: {}",
-                a.to_checksum(),
-                b.to_hex()
-            );
+            println!("no solution  address {i} {}: {}", a, b.to_hex());
         }
         println!("{seconds:.2} s, {rate:.0} addresses/s");
     }

@@ -6,10 +6,7 @@ use octoku_core::{Board, solve};
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{
-    error::CliError,
-    input::{self, PuzzleArg},
-};
+use crate::{error::CliError, input};
 
 /// How often the published `generate` hands out a board with no solution
 /// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
@@ -29,8 +26,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     count: Option<u64>,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -38,7 +35,7 @@ pub struct Args {
 
 /// Solves the start, verifies the solution in the in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {
         (_, Some(a)) => {
@@ -59,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .transpose()
         .map_err(input_error)?;
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
-        return no_solution(start, address.map(|a| a.to_checksum()), puzzle, args.json);
+        return no_solution(start, address.map(|a| a.to_string()), puzzle, args.json);
     };
     let verdict = evm.verify(puzzle, start, solution)?;
     if !verdict.value {
@@ -76,7 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "puzzle": puzzle.label(),
         });
         if let Some(a) = address {
-            out["address"] = json!(a.to_checksum());
+            out["address"] = json!(a.to_string());
         }
         if let (Some(n), Some(limit)) = (solutions, args.count) {
             out["solutions"] = json!(n);
@@ -85,7 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         println!("{out}");
     } else {
         if let Some(a) = address {
-            println!("address   {}", a.to_checksum());
+            println!("address   {a}");
         }
         println!("start     {}", start.to_hex());
         println!();

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use octoku_core::Board;
-use octoku_evm::chain::{arena, primitives::Address};
+use octoku_core::{Address, Board};
+use octoku_evm::chain::arena;
 use serde_json::json;
 
 use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error, hash_hex};
@@ -63,8 +63,8 @@ pub(crate) fn send_solution(
     let opened = &mut seat.opened;
     if !json {
         println!("chain     {}", opened.label);
-        println!("arena     {}", arena_addr.to_checksum(None));
-        println!("address   {}", player.to_checksum(None));
+        println!("arena     {arena_addr}");
+        println!("address   {player}");
         println!("start     {}", start.to_hex());
         println!("solution  {}", solution.to_hex());
     }
@@ -74,8 +74,8 @@ pub(crate) fn send_solution(
     if json {
         let out = json!({
             "chain": opened.label,
-            "arena": arena_addr.to_checksum(None),
-            "address": player.to_checksum(None),
+            "arena": arena_addr.to_string(),
+            "address": player.to_string(),
             "start": start.to_hex(),
             "solution": solution.to_hex(),
             "rank": solved.rank,

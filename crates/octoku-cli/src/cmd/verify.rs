@@ -6,10 +6,7 @@ use octoku_core::explain::explain;
 use octoku_evm::{Machine, Puzzle};
 use serde_json::json;
 
-use crate::{
-    error::CliError,
-    input::{self, PuzzleArg},
-};
+use crate::{error::CliError, input};
 
 /// How many problems the text output lists.
 const SHOWN: usize = 12;
@@ -22,8 +19,8 @@ pub struct Args {
     /// The proposed solution, in the same forms.
     solution: String,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -33,7 +30,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let call = evm.verify(puzzle, start, solution)?;
     let mirror = puzzle.mirror_verify(start, solution);

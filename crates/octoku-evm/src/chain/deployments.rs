@@ -9,12 +9,13 @@ use alloy_primitives::{Address, B256};
 use serde::{Deserialize, Serialize};
 
 use super::{ChainError, state::write_atomic};
+use crate::Puzzle;
 
 /// One deployment: a puzzle and the arena pointing at it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deployment {
-    /// The puzzle implementation's label (`reference`, `golf`, `fair`).
-    pub puzzle_kind: String,
+    /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
+    pub puzzle_kind: Puzzle,
     /// Puzzle contract.
     pub puzzle: Address,
     /// Arena contract.
@@ -139,7 +140,7 @@ mod tests {
 
     fn sample(n: u8) -> Deployment {
         Deployment {
-            puzzle_kind: "fair".into(),
+            puzzle_kind: Puzzle::Fair,
             puzzle: Address::repeat_byte(n),
             arena: Address::repeat_byte(n + 1),
             puzzle_block: n.into(),

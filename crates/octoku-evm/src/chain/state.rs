@@ -306,6 +306,7 @@ fn temp_sibling(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Puzzle;
 
     #[test]
     fn state_round_trips_through_the_file() {
@@ -378,7 +379,7 @@ mod tests {
 
         state.transactions.clear();
         state.deployments.push(Deployment {
-            puzzle_kind: "golf".into(),
+            puzzle_kind: Puzzle::Golf,
             puzzle: Address::repeat_byte(9),
             arena: Address::repeat_byte(10),
             puzzle_block: 1,
@@ -427,6 +428,42 @@ mod tests {
         assert_eq!(loaded.deployments.len(), 1);
         assert_eq!(loaded.deployments[0].arena, Address::repeat_byte(10));
         fs::remove_file(&path).unwrap();
+    }
+
+    /// A state file as the previous release wrote it (puzzle kind as its
+    /// label) still loads, with the kind read as the enum.
+    #[test]
+    fn state_files_of_the_previous_release_load() {
+        let path = std::env::temp_dir().join(format!("octoku-old-{}.json", std::process::id()));
+        let old = r#"{
+  "format": 1,
+  "chain_id": 31337,
+  "block": 2,
+  "genesis_timestamp": 1700000000,
+  "accounts": {
+    "0x5fbdb2315678afecb367f032d93f642f64180aa3": {"balance": "0x0", "nonce": 1, "code": "0x00"},
+    "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512": {"balance": "0x0", "nonce": 1, "code": "0x00"}
+  },
+  "deployment": {
+    "puzzle_kind": "golf",
+    "puzzle": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+    "arena": "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
+    "puzzle_block": 1,
+    "arena_block": 2
+  },
+  "transactions": []
+}"#;
+        fs::write(&path, old).unwrap();
+        let state = ChainState::load(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        assert_eq!(state.deployments.len(), 1);
+        let d = &state.deployments[0];
+        assert_eq!(d.puzzle_kind, Puzzle::Golf);
+        assert_eq!(d.arena_block, 2);
+        assert_eq!(
+            d.arena.to_string(),
+            "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
+        );
     }
 
     #[test]
