@@ -9,6 +9,7 @@ use super::{
     onchain::ArenaArgs,
     solve::DEAD_END_SHARE,
     submit::{Seat, send_solution},
+    wallet::TxArgs,
 };
 use crate::error::CliError;
 
@@ -17,12 +18,14 @@ use crate::error::CliError;
 pub struct Args {
     #[command(flatten)]
     on: ArenaArgs,
+    #[command(flatten)]
+    tx: TxArgs,
 }
 
 /// Solves the key's board and sends the solution; an unsolvable board sends
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let mut seat = Seat::take(&args.on)?;
+    let mut seat = Seat::take(&args.on, &args.tx)?;
     let (player, start) = (seat.player, seat.start);
     let solution = solve::solve(start).map_err(|e| {
         CliError::Evm(format!(
@@ -35,20 +38,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if args.on.json {
             let out = json!({
                 "chain": seat.opened.label,
-                "arena": seat.arena.to_string(),
+                "arena": seat.info.arena.to_string(),
                 "address": player.to_string(),
                 "start": start.to_hex(),
                 "solution": null,
                 "reason": reason,
             });
-            println!("{out}");
+            crate::outln!("{out}")?;
         } else {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
-            println!(
+            crate::outln!(
                 "the board of {} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE}, an arena on the fair puzzle cannot)",
                 player,
                 start.to_hex()
-            );
+            )?;
         }
         return Ok(ExitCode::from(1));
     };

@@ -13,7 +13,7 @@ use super::{
 pub const DEFAULT_PAGE: u64 = 10_000;
 
 /// One solver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
     /// The solver.
     pub address: Address,
