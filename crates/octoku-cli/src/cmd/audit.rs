@@ -85,7 +85,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             100.0 * eight.unsolvable_cell_sets as f64 / total as f64
         );
         for class in eight.unsolvable.iter().take(5) {
-            let why = octoku_core::solve::contradiction(class.example).unwrap_or_default();
+            let why = octoku_core::explain::contradiction(class.example).unwrap_or_default();
             println!("  e.g. {} ({} sets): {why}", class.example, class.size);
         }
         if eight.unsolvable.len() > 5 {

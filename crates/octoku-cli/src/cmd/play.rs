@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ))
     })?;
     let Some(solution) = solution else {
-        let reason = solve::contradiction(start);
+        let reason = octoku_core::explain::contradiction(start);
         if args.on.json {
             let out = json!({
                 "chain": seat.opened.label,

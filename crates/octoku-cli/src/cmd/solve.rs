@@ -112,7 +112,7 @@ fn no_solution(
     puzzle: Puzzle,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let reason = solve::contradiction(start);
+    let reason = octoku_core::explain::contradiction(start);
     if json {
         let out = json!({
             "start": start.to_hex(),
