@@ -12,7 +12,7 @@ use crate::error::CliError;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -67,44 +67,46 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "exhaustion_probability_bound": EXHAUSTION_BOUND,
             "seconds": seconds,
         });
-        println!("{out}");
+        crate::outln!("{out}")?;
     } else {
-        println!(
+        crate::outln!(
             "8-cell sets        {} (= C(64,8): every set is covered)",
             eight.cell_sets
-        );
-        println!(
+        )?;
+        crate::outln!(
             "classes            {} under {} symmetries",
             eight.classes,
             octoku_core::symmetry::ORDER
-        );
-        println!(
+        )?;
+        crate::outln!(
             "unsolvable         {} classes, {} cell sets ({:.4}% of boards with 8 givens)",
             eight.unsolvable.len(),
             eight.unsolvable_cell_sets,
             100.0 * eight.unsolvable_cell_sets as f64 / total as f64
-        );
+        )?;
         for class in eight.unsolvable.iter().take(5) {
             let why = octoku_core::explain::contradiction(class.example).unwrap_or_default();
-            println!("  e.g. {} ({} sets): {why}", class.example, class.size);
+            crate::outln!("  e.g. {} ({} sets): {why}", class.example, class.size)?;
         }
         if eight.unsolvable.len() > 5 {
-            println!(
+            crate::outln!(
                 "  ... {} more classes (--json lists them all)",
                 eight.unsolvable.len() - 5
-            );
+            )?;
         }
-        println!("fewer givens (the seed ran out early):");
+        crate::outln!("fewer givens (the seed ran out early):")?;
         for (k, r) in &fewer {
-            println!(
+            crate::outln!(
                 "  {k} cells: {} sets, {} classes, {} unsolvable sets",
-                r.cell_sets, r.classes, r.unsolvable_cell_sets
-            );
+                r.cell_sets,
+                r.classes,
+                r.unsolvable_cell_sets
+            )?;
         }
-        println!(
+        crate::outln!(
             "seed exhaustion    a digit ORed into a filled cell (e.g. 8 | 1 = 9): below {EXHAUSTION_BOUND:e} per address"
-        );
-        println!("time               {seconds:.2} s on {threads} threads");
+        )?;
+        crate::outln!("time               {seconds:.2} s on {threads} threads")?;
     }
     Ok(ExitCode::SUCCESS)
 }

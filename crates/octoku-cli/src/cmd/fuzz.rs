@@ -19,16 +19,16 @@ const BATCH: u64 = 512;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Number of cases to run.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
     cases: u64,
     /// Seed of the case stream (case i of seed s is always the same input).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Index of the first case (to replay one case: --from I --cases 1).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=1_000_000_000_000))]
     from: u64,
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Compare only these implementations with their mirrors (repeat the
     /// flag or separate with commas; default: all).
@@ -81,17 +81,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
         None => {
             if args.json {
-                println!(
+                crate::outln!(
                     "{}",
                     json!({"cases": ran, "seed": args.seed, "from": args.from, "threads": threads, "seconds": seconds, "cases_per_second": rate, "mismatch": null, "implementations": implementations})
-                );
+                )?;
             } else {
-                println!(
+                crate::outln!(
                     "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
                     implementations.join(", "),
                     args.seed
-                );
-                println!("{seconds:.2} s, {rate:.0} cases/s");
+                )?;
+                crate::outln!("{seconds:.2} s, {rate:.0} cases/s")?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -112,13 +112,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     .iter()
                     .map(|(w, a)| json!({"who": w, "answer": a}))
                     .collect();
-                println!(
+                crate::outln!(
                     "{}",
                     json!({"cases": ran, "seed": args.seed, "mismatch": {"index": m.index, "description": m.to_string(), "answers": answers, "reproduce": replay}})
-                );
+                )?;
             } else {
-                println!("case {}: {m}", m.index);
-                println!("reproduce: {replay}");
+                crate::outln!("case {}: {m}", m.index)?;
+                crate::outln!("reproduce: {replay}")?;
             }
             Ok(ExitCode::from(1))
         }

@@ -14,7 +14,7 @@ use crate::{error::CliError, input};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Cases per input class.
-    #[arg(long, default_value_t = gas::SNAPSHOT_RUNS)]
+    #[arg(long, default_value_t = gas::SNAPSHOT_RUNS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     runs: usize,
     /// Profile one call instead: `generate <ADDRESS>` or `verify <START> <SOLUTION>`.
     #[arg(long, value_name = "FUNCTION", value_parser = ["generate", "verify"])]
@@ -56,16 +56,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .iter()
             .map(|d| json!({"contract": d.contract, "deploy_gas": d.gas, "runtime_size": d.runtime_size}))
             .collect();
-        println!(
+        crate::outln!(
             "{}",
             json!({"runs": report.runs, "rows": rows, "deployments": deployments})
-        );
+        )?;
     } else {
-        println!(
+        crate::outln!(
             "execution gas of the call ({} cases per class, seed {:#x})\n",
             report.runs,
             gas::SNAPSHOT_SEED
-        );
+        )?;
         print!("{}", report.table());
     }
     Ok(ExitCode::SUCCESS)
@@ -91,32 +91,35 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
             .iter()
             .map(|(l, t, n, g)| json!({"location": l, "source": t, "count": n, "gas": g}))
             .collect();
-        println!(
+        crate::outln!(
             "{}",
             json!({"contract": puzzle.label(), "function": function, "gas": p.total, "success": p.success, "by_opcode": ops, "by_line": lines})
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    crate::outln!(
         "{} {function}: {} gas (execution gas of the call{})\n",
         puzzle,
         p.total,
         if p.success { "" } else { ", reverted" }
-    );
-    println!(
+    )?;
+    crate::outln!(
         "{:<14} {:>7} {:>8} {:>6}",
-        "opcode", "count", "gas", "share"
-    );
+        "opcode",
+        "count",
+        "gas",
+        "share"
+    )?;
     for (op, n, g) in p.by_opcode.iter().take(args.top) {
-        println!(
+        crate::outln!(
             "{op:<14} {n:>7} {g:>8} {:>5.1}%",
             100.0 * *g as f64 / p.total.max(1) as f64
-        );
+        )?;
     }
-    println!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas");
+    crate::outln!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas")?;
     for (loc, text, n, g) in p.by_line.iter().take(args.top) {
         let text: String = text.chars().take(70).collect();
-        println!("{loc:<34} {n:>7} {g:>8}  {text}");
+        crate::outln!("{loc:<34} {n:>7} {g:>8}  {text}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

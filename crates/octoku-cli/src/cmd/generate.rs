@@ -41,18 +41,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "givens": call.value.givens(),
             "gas": call.gas,
         });
-        println!("{out}");
+        crate::outln!("{out}")?;
     } else {
-        println!("address  {address}");
-        println!(
+        crate::outln!("address  {address}")?;
+        crate::outln!(
             "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
             puzzle
-        );
-        println!();
-        println!("{}", call.value.grid());
-        println!();
-        println!("start    {}", call.value.to_hex());
-        println!("gas      {} (execution gas of generate)", call.gas);
+        )?;
+        crate::outln!()?;
+        crate::outln!("{}", call.value.grid())?;
+        crate::outln!()?;
+        crate::outln!("start    {}", call.value.to_hex())?;
+        crate::outln!("gas      {} (execution gas of generate)", call.gas)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,16 +22,16 @@ pub struct Args {
     #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Fair)]
     puzzle: Puzzle,
     /// Number of addresses.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
     addresses: u64,
     /// Seed of the address stream (address i of seed s is always the same).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Also compare every N-th board with the compiled contract in revm (0: never).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
     check_every: u64,
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .iter()
             .map(|(i, a, b)| json!({"index": i, "address": a.to_string(), "board": b.to_hex()}))
             .collect();
-        println!(
+        crate::outln!(
             "{}",
             json!({
                 "puzzle": puzzle.label(), "seed": args.seed, "addresses": t.addresses,
@@ -82,39 +82,40 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 "contract_mismatch": t.contract_mismatch.map(|(i, a)| json!({"index": i, "address": a.to_string()})),
                 "unsolvable_examples": examples, "threads": threads, "seconds": seconds, "addresses_per_second": rate,
             })
-        );
+        )?;
     } else {
         let share = |n: u64| 100.0 * n as f64 / t.addresses as f64;
-        println!(
+        crate::outln!(
             "puzzle       {} (seed {}, {threads} threads)",
-            puzzle, args.seed
-        );
-        println!("addresses    {}", t.addresses);
-        println!("solvable     {} ({:.4}%)", t.solvable, share(t.solvable));
-        println!(
+            puzzle,
+            args.seed
+        )?;
+        crate::outln!("addresses    {}", t.addresses)?;
+        crate::outln!("solvable     {} ({:.4}%)", t.solvable, share(t.solvable))?;
+        crate::outln!(
             "unsolvable   {} ({:.4}%)",
             t.unsolvable(),
             share(t.unsolvable())
-        );
-        println!("unique       {} ({:.4}%)", t.unique, share(t.unique));
-        println!(
+        )?;
+        crate::outln!("unique       {} ({:.4}%)", t.unique, share(t.unique))?;
+        crate::outln!(
             "short boards {} (fewer than 8 givens: the seed ran out)",
             t.short
-        );
+        )?;
         match t.contract_mismatch {
-            None => println!(
+            None => crate::outln!(
                 "contract     {} boards compared with the compiled contract, all equal",
                 t.contract_checked
-            ),
-            Some((i, a)) => println!(
+            )?,
+            Some((i, a)) => crate::outln!(
                 "contract     DISAGREES with the mirror at address {i} ({})",
                 a
-            ),
+            )?,
         }
         for (i, a, b) in &t.unsolvable_examples {
-            println!("no solution  address {i} {}: {}", a, b.to_hex());
+            crate::outln!("no solution  address {i} {}: {}", a, b.to_hex())?;
         }
-        println!("{seconds:.2} s, {rate:.0} addresses/s");
+        crate::outln!("{seconds:.2} s, {rate:.0} addresses/s")?;
     }
     crate::exit(ok)
 }

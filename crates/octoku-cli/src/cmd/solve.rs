@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long)]
     address: Option<String>,
     /// Also count solutions, exactly up to N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
     /// Which implementation to run.
     #[arg(long, value_enum, ignore_case = true, default_value_t)]
@@ -79,27 +79,28 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             out["solutions"] = json!(n);
             out["solutions_capped"] = json!(n >= limit);
         }
-        println!("{out}");
+        crate::outln!("{out}")?;
     } else {
         if let Some(a) = address {
-            println!("address   {a}");
+            crate::outln!("address   {a}")?;
         }
-        println!("start     {}", start.to_hex());
-        println!();
-        println!("{}", solution.grid());
-        println!();
-        println!("solution  {}", solution.to_hex());
-        println!(
+        crate::outln!("start     {}", start.to_hex())?;
+        crate::outln!()?;
+        crate::outln!("{}", solution.grid())?;
+        crate::outln!()?;
+        crate::outln!("solution  {}", solution.to_hex())?;
+        crate::outln!(
             "verified  the {} contract accepts it in the in-memory EVM ({} gas)",
-            puzzle, verdict.gas
-        );
+            puzzle,
+            verdict.gas
+        )?;
         if let (Some(n), Some(limit)) = (solutions, args.count) {
             let bound = if n >= limit {
                 " (stopped at the limit)"
             } else {
                 ""
             };
-            println!("solutions {n}{bound}");
+            crate::outln!("solutions {n}{bound}")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -122,7 +123,7 @@ fn no_solution(
             "solutions": 0,
             "reason": reason,
         });
-        println!("{out}");
+        crate::outln!("{out}")?;
     } else {
         let whose = address
             .as_ref()
@@ -137,7 +138,7 @@ fn no_solution(
         } else {
             String::new()
         };
-        println!("no solution for {start}{whose}{why}{hint}");
+        crate::outln!("no solution for {start}{whose}{why}{hint}")?;
     }
     Ok(ExitCode::from(1))
 }
