@@ -394,21 +394,23 @@ fn every_error_is_one_line_and_nothing_is_sent() {
     };
     let mut chain = Chain::rpc(&url, &PrivateKey::parse(KEYS[0]).unwrap()).unwrap();
 
-    // Solve once, then again: AlreadySolved with the solver's address, exit 1.
+    // Solve once, then again: AlreadySolved with the solver's address, exit 5
+    // (a revert; 1 is "invalid").
     assert_eq!(run(&["play", "--json"], KEYS[1]).json()["rank"], 1);
     let before = chain.balance(address_of(KEYS[1])).unwrap();
-    run(&["play"], KEYS[1]).fails(1, &format!("AlreadySolved({})", address_of(KEYS[1])));
+    run(&["play"], KEYS[1]).fails(5, &format!("AlreadySolved({})", address_of(KEYS[1])));
     // A repeat with a wrong solution is still AlreadySolved (checked first).
-    run(&["submit", "0x1234"], KEYS[1]).fails(1, "AlreadySolved(");
+    run(&["submit", "0x1234"], KEYS[1]).fails(5, "AlreadySolved(");
     assert_eq!(
         chain.balance(address_of(KEYS[1])).unwrap(),
         before,
         "a simulated revert must send nothing"
     );
 
-    // A wrong solution: WrongSolution, nothing sent.
+    // A wrong solution: the local check refuses it (exit 1), nothing sent.
     let before = chain.balance(address_of(KEYS[2])).unwrap();
-    run(&["submit", "0x1234", "--json"], KEYS[2]).fails(1, "WrongSolution()");
+    run(&["submit", "0x1234", "--json"], KEYS[2])
+        .fails(1, "nothing sent: this arena's puzzle is reference");
     assert_eq!(chain.balance(address_of(KEYS[2])).unwrap(), before);
     assert_eq!(arena::solver_count(&mut chain, arena_addr).unwrap(), 1);
 
@@ -566,7 +568,7 @@ fn embedded_chain_persists_across_invocations() {
             KEYS[1],
         ],
     );
-    wrong.fails(1, "WrongSolution()");
+    wrong.fails(1, "nothing sent: this arena's puzzle is reference");
     let submitted = octoku(
         &dir,
         &[
@@ -584,7 +586,7 @@ fn embedded_chain_persists_across_invocations() {
     assert_eq!(submitted["block"], 4, "a reverted submit mines no block");
 
     octoku(&dir, &["play", "--state", state_arg]).fails(
-        1,
+        5,
         "AlreadySolved(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266)",
     );
     let after = octoku(&dir, &["board", "--state", state_arg, "--json"]).json();
