@@ -41,7 +41,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let kind = if args.golf { Puzzle::Golf } else { args.puzzle };
     let mut opened = args.chain.open(KeyUse::Send, true)?;
-    opened.set_tx_options(args.tx.options())?;
+    opened.set_tx_options(args.tx.options()?)?;
     if !args.json {
         outln!("chain     {}", opened.label)?;
     }

@@ -212,8 +212,15 @@ pub struct TxArgs {
 }
 
 impl TxArgs {
-    /// The options for the chain.
-    pub fn options(&self) -> TxOptions {
+    /// The options for the chain; a priority fee above the max fee is bad input.
+    pub fn options(&self) -> Result<TxOptions, CliError> {
+        if let (Some(max), Some(priority)) = (self.gas_price, self.priority_gas_price)
+            && priority > max
+        {
+            return Err(CliError::Input(format!(
+                "--priority-gas-price {priority} is above --gas-price {max} (the max fee per gas); expected at most the max fee"
+            )));
+        }
         let mut options = TxOptions {
             gas_limit: self.gas_limit,
             gas_price: self.gas_price,
@@ -227,7 +234,7 @@ impl TxArgs {
             options.request_timeout = Duration::from_secs(seconds);
             options.receipt_timeout = Duration::from_secs(seconds);
         }
-        options
+        Ok(options)
     }
 }
 

@@ -17,8 +17,10 @@ pub struct Deployment {
     /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
     pub puzzle_kind: Puzzle,
     /// Puzzle contract.
+    #[serde(serialize_with = "checksummed")]
     pub puzzle: Address,
     /// Arena contract.
+    #[serde(serialize_with = "checksummed")]
     pub arena: Address,
     /// Block of the puzzle deployment.
     pub puzzle_block: u64,
@@ -37,8 +39,27 @@ pub struct Deployment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arena_gas: Option<u64>,
     /// Who deployed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "checksummed_some"
+    )]
     pub deployer: Option<Address>,
+}
+
+/// Addresses in the record as EIP-55 checksums, as every other output shows them.
+fn checksummed<S: serde::Serializer>(address: &Address, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&address.to_checksum(None))
+}
+
+fn checksummed_some<S: serde::Serializer>(
+    address: &Option<Address>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match address {
+        Some(a) => checksummed(a, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// `deployments/<chain-id>.json`: the chain id and every deployment, oldest first.

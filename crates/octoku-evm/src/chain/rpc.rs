@@ -63,10 +63,9 @@ impl RpcChain {
                 "websocket URLs are not supported: give the node's http(s):// URL".into(),
             ));
         }
-        if url.starts_with("https://") {
-            // rustls with the ring provider; reqwest uses the process default.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
+        // reqwest (rustls, no built-in provider) takes the process default
+        // provider when it builds a client: ring. Err only means one is set.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         if !url.starts_with("http://") && !url.starts_with("https://") {
             return Err(unreachable("expected an http:// or https:// URL".into()));
         }
