@@ -7,6 +7,7 @@ mod error;
 mod input;
 mod logging;
 mod out;
+mod output;
 
 use std::process::ExitCode;
 

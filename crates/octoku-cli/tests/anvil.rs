@@ -20,6 +20,9 @@ use octoku_evm::chain::{
 };
 use serde_json::Value;
 
+mod common;
+use common::assert_keys;
+
 /// anvil's dev keys 0..4 (public test keys).
 const KEYS: [&str; 5] = [
     "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
@@ -233,15 +236,33 @@ fn deploy(dir: &Path, url: &str, kind: &str) -> (Address, Address) {
         ],
     )
     .json();
-    let puzzle: Address = out["puzzle"].as_str().unwrap().parse().unwrap();
+    assert_keys(
+        &out,
+        &[
+            "chain_id",
+            "puzzle",
+            "puzzle_address",
+            "arena",
+            "deployer",
+            "puzzle_tx",
+            "arena_tx",
+            "chain",
+            "recorded_in",
+            "earlier_deployments",
+        ],
+    );
+    let puzzle: Address = out["puzzle_address"].as_str().unwrap().parse().unwrap();
     let arena: Address = out["arena"].as_str().unwrap().parse().unwrap();
-    assert_eq!(out["puzzle_kind"], kind);
+    assert_eq!(out["puzzle"], kind);
     assert_eq!(out["chain_id"], 31337);
     assert!(
         out["chain"].as_str().unwrap().contains("(chain id 31337)"),
         "{out}"
     );
-    assert!(out["arena_gas"].as_u64().unwrap() > 21_000);
+    for tx in ["puzzle_tx", "arena_tx"] {
+        assert_keys(&out[tx], &["hash", "block", "gas"]);
+        assert!(out[tx]["gas"].as_u64().unwrap() > 21_000, "{out}");
+    }
     (puzzle, arena)
 }
 
@@ -290,15 +311,16 @@ fn deploy_play_and_read_back_through_alloy() {
         arena_addr
     );
     assert_eq!(
-        record["puzzle"]
+        record["puzzle_address"]
             .as_str()
             .unwrap()
             .parse::<Address>()
             .unwrap(),
         puzzle
     );
-    for field in ["puzzle_block", "arena_block", "puzzle_tx", "arena_tx"] {
-        assert!(!record[field].is_null(), "{field} missing: {record}");
+    assert_eq!(record["puzzle"], "reference");
+    for field in ["puzzle_tx", "arena_tx"] {
+        assert_keys(&record[field], &["hash", "block", "gas"]);
     }
     assert!(
         !std::fs::read_dir(dir.join("deployments"))
@@ -315,8 +337,23 @@ fn deploy_play_and_read_back_through_alloy() {
             out["address"].as_str().unwrap().parse::<Address>().unwrap(),
             address_of(key)
         );
-        assert!(out["gas_used"].as_u64().unwrap() > 21_000, "{out}");
-        assert_eq!(out["tx"].as_str().unwrap().len(), 66, "{out}");
+        assert_keys(
+            &out,
+            &[
+                "chain",
+                "arena",
+                "puzzle",
+                "puzzle_address",
+                "address",
+                "start",
+                "solution",
+                "rank",
+                "tx",
+                "reason",
+            ],
+        );
+        assert!(out["tx"]["gas"].as_u64().unwrap() > 21_000, "{out}");
+        assert_eq!(out["tx"]["hash"].as_str().unwrap().len(), 66, "{out}");
         let start = Board::from_u256(out["start"].as_str().unwrap().parse().unwrap());
         assert_eq!(start, octoku_core::generate(&address_of(key)));
         plays.push(out);
@@ -357,7 +394,7 @@ fn deploy_play_and_read_back_through_alloy() {
     for (i, (key, play)) in KEYS[1..4].iter().zip(&plays).enumerate() {
         let at = arena::solved_at(&mut chain, arena_addr, address_of(key)).unwrap();
         assert_eq!(at.rank, i as u64 + 1);
-        assert_eq!(at.block, play["block"].as_u64().unwrap());
+        assert_eq!(at.block, play["tx"]["block"].as_u64().unwrap());
     }
     let never = arena::solved_at(&mut chain, arena_addr, address_of(KEYS[4])).unwrap();
     assert_eq!((never.block, never.rank), (0, 0));
@@ -372,7 +409,7 @@ fn deploy_play_and_read_back_through_alloy() {
     for (i, ((block, log), (key, play))) in
         logs.iter().zip(KEYS[1..4].iter().zip(&plays)).enumerate()
     {
-        assert_eq!(*block, play["block"].as_u64().unwrap());
+        assert_eq!(*block, play["tx"]["block"].as_u64().unwrap());
         let event = arena::decode_solved(log).unwrap();
         assert_eq!(event.solver, address_of(key));
         assert_eq!(event.rank, U256::from(i + 1));
@@ -533,8 +570,9 @@ fn embedded_chain_persists_across_invocations() {
             .starts_with("embedded ("),
         "{deployed}"
     );
-    assert_eq!(deployed["puzzle_block"], 1);
-    assert_eq!(deployed["arena_block"], 2);
+    assert_eq!(deployed["puzzle_tx"]["block"], 1);
+    assert_eq!(deployed["arena_tx"]["block"], 2);
+    assert_eq!(deployed["puzzle"], "reference");
     assert!(state.exists());
     assert!(
         !dir.join("deployments").exists(),
@@ -543,6 +581,20 @@ fn embedded_chain_persists_across_invocations() {
 
     // board and play find the arena in the state file; the default key is anvil's account 0.
     let board = octoku(&dir, &["board", "--state", state_arg, "--json"]).json();
+    assert_keys(
+        &board,
+        &[
+            "chain",
+            "arena",
+            "puzzle",
+            "puzzle_address",
+            "address",
+            "start",
+            "solved",
+            "rank",
+            "solved_block",
+        ],
+    );
     assert_eq!(
         board["address"],
         "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -550,7 +602,8 @@ fn embedded_chain_persists_across_invocations() {
     assert_eq!(board["solved"], false);
     let played = octoku(&dir, &["play", "--state", state_arg, "--json"]).json();
     assert_eq!(played["rank"], 1);
-    assert_eq!(played["block"], 3);
+    assert_eq!(played["tx"]["block"], 3);
+    assert_eq!(played["reason"], Value::Null);
 
     // A second player submits by hand in a later invocation.
     let start: U256 = octoku(
@@ -596,7 +649,25 @@ fn embedded_chain_persists_across_invocations() {
     )
     .json();
     assert_eq!(submitted["rank"], 2);
-    assert_eq!(submitted["block"], 4, "a reverted submit mines no block");
+    assert_eq!(
+        submitted["tx"]["block"], 4,
+        "a reverted submit mines no block"
+    );
+    assert_keys(
+        &submitted,
+        &[
+            "chain",
+            "arena",
+            "puzzle",
+            "puzzle_address",
+            "address",
+            "start",
+            "solution",
+            "rank",
+            "tx",
+            "reason",
+        ],
+    );
 
     octoku(&dir, &["play", "--state", state_arg]).fails(
         5,
@@ -790,7 +861,7 @@ fn leaderboard_lists_three_plays_on_anvil_and_on_the_embedded_chain() {
         expected.push((
             address_of(key),
             played["rank"].as_u64().unwrap(),
-            played["block"].as_u64().unwrap(),
+            played["tx"]["block"].as_u64().unwrap(),
         ));
     }
     assert_eq!(leaderboard(&dir, &["--rpc-url", &url]), expected);
@@ -821,7 +892,7 @@ fn leaderboard_lists_three_plays_on_anvil_and_on_the_embedded_chain() {
         expected.push((
             address_of(key),
             played["rank"].as_u64().unwrap(),
-            played["block"].as_u64().unwrap(),
+            played["tx"]["block"].as_u64().unwrap(),
         ));
     }
     assert_eq!(leaderboard(&dir, &["--state", state_arg]), expected);
@@ -873,7 +944,7 @@ fn a_keystore_plays_against_anvil_and_from_reads_without_a_key() {
     )
     .json();
     assert_eq!(board["address"], me.as_str());
-    assert_eq!(board["puzzle_kind"], "fair");
+    assert_eq!(board["puzzle"], "fair");
 
     // A wrong password: exit 2, one line, the password never shown.
     let wrong = octoku(
@@ -1013,7 +1084,7 @@ fn transaction_flags_set_price_nonce_and_confirmations() {
         ],
     )
     .json();
-    let gas = played["gas_used"].as_u64().unwrap();
+    let gas = played["tx"]["gas"].as_u64().unwrap();
     assert_eq!(
         before - chain.balance(player).unwrap(),
         U256::from(gas) * U256::from(3_000_000_000u64),
@@ -1117,9 +1188,9 @@ fn every_deployment_stays_on_record_and_wrong_addresses_are_named() {
     )
     .json();
     assert_eq!(board["arena"], arenas[1]);
-    assert_eq!(board["puzzle_kind"], "fair");
+    assert_eq!(board["puzzle"], "fair");
     let played = play(&dir, &url, first, KEYS[1]);
-    assert_eq!(played["puzzle_kind"], "reference");
+    assert_eq!(played["puzzle"], "reference");
 
     // A puzzle's address where an arena is expected.
     octoku(
@@ -1327,7 +1398,7 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
         octoku_core::fair::fair_generate(&player).to_u256()
     );
     assert!(!read["name"].as_str().unwrap().is_empty(), "{read}");
-    assert_eq!(read["puzzle_kind"], "fair");
+    assert_eq!(read["puzzle"], "fair");
     octoku(
         &dir,
         &[

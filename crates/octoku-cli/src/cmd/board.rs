@@ -3,12 +3,54 @@
 
 use std::process::ExitCode;
 
-use octoku_core::Board;
-use octoku_evm::chain::{Chain, arena};
-use serde_json::json;
+use octoku_core::{Address, Board};
+use octoku_evm::{
+    Puzzle,
+    chain::{Chain, arena},
+};
+use serde::Serialize;
 
 use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error};
-use crate::{error::CliError, input, outln};
+use crate::{
+    error::CliError,
+    input, outln,
+    output::{self, print_json},
+};
+
+/// `octoku board --json` through an arena.
+#[derive(Debug, Serialize)]
+struct OnChainBoard<'a> {
+    chain: &'a str,
+    #[serde(serialize_with = "output::checksum")]
+    arena: Address,
+    /// The arena's puzzle kind (`null`: an IPuzzle not built here).
+    puzzle: Option<Puzzle>,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    solved: bool,
+    rank: Option<u64>,
+    solved_block: Option<u64>,
+}
+
+/// `octoku board --puzzle-address P --json`: any IPuzzle, no arena.
+#[derive(Debug, Serialize)]
+struct PuzzleBoard<'a> {
+    chain: &'a str,
+    /// The puzzle's kind when it is one built here (`null` otherwise).
+    puzzle: Option<Puzzle>,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    /// The puzzle's `name()`.
+    name: String,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+}
 
 /// Arguments of `octoku board`.
 #[derive(Debug, clap::Args)]
@@ -51,18 +93,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
     let solved = arena::solved_at(&mut opened.chain, info.arena, player).map_err(chain_error)?;
     if args.on.json {
-        let out = json!({
-            "chain": opened.label,
-            "arena": info.arena.to_string(),
-            "puzzle": info.puzzle.to_string(),
-            "puzzle_kind": info.kind.map(|k| k.label()),
-            "address": player.to_string(),
-            "start": start.to_hex(),
-            "solved": solved.rank != 0,
-            "rank": (solved.rank != 0).then_some(solved.rank),
-            "solved_block": (solved.rank != 0).then_some(solved.block),
-        });
-        outln!("{out}")?;
+        print_json(&OnChainBoard {
+            chain: &opened.label,
+            arena: info.arena,
+            puzzle: info.kind,
+            puzzle_address: info.puzzle,
+            address: player,
+            start,
+            solved: solved.rank != 0,
+            rank: (solved.rank != 0).then_some(solved.rank),
+            solved_block: (solved.rank != 0).then_some(solved.block),
+        })?;
     } else {
         outln!("chain     {}", opened.label)?;
         outln!("arena     {}", info.arena)?;
@@ -89,8 +130,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// `puzzle.generate(player)` and `puzzle.name()` of any IPuzzle.
 fn puzzle_board(
     opened: &mut Opened,
-    puzzle: octoku_core::Address,
-    player: octoku_core::Address,
+    puzzle: Address,
+    player: Address,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     opened.chain.require_code(puzzle).map_err(chain_error)?;
@@ -107,15 +148,14 @@ fn puzzle_board(
     );
     let kind = arena::identify_puzzle(&mut opened.chain, puzzle).map_err(chain_error)?;
     if json {
-        let out = json!({
-            "chain": opened.label,
-            "puzzle": puzzle.to_string(),
-            "puzzle_kind": kind.map(|k| k.label()),
-            "name": name,
-            "address": player.to_string(),
-            "start": start.to_hex(),
-        });
-        outln!("{out}")?;
+        print_json(&PuzzleBoard {
+            chain: &opened.label,
+            puzzle: kind,
+            puzzle_address: puzzle,
+            name,
+            address: player,
+            start,
+        })?;
     } else {
         outln!("chain     {}", opened.label)?;
         outln!("puzzle    {puzzle} ({name:?})")?;

@@ -11,13 +11,27 @@ use octoku_evm::{
         deployments::{Deployment, DeploymentsFile},
     },
 };
-use serde_json::json;
+use serde::Serialize;
 
 use super::{
     onchain::{ChainArgs, KeyUse, chain_error, deployments_path, recorded_deployments},
     wallet::TxArgs,
 };
-use crate::{error::CliError, outln};
+use crate::{error::CliError, outln, output::print_json};
+
+/// `octoku deploy --json`: the record as kept on file, the chain, where it
+/// was recorded and how many deployments were on record before it.
+#[derive(Debug, Serialize)]
+struct Deployed<'a> {
+    chain_id: u64,
+    #[serde(flatten)]
+    record: &'a Deployment,
+    chain: &'a str,
+    /// The state file or `deployments/<chain-id>.json`.
+    recorded_in: String,
+    /// Deployments on record before this one (they stay on record).
+    earlier_deployments: usize,
+}
 
 /// Arguments of `octoku deploy`.
 #[derive(Debug, clap::Args)]
@@ -61,16 +75,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let arena_address = created(&arena)?;
 
     let record = Deployment {
-        puzzle_kind: kind,
-        puzzle: puzzle_address,
+        puzzle: kind,
+        puzzle_address,
         arena: arena_address,
-        puzzle_block: puzzle.block,
-        arena_block: arena.block,
-        puzzle_tx: Some(puzzle.tx_hash),
-        arena_tx: Some(arena.tx_hash),
-        puzzle_gas: Some(puzzle.gas_used),
-        arena_gas: Some(arena.gas_used),
-        deployer: Some(deployer),
+        deployer,
+        puzzle_tx: (&puzzle).into(),
+        arena_tx: (&arena).into(),
     };
     // Written only now, after both receipts; added to the earlier ones.
     let written = match &mut opened.chain {
@@ -86,13 +96,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
 
     if args.json {
-        let mut out = serde_json::to_value(&record)
-            .map_err(|e| CliError::Evm(format!("cannot encode the deployment: {e}")))?;
-        out["chain"] = json!(opened.label);
-        out["chain_id"] = json!(chain_id);
-        out["recorded_in"] = json!(written.display().to_string());
-        out["earlier_deployments"] = json!(earlier);
-        outln!("{out}")?;
+        print_json(&Deployed {
+            chain_id,
+            record: &record,
+            chain: &opened.label,
+            recorded_in: written.display().to_string(),
+            earlier_deployments: earlier,
+        })?;
     } else {
         outln!("deployer  {deployer}")?;
         outln!(

@@ -4,11 +4,11 @@ use std::process::ExitCode;
 
 use octoku_evm::{
     Machine, Puzzle,
-    gas::{self, Target},
+    gas::{self, Profile, Target},
 };
-use serde_json::json;
+use serde::Serialize;
 
-use crate::{error::CliError, input};
+use crate::{error::CliError, input, output::print_json};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -46,20 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let report = gas::report(&mut machine, args.runs, gas::SNAPSHOT_SEED)?;
     if args.json {
-        let rows: Vec<_> = report
-            .rows
-            .iter()
-            .map(|r| json!({"contract": r.contract, "function": r.function, "case": r.case, "min": r.min, "median": r.median, "max": r.max, "ratio": r.ratio, "runs": report.runs}))
-            .collect();
-        let deployments: Vec<_> = report
-            .deployments
-            .iter()
-            .map(|d| json!({"contract": d.contract, "deploy_gas": d.gas, "runtime_size": d.runtime_size}))
-            .collect();
-        crate::outln!(
-            "{}",
-            json!({"runs": report.runs, "rows": rows, "deployments": deployments})
-        )?;
+        print_json(&report)?;
     } else {
         crate::outln!(
             "execution gas of the call ({} cases per class, seed {:#x})\n",
@@ -69,6 +56,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         print!("{}", report.table());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `octoku gas --profile --json`.
+#[derive(Debug, Serialize)]
+struct Profiled<'a> {
+    puzzle: Puzzle,
+    function: &'a str,
+    #[serde(flatten)]
+    profile: &'a Profile,
 }
 
 fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCode, CliError> {
@@ -81,26 +77,17 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
     let puzzle = args.puzzle;
     let p = gas::profile(machine, puzzle, target)?;
     if args.json {
-        let ops: Vec<_> = p
-            .by_opcode
-            .iter()
-            .map(|(op, n, g)| json!({"opcode": op, "count": n, "gas": g}))
-            .collect();
-        let lines: Vec<_> = p
-            .by_line
-            .iter()
-            .map(|(l, t, n, g)| json!({"location": l, "source": t, "count": n, "gas": g}))
-            .collect();
-        crate::outln!(
-            "{}",
-            json!({"contract": puzzle.label(), "function": function, "gas": p.total, "success": p.success, "by_opcode": ops, "by_line": lines})
-        )?;
+        print_json(&Profiled {
+            puzzle,
+            function,
+            profile: &p,
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     crate::outln!(
         "{} {function}: {} gas (execution gas of the call{})\n",
         puzzle,
-        p.total,
+        p.gas,
         if p.success { "" } else { ", reverted" }
     )?;
     crate::outln!(
@@ -110,16 +97,24 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         "gas",
         "share"
     )?;
-    for (op, n, g) in p.by_opcode.iter().take(args.top) {
+    for op in p.by_opcode.iter().take(args.top) {
         crate::outln!(
-            "{op:<14} {n:>7} {g:>8} {:>5.1}%",
-            100.0 * *g as f64 / p.total.max(1) as f64
+            "{:<14} {:>7} {:>8} {:>5.1}%",
+            op.opcode,
+            op.count,
+            op.gas,
+            100.0 * op.gas as f64 / p.gas.max(1) as f64
         )?;
     }
     crate::outln!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas")?;
-    for (loc, text, n, g) in p.by_line.iter().take(args.top) {
-        let text: String = text.chars().take(70).collect();
-        crate::outln!("{loc:<34} {n:>7} {g:>8}  {text}")?;
+    for line in p.by_line.iter().take(args.top) {
+        let text: String = line.source.chars().take(70).collect();
+        crate::outln!(
+            "{:<34} {:>7} {:>8}  {text}",
+            line.location,
+            line.count,
+            line.gas
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,10 +2,15 @@
 
 use std::process::ExitCode;
 
+use octoku_core::{Address, Board};
 use octoku_evm::{Machine, Puzzle};
-use serde_json::json;
+use serde::Serialize;
 
-use crate::{error::CliError, input};
+use crate::{
+    error::CliError,
+    input,
+    output::{self, print_json},
+};
 
 /// Arguments of `octoku generate`.
 #[derive(Debug, clap::Args)]
@@ -18,6 +23,18 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `octoku generate --json`.
+#[derive(Debug, Serialize)]
+struct Generated {
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    givens: usize,
+    gas: u64,
 }
 
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
@@ -34,14 +51,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )));
     }
     if args.json {
-        let out = json!({
-            "address": address.to_string(),
-            "puzzle": puzzle.label(),
-            "start": call.value.to_hex(),
-            "givens": call.value.givens(),
-            "gas": call.gas,
-        });
-        crate::outln!("{out}")?;
+        print_json(&Generated {
+            address,
+            puzzle,
+            start: call.value,
+            givens: call.value.givens(),
+            gas: call.gas,
+        })?;
     } else {
         crate::outln!("address  {address}")?;
         crate::outln!(

@@ -3,11 +3,25 @@
 
 use std::process::ExitCode;
 
+use octoku_core::Address;
 use octoku_evm::chain::leaderboard::{self, DEFAULT_PAGE};
-use serde_json::json;
+use serde::Serialize;
 
 use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error};
-use crate::{error::CliError, outln};
+use crate::{
+    error::CliError,
+    outln,
+    output::{self, print_json},
+};
+
+/// One row of `octoku leaderboard --json` (a list of them, in rank order).
+#[derive(Debug, Serialize)]
+struct Row {
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    rank: u64,
+    block: u64,
+}
 
 /// Arguments of `octoku leaderboard`.
 #[derive(Debug, clap::Args)]
@@ -34,12 +48,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         leaderboard::read(&mut opened.chain, info.arena, from, args.page).map_err(chain_error)?;
     tracing::info!(queries = board.queries, from, "leaderboard read");
     if args.on.json {
-        let list: Vec<_> = board
+        let rows: Vec<Row> = board
             .entries
             .iter()
-            .map(|e| json!({"address": e.address.to_string(), "rank": e.rank, "block": e.block}))
+            .map(|e| Row {
+                address: e.address,
+                rank: e.rank,
+                block: e.block,
+            })
             .collect();
-        outln!("{}", serde_json::Value::Array(list))?;
+        print_json(&rows)?;
         return Ok(ExitCode::SUCCESS);
     }
     outln!("chain     {}", opened.label)?;

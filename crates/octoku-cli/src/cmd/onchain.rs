@@ -9,7 +9,6 @@ use octoku_evm::{
     chain::{
         Chain, ChainError, PrivateKey, TxOptions, arena,
         deployments::{Deployment, DeploymentsFile},
-        primitives::B256,
     },
 };
 
@@ -158,7 +157,7 @@ pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<ArenaInfo
         arena,
         puzzle,
         kind,
-        block: record.map(|d| d.arena_block),
+        block: record.map(|d| d.arena_tx.block),
     })
 }
 
@@ -197,9 +196,4 @@ fn recorded_arena(
         ))
     })?;
     Ok((latest.arena, Some(latest)))
-}
-
-/// `0x…` hex of a hash.
-pub fn hash_hex(hash: B256) -> String {
-    format!("{hash}")
 }

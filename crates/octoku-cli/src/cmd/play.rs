@@ -3,15 +3,14 @@
 use std::process::ExitCode;
 
 use octoku_core::solve;
-use serde_json::json;
 
 use super::{
     onchain::ArenaArgs,
     solve::DEAD_END_SHARE,
-    submit::{Seat, send_solution},
+    submit::{Seat, Submission, send_solution},
     wallet::TxArgs,
 };
-use crate::error::CliError;
+use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku play`.
 #[derive(Debug, clap::Args)]
@@ -36,15 +35,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let Some(solution) = solution else {
         let reason = octoku_core::explain::contradiction(start);
         if args.on.json {
-            let out = json!({
-                "chain": seat.opened.label,
-                "arena": seat.info.arena.to_string(),
-                "address": player.to_string(),
-                "start": start.to_hex(),
-                "solution": null,
-                "reason": reason,
-            });
-            crate::outln!("{out}")?;
+            print_json(&Submission {
+                chain: &seat.opened.label,
+                arena: seat.info.arena,
+                puzzle: seat.info.kind,
+                puzzle_address: seat.info.puzzle,
+                address: player,
+                start,
+                solution: None,
+                rank: None,
+                tx: None,
+                reason,
+            })?;
         } else {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
             crate::outln!(

@@ -3,14 +3,18 @@
 
 use std::{process::ExitCode, sync::Mutex};
 
+use octoku_core::{Address, Board};
 use octoku_evm::{
     Puzzle,
     sample::{Tally, sample},
 };
-use serde_json::json;
+use serde::Serialize;
 
 use super::parallel;
-use crate::error::CliError;
+use crate::{
+    error::CliError,
+    output::{self, print_json},
+};
 
 /// Addresses a worker claims at a time.
 const BATCH: u64 = 1024;
@@ -28,7 +32,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Also compare every N-th board with the compiled contract in revm (0: never).
-    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
+    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=1_000_000_000_000))]
     check_every: u64,
     /// Worker threads (default: the machine's cores).
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
@@ -36,6 +40,42 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `octoku sample --json`.
+#[derive(Debug, Serialize)]
+struct Sampled {
+    puzzle: Puzzle,
+    seed: u64,
+    addresses: u64,
+    solvable: u64,
+    unsolvable: u64,
+    unique: u64,
+    short_boards: u64,
+    contract_checked: u64,
+    contract_mismatch: Option<Indexed>,
+    unsolvable_examples: Vec<Sample>,
+    threads: usize,
+    seconds: f64,
+    per_second: f64,
+}
+
+/// An address of the stream, by its index.
+#[derive(Debug, Serialize)]
+struct Indexed {
+    index: u64,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+}
+
+/// An address of the stream and the board it gets.
+#[derive(Debug, Serialize)]
+struct Sample {
+    index: u64,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
 }
 
 /// Samples on `threads` workers; exit 1 if any board has no solution or the
@@ -68,21 +108,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let rate = t.addresses as f64 / seconds.max(1e-9);
     let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();
     if args.json {
-        let examples: Vec<_> = t
-            .unsolvable_examples
-            .iter()
-            .map(|(i, a, b)| json!({"index": i, "address": a.to_string(), "board": b.to_hex()}))
-            .collect();
-        crate::outln!(
-            "{}",
-            json!({
-                "puzzle": puzzle.label(), "seed": args.seed, "addresses": t.addresses,
-                "solvable": t.solvable, "unsolvable": t.unsolvable(), "unique": t.unique,
-                "short_boards": t.short, "contract_checked": t.contract_checked,
-                "contract_mismatch": t.contract_mismatch.map(|(i, a)| json!({"index": i, "address": a.to_string()})),
-                "unsolvable_examples": examples, "threads": threads, "seconds": seconds, "addresses_per_second": rate,
-            })
-        )?;
+        print_json(&Sampled {
+            puzzle,
+            seed: args.seed,
+            addresses: t.addresses,
+            solvable: t.solvable,
+            unsolvable: t.unsolvable(),
+            unique: t.unique,
+            short_boards: t.short,
+            contract_checked: t.contract_checked,
+            contract_mismatch: t
+                .contract_mismatch
+                .map(|(index, address)| Indexed { index, address }),
+            unsolvable_examples: t
+                .unsolvable_examples
+                .iter()
+                .map(|&(index, address, start)| Sample {
+                    index,
+                    address,
+                    start,
+                })
+                .collect(),
+            threads,
+            seconds,
+            per_second: rate,
+        })?;
     } else {
         let share = |n: u64| 100.0 * n as f64 / t.addresses as f64;
         crate::outln!(

@@ -2,11 +2,15 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Board, solve};
+use octoku_core::{Address, Board, solve};
 use octoku_evm::{Machine, Puzzle};
-use serde_json::json;
+use serde::Serialize;
 
-use crate::{error::CliError, input};
+use crate::{
+    error::CliError,
+    input,
+    output::{self, print_json},
+};
 
 /// How often the published `generate` hands out a board with no solution
 /// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
@@ -33,6 +37,23 @@ pub struct Args {
     json: bool,
 }
 
+/// `octoku solve --json`, solved or not.
+#[derive(Debug, Serialize)]
+struct Solved {
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::checksum_opt")]
+    address: Option<Address>,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    solution: Option<Board>,
+    valid: bool,
+    gas: Option<u64>,
+    solutions: Option<u64>,
+    solutions_capped: Option<bool>,
+    reason: Option<String>,
+}
+
 /// Solves the start, verifies the solution in the in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let puzzle = args.puzzle;
@@ -56,7 +77,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .transpose()
         .map_err(input_error)?;
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
-        return no_solution(start, address.map(|a| a.to_string()), puzzle, args.json);
+        return no_solution(start, address, puzzle, args.json);
     };
     let verdict = evm.verify(puzzle, start, solution)?;
     if !verdict.value {
@@ -64,22 +85,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "the contract rejects the solver's solution {solution} for {start}"
         )));
     }
+    let capped = solutions.zip(args.count).map(|(n, limit)| n >= limit);
     if args.json {
-        let mut out = json!({
-            "start": start.to_hex(),
-            "solution": solution.to_hex(),
-            "valid": verdict.value,
-            "gas": verdict.gas,
-            "puzzle": puzzle.label(),
-        });
-        if let Some(a) = address {
-            out["address"] = json!(a.to_string());
-        }
-        if let (Some(n), Some(limit)) = (solutions, args.count) {
-            out["solutions"] = json!(n);
-            out["solutions_capped"] = json!(n >= limit);
-        }
-        crate::outln!("{out}")?;
+        print_json(&Solved {
+            puzzle,
+            address,
+            start,
+            solution: Some(solution),
+            valid: verdict.value,
+            gas: Some(verdict.gas),
+            solutions,
+            solutions_capped: capped,
+            reason: None,
+        })?;
     } else {
         if let Some(a) = address {
             crate::outln!("address   {a}")?;
@@ -94,8 +112,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             puzzle,
             verdict.gas
         )?;
-        if let (Some(n), Some(limit)) = (solutions, args.count) {
-            let bound = if n >= limit {
+        if let (Some(n), Some(capped)) = (solutions, capped) {
+            let bound = if capped {
                 " (stopped at the limit)"
             } else {
                 ""
@@ -109,21 +127,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Reports an unsolvable start in one line (or JSON) and exits 1.
 fn no_solution(
     start: Board,
-    address: Option<String>,
+    address: Option<Address>,
     puzzle: Puzzle,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let reason = octoku_core::explain::contradiction(start);
     if json {
-        let out = json!({
-            "start": start.to_hex(),
-            "address": address,
-            "solution": null,
-            "valid": false,
-            "solutions": 0,
-            "reason": reason,
-        });
-        crate::outln!("{out}")?;
+        print_json(&Solved {
+            puzzle,
+            address,
+            start,
+            solution: None,
+            valid: false,
+            gas: None,
+            solutions: Some(0),
+            solutions_capped: Some(false),
+            reason,
+        })?;
     } else {
         let whose = address
             .as_ref()

@@ -4,13 +4,40 @@ use std::process::ExitCode;
 
 use octoku_core::{Address, Board, explain::explain, verify};
 use octoku_evm::{Puzzle, chain::arena};
-use serde_json::json;
+use serde::Serialize;
 
 use super::{
-    onchain::{ArenaArgs, ArenaInfo, KeyUse, Opened, arena_address, chain_error, hash_hex},
+    onchain::{ArenaArgs, ArenaInfo, KeyUse, Opened, arena_address, chain_error},
     wallet::TxArgs,
 };
-use crate::{error::CliError, input, outln};
+use crate::{
+    error::CliError,
+    input, outln,
+    output::{self, Tx, print_json},
+};
+
+/// `octoku submit --json` and `octoku play --json`: the seat, the solution
+/// and the mined solve (`solution`, `rank` and `tx` are null, and `reason`
+/// says why, when `play` finds no solution and sends nothing).
+#[derive(Debug, Serialize)]
+pub(crate) struct Submission<'a> {
+    pub chain: &'a str,
+    #[serde(serialize_with = "output::checksum")]
+    pub arena: Address,
+    /// The arena's puzzle kind (`null`: an IPuzzle not built here).
+    pub puzzle: Option<Puzzle>,
+    #[serde(serialize_with = "output::checksum")]
+    pub puzzle_address: Address,
+    #[serde(serialize_with = "output::checksum")]
+    pub address: Address,
+    #[serde(serialize_with = "output::hex")]
+    pub start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    pub solution: Option<Board>,
+    pub rank: Option<u64>,
+    pub tx: Option<Tx>,
+    pub reason: Option<String>,
+}
 
 /// Arguments of `octoku submit`.
 #[derive(Debug, clap::Args)]
@@ -113,20 +140,18 @@ pub(crate) fn send_solution(
         arena::solve(&mut opened.chain, arena_addr, solution.to_u256()).map_err(chain_error)?;
     let r = &solved.receipt;
     if json {
-        let out = json!({
-            "chain": opened.label,
-            "arena": arena_addr.to_string(),
-            "puzzle": seat.info.puzzle.to_string(),
-            "puzzle_kind": seat.info.kind.map(|k| k.label()),
-            "address": player.to_string(),
-            "start": start.to_hex(),
-            "solution": solution.to_hex(),
-            "rank": solved.rank,
-            "gas_used": r.gas_used,
-            "tx": hash_hex(r.tx_hash),
-            "block": r.block,
-        });
-        outln!("{out}")?;
+        print_json(&Submission {
+            chain: &opened.label,
+            arena: arena_addr,
+            puzzle: seat.info.kind,
+            puzzle_address: seat.info.puzzle,
+            address: player,
+            start,
+            solution: Some(solution),
+            rank: Some(solved.rank),
+            tx: Some(Tx::from(r)),
+            reason: None,
+        })?;
     } else {
         outln!("rank      {}", solved.rank)?;
         outln!("gas used  {}", r.gas_used)?;

@@ -2,11 +2,16 @@
 
 use std::process::ExitCode;
 
+use octoku_core::Board;
 use octoku_core::explain::explain;
 use octoku_evm::{Machine, Puzzle};
-use serde_json::json;
+use serde::Serialize;
 
-use crate::{error::CliError, input};
+use crate::{
+    error::CliError,
+    input,
+    output::{self, print_json},
+};
 
 /// How many problems the text output lists.
 const SHOWN: usize = 12;
@@ -24,6 +29,20 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `octoku verify --json`.
+#[derive(Debug, Serialize)]
+struct Verdict<'a> {
+    valid: bool,
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    #[serde(serialize_with = "output::hex")]
+    solution: Board,
+    gas: u64,
+    reason: Option<&'a String>,
+    problems: &'a [String],
 }
 
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
@@ -45,16 +64,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .map(ToString::to_string)
         .collect();
     if args.json {
-        let out = json!({
-            "valid": call.value,
-            "puzzle": puzzle.label(),
-            "start": start.to_hex(),
-            "solution": solution.to_hex(),
-            "gas": call.gas,
-            "reason": problems.first(),
-            "problems": problems,
-        });
-        crate::outln!("{out}")?;
+        print_json(&Verdict {
+            valid: call.value,
+            puzzle,
+            start,
+            solution,
+            gas: call.gas,
+            reason: problems.first(),
+            problems: &problems,
+        })?;
     } else if call.value {
         crate::outln!("valid    the contract accepts this solution")?;
         crate::outln!("gas      {} (execution gas of verify)", call.gas)?;

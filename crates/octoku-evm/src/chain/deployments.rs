@@ -11,55 +11,51 @@ use serde::{Deserialize, Serialize};
 use super::{ChainError, state::write_atomic};
 use crate::Puzzle;
 
-/// One deployment: a puzzle and the arena pointing at it.
+/// A mined transaction: the same three fields wherever one is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MinedTx {
+    /// Transaction hash.
+    pub hash: B256,
+    /// Block it was mined in.
+    pub block: u64,
+    /// Total gas it used (intrinsic cost included).
+    pub gas: u64,
+}
+
+impl From<&super::Receipt> for MinedTx {
+    fn from(r: &super::Receipt) -> MinedTx {
+        MinedTx {
+            hash: r.tx_hash,
+            block: r.block,
+            gas: r.gas_used,
+        }
+    }
+}
+
+/// One deployment: a puzzle and the arena pointing at it (the keys of
+/// `octoku deploy --json`: `puzzle` is the kind, `puzzle_address` the contract).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deployment {
     /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
-    pub puzzle_kind: Puzzle,
+    pub puzzle: Puzzle,
     /// Puzzle contract.
     #[serde(serialize_with = "checksummed")]
-    pub puzzle: Address,
+    pub puzzle_address: Address,
     /// Arena contract.
     #[serde(serialize_with = "checksummed")]
     pub arena: Address,
-    /// Block of the puzzle deployment.
-    pub puzzle_block: u64,
-    /// Block of the arena deployment.
-    pub arena_block: u64,
-    /// Transaction that created the puzzle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub puzzle_tx: Option<B256>,
-    /// Transaction that created the arena.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arena_tx: Option<B256>,
-    /// Gas used by the puzzle deployment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub puzzle_gas: Option<u64>,
-    /// Gas used by the arena deployment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arena_gas: Option<u64>,
     /// Who deployed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "checksummed_some"
-    )]
-    pub deployer: Option<Address>,
+    #[serde(serialize_with = "checksummed")]
+    pub deployer: Address,
+    /// The puzzle's creation.
+    pub puzzle_tx: MinedTx,
+    /// The arena's creation.
+    pub arena_tx: MinedTx,
 }
 
 /// Addresses in the record as EIP-55 checksums, as every other output shows them.
 fn checksummed<S: serde::Serializer>(address: &Address, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&address.to_checksum(None))
-}
-
-fn checksummed_some<S: serde::Serializer>(
-    address: &Option<Address>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match address {
-        Some(a) => checksummed(a, s),
-        None => s.serialize_none(),
-    }
 }
 
 /// `deployments/<chain-id>.json`: the chain id and every deployment, oldest first.
@@ -75,8 +71,16 @@ pub struct DeploymentsFile {
 #[derive(Deserialize)]
 struct LegacyFile {
     chain_id: u64,
-    #[serde(flatten)]
-    deployment: Deployment,
+    puzzle_kind: Puzzle,
+    puzzle: Address,
+    arena: Address,
+    puzzle_block: u64,
+    arena_block: u64,
+    puzzle_tx: B256,
+    arena_tx: B256,
+    puzzle_gas: u64,
+    arena_gas: u64,
+    deployer: Address,
 }
 
 /// `deployments/<chain-id>.json` below `dir`.
@@ -101,9 +105,24 @@ impl DeploymentsFile {
         let file = match serde_json::from_str::<DeploymentsFile>(&text) {
             Ok(file) => file,
             Err(e) => match serde_json::from_str::<LegacyFile>(&text) {
-                Ok(legacy) => DeploymentsFile {
-                    chain_id: legacy.chain_id,
-                    deployments: vec![legacy.deployment],
+                Ok(l) => DeploymentsFile {
+                    chain_id: l.chain_id,
+                    deployments: vec![Deployment {
+                        puzzle: l.puzzle_kind,
+                        puzzle_address: l.puzzle,
+                        arena: l.arena,
+                        deployer: l.deployer,
+                        puzzle_tx: MinedTx {
+                            hash: l.puzzle_tx,
+                            block: l.puzzle_block,
+                            gas: l.puzzle_gas,
+                        },
+                        arena_tx: MinedTx {
+                            hash: l.arena_tx,
+                            block: l.arena_block,
+                            gas: l.arena_gas,
+                        },
+                    }],
                 },
                 Err(_) => {
                     return Err(ChainError::State(format!(
@@ -160,17 +179,18 @@ mod tests {
     use super::*;
 
     fn sample(n: u8) -> Deployment {
+        let tx = |b: u8| MinedTx {
+            hash: B256::repeat_byte(b),
+            block: b.into(),
+            gas: 100_000,
+        };
         Deployment {
-            puzzle_kind: Puzzle::Fair,
-            puzzle: Address::repeat_byte(n),
+            puzzle: Puzzle::Fair,
+            puzzle_address: Address::repeat_byte(n),
             arena: Address::repeat_byte(n + 1),
-            puzzle_block: n.into(),
-            arena_block: u64::from(n) + 1,
-            puzzle_tx: Some(B256::repeat_byte(n)),
-            arena_tx: None,
-            puzzle_gas: Some(1),
-            arena_gas: None,
-            deployer: None,
+            deployer: Address::repeat_byte(0xde),
+            puzzle_tx: tx(n),
+            arena_tx: tx(n + 1),
         }
     }
 
@@ -231,8 +251,19 @@ mod tests {
         std::fs::write(&path, legacy.to_string()).unwrap();
         let file = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
         assert_eq!(file.deployments.len(), 1);
-        assert_eq!(file.deployments[0].arena, Address::repeat_byte(4));
-        assert_eq!(file.deployments[0].arena_tx, Some(B256::repeat_byte(8)));
+        let d = &file.deployments[0];
+        assert_eq!(
+            (d.puzzle, d.arena),
+            (Puzzle::Reference, Address::repeat_byte(4))
+        );
+        assert_eq!(
+            d.arena_tx,
+            MinedTx {
+                hash: B256::repeat_byte(8),
+                block: 2,
+                gas: 11
+            }
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -528,16 +528,12 @@ mod tests {
                 )
                 .unwrap();
             let record = Deployment {
-                puzzle_kind: crate::Puzzle::Reference,
-                puzzle: puzzle.contract_address.unwrap(),
+                puzzle: crate::Puzzle::Reference,
+                puzzle_address: puzzle.contract_address.unwrap(),
                 arena: arena.contract_address.unwrap(),
-                puzzle_block: puzzle.block,
-                arena_block: arena.block,
-                puzzle_tx: Some(puzzle.tx_hash),
-                arena_tx: Some(arena.tx_hash),
-                puzzle_gas: Some(puzzle.gas_used),
-                arena_gas: Some(arena.gas_used),
-                deployer: Some(chain.sender()),
+                deployer: chain.sender(),
+                puzzle_tx: (&puzzle).into(),
+                arena_tx: (&arena).into(),
             };
             chain.add_deployment(record.clone()).unwrap();
             deployed.push(record);

@@ -16,7 +16,7 @@ use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use serde::{Deserialize, Serialize};
 
 use super::ChainError;
-pub use super::deployments::Deployment;
+pub use super::deployments::{Deployment, MinedTx};
 
 /// Format version written to the file. Format 1 (one `deployment`, no logs)
 /// is read and upgraded; any other is refused.
@@ -42,6 +42,17 @@ pub struct AccountState {
 
 fn no_code(code: &Bytes) -> bool {
     code.is_empty()
+}
+
+/// A deployment as format 1 recorded it (blocks only; the rest is found in
+/// the transaction log).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+struct LegacyDeployment {
+    puzzle_kind: crate::Puzzle,
+    puzzle: Address,
+    arena: Address,
+    puzzle_block: u64,
+    arena_block: u64,
 }
 
 /// A mined transaction, kept for inspection.
@@ -85,7 +96,7 @@ pub struct ChainState {
     pub deployments: Vec<Deployment>,
     /// Format 1's single deployment, moved into `deployments` on load.
     #[serde(default, skip_serializing)]
-    deployment: Option<Deployment>,
+    deployment: Option<LegacyDeployment>,
     /// Mined transactions, oldest first.
     #[serde(default)]
     pub transactions: Vec<TxRecord>,
@@ -147,7 +158,17 @@ impl ChainState {
         }
         state.format = FORMAT;
         if let Some(d) = state.deployment.take() {
-            state.deployments.insert(0, d);
+            let upgraded = state.upgrade(&d).ok_or_else(|| {
+                ChainError::State(format!(
+                    "the embedded chain {} is impossible: field \"deployment\" names blocks {} and {} that hold no creation of {} and {}",
+                    path.display(),
+                    d.puzzle_block,
+                    d.arena_block,
+                    d.puzzle,
+                    d.arena
+                ))
+            })?;
+            state.deployments.insert(0, upgraded);
         }
         state.check().map_err(|field| {
             ChainError::State(format!(
@@ -156,6 +177,32 @@ impl ChainState {
             ))
         })?;
         Ok(state)
+    }
+
+    /// Format 1's deployment with its transactions looked up in the log.
+    fn upgrade(&self, d: &LegacyDeployment) -> Option<Deployment> {
+        let creation = |block: u64, address: Address| {
+            self.transactions
+                .iter()
+                .find(|t| t.block == block && t.created == Some(address))
+                .map(|t| MinedTx {
+                    hash: t.hash,
+                    block,
+                    gas: t.gas_used,
+                })
+        };
+        Some(Deployment {
+            puzzle: d.puzzle_kind,
+            puzzle_address: d.puzzle,
+            arena: d.arena,
+            deployer: self
+                .transactions
+                .iter()
+                .find(|t| t.created == Some(d.arena))?
+                .from,
+            puzzle_tx: creation(d.puzzle_block, d.puzzle)?,
+            arena_tx: creation(d.arena_block, d.arena)?,
+        })
     }
 
     /// Checks that the state could have been produced by this chain: one
@@ -184,13 +231,18 @@ impl ChainState {
             ));
         }
         for (i, d) in self.deployments.iter().enumerate() {
-            for (what, block, address) in [
-                ("puzzle", d.puzzle_block, d.puzzle),
-                ("arena", d.arena_block, d.arena),
+            for (tx_field, block, field, address) in [
+                (
+                    "puzzle_tx",
+                    d.puzzle_tx.block,
+                    "puzzle_address",
+                    d.puzzle_address,
+                ),
+                ("arena_tx", d.arena_tx.block, "arena", d.arena),
             ] {
                 if block == 0 || block > self.block {
                     return Err(format!(
-                        "field \"deployments[{i}].{what}_block\" is {block}, outside the mined blocks 1..={}",
+                        "field \"deployments[{i}].{tx_field}.block\" is {block}, outside the mined blocks 1..={}",
                         self.block
                     ));
                 }
@@ -200,7 +252,7 @@ impl ChainState {
                     .is_none_or(|a| a.code.is_empty())
                 {
                     return Err(format!(
-                        "field \"deployments[{i}].{what}\" is {address}, which holds no code"
+                        "field \"deployments[{i}].{field}\" is {address}, which holds no code"
                     ));
                 }
             }
@@ -379,59 +431,34 @@ mod tests {
 
         state.transactions.clear();
         state.deployments.push(Deployment {
-            puzzle_kind: Puzzle::Golf,
-            puzzle: Address::repeat_byte(9),
+            puzzle: Puzzle::Golf,
+            puzzle_address: Address::repeat_byte(9),
             arena: Address::repeat_byte(10),
-            puzzle_block: 1,
-            arena_block: 2,
-            puzzle_tx: None,
-            arena_tx: None,
-            puzzle_gas: None,
-            arena_gas: None,
-            deployer: None,
+            deployer: Address::repeat_byte(1),
+            puzzle_tx: MinedTx {
+                hash: B256::repeat_byte(1),
+                block: 1,
+                gas: 1,
+            },
+            arena_tx: MinedTx {
+                hash: B256::repeat_byte(2),
+                block: 2,
+                gas: 1,
+            },
         });
         state.save(&path).unwrap();
         let e = ChainState::load(&path).unwrap_err().to_string();
         assert!(
-            e.contains("field \"deployments[0].puzzle\" is 0x0909"),
+            e.contains("field \"deployments[0].puzzle_address\" is 0x0909"),
             "{e}"
         );
         fs::remove_file(&path).unwrap();
     }
 
-    /// A format-1 file (one `deployment`) loads with it as the only entry of
-    /// `deployments`, and is saved as format 2.
-    #[test]
-    fn format_one_files_are_upgraded() {
-        let path = std::env::temp_dir().join(format!("octoku-format1-{}.json", std::process::id()));
-        let mut state = ChainState::genesis(31337);
-        let code = AccountState {
-            code: Bytes::from_static(&[0x00]),
-            ..Default::default()
-        };
-        state.accounts.insert(Address::repeat_byte(9), code.clone());
-        state.accounts.insert(Address::repeat_byte(10), code);
-        state.block = 2;
-        let mut json = serde_json::to_value(&state).unwrap();
-        json["format"] = 1.into();
-        json["deployment"] = serde_json::json!({
-            "puzzle_kind": "fair",
-            "puzzle": Address::repeat_byte(9),
-            "arena": Address::repeat_byte(10),
-            "puzzle_block": 1,
-            "arena_block": 2,
-        });
-        json.as_object_mut().unwrap().remove("deployments");
-        fs::write(&path, json.to_string()).unwrap();
-        let loaded = ChainState::load(&path).unwrap();
-        assert_eq!(loaded.format, FORMAT);
-        assert_eq!(loaded.deployments.len(), 1);
-        assert_eq!(loaded.deployments[0].arena, Address::repeat_byte(10));
-        fs::remove_file(&path).unwrap();
-    }
-
-    /// A state file as the previous release wrote it (puzzle kind as its
-    /// label) still loads, with the kind read as the enum.
+    /// A state file as the previous release wrote it (format 1: one
+    /// `deployment`, the kind as its label) still loads: the deployment
+    /// becomes the only entry of `deployments`, its transactions found in
+    /// the log; one whose blocks hold no such creation is refused.
     #[test]
     fn state_files_of_the_previous_release_load() {
         let path = std::env::temp_dir().join(format!("octoku-old-{}.json", std::process::id()));
@@ -451,19 +478,48 @@ mod tests {
     "puzzle_block": 1,
     "arena_block": 2
   },
-  "transactions": []
+  "transactions": [
+    {"hash": "0x1111111111111111111111111111111111111111111111111111111111111111", "block": 1,
+     "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "to": null,
+     "created": "0x5fbdb2315678afecb367f032d93f642f64180aa3", "gas_used": 227492, "status": true},
+    {"hash": "0x2222222222222222222222222222222222222222222222222222222222222222", "block": 2,
+     "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "to": null,
+     "created": "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512", "gas_used": 353777, "status": true}
+  ]
 }"#;
         fs::write(&path, old).unwrap();
         let state = ChainState::load(&path).unwrap();
-        fs::remove_file(&path).unwrap();
+        assert_eq!(state.format, FORMAT);
         assert_eq!(state.deployments.len(), 1);
         let d = &state.deployments[0];
-        assert_eq!(d.puzzle_kind, Puzzle::Golf);
-        assert_eq!(d.arena_block, 2);
+        assert_eq!(d.puzzle, Puzzle::Golf);
+        assert_eq!(
+            d.arena_tx,
+            MinedTx {
+                hash: B256::repeat_byte(0x22),
+                block: 2,
+                gas: 353_777
+            }
+        );
+        assert_eq!(d.puzzle_tx.gas, 227_492);
         assert_eq!(
             d.arena.to_string(),
             "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
         );
+        assert_eq!(
+            d.deployer.to_string(),
+            "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+        );
+        // The same file without its transaction log names the field.
+        let cut =
+            old.split("\"transactions\"").next().unwrap().to_string() + "\"transactions\": []}";
+        fs::write(&path, cut).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("field \"deployment\" names blocks 1 and 2"),
+            "{e}"
+        );
+        fs::remove_file(&path).unwrap();
     }
 
     #[test]
