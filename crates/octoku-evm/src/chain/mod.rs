@@ -282,7 +282,7 @@ pub enum Chain {
     /// revm with its state in a local JSON file.
     Embedded(Box<EmbeddedChain>),
     /// A JSON-RPC node.
-    Rpc(RpcChain),
+    Rpc(Box<RpcChain>),
 }
 
 impl Chain {
@@ -301,7 +301,7 @@ impl Chain {
 
     /// Connects to the node at `url` with transaction options.
     pub fn rpc_with(url: &str, key: &PrivateKey, options: TxOptions) -> Result<Chain, ChainError> {
-        Ok(Chain::Rpc(RpcChain::connect(url, key, options)?))
+        Ok(Chain::Rpc(Box::new(RpcChain::connect(url, key, options)?)))
     }
 
     /// Sets how the following transactions are priced, numbered and awaited.

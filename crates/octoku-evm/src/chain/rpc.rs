@@ -311,7 +311,12 @@ impl RpcChain {
                 tokio::time::sleep(RECEIPT_POLL).await;
             };
             let mined = receipt.block_number().unwrap_or_default();
-            while confirmations > 1 {
+            // Confirmed when `confirmations` blocks, the transaction's own
+            // included, are on the chain.
+            loop {
+                if confirmations <= 1 {
+                    break;
+                }
                 if let Ok(Ok(latest)) =
                     tokio::time::timeout(request_timeout, provider.get_block_number()).await
                     && latest + 1 >= mined + confirmations
