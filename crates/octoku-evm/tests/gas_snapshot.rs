@@ -5,10 +5,7 @@
 
 use std::path::PathBuf;
 
-use octoku_evm::{
-    Machine,
-    gas::{SNAPSHOT_RUNS, SNAPSHOT_SEED, report},
-};
+use octoku_evm::gas::{SNAPSHOT_RUNS, SNAPSHOT_SEED, report};
 
 fn snapshot_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../gas-snapshot.txt")
@@ -16,8 +13,7 @@ fn snapshot_path() -> PathBuf {
 
 #[test]
 fn gas_matches_the_checked_in_snapshot() {
-    let mut machine = Machine::new().expect("contracts deploy");
-    let current = report(&mut machine, SNAPSHOT_RUNS, SNAPSHOT_SEED)
+    let current = report(SNAPSHOT_RUNS, SNAPSHOT_SEED)
         .expect("report")
         .table();
     let path = snapshot_path();

@@ -1,6 +1,6 @@
 //! `octoku audit`: is every board generate can produce solvable?
 
-use std::{io::Write, process::ExitCode, sync::Mutex, time::Instant};
+use std::{process::ExitCode, time::Instant};
 
 use octoku_core::{
     Board,
@@ -68,11 +68,17 @@ struct Fewer {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let threads = parallel::threads(args.threads)?;
     let started = Instant::now();
-    let bar = Progress::new(parallel::show_progress(args.json));
+    let bar = parallel::progress(0, "classes of 8-cell sets", args.json);
     let eight = audit_k(8, threads, &|done, total| {
-        bar.show("8-cell sets", done, total)
+        if done == 0 {
+            // Solving starts now (the classes were just enumerated): time
+            // the rate and ETA from here.
+            bar.reset();
+            bar.set_length(total);
+        }
+        bar.set_position(done);
     });
-    bar.clear();
+    bar.finish_and_clear();
     let fewer: Vec<(usize, AuditReport)> = (1..8)
         .map(|k| (k, audit_k(k, threads, &|_, _| {})))
         .collect();
@@ -156,41 +162,4 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         crate::outln!("time               {seconds:.2} s on {threads} threads")?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A one-line progress bar on stderr, drawn only on a terminal.
-struct Progress {
-    enabled: bool,
-    last: Mutex<u64>,
-}
-
-impl Progress {
-    fn new(enabled: bool) -> Progress {
-        Progress {
-            enabled,
-            last: Mutex::new(u64::MAX),
-        }
-    }
-
-    fn show(&self, what: &str, done: u64, total: u64) {
-        if !self.enabled || total == 0 {
-            return;
-        }
-        let percent = done.saturating_mul(100) / total;
-        let Ok(mut last) = self.last.lock() else {
-            return;
-        };
-        if *last == percent {
-            return;
-        }
-        *last = percent;
-        eprint!("\r{what} {}", parallel::bar(percent));
-        let _ = std::io::stderr().flush();
-    }
-
-    fn clear(&self) {
-        if self.enabled {
-            parallel::clear_line(60);
-        }
-    }
 }

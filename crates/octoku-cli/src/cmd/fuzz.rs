@@ -1,18 +1,15 @@
 //! `octoku fuzz`: differential fuzzing of the mirror against every compiled
 //! implementation, on all cores, stopping at the first disagreement.
 
-use std::{process::ExitCode, sync::Mutex};
+use std::{process::ExitCode, time::Instant};
 
-use octoku_evm::{
-    Puzzle,
-    fuzz::{Mismatch, check_only},
-};
+use octoku_evm::{Machine, Puzzle, fuzz::check_only};
 use serde::Serialize;
 
 use super::parallel;
 use crate::{error::CliError, output::print_json};
 
-/// Cases a worker claims at a time.
+/// Cases a worker takes at a time.
 const BATCH: u64 = 512;
 
 /// Arguments of `octoku fuzz`.
@@ -68,7 +65,8 @@ struct Answer {
     answer: String,
 }
 
-/// Runs the cases on `threads` workers, each with its own in-memory EVM.
+/// Runs the cases on `threads` workers, each with its own in-memory EVM;
+/// reports the lowest failing case, whatever the threads' timing.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let threads = parallel::threads(args.threads)?;
     let end = args.from.checked_add(args.cases).ok_or_else(|| {
@@ -79,32 +77,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .into_iter()
         .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
-    let found: Mutex<Option<Mismatch>> = Mutex::new(None);
-    let unit = parallel::show_progress(args.json).then_some("cases");
-
-    let run = parallel::in_batches(
-        threads,
+    let pool = parallel::pool(threads)?;
+    let bar = parallel::progress(args.cases, "cases", args.json);
+    let started = Instant::now();
+    let found = parallel::first_failure(
+        &pool,
         args.from..end,
         BATCH,
-        unit,
-        |machine, first, last| {
-            for index in first..last {
-                match check_only(machine, args.seed, index, &puzzles) {
-                    Ok(None) => {}
-                    Ok(Some(m)) => {
-                        let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
-                        if slot.as_ref().is_none_or(|old| m.index < old.index) {
-                            *slot = Some(m);
-                        }
-                        return Ok(true);
-                    }
-                    Err(e) => return Err(format!("case {index}: {e}")),
-                }
-            }
-            Ok(false)
+        &bar,
+        || Machine::new().map_err(|e| e.to_string()),
+        |machine, index| {
+            check_only(machine, args.seed, index, &puzzles)
+                .map_err(|e| format!("case {index}: {e}"))
         },
-    )?;
-    let (seconds, ran) = (run.seconds, run.done);
+    );
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let found = found.map_err(CliError::Evm)?;
+    // Every case below the first failure ran and agreed.
+    let ran = found
+        .as_ref()
+        .map_or(args.cases, |m| m.index - args.from + 1);
     let rate = ran as f64 / seconds.max(1e-9);
     let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
     let mut out = Fuzzed {
@@ -117,7 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         per_second: rate,
         mismatch: None,
     };
-    match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match found {
         None => {
             if args.json {
                 print_json(&out)?;

@@ -35,16 +35,15 @@ pub struct Args {
 
 /// Prints the gas report or a profile.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let mut machine = Machine::new()?;
     if let Some(function) = args.profile.as_deref() {
-        return profile(&mut machine, function, &args);
+        return profile(&mut Machine::new()?, function, &args);
     }
     if args.runs == 0 {
         return Err(CliError::Input(
             "--runs 0: expected at least 1 case per input class".into(),
         ));
     }
-    let report = gas::report(&mut machine, args.runs, gas::SNAPSHOT_SEED)?;
+    let report = gas::report(args.runs, gas::SNAPSHOT_SEED)?;
     if args.json {
         print_json(&report)?;
     } else {

@@ -1,13 +1,14 @@
 //! `octoku sample`: the boards of many addresses, solved: how many have a
 //! solution, how many exactly one, and whether the contract agrees.
 
-use std::{process::ExitCode, sync::Mutex};
+use std::{process::ExitCode, time::Instant};
 
 use octoku_core::{Address, Board};
 use octoku_evm::{
-    Puzzle,
+    Machine, Puzzle,
     sample::{Tally, sample},
 };
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::parallel;
@@ -16,7 +17,7 @@ use crate::{
     output::{self, print_json},
 };
 
-/// Addresses a worker claims at a time.
+/// Addresses a worker takes at a time.
 const BATCH: u64 = 1024;
 
 /// Arguments of `octoku sample`.
@@ -88,23 +89,30 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let puzzle = args.puzzle;
-    let total: Mutex<Tally> = Mutex::new(Tally::default());
-    let unit = parallel::show_progress(args.json).then_some("addresses");
-
-    let run = parallel::in_batches(
-        threads,
-        0..args.addresses,
-        BATCH,
-        unit,
-        |machine, first, last| {
-            let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
-                .map_err(|e| format!("addresses {first}..{last}: {e}"))?;
-            total.lock().unwrap_or_else(|p| p.into_inner()).merge(t);
-            Ok(false)
-        },
-    )?;
-    let seconds = run.seconds;
-    let t = total.into_inner().unwrap_or_else(|p| p.into_inner());
+    let pool = parallel::pool(threads)?;
+    let bar = parallel::progress(args.addresses, "addresses", args.json);
+    let started = Instant::now();
+    let t = pool
+        .install(|| {
+            (0..args.addresses.div_ceil(BATCH))
+                .into_par_iter()
+                .map_init(Machine::new, |machine, batch| {
+                    let machine = machine.as_mut().map_err(|e| e.to_string())?;
+                    let first = batch * BATCH;
+                    let last = (first + BATCH).min(args.addresses);
+                    let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
+                        .map_err(|e| format!("addresses {first}..{last}: {e}"))?;
+                    bar.inc(last - first);
+                    Ok(t)
+                })
+                .try_reduce(Tally::default, |mut a, b| {
+                    a.merge(b);
+                    Ok(a)
+                })
+        })
+        .map_err(CliError::Evm)?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
     let rate = t.addresses as f64 / seconds.max(1e-9);
     let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();
     if args.json {
