@@ -327,6 +327,7 @@ fn sample_finds_dead_ends_in_the_published_puzzle_and_none_in_the_fair_one() {
         &[
             "puzzle",
             "seed",
+            "from",
             "addresses",
             "solvable",
             "unsolvable",
@@ -673,4 +674,96 @@ fn gas_profile_json_breaks_the_call_down_by_opcode_and_line() {
     let sum = |rows: &[Value]| rows.iter().map(|r| r["gas"].as_u64().unwrap()).sum::<u64>();
     assert_eq!(sum(by_opcode), gas);
     assert_eq!(sum(by_line), gas);
+}
+
+/// Starts `octoku ARGS`, sends Ctrl-C (SIGINT) after `after`, and returns
+/// its output.
+fn interrupt_after(args: &[&str], after: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
+
+/// The `--from N` in an interrupted run's message.
+fn resume_point(err: &str) -> u64 {
+    err.split("--from ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no --from in: {err}"))
+}
+
+/// Ctrl-C during fuzz and sample says what was done and the command that
+/// resumes (exit 130); the resumed range runs; Ctrl-C during audit says how
+/// far it got.
+#[test]
+fn ctrl_c_says_what_was_done_and_how_to_resume() {
+    let long = std::time::Duration::from_millis(1500);
+    let out = interrupt_after(&["fuzz", "--cases", "100000000", "--threads", "2"], long);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("octoku: interrupted: cases 0..") && err.contains("no disagreement"),
+        "{err}"
+    );
+    let next = resume_point(&err);
+    assert!(next > 0 && next < 100_000_000, "{err}");
+    assert!(
+        err.contains(&format!("--cases {}", 100_000_000 - next)),
+        "{err}"
+    );
+    let resumed = octoku(&[
+        "fuzz",
+        "--from",
+        &next.to_string(),
+        "--cases",
+        "500",
+        "--json",
+    ]);
+    assert_eq!(ok_json(&resumed)["from"], next);
+
+    let out = interrupt_after(
+        &["sample", "--addresses", "1000000000", "--threads", "2"],
+        long,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("octoku: interrupted: addresses 0.."), "{err}");
+    let next = resume_point(&err);
+    assert_eq!(next % 1024, 0, "resumes at a batch start: {err}");
+    let resumed = octoku(&[
+        "sample",
+        "--from",
+        &next.to_string(),
+        "--addresses",
+        "100",
+        "--json",
+    ]);
+    let v = ok_json(&resumed);
+    assert_eq!(
+        (v["from"].as_u64(), v["addresses"].as_u64()),
+        (Some(next), Some(100))
+    );
+
+    let out = interrupt_after(
+        &["audit", "--threads", "1"],
+        std::time::Duration::from_millis(300),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("octoku: interrupted:") && err.contains("classes of 8-cell sets solved"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
 }

@@ -63,12 +63,32 @@ struct Fewer {
     unsolvable_cell_sets: u64,
 }
 
+/// On Ctrl-C, says how far the audit got and ends the process with status
+/// 130 (the audit is exhaustive in one pass: there is nothing to resume).
+fn watch_interrupts(bar: indicatif::ProgressBar) {
+    std::thread::spawn(move || {
+        loop {
+            if parallel::interrupted() {
+                let (done, total) = (bar.position(), bar.length().unwrap_or(0));
+                bar.finish_and_clear();
+                eprintln!(
+                    "octoku: interrupted: {done} of {total} classes of 8-cell sets solved, nothing reported (the audit has no partial answer; run it again, it takes seconds)"
+                );
+                std::process::exit(i32::from(parallel::INTERRUPTED_EXIT));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    });
+}
+
 /// Audits every 8-cell set up to symmetry, and the smaller sets generate
 /// makes when its seed runs out.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let threads = parallel::threads(args.threads)?;
     let started = Instant::now();
     let bar = parallel::progress(0, "classes of 8-cell sets", args.json);
+    parallel::catch_interrupts();
+    watch_interrupts(bar.clone());
     let eight = audit_k(8, threads, &|done, total| {
         if done == 0 {
             // Solving starts now (the classes were just enumerated): time

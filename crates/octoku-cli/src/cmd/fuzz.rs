@@ -79,6 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .collect();
     let pool = parallel::pool(threads)?;
     let bar = parallel::progress(args.cases, "cases", args.json);
+    parallel::catch_interrupts();
     let started = Instant::now();
     let found = parallel::first_failure(
         &pool,
@@ -93,7 +94,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let found = found.map_err(CliError::Evm)?;
+    let found = match found {
+        Ok(found) => found,
+        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
+        Err(parallel::Halt::Interrupted { next }) => {
+            let only = if puzzles.len() == Puzzle::ALL.len() {
+                String::new()
+            } else {
+                let labels: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
+                format!(" --puzzle {}", labels.join(","))
+            };
+            eprintln!(
+                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz --seed {} --from {next} --cases {}{only}",
+                args.from,
+                next - args.from,
+                args.cases,
+                args.seed,
+                end - next
+            );
+            return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
+        }
+    };
     // Every case below the first failure ran and agreed.
     let ran = found
         .as_ref()
