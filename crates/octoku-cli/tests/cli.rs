@@ -767,3 +767,27 @@ fn ctrl_c_says_what_was_done_and_how_to_resume() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// A file that is not a keystore is refused before any password prompt
+/// (stdin is no terminal here: a prompt would fail differently), and an
+/// account name with a path in it is refused.
+#[test]
+fn a_non_keystore_is_refused_before_asking_for_a_password() {
+    let dir = std::env::temp_dir().join(format!("octoku-cli-keystore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.json");
+    std::fs::write(&file, "{}").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(["play", "--keystore", file.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    one_line_failure(
+        &out,
+        2,
+        "no \"crypto\" section; expected a Web3 Secret Storage (v3) keystore",
+    );
+    let out = octoku(&["play", "--account", "../k.json"]);
+    one_line_failure(&out, 2, "no path separators");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -58,11 +58,7 @@ fn diff(saved: &str, current: &str) -> String {
         }
     }
     let mut out = String::new();
-    for (title, body) in [
-        ("changed", changed),
-        ("added", added),
-        ("removed", removed),
-    ] {
+    for (title, body) in [("changed", changed), ("added", added), ("removed", removed)] {
         if !body.is_empty() {
             out.push_str(&format!("{title}:\n{body}"));
         }
@@ -72,7 +68,9 @@ fn diff(saved: &str, current: &str) -> String {
 
 #[test]
 fn gas_matches_the_checked_in_snapshot() {
-    let current = report(SNAPSHOT_RUNS, SNAPSHOT_SEED).expect("report").table();
+    let current = report(SNAPSHOT_RUNS, SNAPSHOT_SEED)
+        .expect("report")
+        .table();
     let path = snapshot_path();
     if std::env::var_os("OCTOKU_UPDATE_GAS_SNAPSHOT").is_some() {
         std::fs::write(&path, &current).expect("write snapshot");

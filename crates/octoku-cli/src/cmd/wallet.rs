@@ -145,6 +145,7 @@ impl SignerArgs {
                 return Ok(None);
             }
         };
+        signer::check_keystore(&path).map_err(chain_error)?;
         let password = self.password(&path)?;
         tracing::debug!(keystore = %path.display(), "decrypting the keystore");
         signer::decrypt_keystore(&path, password.as_bytes())
@@ -200,7 +201,7 @@ pub struct TxArgs {
     /// Send legacy (type 0) transactions, for chains without EIP-1559.
     #[arg(long)]
     pub legacy: bool,
-    /// Blocks to wait for after the transaction's own (1 = mined).
+    /// Blocks to wait for, the transaction's own included (1: mined).
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub confirmations: u64,

@@ -40,8 +40,9 @@ pub fn account_keystore(dir: &Path, name: &str) -> Result<PathBuf, ChainError> {
     Ok(path)
 }
 
-/// Decrypts the keystore at `path` with `password`.
-pub fn decrypt_keystore(path: &Path, password: &[u8]) -> Result<PrivateKey, ChainError> {
+/// Checks that `path` is a readable keystore (JSON with a `crypto`
+/// section), so a password is not asked for a file that cannot be one.
+pub fn check_keystore(path: &Path) -> Result<(), ChainError> {
     let shown = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| ChainError::Key(format!("keystore {shown}: cannot read it: {e}")))?;
@@ -55,6 +56,13 @@ pub fn decrypt_keystore(path: &Path, password: &[u8]) -> Result<PrivateKey, Chai
             "keystore {shown}: no \"crypto\" section; expected a Web3 Secret Storage (v3) keystore"
         )));
     }
+    Ok(())
+}
+
+/// Decrypts the keystore at `path` with `password`.
+pub fn decrypt_keystore(path: &Path, password: &[u8]) -> Result<PrivateKey, ChainError> {
+    check_keystore(path)?;
+    let shown = path.display();
     let signer = PrivateKeySigner::decrypt_keystore(path, password).map_err(|e| {
         let detail = match &e {
             LocalSignerError::EthKeystoreError(k) if k.to_string().contains("Mac Mismatch") => {
