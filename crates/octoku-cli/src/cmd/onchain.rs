@@ -130,7 +130,7 @@ pub struct ArenaInfo {
     pub puzzle: Address,
     /// The puzzle's kind, recognised by its code.
     pub kind: Option<Puzzle>,
-    /// The record of the deployment, when it is on record.
+    /// Block of the arena's deployment, when it is on record.
     pub block: Option<u64>,
 }
 
