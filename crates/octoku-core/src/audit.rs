@@ -406,9 +406,54 @@ mod tests {
         assert_eq!(*last.lock().unwrap(), (r.classes, r.classes));
     }
 
+    /// Whether the board has a solution (digits 9 and up count as none).
+    fn solvable(b: Board) -> bool {
+        matches!(solve(b), Ok(Some(_)))
+    }
+
+    /// The cells of a published dead end (8 givens, no solution).
+    fn dead_end_set() -> u64 {
+        let b: Board = "0x0000056070423000000000000000000000000000000000000000800100000000"
+            .parse()
+            .unwrap();
+        let cells = b.cells();
+        (0..64)
+            .filter(|&i| cells[i] != 0)
+            .fold(0, |m, i| m | 1u64 << i)
+    }
+
+    #[test]
+    fn dead_end_set_is_unsolvable_with_any_distinct_digits() {
+        let set = dead_end_set();
+        assert_eq!(set.count_ones(), 8);
+        assert!(!solvable(set_board(set)));
+        let mut rng = crate::rng::SplitMix64::new(12);
+        for _ in 0..20 {
+            let mut digits: Vec<u8> = (1..=8).collect();
+            rng.shuffle(&mut digits);
+            let mut cells = [0u8; 64];
+            for (k, i) in (0..64).filter(|&i| set >> i & 1 != 0).enumerate() {
+                cells[i] = digits[k];
+            }
+            assert!(!solvable(Board::from_cells(&cells)), "{digits:?}");
+        }
+    }
+
+    /// A cell set of at most 8 cells: a random one, or the dead end (so both
+    /// outcomes of solving occur).
+    fn small_set() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            3 => proptest::sample::subsequence((0..64u32).collect::<Vec<_>>(), 0..=8)
+                .prop_map(|cells| cells.iter().fold(0u64, |a, &i| a | (1u64 << i))),
+            1 => Just(dead_end_set()),
+        ]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
+        /// Moving a cell set (up to 12 cells) by any symmetry keeps its
+        /// canonical code and stabilizer, and the code's set has as many cells.
         #[test]
         fn canonical_form_is_invariant_under_random_symmetries(
             cells in proptest::sample::subsequence((0..64u32).collect::<Vec<_>>(), 0..=12),
@@ -419,14 +464,22 @@ mod tests {
             let s = Symmetry::from_index(g).unwrap();
             let moved = s.apply_mask(set);
             prop_assert_eq!(c.canonical(set), c.canonical(moved));
-            // Solvability (digits 1..k in reading order) is the same across the orbit.
-            prop_assert_eq!(
-                matches!(solve(set_board(set)), Ok(Some(_))),
-                matches!(solve(set_board(moved)), Ok(Some(_)))
-            );
-            // The canonical set is itself in the orbit, so it is solvable iff the set is.
             let canon_set = code_to_set(c.canonical(set).0);
             prop_assert_eq!(canon_set.count_ones(), set.count_ones());
+        }
+
+        /// A set of at most 8 cells (digits 1..k in reading order), its image
+        /// under any symmetry and its canonical representative are all
+        /// solvable or all unsolvable, as the solver finds.
+        #[test]
+        fn canonical_set_is_solvable_iff_the_set_is(base in small_set(), g in 0..ORDER) {
+            let c = Canonizer::new();
+            let set = Symmetry::from_index(g).unwrap().apply_mask(base);
+            let canon_set = code_to_set(c.canonical(set).0);
+            prop_assert_eq!(c.canonical(canon_set).0, c.canonical(set).0);
+            let want = solvable(set_board(base));
+            prop_assert_eq!(solvable(set_board(set)), want);
+            prop_assert_eq!(solvable(set_board(canon_set)), want);
         }
     }
 
