@@ -16,16 +16,16 @@ const BATCH: u64 = 512;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Number of cases to run.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
     cases: u64,
     /// Seed of the case stream (case i of seed s is always the same input).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Index of the first case (to replay one case: --from I --cases 1).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=1_000_000_000_000))]
     from: u64,
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Compare only these implementations with their mirrors (repeat the
     /// flag or separate with commas; default: all).
@@ -79,6 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .collect();
     let pool = parallel::pool(threads)?;
     let bar = parallel::progress(args.cases, "cases", args.json);
+    parallel::catch_interrupts();
     let started = Instant::now();
     let found = parallel::first_failure(
         &pool,
@@ -93,7 +94,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let found = found.map_err(CliError::Evm)?;
+    let found = match found {
+        Ok(found) => found,
+        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
+        Err(parallel::Halt::Interrupted { next }) => {
+            let only = if puzzles.len() == Puzzle::ALL.len() {
+                String::new()
+            } else {
+                let labels: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
+                format!(" --puzzle {}", labels.join(","))
+            };
+            eprintln!(
+                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz --seed {} --from {next} --cases {}{only}",
+                args.from,
+                next - args.from,
+                args.cases,
+                args.seed,
+                end - next
+            );
+            return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
+        }
+    };
     // Every case below the first failure ran and agreed.
     let ran = found
         .as_ref()
@@ -115,12 +136,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             if args.json {
                 print_json(&out)?;
             } else {
-                println!(
+                crate::outln!(
                     "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
                     implementations.join(", "),
                     args.seed
-                );
-                println!("{seconds:.2} s, {rate:.0} cases/s");
+                )?;
+                crate::outln!("{seconds:.2} s, {rate:.0} cases/s")?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -151,8 +172,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 });
                 print_json(&out)?;
             } else {
-                println!("case {}: {m}", m.index);
-                println!("reproduce: {replay}");
+                crate::outln!("case {}: {m}", m.index)?;
+                crate::outln!("reproduce: {replay}")?;
             }
             Ok(ExitCode::from(1))
         }

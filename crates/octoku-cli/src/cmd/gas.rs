@@ -14,7 +14,7 @@ use crate::{error::CliError, input, output::print_json};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Cases per input class.
-    #[arg(long, default_value_t = gas::SNAPSHOT_RUNS)]
+    #[arg(long, default_value_t = gas::SNAPSHOT_RUNS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     runs: usize,
     /// Profile one call instead: `generate <ADDRESS>` or `verify <START> <SOLUTION>`.
     #[arg(long, value_name = "FUNCTION", value_parser = ["generate", "verify"])]
@@ -47,11 +47,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         print_json(&report)?;
     } else {
-        println!(
+        crate::outln!(
             "execution gas of the call ({} cases per class, seed {:#x})\n",
             report.runs,
             gas::SNAPSHOT_SEED
-        );
+        )?;
         print!("{}", report.table());
     }
     Ok(ExitCode::SUCCESS)
@@ -83,32 +83,37 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    crate::outln!(
         "{} {function}: {} gas (execution gas of the call{})\n",
         puzzle,
         p.gas,
         if p.success { "" } else { ", reverted" }
-    );
-    println!(
+    )?;
+    crate::outln!(
         "{:<14} {:>7} {:>8} {:>6}",
-        "opcode", "count", "gas", "share"
-    );
+        "opcode",
+        "count",
+        "gas",
+        "share"
+    )?;
     for op in p.by_opcode.iter().take(args.top) {
-        println!(
+        crate::outln!(
             "{:<14} {:>7} {:>8} {:>5.1}%",
             op.opcode,
             op.count,
             op.gas,
             100.0 * op.gas as f64 / p.gas.max(1) as f64
-        );
+        )?;
     }
-    println!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas");
+    crate::outln!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas")?;
     for line in p.by_line.iter().take(args.top) {
         let text: String = line.source.chars().take(70).collect();
-        println!(
+        crate::outln!(
             "{:<34} {:>7} {:>8}  {text}",
-            line.location, line.count, line.gas
-        );
+            line.location,
+            line.count,
+            line.gas
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,10 +2,12 @@
 
 pub mod audit;
 pub mod board;
+pub mod completions;
 pub mod deploy;
 pub mod fuzz;
 pub mod gas;
 pub mod generate;
+pub mod leaderboard;
 pub mod onchain;
 pub mod parallel;
 pub mod play;
@@ -13,3 +15,4 @@ pub mod sample;
 pub mod solve;
 pub mod submit;
 pub mod verify;
+pub mod wallet;

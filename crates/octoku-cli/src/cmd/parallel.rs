@@ -2,7 +2,14 @@
 //! `--threads` default, a rayon pool of that many workers, and an indicatif
 //! progress bar (on a terminal only, never with `--json`).
 
-use std::{fmt, ops::Range};
+use std::{
+    fmt,
+    ops::Range,
+    sync::{
+        Arc, LazyLock,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use rayon::prelude::*;
@@ -19,6 +26,41 @@ pub fn threads(arg: Option<usize>) -> Result<usize, CliError> {
         ));
     }
     Ok(threads)
+}
+
+/// Set by the first Ctrl-C once [`catch_interrupts`] ran.
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// Exit status of an interrupted run (128 + SIGINT, as a shell reports it).
+pub const INTERRUPTED_EXIT: u8 = 130;
+
+/// From now on the first Ctrl-C only sets a flag the long runs poll (so
+/// they can say what was done and how to resume); a second one ends the
+/// process at once with status 130.
+pub fn catch_interrupts() {
+    use signal_hook::{consts::SIGINT, flag};
+    let flag = Arc::clone(&INTERRUPTED);
+    // Registration fails only for forbidden signals; SIGINT is not one.
+    let _ =
+        flag::register_conditional_shutdown(SIGINT, i32::from(INTERRUPTED_EXIT), Arc::clone(&flag));
+    let _ = flag::register(SIGINT, flag);
+}
+
+/// Whether Ctrl-C was pressed (after [`catch_interrupts`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Why [`first_failure`] stopped without a failure to report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Halt {
+    /// A check errored (the EVM failed).
+    Error(String),
+    /// Ctrl-C: every index below `next` was checked and passed.
+    Interrupted {
+        /// The first index not known to pass: where to resume.
+        next: u64,
+    },
 }
 
 /// A rayon pool of `threads` workers.
@@ -53,7 +95,9 @@ pub fn progress(total: u64, unit: &str, json: bool) -> ProgressBar {
 /// Returns the failure (`Ok(Some)`) or error of the lowest failing index,
 /// the same whatever the threads' timing: batches are searched in order
 /// (rayon's `find_first`) and each stops at its own first failure. The bar
-/// counts every batch that passed.
+/// counts every batch that passed. After Ctrl-C no batch starts; the lowest
+/// batch that did not run is where to resume ([`Halt::Interrupted`]), every
+/// index below it having passed.
 pub fn first_failure<S, T: Send>(
     pool: &rayon::ThreadPool,
     range: Range<u64>,
@@ -61,24 +105,27 @@ pub fn first_failure<S, T: Send>(
     bar: &ProgressBar,
     init: impl Fn() -> Result<S, String> + Sync + Send,
     check: impl Fn(&mut S, u64) -> Result<Option<T>, String> + Sync + Send,
-) -> Result<Option<T>, String> {
+) -> Result<Option<T>, Halt> {
     let batches = (range.end - range.start).div_ceil(batch);
-    let first: Option<Result<Option<T>, String>> = pool.install(|| {
+    let first: Option<Result<Option<T>, Halt>> = pool.install(|| {
         (0..batches)
             .into_par_iter()
             .map_init(&init, |state, b| {
-                let state = state.as_mut().map_err(|e| e.clone())?;
                 let from = range.start + b * batch;
+                if interrupted() {
+                    return Err(Halt::Interrupted { next: from });
+                }
+                let state = state.as_mut().map_err(|e| Halt::Error(e.clone()))?;
                 let to = (from + batch).min(range.end);
                 for index in from..to {
-                    if let Some(failure) = check(state, index)? {
+                    if let Some(failure) = check(state, index).map_err(Halt::Error)? {
                         return Ok(Some(failure));
                     }
                 }
                 bar.inc(to - from);
                 Ok(None)
             })
-            .find_first(|outcome: &Result<Option<T>, String>| !matches!(outcome, Ok(None)))
+            .find_first(|outcome: &Result<Option<T>, Halt>| !matches!(outcome, Ok(None)))
     });
     Ok(first.transpose()?.flatten())
 }
@@ -109,6 +156,7 @@ mod tests {
                 },
             );
             assert_eq!(found, Ok(Some(1_777)));
+            assert!(!interrupted());
         }
         let error = first_failure(
             &pool,
@@ -124,7 +172,7 @@ mod tests {
                 }
             },
         );
-        assert_eq!(error, Err("case 9000 failed".to_string()));
+        assert_eq!(error, Err(Halt::Error("case 9000 failed".to_string())));
         let none = first_failure(&pool, 0..1_000, 64, &bar, || Ok(()), |_, _| Ok(None::<u64>));
         assert_eq!(none, Ok(None));
         let broken = first_failure(
@@ -135,6 +183,6 @@ mod tests {
             || Err::<(), _>("no EVM".into()),
             |_, _| Ok(None::<u64>),
         );
-        assert_eq!(broken, Err("no EVM".to_string()));
+        assert_eq!(broken, Err(Halt::Error("no EVM".to_string())));
     }
 }

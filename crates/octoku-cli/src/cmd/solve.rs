@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long)]
     address: Option<String>,
     /// Also count solutions, exactly up to N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
     /// Which implementation to run.
     #[arg(long, value_enum, ignore_case = true, default_value_t)]
@@ -100,24 +100,25 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })?;
     } else {
         if let Some(a) = address {
-            println!("address   {a}");
+            crate::outln!("address   {a}")?;
         }
-        println!("start     {}", start.to_hex());
-        println!();
-        println!("{}", solution.grid());
-        println!();
-        println!("solution  {}", solution.to_hex());
-        println!(
+        crate::outln!("start     {}", start.to_hex())?;
+        crate::outln!()?;
+        crate::outln!("{}", solution.grid())?;
+        crate::outln!()?;
+        crate::outln!("solution  {}", solution.to_hex())?;
+        crate::outln!(
             "verified  the {} contract accepts it in the in-memory EVM ({} gas)",
-            puzzle, verdict.gas
-        );
+            puzzle,
+            verdict.gas
+        )?;
         if let (Some(n), Some(capped)) = (solutions, capped) {
             let bound = if capped {
                 " (stopped at the limit)"
             } else {
                 ""
             };
-            println!("solutions {n}{bound}");
+            crate::outln!("solutions {n}{bound}")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -157,7 +158,7 @@ fn no_solution(
         } else {
             String::new()
         };
-        println!("no solution for {start}{whose}{why}{hint}");
+        crate::outln!("no solution for {start}{whose}{why}{hint}")?;
     }
     Ok(ExitCode::from(1))
 }

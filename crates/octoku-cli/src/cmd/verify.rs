@@ -74,20 +74,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             problems: &problems,
         })?;
     } else if call.value {
-        println!("valid    the contract accepts this solution");
-        println!("gas      {} (execution gas of verify)", call.gas);
+        crate::outln!("valid    the contract accepts this solution")?;
+        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     } else {
-        println!("invalid  the contract rejects this solution");
+        crate::outln!("invalid  the contract rejects this solution")?;
         for problem in problems.iter().take(SHOWN) {
-            println!("  - {problem}");
+            crate::outln!("  - {problem}")?;
         }
         if problems.len() > SHOWN {
-            println!(
+            crate::outln!(
                 "  ... and {} more (--json lists them all)",
                 problems.len() - SHOWN
-            );
+            )?;
         }
-        println!("gas      {} (execution gas of verify)", call.gas);
+        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     }
     crate::exit(call.value)
 }
