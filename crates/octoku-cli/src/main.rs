@@ -54,6 +54,8 @@ enum Command {
     Leaderboard(cmd::leaderboard::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(cmd::completions::Args),
+    /// A Sudoku puzzle of any size (--size N) with exactly one solution.
+    Puzzle(cmd::puzzle::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Submit(args) => cmd::submit::run(args),
         Command::Leaderboard(args) => cmd::leaderboard::run(args),
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
+        Command::Puzzle(args) => cmd::puzzle::run(args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@ use octoku_core::{Address, Board, solve};
 use octoku_evm::{Machine, Puzzle};
 use serde::Serialize;
 
+use super::family;
 use crate::{
     error::CliError,
     input,
@@ -20,7 +21,7 @@ pub(crate) const DEAD_END_SHARE: &str =
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.').
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, or - for standard input).
     #[arg(required_unless_present = "address", conflicts_with = "address")]
     start: Option<String>,
     /// Solve the board this address gets from generate instead.
@@ -35,6 +36,8 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    size: family::SizeArgs,
 }
 
 /// `octoku solve --json`, solved or not.
@@ -55,7 +58,17 @@ struct Solved {
 }
 
 /// Solves the start, verifies the solution in the in-memory EVM.
+/// With `--size`: solves a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.size.active() {
+        return match (&args.start, &args.address) {
+            (Some(start), None) => family::solve(&args.size, start, args.count, args.json),
+            _ => Err(CliError::Input(
+                "--address gives an 8x8 contract board; expected a START board with --size".into(),
+            )),
+        };
+    }
+    args.size.refuse_without_size()?;
     let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {

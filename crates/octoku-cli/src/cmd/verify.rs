@@ -7,6 +7,7 @@ use octoku_core::explain::explain;
 use octoku_evm::{Machine, Puzzle};
 use serde::Serialize;
 
+use super::family;
 use crate::{
     error::CliError,
     input,
@@ -19,7 +20,7 @@ const SHOWN: usize = 12;
 /// Arguments of `octoku verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.').
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, - for standard input, or "" for none).
     start: String,
     /// The proposed solution, in the same forms.
     solution: String,
@@ -29,6 +30,8 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    size: family::SizeArgs,
 }
 
 /// `octoku verify --json`.
@@ -46,7 +49,12 @@ struct Verdict<'a> {
 }
 
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
+/// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.size.active() {
+        return family::verify(&args.size, &args.start, &args.solution, args.json);
+    }
+    args.size.refuse_without_size()?;
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
     let puzzle = args.puzzle;

@@ -1,0 +1,362 @@
+//! The Sudoku family on the command line: `--size N` (and `--box RxC`,
+//! `--symbols`, `--format`) switch `solve` and `verify` from the 8×8
+//! contract to boards of any shape, solved and checked by the core (no
+//! contract is involved); `octoku puzzle` makes puzzles of any shape.
+//!
+//! A board argument is the board's text (line form on the command line),
+//! `@FILE` for a file, or `-` for standard input, in any of the core's text
+//! forms (line, grid, seed003; see `octoku_core::ntext`).
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use octoku_core::geometry::Geometry;
+use octoku_core::nboard::NBoard;
+use octoku_core::ntext::{self, Form, ReadOptions, Symbols};
+use octoku_core::{ncheck, nsolve};
+use serde::Serialize;
+
+use crate::{error::CliError, output::print_json};
+
+/// How many problems the text output of verify lists.
+const SHOWN: usize = 12;
+
+/// The text forms selectable with `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// N² symbols on one line, `.` for an empty cell.
+    Line,
+    /// One row per line, with box rules.
+    Grid,
+    /// Seed 003's form: a header of the symbols, then comma-separated rows.
+    Seed003,
+}
+
+impl From<FormatArg> for Form {
+    fn from(f: FormatArg) -> Form {
+        match f {
+            FormatArg::Line => Form::Line,
+            FormatArg::Grid => Form::Grid,
+            FormatArg::Seed003 => Form::Seed003,
+        }
+    }
+}
+
+/// Options of every command that takes boards of any size.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SizeArgs {
+    /// Board side N (4 to 16; 9 is classic Sudoku): boards of any size, solved and checked by the core, no contract.
+    #[arg(long, value_name = "N")]
+    pub size: Option<usize>,
+    /// Box shape RxC (rows x columns of a box, R·C = N), instead of the default for --size.
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+    /// Symbols of the line and grid forms: N characters (ABCD) or N symbols separated by spaces.
+    #[arg(long, value_name = "SYMBOLS")]
+    pub symbols: Option<String>,
+    /// Form of the boards printed (default: grid in text output).
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub format: Option<FormatArg>,
+}
+
+impl SizeArgs {
+    /// Whether the family path was asked for (`--size` or `--box`).
+    pub fn active(&self) -> bool {
+        self.size.is_some() || self.box_shape.is_some()
+    }
+
+    /// Refuses the family-only options when the 8×8 contract path runs.
+    pub fn refuse_without_size(&self) -> Result<(), CliError> {
+        let given = [
+            (self.symbols.is_some(), "--symbols"),
+            (self.format.is_some(), "--format"),
+        ];
+        match given.iter().find(|(on, _)| *on) {
+            Some((_, flag)) => Err(CliError::Input(format!(
+                "{flag} applies to boards of any size; expected --size N with it (the 8x8 contract boards take hex or 64 cells)"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The board shape: `--box`, else the default for `--size`; both must agree.
+    pub fn geometry(&self) -> Result<Geometry, CliError> {
+        let from_box = match &self.box_shape {
+            Some(text) => Some(parse_box(text)?),
+            None => None,
+        };
+        match (self.size, from_box) {
+            (Some(n), Some(g)) if g.size() != n => Err(CliError::Input(format!(
+                "--box {} makes a {}x{} board but --size is {n}; expected boxes whose rows x columns is {n}",
+                self.box_shape.as_deref().unwrap_or_default(),
+                g.size(),
+                g.size()
+            ))),
+            (_, Some(g)) => Ok(g),
+            (Some(n), None) => {
+                Geometry::for_size(n).map_err(|e| CliError::Input(format!("--size {n}: {e}")))
+            }
+            (None, None) => Err(CliError::Input(
+                "no board size; expected --size N (4 to 16) or --box RxC".into(),
+            )),
+        }
+    }
+
+    /// The custom symbols, if any, checked against the board side.
+    pub fn symbols(&self, g: Geometry) -> Result<Option<Symbols>, CliError> {
+        let Some(text) = &self.symbols else {
+            return Ok(None);
+        };
+        let symbols =
+            Symbols::parse(text).map_err(|e| CliError::Input(format!("--symbols: {e}")))?;
+        if symbols.len() != g.size() {
+            return Err(CliError::Input(format!(
+                "--symbols: {} given; expected exactly {} for a {g} board",
+                symbols.len(),
+                g.size()
+            )));
+        }
+        Ok(Some(symbols))
+    }
+
+    /// The read options for this command line.
+    fn read_options(&self) -> Result<ReadOptions, CliError> {
+        let geometry = self.geometry()?;
+        Ok(ReadOptions {
+            geometry: Some(geometry),
+            symbols: self.symbols(geometry)?,
+        })
+    }
+}
+
+/// Parses `RxC` (also `R×C`, `R*C`).
+fn parse_box(text: &str) -> Result<Geometry, CliError> {
+    let bad = || {
+        CliError::Input(format!(
+            "--box {text}: expected rows x columns of a box, such as 3x3 or 2x4, with a product from 4 to 16"
+        ))
+    };
+    let (r, c) = text.split_once(['x', 'X', '×', '*']).ok_or_else(bad)?;
+    let (r, c) = (
+        r.trim().parse::<usize>().map_err(|_| bad())?,
+        c.trim().parse::<usize>().map_err(|_| bad())?,
+    );
+    Geometry::new(r, c).map_err(|e| CliError::Input(format!("--box {text}: {e}")))
+}
+
+/// The text of a board argument: itself, a file (`@FILE`) or standard input (`-`).
+fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
+    if arg == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| {
+            CliError::Input(format!("{name}: standard input: {e}; expected UTF-8 text"))
+        })?;
+        Ok(text)
+    } else if let Some(path) = arg.strip_prefix('@') {
+        std::fs::read_to_string(path).map_err(|e| {
+            CliError::Input(format!(
+                "{name}: cannot read {path}: {e}; expected a readable UTF-8 file"
+            ))
+        })
+    } else {
+        Ok(arg.to_owned())
+    }
+}
+
+/// A board argument read in any form.
+fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<ntext::Parsed, CliError> {
+    let text = argument_text(name, arg)?;
+    ntext::read(&text, options).map_err(|e| CliError::Input(format!("{name}: {e}")))
+}
+
+/// Refuses `-` for more than one argument (standard input is read once).
+fn one_stdin(args: &[&str]) -> Result<(), CliError> {
+    if args.iter().filter(|a| **a == "-").count() > 1 {
+        return Err(CliError::Input(
+            "standard input (-) can hold one board; expected - for at most one argument".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A board in a form, with one-line errors.
+pub(crate) fn text_of(board: &NBoard, symbols: &Symbols, form: Form) -> Result<String, CliError> {
+    ntext::write(board, symbols, form).map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// The JSON form of a board: the line form in its own symbols, or the
+/// seed003 text when a symbol is longer than one character.
+pub(crate) fn json_board(board: &NBoard, symbols: &Symbols) -> Result<String, CliError> {
+    ntext::write(board, symbols, Form::Line)
+        .or_else(|_| ntext::write(board, symbols, Form::Seed003))
+        .map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// The form boards are printed in: `--format`, else the one read (grid for the line form).
+fn display_form(args: &SizeArgs, read: Option<Form>) -> Form {
+    match (args.format, read) {
+        (Some(f), _) => f.into(),
+        (None, Some(Form::Seed003)) => Form::Seed003,
+        _ => Form::Grid,
+    }
+}
+
+/// Names symbol `v` of a set for messages.
+fn namer(symbols: &Symbols) -> impl Fn(u8) -> String + '_ {
+    |v| symbols.name(v).to_owned()
+}
+
+/// A box shape as `RxC`.
+pub(crate) fn box_label(g: Geometry) -> String {
+    format!("{}x{}", g.box_rows(), g.box_cols())
+}
+
+/// `octoku solve --size N --json`, solved or not.
+#[derive(Debug, Serialize)]
+struct Solved {
+    size: usize,
+    #[serde(rename = "box")]
+    box_shape: String,
+    start: String,
+    solution: Option<String>,
+    solutions: Option<u64>,
+    solutions_capped: Option<bool>,
+    reason: Option<String>,
+}
+
+/// `octoku verify --size N --json`.
+#[derive(Debug, Serialize)]
+struct Verdict<'a> {
+    size: usize,
+    #[serde(rename = "box")]
+    box_shape: String,
+    valid: bool,
+    reason: Option<&'a String>,
+    problems: &'a [String],
+}
+
+/// `octoku solve --size N START`: a solution (exit 0), or none with a reason (exit 1).
+pub fn solve(
+    args: &SizeArgs,
+    start: &str,
+    count: Option<u64>,
+    json_out: bool,
+) -> Result<ExitCode, CliError> {
+    let options = args.read_options()?;
+    let parsed = read_board("START", start, &options)?;
+    let (start, symbols) = (&parsed.board, &parsed.symbols);
+    let g = start.geometry();
+    let solutions = count.map(|n| nsolve::count(start, n));
+    let solution = nsolve::solve(start);
+    let reason = match &solution {
+        Some(_) => None,
+        None => Some(
+            nsolve::contradiction(start)
+                .map(|c| c.message(g, &namer(symbols)))
+                .unwrap_or_else(|| "the search found no completion".to_owned()),
+        ),
+    };
+    if json_out {
+        print_json(&Solved {
+            size: g.size(),
+            box_shape: box_label(g),
+            start: json_board(start, symbols)?,
+            solution: solution
+                .as_ref()
+                .map(|s| json_board(s, symbols))
+                .transpose()?,
+            solutions,
+            solutions_capped: solutions.zip(count).map(|(n, limit)| n >= limit),
+            reason,
+        })?;
+    } else {
+        match &solution {
+            Some(s) => println!(
+                "{}",
+                text_of(s, symbols, display_form(args, Some(parsed.form)))?
+            ),
+            None => println!(
+                "no solution for this {g} board: {}",
+                reason.as_deref().unwrap_or_default()
+            ),
+        }
+        if let (Some(n), Some(limit)) = (solutions, count) {
+            let bound = if n >= limit {
+                " (stopped at the limit)"
+            } else {
+                ""
+            };
+            println!("solutions {n}{bound}");
+        }
+    }
+    crate::exit(solution.is_some())
+}
+
+/// `octoku verify --size N START SOLUTION`: exit 0 valid, 1 invalid; an
+/// empty START asks whether SOLUTION is a valid solved grid.
+pub fn verify(
+    args: &SizeArgs,
+    start: &str,
+    solution: &str,
+    json_out: bool,
+) -> Result<ExitCode, CliError> {
+    one_stdin(&[start, solution])?;
+    let g = args.geometry()?;
+    let options = ReadOptions {
+        geometry: Some(g),
+        symbols: args.symbols(g)?,
+    };
+    let solution = read_board("SOLUTION", solution, &options)?;
+    // The start may be empty (a blank argument or file): no givens to keep.
+    let start_text = argument_text("START", start)?;
+    let start = if start_text.trim().is_empty() {
+        NBoard::empty(g)
+    } else {
+        let start_options = ReadOptions {
+            symbols: options
+                .symbols
+                .clone()
+                .or_else(|| (solution.form == Form::Seed003).then(|| solution.symbols.clone())),
+            ..options
+        };
+        ntext::read(&start_text, &start_options)
+            .map_err(|e| CliError::Input(format!("START: {e}")))?
+            .board
+    };
+    let symbols = &solution.symbols;
+    let problems: Vec<String> = ncheck::check(&start, &solution.board)
+        .iter()
+        .map(|p| p.message(g, &namer(symbols)))
+        .collect();
+    let valid = problems.is_empty();
+    if json_out {
+        print_json(&Verdict {
+            size: g.size(),
+            box_shape: box_label(g),
+            valid,
+            reason: problems.first(),
+            problems: &problems,
+        })?;
+    } else if valid {
+        println!(
+            "valid    every row, column and box holds each of the {} symbols once, and every given is kept",
+            g.size()
+        );
+    } else {
+        println!(
+            "invalid  {} problem{}",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" }
+        );
+        for p in problems.iter().take(SHOWN) {
+            println!("  - {p}");
+        }
+        if problems.len() > SHOWN {
+            println!(
+                "  ... and {} more (--json lists them all)",
+                problems.len() - SHOWN
+            );
+        }
+    }
+    crate::exit(valid)
+}

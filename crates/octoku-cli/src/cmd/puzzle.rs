@@ -1,0 +1,80 @@
+//! `octoku puzzle --size N`: a puzzle of any shape with exactly one solution.
+
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use octoku_core::npuzzle;
+use octoku_core::ntext::{Form, Symbols};
+use serde::Serialize;
+
+use super::family::{self, SizeArgs};
+use crate::{error::CliError, output::print_json};
+
+/// Arguments of `octoku puzzle`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    size: SizeArgs,
+    /// Exactly this many givens (else as few as one pass of removals reaches).
+    #[arg(long, value_name = "K")]
+    givens: Option<usize>,
+    /// Seed: the same seed gives the same puzzle (default: from the clock, printed).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `octoku puzzle --json`.
+#[derive(Debug, Serialize)]
+struct Made {
+    size: usize,
+    #[serde(rename = "box")]
+    box_shape: String,
+    seed: u64,
+    givens: usize,
+    puzzle: String,
+    solution: String,
+}
+
+/// Makes and prints a puzzle.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let g = args.size.geometry()?;
+    let symbols = args
+        .size
+        .symbols(g)?
+        .unwrap_or_else(|| Symbols::standard(g.size()));
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let p = npuzzle::generate(g, seed, args.givens).map_err(|e| CliError::Input(e.to_string()))?;
+    if args.json {
+        print_json(&Made {
+            size: g.size(),
+            box_shape: family::box_label(g),
+            seed,
+            givens: p.puzzle.givens(),
+            puzzle: family::json_board(&p.puzzle, &symbols)?,
+            solution: family::json_board(&p.solution, &symbols)?,
+        })?;
+    } else {
+        let form = args.size.format.map(Form::from).unwrap_or(Form::Grid);
+        println!("{}", family::text_of(&p.puzzle, &symbols, form)?);
+        // The summary goes to stderr, so stdout is a board the other commands read.
+        eprintln!(
+            "{g}, {} givens, exactly one solution (seed {seed}: octoku puzzle --size {} --box {}x{} --seed {seed}{})",
+            p.puzzle.givens(),
+            g.size(),
+            g.box_rows(),
+            g.box_cols(),
+            args.givens
+                .map(|k| format!(" --givens {k}"))
+                .unwrap_or_default()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,75 @@
+//! Solves a fixed 9×9 set many times with one solver, for CPU-time figures
+//! on a shared machine (wall-clock benchmarks there count time spent
+//! waiting for a core):
+//!
+//! ```sh
+//! cargo build --release -p octoku-core --example classic_loop
+//! perf stat -e task-clock target/release/examples/classic_loop octoku-solve hard 60
+//! perf stat -e task-clock target/release/examples/classic_loop sudoku-solve hard 60
+//! ```
+//!
+//! Solvers: `octoku-solve`, `octoku-count2`, `sudoku-solve`, `sudoku-count2`,
+//! `none` (reads the set only, the baseline to subtract). Sets: `generated`
+//! (data/classic_generated.txt), `hard` (data/classic_hard.txt).
+
+use octoku_core::nboard::NBoard;
+use octoku_core::nsolve;
+use octoku_core::ntext::{self, ReadOptions};
+use std::hint::black_box;
+use std::process::ExitCode;
+
+fn puzzles(text: &str) -> Vec<NBoard> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| ntext::read(l, &ReadOptions::default()).ok())
+        .map(|p| p.board)
+        .collect()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(solver), Some(set), Some(Ok(reps))) = (
+        args.get(1),
+        args.get(2),
+        args.get(3).map(|r| r.parse::<usize>()),
+    ) else {
+        eprintln!("usage: classic_loop SOLVER SET REPS (see the doc comment for the choices)");
+        return ExitCode::from(2);
+    };
+    let ours = match set.as_str() {
+        "generated" => puzzles(include_str!("../data/classic_generated.txt")),
+        "hard" => puzzles(include_str!("../data/classic_hard.txt")),
+        _ => {
+            eprintln!("unknown set {set}; expected generated or hard");
+            return ExitCode::from(2);
+        }
+    };
+    let theirs: Vec<sudoku::Sudoku> = ours
+        .iter()
+        .filter_map(|b| <[u8; 81]>::try_from(b.cells()).ok())
+        .filter_map(|c| sudoku::Sudoku::from_bytes(c).ok())
+        .collect();
+    for _ in 0..reps {
+        match solver.as_str() {
+            "octoku-solve" => ours.iter().for_each(|b| {
+                black_box(nsolve::solve(black_box(b)));
+            }),
+            "octoku-count2" => ours.iter().for_each(|b| {
+                black_box(nsolve::count(black_box(b), 2));
+            }),
+            "sudoku-solve" => theirs.iter().for_each(|s| {
+                black_box(black_box(*s).some_solution());
+            }),
+            "sudoku-count2" => theirs.iter().for_each(|s| {
+                black_box(black_box(*s).solutions_count_up_to(2));
+            }),
+            "none" => {}
+            _ => {
+                eprintln!("unknown solver {solver}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
