@@ -120,3 +120,16 @@ fn mutant_checking_one_subgrid_per_band_is_proved_equal() {
         "golf checking one subgrid per band",
     ));
 }
+
+/// Dropping every subgrid check is not equivalent: a Latin square (every row
+/// and column 1..8) whose subgrids repeat digits passes it.
+#[test]
+fn mutant_checking_no_subgrid_is_refuted() {
+    let code = mutate(artifacts::GOLF.runtime, &[0x62, 0x0f, 0x00, 0x0f], 1, 0x00).unwrap();
+    let code = mutate(&code, &[0x62, 0x00, 0x00, 0x0f], 3, 0x00).unwrap();
+    assert_refuted(&prove(
+        &code,
+        "mutants/no-subgrid",
+        "golf checking no subgrid",
+    ));
+}
