@@ -328,16 +328,20 @@ impl Exec<'_> {
         if a.pc != b.pc || a.stack.len() != b.stack.len() || a.memory.len() != b.memory.len() {
             return false;
         }
-        // Differing constants may only be booleans: a return address or a
-        // loop counter that differs means the paths are not at the same point.
-        let one = U256::from(1u8);
+        // Differing constants are merged unless one of them is a JUMPDEST:
+        // a return address that differs means the paths are in different
+        // calls, and merging would make the return jump input-dependent.
         a.stack.iter().zip(&b.stack).all(|(&x, &y)| {
             x == y
                 || match (self.terms.as_const(x), self.terms.as_const(y)) {
-                    (Some(u), Some(v)) => u <= one && v <= one,
+                    (Some(u), Some(v)) => !self.is_jumpdest(u) && !self.is_jumpdest(v),
                     _ => true,
                 }
         })
+    }
+
+    fn is_jumpdest(&self, v: U256) -> bool {
+        v < U256::from(self.code.len()) && self.jumpdests.contains(&v.to::<usize>())
     }
 
     fn merge(&mut self, a: State, b: State) -> State {
@@ -690,6 +694,17 @@ impl Exec<'_> {
                                 // A taken jump to a non-JUMPDEST halts when
                                 // that state is next run.
                                 taken.pc = if valid { target } else { BAD_JUMP };
+                                // On the branch where the tested word is 0,
+                                // it is the constant 0 (so that a shifted-out
+                                // seed is seen to be 0 after paths merge).
+                                let (zero_word, zero_branch) = self.zero_side(cond);
+                                let z = self.zero_term();
+                                let branch = if zero_branch { &mut taken } else { &mut s };
+                                for slot in branch.stack.iter_mut() {
+                                    if *slot == zero_word {
+                                        *slot = z;
+                                    }
+                                }
                                 return Ok(Next::Fork(taken, s));
                             }
                         }
@@ -758,6 +773,20 @@ impl Exec<'_> {
             if matches!(op, 0x56 | 0x57) {
                 return Ok(Next::Continue(s));
             }
+        }
+    }
+
+    /// For a JUMPI condition, the word that is 0 on one branch and whether
+    /// that branch is the taken one: `iszero(x)` jumps when x = 0,
+    /// `iszero(iszero(x))` and `x` itself fall through when x = 0.
+    fn zero_side(&self, cond: TermId) -> (TermId, bool) {
+        use crate::term::Node;
+        match self.terms.node(cond) {
+            Node::IsZero(x) => match self.terms.node(x) {
+                Node::IsZero(y) => (y, false),
+                _ => (x, true),
+            },
+            _ => (cond, false),
         }
     }
 

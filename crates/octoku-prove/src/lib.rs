@@ -9,6 +9,7 @@
 
 pub mod exec;
 pub mod prove;
+pub mod sat;
 pub mod smt;
 pub mod solver;
 pub mod term;
