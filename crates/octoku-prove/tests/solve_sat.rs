@@ -145,10 +145,7 @@ fn sat_counts_match_enumeration_on_small_geometries() {
         ),
     ] {
         let expected = enumerate(&start);
-        assert!(
-            (1..40).contains(&expected),
-            "{name}: {expected} solutions"
-        );
+        assert!((1..40).contains(&expected), "{name}: {expected} solutions");
         let found = solve(&start, 100, &dir(name)).unwrap();
         assert!(found.complete, "{name}");
         assert_eq!(found.solutions.len(), expected, "{name}");
