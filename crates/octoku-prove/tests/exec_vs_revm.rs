@@ -265,3 +265,61 @@ fn a_loop_on_an_input_is_refused_at_the_bound() {
         "{e}"
     );
 }
+
+/// The SMT-LIB2 printer agrees with term evaluation: for fixed inputs
+/// (including zero divisors and shifts past 255), asserting that every
+/// program's outcome differs from its evaluated value is unsatisfiable.
+#[test]
+fn smt_printer_agrees_with_evaluation() {
+    use octoku_prove::smt::distinct_query;
+    use octoku_prove::solver::{Answer, repo_root, solve};
+    let pairs = [
+        (U256::from(7u8), U256::ZERO),
+        (U256::MAX, U256::from(300u32)),
+        (U256::from(1u8) << 255, U256::MAX),
+        (U256::from(0x1234_5678u64), U256::from(37u8)),
+    ];
+    let mut terms = verify_terms();
+    let outcomes: Vec<Outcome> = op_programs()
+        .iter()
+        .map(|(name, code)| {
+            symbolic(&mut terms, code)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .0
+        })
+        .collect();
+    // All programs' outcomes as one: every field as a word.
+    let mut words = Vec::new();
+    for o in &outcomes {
+        words.push(o.success);
+        words.push(o.len);
+        words.extend(&o.words);
+    }
+    let zero = terms.small(0);
+    let all = Outcome {
+        success: zero,
+        len: zero,
+        words: words.clone(),
+    };
+    for (k, (x, y)) in pairs.into_iter().enumerate() {
+        let vars = [x, y];
+        let mut memo = Default::default();
+        let values: Vec<_> = words
+            .iter()
+            .map(|&w| terms.eval_memo(w, &vars, &mut memo))
+            .collect();
+        let constants: Vec<_> = values.iter().map(|&v| terms.constant(v)).collect();
+        let expected = Outcome {
+            success: zero,
+            len: zero,
+            words: constants,
+        };
+        let case = format!("(and (= start #x{x:064x}) (= solution #x{y:064x}))");
+        let text = distinct_query(&terms, &all, &expected, &[], Some(&case));
+        let path = repo_root().join(format!("target/prove/printer/pair-{k}.smt2"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        let solved = solve(&path).unwrap();
+        assert_eq!(solved.answer, Answer::Unsat, "inputs {x:#x}, {y:#x}");
+    }
+}

@@ -34,6 +34,15 @@ fn unique_puzzles() -> Vec<Board> {
 fn sat_solutions_of_unique_octoku_puzzles_match_the_bitboard_solver() {
     for (k, start) in unique_puzzles().into_iter().enumerate() {
         let found = solve(&octoku(start), 2, &dir(&format!("unique-{k}"))).unwrap();
+        let began = std::time::Instant::now();
+        let bitboard = octoku_core::solve::count(start, 2).unwrap();
+        eprintln!(
+            "unique puzzle {k}: {} in {:.3?} over {} calls (solution + uniqueness); bitboard count(_, 2) = {bitboard} in {:.1?}",
+            found.solver,
+            found.solver_time,
+            found.calls,
+            began.elapsed()
+        );
         assert!(found.complete, "puzzle {k}: uniqueness not settled");
         assert_eq!(found.solutions.len(), 1, "puzzle {k}");
         let expected = octoku_core::solve::solve(start).unwrap().expect("solvable");
@@ -162,6 +171,10 @@ fn a_classic_9x9_puzzle_is_solved_by_sat() {
         values,
     };
     let found = solve(&start, 2, &dir("9x9")).unwrap();
+    eprintln!(
+        "9x9: {} in {:.3?} over {} calls",
+        found.solver, found.solver_time, found.calls
+    );
     assert_eq!(found.solutions.len(), 1);
     assert!(found.complete);
     assert!(is_solution(&start, &found.solutions[0]));
