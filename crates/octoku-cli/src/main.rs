@@ -5,6 +5,7 @@
 mod cmd;
 mod error;
 mod input;
+mod output;
 
 use std::process::ExitCode;
 
