@@ -33,7 +33,8 @@ pub struct Solved {
 
 /// The repository root (two levels above this crate).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let raw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    raw.canonicalize().unwrap_or(raw)
 }
 
 /// The Python interpreter of the solver's virtual environment
