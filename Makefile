@@ -5,12 +5,23 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.octoku-setup
+SOLVER_VENV := .venv-solver
+SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
+PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup demo test lint test-rust test-forge forge-build gas-snapshot clean
+.PHONY: setup demo test lint test-rust test-forge forge-build gas-snapshot prove clean
 
-## setup: install the pinned solc-js, forge and anvil into node_modules (idempotent)
-setup: $(STAMP)
+## setup: install the pinned solc-js, forge and anvil into node_modules, and
+## the pinned SMT solver (bitwuzla, PyPI) into .venv-solver (idempotent)
+setup: $(STAMP) $(SOLVER_STAMP)
+
+$(SOLVER_STAMP): tools/solver-requirements.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "octoku setup: $(PYTHON) is missing; install Python 3.9 or newer (it runs the SMT solver), then run make setup again" >&2; exit 1; }
+	$(PYTHON) -m venv $(SOLVER_VENV)
+	$(SOLVER_VENV)/bin/pip install --quiet --disable-pip-version-check -r tools/solver-requirements.txt
+	@$(SOLVER_VENV)/bin/python -c 'import bitwuzla; print("bitwuzla", bitwuzla.version())'
+	@touch $(SOLVER_STAMP)
 
 $(STAMP): package.json package-lock.json tools/solc
 	@command -v node >/dev/null 2>&1 || { echo "octoku setup: node is missing; install Node.js 18 or newer (it runs solc-js), then run make setup again" >&2; exit 1; }
@@ -51,5 +62,9 @@ test-forge: forge-build
 gas-snapshot: setup
 	OCTOKU_UPDATE_GAS_SNAPSHOT=1 $(CARGO) test --release -p octoku-evm --test gas_snapshot
 
+## prove: the symbolic-execution proofs of crates/octoku-prove (also run by test-rust)
+prove: setup
+	$(CARGO) test --release -p octoku-prove
+
 clean:
-	rm -rf target node_modules
+	rm -rf target node_modules $(SOLVER_VENV)

@@ -34,6 +34,8 @@ enum Command {
     Verify(cmd::verify::Args),
     /// Solve a board and have the contract verify the solution.
     Solve(cmd::solve::Args),
+    /// Prove properties of the compiled contracts with an SMT solver (prove verify).
+    Prove(cmd::prove::Args),
     /// Check that every board generate can produce is solvable (exhaustive, up to symmetry).
     Audit(cmd::audit::Args),
     /// Generate and solve the boards of many addresses: how many have a solution.
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Verify(args) => cmd::verify::run(args),
         Command::Solve(args) => cmd::solve::run(args),
+        Command::Prove(args) => cmd::prove::run(args),
         Command::Audit(args) => cmd::audit::run(args),
         Command::Sample(args) => cmd::sample::run(args),
         Command::Gas(args) => cmd::gas::run(args),

@@ -30,6 +30,9 @@ pub struct Args {
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
+    /// Solve with the SMT solver from the rule alone (checker-driven, seed 002).
+    #[arg(long)]
+    sat: bool,
     /// Which implementation to run.
     #[arg(long, value_enum, ignore_case = true, default_value_t)]
     puzzle: Puzzle,
@@ -83,6 +86,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ));
         }
     };
+    if args.sat {
+        return crate::cmd::solve_sat::run(start, args.count, puzzle, &mut evm, args.json);
+    }
     let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
     let solutions = args
         .count
