@@ -5,12 +5,23 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.octoku-setup
+SOLVER_VENV := .venv-solver
+SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
+PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup demo test test-rust test-forge gas-snapshot clean
+.PHONY: setup demo test lint test-rust test-forge forge-build gas-snapshot prove clean
 
-## setup: install the pinned solc-js, forge and anvil into node_modules (idempotent)
-setup: $(STAMP)
+## setup: install the pinned solc-js, forge and anvil into node_modules, and
+## the pinned SMT solver (bitwuzla, PyPI) into .venv-solver (idempotent)
+setup: $(STAMP) $(SOLVER_STAMP)
+
+$(SOLVER_STAMP): tools/solver-requirements.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "octoku setup: $(PYTHON) is missing; install Python 3.9 or newer (it runs the SMT solver), then run make setup again" >&2; exit 1; }
+	$(PYTHON) -m venv $(SOLVER_VENV)
+	$(SOLVER_VENV)/bin/pip install --quiet --disable-pip-version-check -r tools/solver-requirements.txt
+	@$(SOLVER_VENV)/bin/python -c 'import bitwuzla; print("bitwuzla", bitwuzla.version())'
+	@touch $(SOLVER_STAMP)
 
 $(STAMP): package.json package-lock.json tools/solc
 	@command -v node >/dev/null 2>&1 || { echo "octoku setup: node is missing; install Node.js 18 or newer (it runs solc-js), then run make setup again" >&2; exit 1; }
@@ -26,18 +37,34 @@ demo: setup
 	$(CARGO) build --release -q -p octoku-cli
 	@bash tools/demo.sh target/release/octoku
 
-## test: every suite, cargo and forge
-test: setup test-rust test-forge
+## test: formatting, lints, then every suite, cargo and forge
+test: setup lint test-rust test-forge
+
+## lint: rustfmt and clippy (warnings are errors) on every crate and target
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --release -- -D warnings
 
 test-rust: setup
 	$(CARGO) test --workspace --release
 
-test-forge: setup
+## forge-build: every contract and test compiled from scratch; any compiler
+## warning or forge lint note fails the build
+forge-build: setup
+	@out=$$($(NODE_BIN)/forge build --force 2>&1); status=$$?; echo "$$out"; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; \
+	if grep -qi warning <<< "$$out"; then echo "forge build: warnings above; expected none" >&2; exit 1; fi
+
+test-forge: forge-build
 	$(NODE_BIN)/forge test
 
 ## gas-snapshot: accept the current gas figures into gas-snapshot.txt
 gas-snapshot: setup
 	OCTOKU_UPDATE_GAS_SNAPSHOT=1 $(CARGO) test --release -p octoku-evm --test gas_snapshot
 
+## prove: the symbolic-execution proofs of crates/octoku-prove (also run by test-rust)
+prove: setup
+	$(CARGO) test --release -p octoku-prove
+
 clean:
-	rm -rf target node_modules
+	rm -rf target node_modules $(SOLVER_VENV)

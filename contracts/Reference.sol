@@ -106,6 +106,7 @@ contract OctokuReference is IPuzzle {
                 index = seed & 0x3F;
                 seed >>= 6;
             }
+            // forge-lint: disable-next-line(incorrect-shift)
             bitmap |= 1 << index;
             puzzle |= i << (index << 2);
             index = 64;
@@ -121,6 +122,7 @@ contract OctokuReference is IPuzzle {
     function _check(uint256 shifted, uint256 shifts) internal pure returns (bool) {
         uint256 seen;
         while (shifts != 0) {
+            // forge-lint: disable-next-line(incorrect-shift)
             seen |= 1 << (shifted & 0xF);
             shifted >>= shifts & 0x3F;
             shifts >>= 6;

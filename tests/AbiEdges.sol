@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {IPuzzle} from "../contracts/IPuzzle.sol";
+import {BASE_GRID} from "./lib/Grids.sol";
 
 /// @notice Calldata at the edges of the IPuzzle ABI, shared by the golf and
 /// fair suites: each is sent to a golfed contract and to the reference, with
@@ -10,7 +11,6 @@ import {IPuzzle} from "../contracts/IPuzzle.sol";
 /// design; see `isFairOwn`).
 library AbiEdges {
     uint256 internal constant START = 0x0000000000003000007001000000000000000040500000060000000000020008;
-    uint256 internal constant SOLUTION = 0x7235861418463257457361828621457323681745541728366784532131527468;
 
     function calls() internal pure returns (bytes[] memory c) {
         bytes4 g = IPuzzle.generate.selector;
@@ -23,13 +23,13 @@ library AbiEdges {
         c[3] = abi.encodePacked(g, uint248(7)); // 31 argument bytes
         c[4] = abi.encodePacked(g);
         c[5] = abi.encodePacked(g, uint256(uint160(address(7))), uint256(5)); // trailing bytes
-        c[6] = abi.encodeWithSelector(v, START, SOLUTION);
-        c[7] = truncate(abi.encodePacked(v, START, SOLUTION), 67); // 63 argument bytes
+        c[6] = abi.encodeWithSelector(v, START, BASE_GRID);
+        c[7] = truncate(abi.encodePacked(v, START, BASE_GRID), 67); // 63 argument bytes
         c[8] = abi.encodePacked(v, START);
-        c[9] = abi.encodePacked(v, START, SOLUTION, uint8(1));
+        c[9] = abi.encodePacked(v, START, BASE_GRID, uint8(1));
         c[10] = abi.encodePacked(n);
         c[11] = abi.encodePacked(n, uint256(3)); // trailing bytes
-        c[12] = abi.encodePacked(bytes4(0xdeadbeef), START, SOLUTION);
+        c[12] = abi.encodePacked(bytes4(0xdeadbeef), START, BASE_GRID);
         c[13] = "";
         c[14] = hex"06fdde";
         c[15] = hex"2fa61c";
@@ -37,7 +37,7 @@ library AbiEdges {
         c[17] = hex"06";
         c[18] = abi.encodePacked(bytes4(0x2fa61cd9), uint256(7)); // selectors one bit off
         c[19] = abi.encodePacked(bytes4(0x06fdde02));
-        c[20] = abi.encodePacked(bytes4(0x41161b11), START, SOLUTION);
+        c[20] = abi.encodePacked(bytes4(0x41161b11), START, BASE_GRID);
         c[21] = abi.encodePacked(g, uint256(uint160(address(7))) | (uint256(1) << 255)); // top bit only
         c[22] = truncate(abi.encodeWithSelector(g, address(0x1234)), 35); // 31 bytes, address cut
         c[23] = abi.encodePacked(v, START, uint248(1)); // 63 argument bytes, other cut

@@ -5,47 +5,25 @@ import {IPuzzle} from "../contracts/IPuzzle.sol";
 import {OctokuReference} from "../contracts/Reference.sol";
 import {IArena} from "../contracts/IArena.sol";
 import {OctokuArena} from "../contracts/Arena.sol";
-
-/// @dev The few forge cheatcodes these tests use (no forge-std).
-interface Vm {
-    struct Log {
-        bytes32[] topics;
-        bytes data;
-        address emitter;
-    }
-
-    function prank(address sender) external;
-    function roll(uint256 blockNumber) external;
-    function deal(address account, uint256 balance) external;
-    function expectRevert(bytes calldata revertData) external;
-    function expectEmit(bool checkTopic1, bool checkTopic2, bool checkTopic3, bool checkData, address emitter)
-        external;
-    function recordLogs() external;
-    function getRecordedLogs() external returns (Log[] memory logs);
-}
-
-Vm constant VM = Vm(0x7109709ECfa91a80626fF3989D68f67F5b1DD12D);
-
-/// @dev A valid 8 × 8 grid (2 × 4 boxes); any start whose non-zero nibbles
-/// agree with it is solved by it.
-uint256 constant GRID = 0x7235861418463257457361828621457323681745541728366784532131527468;
+import {BASE_GRID} from "./lib/Grids.sol";
+import {Test, Vm} from "./lib/Test.sol";
 
 /// @dev Bit 0 of every nibble.
 uint256 constant NIBBLE_LOW_BITS = 0x1111111111111111111111111111111111111111111111111111111111111111;
 
 /// @dev Shapes a fuzzed word into a candidate solution so that both outcomes
-/// of `verify` are common: `mode % 4` is 0 for GRID itself (solves every mock
-/// board), 1 for GRID with its digits relabelled by a permutation drawn from
+/// of `verify` are common: `mode % 4` is 0 for BASE_GRID itself (solves every mock
+/// board), 1 for BASE_GRID with its digits relabelled by a permutation drawn from
 /// `raw` (a valid grid, accepted iff the permutation fixes the board's
-/// givens), 2 for GRID with one cell changed (never valid), 3 for `raw` as is.
+/// givens), 2 for BASE_GRID with one cell changed (never valid), 3 for `raw` as is.
 function shapeSolution(uint256 raw, uint256 mode) pure returns (uint256) {
     mode %= 4;
-    if (mode == 0) return GRID;
-    if (mode == 1) return relabel(GRID, raw);
+    if (mode == 0) return BASE_GRID;
+    if (mode == 1) return relabel(BASE_GRID, raw);
     if (mode == 2) {
         uint256 cell = raw % 64;
         uint256 delta = ((raw >> 8) % 15) + 1; // 1..15, never 0
-        return GRID ^ (delta << (4 * cell));
+        return BASE_GRID ^ (delta << (4 * cell));
     }
     return raw;
 }
@@ -68,7 +46,7 @@ function relabel(uint256 grid, uint256 seed) pure returns (uint256 out) {
 }
 
 /// @notice Test-only puzzle with a known solution for every address: the
-/// board keeps each cell of GRID with probability 1/2, chosen by
+/// board keeps each cell of BASE_GRID with probability 1/2, chosen by
 /// keccak256(address), and verify is the reference's.
 contract MaskedGridPuzzle is IPuzzle {
     OctokuReference public immutable referencePuzzle;
@@ -85,7 +63,7 @@ contract MaskedGridPuzzle is IPuzzle {
     /// 0x0 / 0xF nibble mask (no carries: 15 fits a nibble).
     function generate(address seed) external pure returns (uint256) {
         uint256 h = uint256(keccak256(abi.encodePacked(seed)));
-        return GRID & ((h & NIBBLE_LOW_BITS) * 0xF);
+        return BASE_GRID & ((h & NIBBLE_LOW_BITS) * 0xF);
     }
 
     function verify(uint256 start, uint256 solution) external view returns (bool) {
@@ -153,7 +131,7 @@ contract HookPuzzle is IPuzzle {
 
 /// @notice A player contract that, when the HookPuzzle calls it back, solves
 /// again either as itself (`self`) or through `other`, once.
-contract Reenterer {
+contract Reenterer is Test {
     OctokuArena public arena;
     Actor public other;
     bool public viaOther;
@@ -174,7 +152,7 @@ contract Reenterer {
         _entered = true;
         if (viaOther) {
             (bool ok,) = other.solve(2);
-            require(ok, "other's solve failed");
+            assertTrue(ok, "other's solve failed");
         } else {
             arena.solve(2);
         }
@@ -197,7 +175,7 @@ contract Actor {
 
 /// @notice Invariant handler: the fuzzer calls `solve` and `roll`; `solve`
 /// plays one of the actors and keeps ghost records of what happened.
-contract Handler {
+contract Handler is Test {
     uint256 public constant ACTORS = 12;
 
     OctokuArena public immutable arena;
@@ -266,7 +244,7 @@ contract Handler {
 }
 
 /// @notice Forge tests of OctokuArena: unit, fuzz and invariant.
-contract ArenaTest {
+contract ArenaTest is Test {
     /// @dev Published-puzzle vector: this address's reference board and a
     /// solution of it.
     address internal constant VITALIK = 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045;
@@ -304,9 +282,9 @@ contract ArenaTest {
     // ------------------------------------------------------------------ unit
 
     function test_constructor_stores_puzzle() public view {
-        require(address(arena.puzzle()) == address(mock), "puzzle");
-        require(address(referenceArena.puzzle()) == address(referencePuzzle), "reference puzzle");
-        require(arena.solverCount() == 0, "fresh count");
+        assertEq(address(arena.puzzle()), address(mock), "puzzle");
+        assertEq(address(referenceArena.puzzle()), address(referencePuzzle), "reference puzzle");
+        assertEq(arena.solverCount(), 0, "fresh count");
     }
 
     function test_constructor_rejects_puzzle_without_code() public {
@@ -317,44 +295,44 @@ contract ArenaTest {
     function test_solve_records_block_rank_and_count() public {
         VM.roll(1234);
         VM.prank(ALICE);
-        uint256 rank = arena.solve(GRID);
-        require(rank == 1, "rank");
+        uint256 rank = arena.solve(BASE_GRID);
+        assertEq(rank, 1, "rank");
         (uint256 blockNumber, uint256 recorded) = arena.solvedAt(ALICE);
-        require(blockNumber == 1234, "block");
-        require(recorded == 1, "recorded rank");
-        require(arena.solverCount() == 1, "count");
+        assertEq(blockNumber, 1234, "block");
+        assertEq(recorded, 1, "recorded rank");
+        assertEq(arena.solverCount(), 1, "count");
     }
 
     function test_solve_emits_Solved() public {
         VM.expectEmit(true, true, true, true, address(arena));
-        emit IArena.Solved(ALICE, 1, GRID);
+        emit IArena.Solved(ALICE, 1, BASE_GRID);
         VM.prank(ALICE);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
     }
 
     function test_solve_emits_exactly_one_log() public {
         VM.prank(ALICE);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
         VM.recordLogs();
         VM.prank(BOB);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
         Vm.Log[] memory logs = VM.getRecordedLogs();
-        require(logs.length == 1, "one log");
-        require(logs[0].emitter == address(arena), "emitter");
-        require(logs[0].topics.length == 2, "topics");
-        require(logs[0].topics[0] == keccak256("Solved(address,uint256,uint256)"), "signature");
-        require(logs[0].topics[1] == bytes32(uint256(uint160(BOB))), "indexed solver");
-        require(keccak256(logs[0].data) == keccak256(abi.encode(uint256(2), GRID)), "data");
+        assertEq(logs.length, 1, "one log");
+        assertEq(logs[0].emitter, address(arena), "emitter");
+        assertEq(logs[0].topics.length, 2, "topics");
+        assertEq(logs[0].topics[0], keccak256("Solved(address,uint256,uint256)"), "signature");
+        assertEq(logs[0].topics[1], bytes32(uint256(uint160(BOB))), "indexed solver");
+        assertEq(logs[0].data, abi.encode(uint256(2), BASE_GRID), "data");
     }
 
     function test_second_solve_reverts_AlreadySolved() public {
         VM.prank(ALICE);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
         VM.roll(block.number + 10);
 
         VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, ALICE));
         VM.prank(ALICE);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
 
         // Also with a wrong solution: the repeat check comes first.
         VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, ALICE));
@@ -362,26 +340,28 @@ contract ArenaTest {
         arena.solve(0);
 
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(ALICE);
-        require(blockNumber == block.number - 10 && rank == 1, "first solve kept");
-        require(arena.solverCount() == 1, "count");
+        assertEq(blockNumber, block.number - 10, "first solve kept");
+        assertEq(rank, 1, "first solve kept");
+        assertEq(arena.solverCount(), 1, "count");
     }
 
     function test_wrong_solution_reverts_WrongSolution() public {
         VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
-        arena.solve(GRID ^ 0xF); // last cell 8 -> 7
+        arena.solve(BASE_GRID ^ 0xF); // last cell 8 -> 7
 
         VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
         arena.solve(0);
 
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(ALICE);
-        require(blockNumber == 0 && rank == 0, "nothing recorded");
-        require(arena.solverCount() == 0, "count");
+        assertEq(blockNumber, 0, "nothing recorded");
+        assertEq(rank, 0, "nothing recorded");
+        assertEq(arena.solverCount(), 0, "count");
 
         // A failed attempt does not stop a later correct one.
         VM.prank(ALICE);
-        require(arena.solve(GRID) == 1, "later solve");
+        assertEq(arena.solve(BASE_GRID), 1, "later solve");
     }
 
     function test_ranks_increase_across_players() public {
@@ -389,46 +369,50 @@ contract ArenaTest {
         for (uint256 i; i < players.length; ++i) {
             VM.roll(100 + i);
             VM.prank(players[i]);
-            require(arena.solve(GRID) == i + 1, "returned rank");
+            assertEq(arena.solve(BASE_GRID), i + 1, "returned rank");
         }
         for (uint256 i; i < players.length; ++i) {
             (uint256 blockNumber, uint256 rank) = arena.solvedAt(players[i]);
-            require(rank == i + 1 && blockNumber == 100 + i, "recorded");
+            assertEq(rank, i + 1, "recorded");
+            assertEq(blockNumber, 100 + i, "recorded");
         }
-        require(arena.solverCount() == 3, "count");
+        assertEq(arena.solverCount(), 3, "count");
     }
 
     function test_solvedAt_zero_for_non_solvers() public {
         VM.prank(ALICE);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(BOB);
-        require(blockNumber == 0 && rank == 0, "bob");
+        assertEq(blockNumber, 0, "bob");
+        assertEq(rank, 0, "bob");
         (blockNumber, rank) = arena.solvedAt(address(0));
-        require(blockNumber == 0 && rank == 0, "zero address");
+        assertEq(blockNumber, 0, "zero address");
+        assertEq(rank, 0, "zero address");
     }
 
     function test_boardOf_equals_generate() public view {
         address[4] memory players = [ALICE, BOB, VITALIK, address(this)];
         for (uint256 i; i < players.length; ++i) {
-            require(arena.boardOf(players[i]) == mock.generate(players[i]), "mock board");
-            require(referenceArena.boardOf(players[i]) == referencePuzzle.generate(players[i]), "reference board");
+            assertEq(arena.boardOf(players[i]), mock.generate(players[i]), "mock board");
+            assertEq(referenceArena.boardOf(players[i]), referencePuzzle.generate(players[i]), "reference board");
         }
-        require(referenceArena.boardOf(VITALIK) == VITALIK_START, "published vector");
+        assertEq(referenceArena.boardOf(VITALIK), VITALIK_START, "published vector");
     }
 
     function test_reference_solve_with_published_pair() public {
-        require(referencePuzzle.generate(VITALIK) == VITALIK_START, "start");
-        require(referencePuzzle.verify(VITALIK_START, VITALIK_SOLUTION), "pair verifies");
+        assertEq(referencePuzzle.generate(VITALIK), VITALIK_START, "start");
+        assertTrue(referencePuzzle.verify(VITALIK_START, VITALIK_SOLUTION), "pair verifies");
 
         VM.roll(42);
         VM.expectEmit(true, true, true, true, address(referenceArena));
         emit IArena.Solved(VITALIK, 1, VITALIK_SOLUTION);
         VM.prank(VITALIK);
-        require(referenceArena.solve(VITALIK_SOLUTION) == 1, "rank");
+        assertEq(referenceArena.solve(VITALIK_SOLUTION), 1, "rank");
 
         (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(VITALIK);
-        require(blockNumber == 42 && rank == 1, "recorded");
-        require(referenceArena.solverCount() == 1, "count");
+        assertEq(blockNumber, 42, "recorded");
+        assertEq(rank, 1, "recorded");
+        assertEq(referenceArena.solverCount(), 1, "count");
 
         VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, VITALIK));
         VM.prank(VITALIK);
@@ -438,25 +422,27 @@ contract ArenaTest {
     /// Two real solvers of the published puzzle rank in order of solving;
     /// the second pays for a non-fresh count slot (the cheaper, usual case).
     function test_reference_two_solvers_rank_in_order() public {
-        require(referencePuzzle.verify(referencePuzzle.generate(ALICE), ALICE_SOLUTION), "alice pair verifies");
+        assertTrue(referencePuzzle.verify(referencePuzzle.generate(ALICE), ALICE_SOLUTION), "alice pair verifies");
 
         VM.roll(7);
         VM.prank(VITALIK);
-        require(referenceArena.solve(VITALIK_SOLUTION) == 1, "vitalik rank");
+        assertEq(referenceArena.solve(VITALIK_SOLUTION), 1, "vitalik rank");
         VM.roll(9);
         VM.prank(ALICE);
-        require(referenceArena.solve(ALICE_SOLUTION) == 2, "alice rank");
+        assertEq(referenceArena.solve(ALICE_SOLUTION), 2, "alice rank");
 
         (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(VITALIK);
-        require(blockNumber == 7 && rank == 1, "vitalik record");
+        assertEq(blockNumber, 7, "vitalik record");
+        assertEq(rank, 1, "vitalik record");
         (blockNumber, rank) = referenceArena.solvedAt(ALICE);
-        require(blockNumber == 9 && rank == 2, "alice record");
-        require(referenceArena.solverCount() == 2, "count");
+        assertEq(blockNumber, 9, "alice record");
+        assertEq(rank, 2, "alice record");
+        assertEq(referenceArena.solverCount(), 2, "count");
 
         // Each solution is bound to its own board.
         VM.prank(BOB);
         (bool ok,) = address(referenceArena).call(abi.encodeCall(OctokuArena.solve, (ALICE_SOLUTION)));
-        require(!ok || referencePuzzle.verify(referencePuzzle.generate(BOB), ALICE_SOLUTION), "bob used alice's");
+        if (ok) assertTrue(referencePuzzle.verify(referencePuzzle.generate(BOB), ALICE_SOLUTION), "bob used alice's");
     }
 
     function test_reference_rejects_wrong_solution() public {
@@ -467,26 +453,26 @@ contract ArenaTest {
 
     /// A solution solves only the sender's own board.
     function test_reference_solution_is_bound_to_sender() public {
-        require(!referencePuzzle.verify(referencePuzzle.generate(ALICE), VITALIK_SOLUTION), "precondition");
+        assertFalse(referencePuzzle.verify(referencePuzzle.generate(ALICE), VITALIK_SOLUTION), "precondition");
         VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
         referenceArena.solve(VITALIK_SOLUTION);
-        require(referenceArena.solverCount() == 0, "count");
+        assertEq(referenceArena.solverCount(), 0, "count");
     }
 
     function test_sending_ether_reverts() public {
         VM.deal(address(this), 10 ether);
         (bool ok,) = address(arena).call{value: 1}("");
-        require(!ok, "plain transfer accepted");
+        assertFalse(ok, "plain transfer accepted");
         (ok,) = address(arena).call{value: 1}(hex"12345678");
-        require(!ok, "unknown selector with value accepted");
-        (ok,) = address(arena).call{value: 1}(abi.encodeCall(OctokuArena.solve, (GRID)));
-        require(!ok, "solve with value accepted");
+        assertFalse(ok, "unknown selector with value accepted");
+        (ok,) = address(arena).call{value: 1}(abi.encodeCall(OctokuArena.solve, (BASE_GRID)));
+        assertFalse(ok, "solve with value accepted");
         (ok,) = address(arena).call(hex"12345678");
-        require(!ok, "unknown selector accepted");
-        require(!payable(address(arena)).send(1), "send accepted");
-        require(address(arena).balance == 0, "balance");
-        require(arena.solverCount() == 0, "count");
+        assertFalse(ok, "unknown selector accepted");
+        assertFalse(payable(address(arena)).send(1), "send accepted");
+        assertEq(address(arena).balance, 0, "balance");
+        assertEq(arena.solverCount(), 0, "count");
     }
 
     /// A puzzle whose generate writes state: solve works, boardOf reverts.
@@ -494,11 +480,11 @@ contract ArenaTest {
         StatefulPuzzle stateful = new StatefulPuzzle();
         OctokuArena statefulArena = new OctokuArena(stateful);
         VM.prank(ALICE);
-        require(statefulArena.solve(1) == 1, "solve");
-        require(stateful.generateCalls() == 1, "generate called");
+        assertEq(statefulArena.solve(1), 1, "solve");
+        assertEq(stateful.generateCalls(), 1, "generate called");
         // A state write under staticcall burns the gas it was given: cap it.
         (bool ok,) = address(statefulArena).call{gas: 1_000_000}(abi.encodeCall(OctokuArena.boardOf, (ALICE)));
-        require(!ok, "boardOf through staticcall should fail");
+        assertFalse(ok, "boardOf through staticcall should fail");
     }
 
     /// The puzzle's revert data is passed through by solve and boardOf.
@@ -507,7 +493,7 @@ contract ArenaTest {
         VM.expectRevert(abi.encodeWithSelector(RevertingPuzzle.Broken.selector));
         broken.boardOf(ALICE);
         VM.expectRevert(abi.encodeWithSelector(RevertingPuzzle.Broken.selector));
-        broken.solve(GRID);
+        broken.solve(BASE_GRID);
     }
 
     /// Re-entering solve for the same address during generate cannot record
@@ -518,9 +504,9 @@ contract ArenaTest {
         attacker.configure(hookArena, Actor(address(0)), false);
         VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, address(attacker)));
         attacker.attack();
-        require(hookArena.solverCount() == 0, "count");
+        assertEq(hookArena.solverCount(), 0, "count");
         (, uint256 rank) = hookArena.solvedAt(address(attacker));
-        require(rank == 0, "no record");
+        assertEq(rank, 0, "no record");
     }
 
     /// Re-entry for another address is harmless: both get distinct ranks.
@@ -529,20 +515,21 @@ contract ArenaTest {
         Actor other = new Actor(hookArena);
         Reenterer attacker = new Reenterer();
         attacker.configure(hookArena, other, true);
-        require(attacker.attack() == 2, "outer rank");
+        assertEq(attacker.attack(), 2, "outer rank");
         (, uint256 otherRank) = hookArena.solvedAt(address(other));
         (, uint256 attackerRank) = hookArena.solvedAt(address(attacker));
-        require(otherRank == 1 && attackerRank == 2, "ranks");
-        require(hookArena.solverCount() == 2, "count");
+        assertEq(otherRank, 1, "ranks");
+        assertEq(attackerRank, 2, "ranks");
+        assertEq(hookArena.solverCount(), 2, "count");
     }
 
     /// Helpers used by the tests behave as documented.
     function test_shapeSolution_modes() public view {
-        require(shapeSolution(123, 0) == GRID, "mode 0");
-        require(referencePuzzle.verify(0, shapeSolution(123, 1)), "relabelled grid is valid");
-        require(!referencePuzzle.verify(0, shapeSolution(123, 2)), "changed cell invalid");
-        require(shapeSolution(123, 3) == 123, "mode 3");
-        require(relabel(GRID, 0) != GRID, "seed 0 permutes");
+        assertEq(shapeSolution(123, 0), BASE_GRID, "mode 0");
+        assertTrue(referencePuzzle.verify(0, shapeSolution(123, 1)), "relabelled grid is valid");
+        assertFalse(referencePuzzle.verify(0, shapeSolution(123, 2)), "changed cell invalid");
+        assertEq(shapeSolution(123, 3), 123, "mode 3");
+        assertNotEq(relabel(BASE_GRID, 0), BASE_GRID, "seed 0 permutes");
     }
 
     // ------------------------------------------------------------------ fuzz
@@ -550,16 +537,14 @@ contract ArenaTest {
     /// For any player and solution: either the puzzle accepts it and a solve
     /// is recorded (count + 1, rank = new count, block = this block), or the
     /// call reverts WrongSolution and count and solvedAt are untouched.
-    function testFuzz_solve_records_iff_verify(address player, uint256 raw, uint8 mode, uint8 solvedFirst)
-        public
-    {
+    function testFuzz_solve_records_iff_verify(address player, uint256 raw, uint8 mode, uint8 solvedFirst) public {
         // Some earlier solvers, so ranks above 1 are exercised too.
         for (uint256 i; i < solvedFirst % 4; ++i) {
             // forge-lint: disable-next-line(unsafe-typecast)
             address earlier = address(uint160(0xE000 + i)); // i < 4
             if (earlier == player) continue;
             VM.prank(earlier);
-            arena.solve(GRID);
+            arena.solve(BASE_GRID);
         }
         uint256 solution = shapeSolution(raw, mode);
         bool valid = mock.verify(mock.generate(player), solution);
@@ -569,15 +554,17 @@ contract ArenaTest {
         (bool ok, bytes memory ret) = address(arena).call(abi.encodeCall(OctokuArena.solve, (solution)));
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(player);
         if (valid) {
-            require(ok, "valid solution rejected");
-            require(abi.decode(ret, (uint256)) == countBefore + 1, "returned rank");
-            require(arena.solverCount() == countBefore + 1, "count");
-            require(rank == countBefore + 1 && blockNumber == block.number, "record");
+            assertTrue(ok, "valid solution rejected");
+            assertEq(abi.decode(ret, (uint256)), countBefore + 1, "returned rank");
+            assertEq(arena.solverCount(), countBefore + 1, "count");
+            assertEq(rank, countBefore + 1, "record");
+            assertEq(blockNumber, block.number, "record");
         } else {
-            require(!ok, "invalid solution accepted");
-            require(keccak256(ret) == keccak256(abi.encodeWithSelector(IArena.WrongSolution.selector)), "error");
-            require(arena.solverCount() == countBefore, "count changed");
-            require(rank == 0 && blockNumber == 0, "record written");
+            assertFalse(ok, "invalid solution accepted");
+            assertEq(ret, abi.encodeWithSelector(IArena.WrongSolution.selector), "error");
+            assertEq(arena.solverCount(), countBefore, "count changed");
+            assertEq(rank, 0, "record written");
+            assertEq(blockNumber, 0, "record written");
         }
     }
 
@@ -587,11 +574,13 @@ contract ArenaTest {
         bool valid = referencePuzzle.verify(referencePuzzle.generate(player), solution);
         VM.prank(player);
         (bool ok, bytes memory ret) = address(referenceArena).call(abi.encodeCall(OctokuArena.solve, (solution)));
-        require(ok == valid, "outcome");
+        assertEq(ok, valid, "outcome");
         if (!ok) {
-            require(keccak256(ret) == keccak256(abi.encodeWithSelector(IArena.WrongSolution.selector)), "error");
+            assertEq(ret, abi.encodeWithSelector(IArena.WrongSolution.selector), "error");
             (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(player);
-            require(blockNumber == 0 && rank == 0 && referenceArena.solverCount() == 0, "state");
+            assertEq(blockNumber, 0, "state");
+            assertEq(rank, 0, "state");
+            assertEq(referenceArena.solverCount(), 0, "state");
         }
     }
 
@@ -599,7 +588,7 @@ contract ArenaTest {
     /// whatever the solution, and the record does not change.
     function testFuzz_second_solve_always_reverts(address player, uint256 raw, uint8 mode, uint32 later) public {
         VM.prank(player);
-        arena.solve(GRID);
+        arena.solve(BASE_GRID);
         uint256 solvedBlock = block.number;
         VM.roll(block.number + later);
 
@@ -608,13 +597,15 @@ contract ArenaTest {
         arena.solve(shapeSolution(raw, mode));
 
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(player);
-        require(blockNumber == solvedBlock && rank == 1 && arena.solverCount() == 1, "record");
+        assertEq(blockNumber, solvedBlock, "record");
+        assertEq(rank, 1, "record");
+        assertEq(arena.solverCount(), 1, "record");
     }
 
     /// boardOf is generate for every address, on both arenas.
     function testFuzz_boardOf_equals_generate(address player) public view {
-        require(arena.boardOf(player) == mock.generate(player), "mock");
-        require(referenceArena.boardOf(player) == referencePuzzle.generate(player), "reference");
+        assertEq(arena.boardOf(player), mock.generate(player), "mock");
+        assertEq(referenceArena.boardOf(player), referencePuzzle.generate(player), "reference");
     }
 
     // ------------------------------------------------------------- invariant
@@ -622,14 +613,14 @@ contract ArenaTest {
     /// forge-config: default.invariant.runs = 128
     /// forge-config: default.invariant.depth = 200
     function invariant_solverCount_equals_distinct_solvers() public view {
-        require(arena.solverCount() == handler.solverCountGhost(), "count != distinct solvers");
+        assertEq(arena.solverCount(), handler.solverCountGhost(), "count != distinct solvers");
     }
 
     /// forge-config: default.invariant.runs = 128
     /// forge-config: default.invariant.depth = 200
     function invariant_nobody_solves_twice() public view {
         for (uint256 i; i < handler.ACTORS(); ++i) {
-            require(handler.successes(handler.actor(i)) <= 1, "solved twice");
+            assertLe(handler.successes(handler.actor(i)), 1, "solved twice");
         }
     }
 
@@ -645,23 +636,24 @@ contract ArenaTest {
             address player = handler.actor(i);
             (uint256 blockNumber, uint256 rank) = arena.solvedAt(player);
             if (rank == 0) {
-                require(blockNumber == 0 && handler.successes(player) == 0, "non-solver record");
+                assertEq(blockNumber, 0, "non-solver record");
+                assertEq(handler.successes(player), 0, "non-solver record");
                 continue;
             }
-            require(rank <= count, "rank above count");
-            require(!seen[rank], "rank repeated");
+            assertLe(rank, count, "rank above count");
+            assertFalse(seen[rank], "rank repeated");
             seen[rank] = true;
             ++solved;
-            require(rank == handler.ghostRank(player), "rank != returned");
-            require(blockNumber == handler.ghostBlock(player), "block != solve block");
+            assertEq(rank, handler.ghostRank(player), "rank != returned");
+            assertEq(blockNumber, handler.ghostBlock(player), "block != solve block");
         }
-        require(solved == count, "ranks not 1..count");
+        assertEq(solved, count, "ranks not 1..count");
     }
 
     /// forge-config: default.invariant.runs = 128
     /// forge-config: default.invariant.depth = 200
     function invariant_outcomes_match_oracle() public view {
-        require(handler.unexpected() == 0, "unexpected outcome");
+        assertEq(handler.unexpected(), 0, "unexpected outcome");
     }
 
     /// @dev Runs after every invariant run: guards against vacuous passes.
@@ -669,10 +661,10 @@ contract ArenaTest {
     /// seen a success, a WrongSolution and an AlreadySolved, and at least one
     /// roll (block numbers persist between handler calls).
     function afterInvariant() public view {
-        require(handler.solveCalls() > 0, "no solve calls");
-        require(arena.solverCount() > 0, "no solver");
-        require(handler.wrongSolutions() > 0, "no WrongSolution");
-        require(handler.alreadySolved() > 0, "no AlreadySolved");
-        require(block.number > 1, "no roll");
+        assertGt(handler.solveCalls(), 0, "no solve calls");
+        assertGt(arena.solverCount(), 0, "no solver");
+        assertGt(handler.wrongSolutions(), 0, "no WrongSolution");
+        assertGt(handler.alreadySolved(), 0, "no AlreadySolved");
+        assertGt(block.number, 1, "no roll");
     }
 }

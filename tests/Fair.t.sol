@@ -5,19 +5,19 @@ import {IPuzzle} from "../contracts/IPuzzle.sol";
 import {OctokuFair} from "../contracts/Fair.sol";
 import {OctokuReference} from "../contracts/Reference.sol";
 import {AbiEdges} from "./AbiEdges.sol";
+import {BASE_GRID} from "./lib/Grids.sol";
+import {Test} from "./lib/Test.sol";
 
 /// @notice Forge tests of the fair puzzle: same revealed cells as the
 /// published puzzle, digits consistent with a valid grid, gas, size, and a
 /// verify that agrees with the reference.
-contract FairTest {
+contract FairTest is Test {
     IPuzzle internal fair;
     OctokuReference internal ref;
     /// @dev An account whose code is a single STOP: calling it costs what a
     /// call costs around the callee, so `gasleft` differences against it give
     /// the callee's own (frame) gas, plus ~30 gas for copying 32 bytes back.
     address internal stop;
-
-    uint256 internal constant SOLUTION = 0x7235861418463257457361828621457323681745541728366784532131527468;
 
     /// @dev Runtime size of the published puzzle: the fair one must not be larger.
     uint256 internal constant SIZE_TARGET = 879;
@@ -30,7 +30,8 @@ contract FairTest {
             mstore(0x00, 0x60016000f3) // PUSH1 1 PUSH1 0 RETURN: runtime = one zero byte (STOP)
             a := create(0, 27, 5)
         }
-        require(a != address(0) && a.code.length == 1, "stop contract");
+        assertTrue(a != address(0), "stop contract");
+        assertEq(a.code.length, 1, "stop contract");
         stop = a;
     }
 
@@ -39,9 +40,9 @@ contract FairTest {
     /// pointer, so a missed byte would show here).
     function test_name_is_abi_encoded_exactly() public view {
         (bool ok, bytes memory raw) = address(fair).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
-        require(ok, "name reverted");
-        require(keccak256(raw) == keccak256(abi.encode(unicode"2 × 4 = 8 (fair)")), "name encoding");
-        require(keccak256(bytes(fair.name())) == keccak256(bytes(unicode"2 × 4 = 8 (fair)")), "name");
+        assertTrue(ok, "name reverted");
+        assertEq(raw, abi.encode(unicode"2 × 4 = 8 (fair)"), "name encoding");
+        assertEq(fair.name(), unicode"2 × 4 = 8 (fair)", "name");
     }
 
     /// Every shape in tests/AbiEdges.sol, with value 0 and 1: same success
@@ -55,10 +56,12 @@ contract FairTest {
                 (bool okF, bytes memory f) = address(fair).call{value: value}(calls[i]);
                 (bool okR, bytes memory r) = address(ref).call{value: value}(calls[i]);
                 if (value == 0 && AbiEdges.isFairOwn(calls[i])) {
-                    require(okF && okR && f.length == r.length, "own answer");
+                    assertTrue(okF, "own answer");
+                    assertTrue(okR, "own answer");
+                    assertEq(f.length, r.length, "own answer");
                 } else {
-                    require(okF == okR, "success differs");
-                    require(keccak256(f) == keccak256(r), "return data differs");
+                    assertEq(okF, okR, "success differs");
+                    assertEq(f, r, "return data differs");
                 }
             }
         }
@@ -66,26 +69,25 @@ contract FairTest {
 
     /// Boards pinned by the Rust mirror (crates/octoku-core/src/fair.rs, `VECTORS`).
     function test_generate_matches_rust_mirror_vectors() public {
-        require(
-            fair.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045)
-                == 0x0000600000000000000000000100035000000000000000000003070000000640,
+        assertEq(
+            fair.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045),
+            0x0000600000000000000000000100035000000000000000000003070000000640,
             "vitalik"
         );
-        require(
-            fair.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE)
-                == 0x3800120000000003000000000000000000000000006000007000600000000000,
+        assertEq(
+            fair.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE),
+            0x3800120000000003000000000000000000000000006000007000600000000000,
             "curta"
         );
-        require(
-            fair.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266)
-                == 0x0000000000000000000000000050700000000080002000000000340070000010,
+        assertEq(
+            fair.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266),
+            0x0000000000000000000000000050700000000080002000000000340070000010,
             "anvil account 0"
         );
-        require(
-            fair.generate(address(1)) == 0x0080000100000000000000000004000000001000002000000000000062008000,
-            "address 1"
+        assertEq(
+            fair.generate(address(1)), 0x0080000100000000000000000004000000001000002000000000000062008000, "address 1"
         );
-        require(IPuzzle(address(fair)).verify(0, SOLUTION), "verify through the IPuzzle ABI");
+        assertTrue(IPuzzle(address(fair)).verify(0, BASE_GRID), "verify through the IPuzzle ABI");
     }
 
     /// The revealed cells are the published puzzle's, each holds 1..8, and no
@@ -93,16 +95,16 @@ contract FairTest {
     function testFuzz_cells_match_reference_and_digits_are_consistent(address player) public {
         uint256 board = fair.generate(player);
         uint256 published = ref.generate(player);
-        require(_nonzeroMask(board) == _nonzeroMask(published), "revealed cells differ from the published puzzle");
+        assertEq(_nonzeroMask(board), _nonzeroMask(published), "revealed cells differ from the published puzzle");
         uint256 givens;
         for (uint256 k; k < 64; ++k) {
             uint256 d = (board >> (4 * k)) & 0xF;
             if (d == 0) continue;
-            require(d <= 8, "digit out of range");
+            assertLe(d, 8, "digit out of range");
             ++givens;
         }
-        require(givens == 8, "not 8 givens");
-        _requireNoRepeats(board);
+        assertEq(givens, 8, "not 8 givens");
+        _assertNoRepeats(board);
     }
 
     /// generate is cheaper than the published (reference) one for the same
@@ -112,11 +114,11 @@ contract FairTest {
     function testFuzz_generate_cheaper_than_reference(address player) public view {
         uint256 gas = _frameGas(address(fair), player);
         uint256 published = _frameGas(address(ref), player);
-        require(gas < published, "fair generate not cheaper than the published one");
+        assertLt(gas, published, "fair generate not cheaper than the published one");
     }
 
     function test_runtime_size() public view {
-        require(address(fair).code.length <= SIZE_TARGET, "runtime larger than the published puzzle's");
+        assertLe(address(fair).code.length, SIZE_TARGET, "runtime larger than the published puzzle's");
     }
 
     /// The issue's example: the published board of this address has no
@@ -125,45 +127,46 @@ contract FairTest {
     function test_published_dead_end_gets_a_solvable_board() public {
         address player = 0xe0522c0611B8C66a5b429Ad403B92e84C11173bE;
         uint256 published = ref.generate(player);
-        require(published == 0x0000056070423000000000000000000000000000000000000000800100000000, "published");
+        assertEq(published, 0x0000056070423000000000000000000000000000000000000000800100000000, "published");
         uint256 board = fair.generate(player);
-        require(_nonzeroMask(board) == _nonzeroMask(published), "cells");
-        _requireNoRepeats(board);
+        assertEq(_nonzeroMask(board), _nonzeroMask(published), "cells");
+        _assertNoRepeats(board);
     }
 
     /// verify agrees with the reference on arbitrary words.
     function testFuzz_verify_matches_reference_random(uint256 start, uint256 solution) public {
-        require(fair.verify(start, solution) == ref.verify(start, solution), "verify differs");
+        assertEq(fair.verify(start, solution), ref.verify(start, solution), "verify differs");
     }
 
     /// ... on a valid grid with any subset of its cells as the start.
     function testFuzz_verify_matches_reference_subset(uint256 bits) public {
-        uint256 start = SOLUTION & _nibbleMask(bits);
-        require(fair.verify(start, SOLUTION), "subset start rejected");
-        require(ref.verify(start, SOLUTION), "reference rejects");
+        uint256 start = BASE_GRID & _nibbleMask(bits);
+        assertTrue(fair.verify(start, BASE_GRID), "subset start rejected");
+        assertTrue(ref.verify(start, BASE_GRID), "reference rejects");
     }
 
     /// ... on a valid grid with one cell changed, or one given changed.
     function testFuzz_verify_matches_reference_near_misses(uint8 cell, uint8 delta, uint256 bits) public {
         uint256 k = uint256(cell) % 64;
         uint256 d = (uint256(delta) % 15) + 1;
-        uint256 broken = SOLUTION ^ (d << (4 * k));
-        uint256 start = SOLUTION & _nibbleMask(bits);
-        require(fair.verify(start, broken) == ref.verify(start, broken), "broken solution");
-        require(!fair.verify(start, broken), "broken solution accepted");
+        uint256 broken = BASE_GRID ^ (d << (4 * k));
+        uint256 start = BASE_GRID & _nibbleMask(bits);
+        assertEq(fair.verify(start, broken), ref.verify(start, broken), "broken solution");
+        assertFalse(fair.verify(start, broken), "broken solution accepted");
         uint256 cellMask = uint256(0xF) << (4 * k);
-        uint256 badStart = (start & ~cellMask) | ((SOLUTION & cellMask) ^ (d << (4 * k)));
-        require(fair.verify(badStart, SOLUTION) == ref.verify(badStart, SOLUTION), "changed given");
+        uint256 badStart = (start & ~cellMask) | ((BASE_GRID & cellMask) ^ (d << (4 * k)));
+        assertEq(fair.verify(badStart, BASE_GRID), ref.verify(badStart, BASE_GRID), "changed given");
     }
 
     /// ... on the grid moved by a row swap inside a band, a column swap inside
     /// a stack, and a digit exchange (all still valid grids).
     function testFuzz_verify_matches_reference_on_moved_grids(uint8 band, uint8 col, uint8 a, uint8 b) public {
-        uint256 g = _swapRows(SOLUTION, 2 * (uint256(band) % 4));
+        uint256 g = _swapRows(BASE_GRID, 2 * (uint256(band) % 4));
         g = _swapCols(g, uint256(col) % 8);
         g = _swapDigits(g, uint256(a) % 8 + 1, uint256(b) % 8 + 1);
-        require(fair.verify(0, g) && ref.verify(0, g), "moved grid rejected");
-        require(fair.verify(g & 0xF0F0F0, g), "moved grid with givens rejected");
+        assertTrue(fair.verify(0, g), "moved grid rejected");
+        assertTrue(ref.verify(0, g), "moved grid rejected");
+        assertTrue(fair.verify(g & 0xF0F0F0, g), "moved grid with givens rejected");
     }
 
     // ---- helpers ----
@@ -174,13 +177,15 @@ contract FairTest {
         bytes memory data = abi.encodeCall(IPuzzle.generate, (player));
         (bool warm,) = target.staticcall(data);
         (bool warm2,) = stop.staticcall(data);
-        require(warm && warm2, "call failed");
+        assertTrue(warm, "call failed");
+        assertTrue(warm2, "call failed");
         uint256 g0 = gasleft();
         (bool ok,) = target.staticcall(data);
         uint256 g1 = gasleft();
         (bool ok2,) = stop.staticcall(data);
         uint256 g2 = gasleft();
-        require(ok && ok2, "call failed");
+        assertTrue(ok, "call failed");
+        assertTrue(ok2, "call failed");
         uint256 withCallee = g0 - g1;
         uint256 bare = g1 - g2;
         gas = withCallee > bare ? withCallee - bare : 0;
@@ -188,21 +193,24 @@ contract FairTest {
 
     function _nonzeroMask(uint256 board) internal pure returns (uint256 mask) {
         for (uint256 k; k < 64; ++k) {
+            // forge-lint: disable-next-line(incorrect-shift)
             if ((board >> (4 * k)) & 0xF != 0) mask |= 1 << k;
         }
     }
 
-    function _requireNoRepeats(uint256 board) internal pure {
+    function _assertNoRepeats(uint256 board) internal pure {
         uint256[3] memory seen; // 8 units x 16 bits per word: rows, columns, subgrids
         for (uint256 k; k < 64; ++k) {
             uint256 d = (board >> (4 * k)) & 0xF;
             if (d == 0) continue;
             uint256 r = k / 8;
             uint256 c = k % 8;
-            uint256[3] memory slot = [r, c, (r / 2) * 2 + c / 4];
+            // Subgrid 2 * (r / 2) + c / 4, with 2 * (r / 2) written r - r % 2.
+            uint256[3] memory slot = [r, c, r - r % 2 + c / 4];
             for (uint256 u; u < 3; ++u) {
+                // forge-lint: disable-next-line(incorrect-shift)
                 uint256 bit = 1 << (16 * slot[u] + d);
-                require(seen[u] & bit == 0, "digit repeated in a unit");
+                assertEq(seen[u] & bit, 0, "digit repeated in a unit");
                 seen[u] |= bit;
             }
         }

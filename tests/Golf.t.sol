@@ -7,6 +7,8 @@ import {OctokuGolf} from "../contracts/Golf.sol";
 import {GolfHarness} from "../contracts/harness/GolfHarness.sol";
 import {IPuzzle} from "../contracts/IPuzzle.sol";
 import {AbiEdges} from "./AbiEdges.sol";
+import {BASE_GRID} from "./lib/Grids.sol";
+import {Test} from "./lib/Test.sol";
 
 /// @notice The golf harness's call shape: any selector runs the golfed
 /// generate code on calldata word 1 and returns the board.
@@ -18,13 +20,12 @@ interface IFill {
 /// random and structured inputs, ABI edge cases, and gas / size bounds.
 /// Gas is measured exactly: the least gas limit a call succeeds with is the gas
 /// its frame uses (no sub-calls, so no 63/64 effects), found by bisection.
-contract GolfTest {
+contract GolfTest is Test {
     OctokuReference internal ref;
     ReferenceHarness internal refHarness;
     IPuzzle internal golf;
     GolfHarness internal harness;
 
-    uint256 internal constant SOLUTION = 0x7235861418463257457361828621457323681745541728366784532131527468;
     uint256 internal constant START = 0x0000000000003000007001000000000000000040500000060000000000020008;
 
     /// Targets from the brief.
@@ -48,35 +49,36 @@ contract GolfTest {
     // ---------------------------------------------------------------------
 
     function test_generate_public_vectors() public {
-        require(
-            golf.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045)
-                == 0x0000700000000000000000000800064000000000000000000003020000000510,
+        assertEq(
+            golf.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045),
+            0x0000700000000000000000000800064000000000000000000003020000000510,
             "vitalik"
         );
-        require(
-            golf.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE)
-                == 0x6200480000000007000000000000000000000000005000001000300000000000,
+        assertEq(
+            golf.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE),
+            0x6200480000000007000000000000000000000000005000001000300000000000,
             "curta"
         );
-        require(
-            golf.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266)
-                == 0x0000000000000000000000000040700000000010003000000000280050000060,
+        assertEq(
+            golf.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266),
+            0x0000000000000000000000000040700000000010003000000000280050000060,
             "anvil account 0"
         );
     }
 
     function test_verify_public_vectors() public {
-        require(golf.verify(START, SOLUTION), "valid solution rejected");
-        require(!golf.verify(START, 0x7235861418463257457361828621457323681745541728366784532131527467), "7467 accepted");
-        require(golf.verify(0, SOLUTION), "empty start rejected");
+        assertTrue(golf.verify(START, BASE_GRID), "valid solution rejected");
+        assertFalse(golf.verify(START, BASE_GRID ^ 0xF), "7467 accepted");
+        assertTrue(golf.verify(0, BASE_GRID), "empty start rejected");
     }
 
     function test_name_is_byte_identical() public view {
         (bool okG, bytes memory g) = address(golf).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
         (bool okR, bytes memory r) = address(ref).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
-        require(okG && okR, "name reverted");
-        require(keccak256(g) == keccak256(r), "name encoding differs");
-        require(keccak256(bytes(IPuzzle(address(golf)).name())) == keccak256(bytes(unicode"2 × 4 = 8")), "name");
+        assertTrue(okG, "name reverted");
+        assertTrue(okR, "name reverted");
+        assertEq(g, r, "name encoding differs");
+        assertEq(IPuzzle(address(golf)).name(), unicode"2 × 4 = 8", "name");
     }
 
     // ---------------------------------------------------------------------
@@ -84,7 +86,7 @@ contract GolfTest {
     // ---------------------------------------------------------------------
 
     function testFuzz_generate_matches_reference(address seed) public {
-        require(golf.generate(seed) == ref.generate(seed), "generate differs");
+        assertEq(golf.generate(seed), ref.generate(seed), "generate differs");
     }
 
     /// Raw seeds, dense and sparse: the fast path, its skip loops, and every
@@ -105,8 +107,8 @@ contract GolfTest {
     }
 
     function test_fill_edge_seeds() public view {
-        require(_golfFill(0) == 0, "zero seed");
-        require(_golfFill(5 | (5 << 6)) == 3 << 20, "exhaustion: 1 | 2 = 3");
+        assertEq(_golfFill(0), 0, "zero seed");
+        assertEq(_golfFill(5 | (5 << 6)), 3 << 20, "exhaustion: 1 | 2 = 3");
         uint256[12] memory seeds = [
             uint256(1),
             63,
@@ -149,17 +151,17 @@ contract GolfTest {
     /// Valid grids from the public solution by digit relabelling and the
     /// row / column symmetries of 2 × 4 subgrids, with random-subset starts.
     function testFuzz_verify_valid_grids(uint256 entropy, uint256 mask) public {
-        uint256 grid = _shuffle(SOLUTION, entropy);
+        uint256 grid = _shuffle(BASE_GRID, entropy);
         uint256 start = grid & _nibbleMask(mask);
-        require(ref.verify(start, grid), "generator produced an invalid grid");
-        require(golf.verify(start, grid), "valid grid rejected");
-        require(golf.verify(0, grid), "valid grid, empty start rejected");
+        assertTrue(ref.verify(start, grid), "generator produced an invalid grid");
+        assertTrue(golf.verify(start, grid), "valid grid rejected");
+        assertTrue(golf.verify(0, grid), "valid grid, empty start rejected");
     }
 
     /// Mutations of valid grids: two cells swapped, a cell set to 0 or 9..15,
     /// a cell changed to another digit, a disagreeing given.
     function testFuzz_verify_mutations(uint256 entropy, uint256 mask, uint8 a, uint8 b, uint8 v) public {
-        uint256 grid = _shuffle(SOLUTION, entropy);
+        uint256 grid = _shuffle(BASE_GRID, entropy);
         uint256 start = grid & _nibbleMask(mask);
         uint256 ka = uint256(a) % 64;
         uint256 kb = uint256(b) % 64;
@@ -203,7 +205,7 @@ contract GolfTest {
                 mixed = _set(mixed, r, c, perm[(c + k * r) % 8]);
             }
         }
-        require(!ref.verify(0, latin), "latin square accepted by reference");
+        assertFalse(ref.verify(0, latin), "latin square accepted by reference");
         _checkVerify(0, latin);
         _checkVerify(latin & _nibbleMask(mask), latin);
         _checkVerify(0, rowsOnly);
@@ -236,28 +238,31 @@ contract GolfTest {
     // ---------------------------------------------------------------------
 
     function test_runtime_size() public view {
-        require(address(golf).code.length <= MAX_RUNTIME, "runtime too large");
+        assertLe(address(golf).code.length, MAX_RUNTIME, "runtime too large");
     }
 
     function test_gas_public_vectors() public {
-        uint256 gv = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, START, SOLUTION));
-        require(gv <= VERIFY_GAS, "verify over budget");
-        uint256 gi = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, START, SOLUTION ^ 0xF));
-        require(gi <= VERIFY_GAS, "verify (invalid) over budget");
+        uint256 gv = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, START, BASE_GRID));
+        assertLe(gv, VERIFY_GAS, "verify over budget");
+        uint256 gi = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, START, BASE_GRID ^ 0xF));
+        assertLe(gi, VERIFY_GAS, "verify (invalid) over budget");
         // The first vector draws 8 free cells, the other two skip one draw each.
-        require(_gasOfGenerate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045) == GENERATE_BASE, "vitalik");
-        require(_gasOfGenerate(0x00000000eCf2b58C296B47caC8C51467c0e307cE) <= GENERATE_GAS, "curta");
-        require(_gasOfGenerate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266) <= GENERATE_GAS, "anvil");
+        assertEq(_gasOfGenerate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045), GENERATE_BASE, "vitalik");
+        assertLe(_gasOfGenerate(0x00000000eCf2b58C296B47caC8C51467c0e307cE), GENERATE_GAS, "curta");
+        assertLe(_gasOfGenerate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266), GENERATE_GAS, "anvil");
     }
 
     /// verify costs the same on every well-formed input (it has no data branch).
     function testFuzz_gas_verify(uint256 start, uint256 solution, uint256 entropy, uint256 mask) public {
         uint256 g1 = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, start, solution));
-        uint256 grid = _shuffle(SOLUTION, entropy);
+        uint256 grid = _shuffle(BASE_GRID, entropy);
         uint256 g2 = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, grid & _nibbleMask(mask), grid));
         uint256 g3 = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, start, grid));
-        require(g1 <= VERIFY_GAS && g2 <= VERIFY_GAS && g3 <= VERIFY_GAS, "verify over budget");
-        require(g1 == g2 && g2 == g3, "verify gas depends on data");
+        assertLe(g1, VERIFY_GAS, "verify over budget");
+        assertLe(g2, VERIFY_GAS, "verify over budget");
+        assertLe(g3, VERIFY_GAS, "verify over budget");
+        assertEq(g1, g2, "verify gas depends on data");
+        assertEq(g2, g3, "verify gas depends on data");
     }
 
     /// generate costs BASE + PER_SKIP * (draws that hit a filled cell): 610,
@@ -266,7 +271,7 @@ contract GolfTest {
     function testFuzz_gas_generate(address seed) public {
         uint256 gas_ = _gasOfGenerate(seed);
         uint256 skips = _skips(uint256(keccak256(abi.encodePacked(seed))));
-        require(gas_ == GENERATE_BASE + GENERATE_PER_SKIP * skips, "generate gas model");
+        assertEq(gas_, GENERATE_BASE + GENERATE_PER_SKIP * skips, "generate gas model");
     }
 
     // ---------------------------------------------------------------------
@@ -275,30 +280,31 @@ contract GolfTest {
 
     function _golfFill(uint256 s) internal view returns (uint256) {
         (bool ok, bytes memory out) = address(harness).staticcall(abi.encodeCall(IFill.fill, (s)));
-        require(ok && out.length == 32, "fill reverted");
+        assertTrue(ok, "fill reverted");
+        assertEq(out.length, 32, "fill reverted");
         return abi.decode(out, (uint256));
     }
 
     function _checkFill(uint256 s) internal view {
-        require(_golfFill(s) == refHarness.generateFromSeed(s), "fill differs");
+        assertEq(_golfFill(s), refHarness.generateFromSeed(s), "fill differs");
     }
 
     function _checkVerify(uint256 start, uint256 solution) internal {
-        require(golf.verify(start, solution) == ref.verify(start, solution), "verify differs");
+        assertEq(golf.verify(start, solution), ref.verify(start, solution), "verify differs");
     }
 
     /// Same success flag and same return bytes from golf and reference.
     function _sameCall(bytes memory data, uint256 value) internal {
         (bool okG, bytes memory g) = address(golf).call{value: value}(data);
         (bool okR, bytes memory r) = address(ref).call{value: value}(data);
-        require(okG == okR, "success differs");
-        require(keccak256(g) == keccak256(r), "return data differs");
+        assertEq(okG, okR, "success differs");
+        assertEq(g, r, "return data differs");
     }
 
     /// Exact gas of one golf call frame: the least gas limit it succeeds with.
     function _gasOf(bytes memory data) internal returns (uint256 lo) {
         (bool ok,) = address(golf).call(data); // warm the account
-        require(ok, "call reverted");
+        assertTrue(ok, "call reverted");
         uint256 hi = 5000;
         while (lo < hi) {
             uint256 mid = (lo + hi) / 2;

@@ -55,7 +55,6 @@ done
 keys=(0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80
       0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d
       0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a)
-players=(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC)
 cd "$workdir"
 # The deployment is recorded in deployments/<chain-id>.json; later commands default to it.
 "$octoku" deploy --puzzle "${DEMO_PUZZLE:-fair}" --rpc-url "$rpc" --private-key "${keys[0]}"
@@ -64,7 +63,5 @@ for i in 2 0 1; do
   "$octoku" play --rpc-url "$rpc" --private-key "${keys[$i]}"
 done
 
-section "Leaderboard"
-for player in "${players[@]}"; do
-  printf '%s  %s\n' "$player" "$("$octoku" board "$player" --rpc-url "$rpc" | grep '^solved' | sed 's/^solved *//')"
-done | sort -k3 -n
+section "Leaderboard (the arena's Solved events and solverCount)"
+"$octoku" leaderboard --rpc-url "$rpc"

@@ -1,6 +1,27 @@
 //! Errors the CLI turns into one line on stderr and an exit status.
+//!
+//! Exit statuses (also in `octoku --help` and the README):
+//! 0 success; 1 the answer is no (invalid solution, no solution, a
+//! submission the local check refuses, nothing sent); 2 bad input or usage;
+//! 3 the EVM and the Rust mirror disagree, or the EVM failed; 4 the chain
+//! failed (node unreachable, no code, not an arena, state file); 5 the
+//! contract reverted (nothing sent); 6 standard output could not be written;
+//! 130 interrupted (Ctrl-C).
 
 use std::fmt;
+
+/// The exit statuses, as `octoku --help` lists them.
+pub const EXIT_CODES: &str = "\
+Exit status:
+  0    success (valid, solved, sent)
+  1    the answer is no: invalid solution, no solution, or a submission the
+       local check refuses (nothing sent)
+  2    bad input or usage
+  3    the EVM and the Rust mirror disagree, or the EVM failed
+  4    the chain failed: node unreachable, no code, not an arena, state file
+  5    the contract reverted (simulated first: nothing sent)
+  6    standard output could not be written (closed pipe, full disk)
+  130  interrupted (Ctrl-C)";
 
 /// Why a command could not answer.
 #[derive(Debug)]
@@ -9,10 +30,14 @@ pub enum CliError {
     Input(String),
     /// The EVM or the mirror failed, or they disagree (exit 3).
     Evm(String),
-    /// The contract refused: a transaction would revert (exit 1).
+    /// Refused before sending: the local check says no (exit 1).
     Rejected(String),
     /// The chain failed: node unreachable, no code, no funds, state file (exit 4).
     Chain(String),
+    /// The contract reverted: a transaction would revert (exit 5).
+    Reverted(String),
+    /// Standard output could not be written (exit 6).
+    Output(std::io::Error),
 }
 
 impl CliError {
@@ -23,6 +48,8 @@ impl CliError {
             CliError::Evm(_) => 3,
             CliError::Rejected(_) => 1,
             CliError::Chain(_) => 4,
+            CliError::Reverted(_) => 5,
+            CliError::Output(_) => 6,
         }
     }
 }
@@ -30,9 +57,15 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Evm(m) | CliError::Rejected(m) | CliError::Chain(m) => {
-                f.write_str(m)
-            }
+            CliError::Input(m)
+            | CliError::Evm(m)
+            | CliError::Rejected(m)
+            | CliError::Chain(m)
+            | CliError::Reverted(m) => f.write_str(m),
+            CliError::Output(e) => write!(
+                f,
+                "cannot write to standard output ({e}); the rest of the output is lost"
+            ),
         }
     }
 }
@@ -40,5 +73,11 @@ impl fmt::Display for CliError {
 impl From<octoku_evm::EvmError> for CliError {
     fn from(e: octoku_evm::EvmError) -> Self {
         CliError::Evm(e.to_string())
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::Output(e)
     }
 }

@@ -5,18 +5,23 @@
 mod cmd;
 mod error;
 mod input;
+mod logging;
+mod out;
 mod output;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::CliError;
+use crate::error::{CliError, EXIT_CODES};
 
 /// An 8×8 Sudoku puzzle for the EVM (Curta puzzle #1, "2 × 4 = 8").
 #[derive(Debug, Parser)]
-#[command(name = "octoku", version, about, long_about = None)]
+#[command(name = "octoku", version, about, long_about = None, after_help = EXIT_CODES)]
 struct Cli {
+    /// More logs on stderr: -v what octoku does, -vv also alloy's requests.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
@@ -29,6 +34,8 @@ enum Command {
     Verify(cmd::verify::Args),
     /// Solve a board and have the contract verify the solution.
     Solve(cmd::solve::Args),
+    /// Prove properties of the compiled contracts with an SMT solver (prove verify).
+    Prove(cmd::prove::Args),
     /// Check that every board generate can produce is solvable (exhaustive, up to symmetry).
     Audit(cmd::audit::Args),
     /// Generate and solve the boards of many addresses: how many have a solution.
@@ -45,31 +52,52 @@ enum Command {
     Play(cmd::play::Args),
     /// Submit a solution you found yourself to the arena.
     Submit(cmd::submit::Args),
+    /// Every solver of an arena, in rank order (from its Solved events).
+    Leaderboard(cmd::leaderboard::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cmd::completions::Args),
     /// A Sudoku puzzle of any size (--size N) with exactly one solution.
     Puzzle(cmd::puzzle::Args),
 }
 
+/// The environment variables octoku reads. Set but empty means unset (a
+/// shell's `ETH_RPC_URL=` must not become an empty URL).
+const ENV_VARS: [&str; 7] = [
+    "ETH_RPC_URL",
+    "PRIVATE_KEY",
+    "ETH_FROM",
+    "ETH_KEYSTORE",
+    "ETH_KEYSTORE_ACCOUNT",
+    "ETH_PASSWORD",
+    "OCTOKU_STATE",
+];
+
 fn main() -> ExitCode {
+    for name in ENV_VARS {
+        if std::env::var_os(name).is_some_and(|v| v.is_empty()) {
+            // SAFETY: first thing in main, before any other thread exists.
+            unsafe { std::env::remove_var(name) };
+        }
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // --help and --version are not errors: print them whole.
-            if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                let _ = e.print();
-                return ExitCode::from(2);
-            }
-            if !e.use_stderr() {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("octoku: {}", one_line(&e.render().to_string()));
-            return ExitCode::from(2);
+            // clap's own words, usage and tips; --help and --version go to
+            // stdout with status 0, usage errors to stderr with status 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
+    logging::init(cli.verbose);
     let result = match cli.command {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Verify(args) => cmd::verify::run(args),
         Command::Solve(args) => cmd::solve::run(args),
+        Command::Prove(args) => cmd::prove::run(args),
         Command::Audit(args) => cmd::audit::run(args),
         Command::Sample(args) => cmd::sample::run(args),
         Command::Gas(args) => cmd::gas::run(args),
@@ -78,6 +106,8 @@ fn main() -> ExitCode {
         Command::Board(args) => cmd::board::run(args),
         Command::Play(args) => cmd::play::run(args),
         Command::Submit(args) => cmd::submit::run(args),
+        Command::Leaderboard(args) => cmd::leaderboard::run(args),
+        Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
     };
     match result {
@@ -96,29 +126,4 @@ pub(crate) fn exit(ok: bool) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// Folds clap's multi-line usage error into one line: the problem, then the
-/// expected usage.
-fn one_line(rendered: &str) -> String {
-    let problem = rendered
-        .lines()
-        .next()
-        .unwrap_or("invalid arguments")
-        .trim_start_matches("error: ");
-    let possible = rendered.lines().find_map(|l| {
-        l.trim()
-            .strip_prefix("[possible values: ")
-            .and_then(|v| v.strip_suffix(']'))
-    });
-    if let Some(values) = possible {
-        return format!("{problem}; expected one of: {values}");
-    }
-    match rendered
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Usage: "))
-    {
-        Some(usage) => format!("{problem}; expected usage: {usage} (see --help)"),
-        None => format!("{problem}; expected a subcommand such as generate or verify (see --help)"),
-    }
 }

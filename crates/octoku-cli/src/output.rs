@@ -4,7 +4,6 @@
 //! 64 hex digits, transaction hashes as `0x` hex.
 
 use octoku_core::{Address, Board};
-use octoku_evm::chain::{Receipt, primitives::B256};
 use serde::{Serialize, Serializer};
 
 use crate::error::CliError;
@@ -13,7 +12,7 @@ use crate::error::CliError;
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
     let text = serde_json::to_string(value)
         .map_err(|e| CliError::Evm(format!("cannot encode the JSON output: {e}")))?;
-    println!("{text}");
+    crate::outln!("{text}")?;
     Ok(())
 }
 
@@ -43,23 +42,6 @@ pub fn hex_opt<S: Serializer>(board: &Option<Board>, s: S) -> Result<S::Ok, S::E
     }
 }
 
-/// A mined transaction: the same three fields wherever one is reported.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Tx {
-    /// Transaction hash.
-    pub hash: B256,
-    /// Block it was mined in.
-    pub block: u64,
-    /// Total gas it used (intrinsic cost included).
-    pub gas: u64,
-}
-
-impl From<&Receipt> for Tx {
-    fn from(r: &Receipt) -> Tx {
-        Tx {
-            hash: r.tx_hash,
-            block: r.block,
-            gas: r.gas_used,
-        }
-    }
-}
+/// A mined transaction: the same three fields wherever one is reported (the
+/// chain's type, also used in the deployment records).
+pub use octoku_evm::chain::deployments::MinedTx as Tx;

@@ -1,5 +1,6 @@
 //! The `octoku` binary end to end: public vectors through the CLI, exit
-//! statuses, and one-line errors on bad input.
+//! statuses, one-line errors on bad input, clap's own usage errors, and
+//! output errors (full disk, closed pipe) that never panic.
 
 use std::process::{Command, Output};
 
@@ -131,7 +132,6 @@ fn bad_input_gets_one_line_and_exit_two() {
             "115792089237316195423570985008687907853269984665640564039457584007913129639936",
         ], // 2^256
         &["verify", "12.4", "0x1"],                                  // a grid of 4 cells
-        &["verify", "0", "-5"],
         &[
             "verify",
             "0",
@@ -327,6 +327,7 @@ fn sample_finds_dead_ends_in_the_published_puzzle_and_none_in_the_fair_one() {
         &[
             "puzzle",
             "seed",
+            "from",
             "addresses",
             "solvable",
             "unsolvable",
@@ -409,11 +410,203 @@ fn puzzle_flag_takes_the_three_implementations_and_names_them_on_error() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("expected one of: reference, golf, fair"),
+        err.contains("invalid value 'bogus' for '--puzzle <PUZZLE>'")
+            && err.contains("[possible values: reference, golf, fair]"),
         "{err}"
     );
+}
+
+// ---- issue 13: robustness ----------------------------------------------
+
+const ME: &str = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+/// Runs octoku with stdout connected to `stdout`.
+fn octoku_to(args: &[&str], stdout: std::process::Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("octoku runs")
+}
+
+/// Asserts exit `code`, no panic, one line on stderr containing `needle`.
+fn one_line_failure(out: &Output, code: i32, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "expected {needle:?} in: {err}");
+}
+
+/// Finding 2: a full disk or a closed pipe on stdout is exit 6 with one
+/// line, never a panic (exit 101).
+#[test]
+fn a_full_disk_or_closed_pipe_on_stdout_is_exit_six_not_a_panic() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = octoku_to(&["generate", ME], full.into());
+    one_line_failure(&out, 6, "cannot write to standard output");
+
+    // A reader that is gone before octoku writes a byte.
+    for args in [
+        &["generate", ME][..],
+        &["verify", START, SOLUTION, "--json"],
+        &["completions", "bash"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = octoku_to(args, writer.into());
+        one_line_failure(&out, 6, "Broken pipe");
+    }
+}
+
+/// Finding 3: count arguments are bounded: out of range is clap's one
+/// error, exit 2, before anything is allocated or spawned.
+#[test]
+fn huge_counts_are_refused_with_exit_two_not_an_abort() {
+    for (args, flag) in [
+        (&["audit", "--threads", "100000"][..], "--threads"),
+        (&["gas", "--runs", "4000000000"], "--runs"),
+        (&["fuzz", "--threads", "0"], "--threads"),
+        (
+            &["sample", "--addresses", "99999999999999999"],
+            "--addresses",
+        ),
+        (
+            &["solve", "--address", ME, "--count", "18446744073709551615"],
+            "--count",
+        ),
+    ] {
+        let out = octoku(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: invalid value"), "{args:?}: {err}");
+        assert!(
+            err.contains(flag) && err.contains("is not in"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Finding 4: usage errors are clap's own: the missing argument named,
+/// the suggestions kept, usage printed, exit 2.
+#[test]
+fn usage_errors_are_clap_own_with_usage_and_tips() {
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["generate"],
+            &[
+                "the following required arguments were not provided:",
+                "<ADDRESS>",
+                "Usage: octoku generate",
+            ],
+        ),
+        (
+            &["generate", ME, "--jsno"],
+            &[
+                "unexpected argument '--jsno'",
+                "tip: a similar argument exists: '--json'",
+            ],
+        ),
+        (
+            &["generat"],
+            &[
+                "unrecognized subcommand 'generat'",
+                "tip: a similar subcommand exists: 'generate'",
+            ],
+        ),
+        (
+            &["verify", "0", "-5"],
+            &[
+                "unexpected argument '-5' found",
+                "tip: to pass '-5' as a value, use '-- -5'",
+            ],
+        ),
+        (
+            &["solve", "--address", ME, "--count", "99999999999"],
+            &[
+                "--count",
+                "is not in 1..=1000000",
+                "For more information, try '--help'",
+            ],
+        ),
+    ];
+    for (args, needles) in cases {
+        let out = octoku(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        for needle in needles {
+            assert!(
+                err.contains(needle),
+                "{args:?}: expected {needle:?} in: {err}"
+            );
+        }
+        assert!(!err.contains("expected a subcommand such as"), "{err}");
+    }
+    // Help and version are answers, on stdout, exit 0.
+    let help = octoku(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: octoku"));
+}
+
+/// Finding 9: the board forms do not overlap, and errors name the form read.
+#[test]
+fn a_grid_with_a_cell_too_many_is_refused_not_read_as_decimal() {
+    let ones = "1".repeat(65);
+    let out = octoku(&["verify", START, &ones]);
+    one_line_failure(
+        &out,
+        2,
+        "SOLUTION: 65 digits 0-8: a grid must have exactly 64 cells",
+    );
+    let out = octoku(&["verify", START, "0x12g"]);
+    one_line_failure(&out, 2, "SOLUTION (read as 0x hex):");
+    let out = octoku(&["verify", &format!("{}9", "1".repeat(63)), SOLUTION]);
+    one_line_failure(&out, 2, "START (read as a grid):");
+}
+
+/// Finding 11: every exit status is documented in --help, and they are distinct.
+#[test]
+fn exit_statuses_are_listed_in_help() {
+    let help = String::from_utf8(octoku(&["--help"]).stdout).unwrap();
+    let section = help
+        .split("Exit status:")
+        .nth(1)
+        .expect("an Exit status section");
+    let codes: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(
+        codes,
+        ["0", "1", "2", "3", "4", "5", "6", "130"],
+        "{section}"
+    );
+    assert!(section.contains("the contract reverted"), "{section}");
+    assert!(section.contains("invalid solution"), "{section}");
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = octoku(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            script.contains("leaderboard") && script.contains("keystore"),
+            "{shell}"
+        );
+    }
+    let out = octoku(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values"));
 }
 
 #[test]
@@ -496,4 +689,120 @@ fn gas_profile_json_breaks_the_call_down_by_opcode_and_line() {
     let sum = |rows: &[Value]| rows.iter().map(|r| r["gas"].as_u64().unwrap()).sum::<u64>();
     assert_eq!(sum(by_opcode), gas);
     assert_eq!(sum(by_line), gas);
+}
+
+/// Starts `octoku ARGS`, sends Ctrl-C (SIGINT) after `after`, and returns
+/// its output.
+fn interrupt_after(args: &[&str], after: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
+
+/// The `--from N` in an interrupted run's message.
+fn resume_point(err: &str) -> u64 {
+    err.split("--from ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no --from in: {err}"))
+}
+
+/// Ctrl-C during fuzz and sample says what was done and the command that
+/// resumes (exit 130); the resumed range runs; Ctrl-C during audit says how
+/// far it got.
+#[test]
+fn ctrl_c_says_what_was_done_and_how_to_resume() {
+    let long = std::time::Duration::from_millis(1500);
+    let out = interrupt_after(&["fuzz", "--cases", "100000000", "--threads", "2"], long);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("octoku: interrupted: cases 0..") && err.contains("no disagreement"),
+        "{err}"
+    );
+    let next = resume_point(&err);
+    assert!(next > 0 && next < 100_000_000, "{err}");
+    assert!(
+        err.contains(&format!("--cases {}", 100_000_000 - next)),
+        "{err}"
+    );
+    let resumed = octoku(&[
+        "fuzz",
+        "--from",
+        &next.to_string(),
+        "--cases",
+        "500",
+        "--json",
+    ]);
+    assert_eq!(ok_json(&resumed)["from"], next);
+
+    let out = interrupt_after(
+        &["sample", "--addresses", "1000000000", "--threads", "2"],
+        long,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("octoku: interrupted: addresses 0.."), "{err}");
+    let next = resume_point(&err);
+    assert_eq!(next % 1024, 0, "resumes at a batch start: {err}");
+    let resumed = octoku(&[
+        "sample",
+        "--from",
+        &next.to_string(),
+        "--addresses",
+        "100",
+        "--json",
+    ]);
+    let v = ok_json(&resumed);
+    assert_eq!(
+        (v["from"].as_u64(), v["addresses"].as_u64()),
+        (Some(next), Some(100))
+    );
+
+    let out = interrupt_after(
+        &["audit", "--threads", "1"],
+        std::time::Duration::from_millis(300),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("octoku: interrupted:") && err.contains("classes of 8-cell sets solved"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A file that is not a keystore is refused before any password prompt
+/// (stdin is no terminal here: a prompt would fail differently), and an
+/// account name with a path in it is refused.
+#[test]
+fn a_non_keystore_is_refused_before_asking_for_a_password() {
+    let dir = std::env::temp_dir().join(format!("octoku-cli-keystore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.json");
+    std::fs::write(&file, "{}").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(["play", "--keystore", file.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    one_line_failure(
+        &out,
+        2,
+        "no \"crypto\" section; expected a Web3 Secret Storage (v3) keystore",
+    );
+    let out = octoku(&["play", "--account", "../k.json"]);
+    one_line_failure(&out, 2, "no path separators");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -22,6 +22,7 @@
 use crate::board::Board;
 use crate::solve::solve;
 use crate::symmetry::{self, ORDER};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -203,98 +204,100 @@ pub fn set_board(set: u64) -> Board {
     Board::from_cells(&cells)
 }
 
+/// A rayon pool of `threads` workers (at least one) for one audit.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        // Building a pool fails only when the OS refuses threads: nothing
+        // can run then, and that must not read as an empty audit.
+        .unwrap_or_else(|e| panic!("cannot start {threads} audit threads: {e}"))
+}
+
 /// Canonical codes of all orbits of `k`-cell sets, sorted, each with its
 /// orbit size; built level by level on `threads` threads.
 pub fn orbits(k: usize, threads: usize) -> Vec<(u64, u64)> {
     let canon = Canonizer::new();
-    let threads = threads.max(1);
+    let pool = pool(threads);
     let mut level: Vec<(u64, u64)> = vec![(0, 1)];
     for _ in 0..k.min(64) {
-        let chunk = level.len().div_ceil(threads).max(1);
-        let parts: Vec<HashMap<u64, u64>> = std::thread::scope(|s| {
-            let handles: Vec<_> = level
-                .chunks(chunk)
-                .map(|part| {
-                    let canon = &canon;
-                    s.spawn(move || {
-                        let mut found = HashMap::new();
-                        for &(code, _) in part {
-                            let set = code_to_set(code);
-                            let mut free = !set;
-                            while free != 0 {
-                                let i = free.trailing_zeros();
-                                free &= free - 1;
-                                let (c, stab) = canon.canonical(set | (1u64 << i));
-                                found.entry(c).or_insert(u64::from(ORDER) / stab);
-                            }
-                        }
-                        found
-                    })
+        // Every worker grows its share of the level into a map; a code maps
+        // to the same orbit size whichever worker finds it.
+        let merged: HashMap<u64, u64> = pool.install(|| {
+            level
+                .par_iter()
+                .fold(HashMap::new, |mut found, &(code, _)| {
+                    let set = code_to_set(code);
+                    let mut free = !set;
+                    while free != 0 {
+                        let i = free.trailing_zeros();
+                        free &= free - 1;
+                        let (c, stab) = canon.canonical(set | (1u64 << i));
+                        found.entry(c).or_insert(u64::from(ORDER) / stab);
+                    }
+                    found
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
+                .reduce(HashMap::new, |mut a, b| {
+                    a.extend(b);
+                    a
+                })
         });
-        let mut merged: HashMap<u64, u64> = HashMap::new();
-        for part in parts {
-            merged.extend(part);
-        }
         level = merged.into_iter().collect();
         level.sort_unstable();
     }
     level
 }
 
+/// Classes a worker takes at a time (and reports progress after).
+const CHUNK: usize = 512;
+
 /// Audits all `k`-cell sets (k <= 64): enumerates their orbits, solves one
 /// representative per orbit on `threads` threads, and reports.
-/// `progress(done, total)` is called now and then with cell sets covered so far.
+/// `progress(done, total)` is called now and then with the classes solved
+/// so far out of all (each costs about one solve, so the rate and ETA of a
+/// progress bar over them hold).
+///
+/// A panic in a worker is a panic of this call (rayon passes it on), never
+/// a report that silently lacks the worker's classes.
 pub fn audit_k(k: usize, threads: usize, progress: &(dyn Fn(u64, u64) + Sync)) -> AuditReport {
+    audit_with(k, threads, progress, &|board| {
+        matches!(solve(board), Ok(Some(_)))
+    })
+}
+
+/// [`audit_k`] with the solvability test given: the tests put a failing
+/// worker in through it.
+fn audit_with(
+    k: usize,
+    threads: usize,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    solvable: &(dyn Fn(Board) -> bool + Sync),
+) -> AuditReport {
     let start = Instant::now();
     let k = k.min(64);
-    let threads = threads.max(1);
-    let total = binomial(64, k as u64);
     let classes = orbits(k, threads);
+    let total = classes.len() as u64;
     progress(0, total);
     let done = AtomicU64::new(0);
-    let chunk = classes.len().div_ceil(threads).max(1);
-    let results: Vec<Vec<UnsolvableClass>> = std::thread::scope(|s| {
-        let handles: Vec<_> = classes
-            .chunks(chunk)
-            .map(|part| {
-                let done = &done;
-                s.spawn(move || {
-                    let mut bad = Vec::new();
-                    let mut pending = 0u64;
-                    for (n, &(code, size)) in part.iter().enumerate() {
-                        let board = set_board(code_to_set(code));
-                        if !matches!(solve(board), Ok(Some(_))) {
-                            bad.push(UnsolvableClass {
-                                size,
-                                example: board,
-                            });
-                        }
-                        pending += size;
-                        if n % 512 == 511 {
-                            let now = done.fetch_add(pending, Ordering::Relaxed) + pending;
-                            pending = 0;
-                            progress(now, total);
-                        }
-                    }
-                    done.fetch_add(pending, Ordering::Relaxed);
-                    bad
-                })
+    let unsolvable: Vec<UnsolvableClass> = pool(threads).install(|| {
+        classes
+            .par_chunks(CHUNK)
+            .flat_map_iter(|part| {
+                let bad: Vec<UnsolvableClass> = part
+                    .iter()
+                    .map(|&(code, size)| (set_board(code_to_set(code)), size))
+                    .filter(|&(board, _)| !solvable(board))
+                    .map(|(example, size)| UnsolvableClass { size, example })
+                    .collect();
+                let solved = part.len() as u64;
+                progress(done.fetch_add(solved, Ordering::Relaxed) + solved, total);
+                bad
             })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    let unsolvable: Vec<UnsolvableClass> = results.into_iter().flatten().collect();
-    let cell_sets: u64 = classes.iter().map(|&(_, size)| size).sum();
+    // Workers report out of order: the last word is the total.
     progress(done.load(Ordering::Relaxed), total);
+    let cell_sets: u64 = classes.iter().map(|&(_, size)| size).sum();
     AuditReport {
         cell_sets,
         classes: classes.len() as u64,
@@ -370,16 +373,87 @@ mod tests {
         assert_eq!(images.len() as u64, orbits(2, 1)[0].1);
     }
 
+    /// A worker that panics fails the whole audit: rayon passes the panic on
+    /// to the caller, so no report can come back short of that worker's
+    /// classes (the old thread pool joined with `unwrap_or_default()` and
+    /// returned the other workers' classes as if complete).
+    #[test]
+    fn a_panicking_worker_fails_the_audit() {
+        // One class in the middle of the list fails; the others are fine.
+        let classes = orbits(3, 1);
+        let doomed = set_board(code_to_set(classes[classes.len() / 2].0));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            audit_with(3, 2, &|_, _| {}, &|board| {
+                assert_ne!(board, doomed, "worker fails on {board}");
+                true
+            })
+        }));
+        let message = outcome.expect_err("the audit must not return a report");
+        let text = message
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default();
+        assert!(text.contains("worker fails on"), "{text}");
+        // The same audit with a working test covers every cell set.
+        let r = audit_with(3, 2, &|_, _| {}, &|_| true);
+        assert_eq!(r.cell_sets, binomial(64, 3));
+    }
+
     #[test]
     fn progress_reaches_total() {
         let last = std::sync::Mutex::new((0u64, 0u64));
         let r = audit_k(3, 2, &|d, t| *last.lock().unwrap() = (d, t));
-        assert_eq!(*last.lock().unwrap(), (r.cell_sets, binomial(64, 3)));
+        assert_eq!(*last.lock().unwrap(), (r.classes, r.classes));
+    }
+
+    /// Whether the board has a solution (digits 9 and up count as none).
+    fn solvable(b: Board) -> bool {
+        matches!(solve(b), Ok(Some(_)))
+    }
+
+    /// The cells of a published dead end (8 givens, no solution).
+    fn dead_end_set() -> u64 {
+        let b: Board = "0x0000056070423000000000000000000000000000000000000000800100000000"
+            .parse()
+            .unwrap();
+        let cells = b.cells();
+        (0..64)
+            .filter(|&i| cells[i] != 0)
+            .fold(0, |m, i| m | 1u64 << i)
+    }
+
+    #[test]
+    fn dead_end_set_is_unsolvable_with_any_distinct_digits() {
+        let set = dead_end_set();
+        assert_eq!(set.count_ones(), 8);
+        assert!(!solvable(set_board(set)));
+        let mut rng = crate::rng::SplitMix64::new(12);
+        for _ in 0..20 {
+            let mut digits: Vec<u8> = (1..=8).collect();
+            rng.shuffle(&mut digits);
+            let mut cells = [0u8; 64];
+            for (k, i) in (0..64).filter(|&i| set >> i & 1 != 0).enumerate() {
+                cells[i] = digits[k];
+            }
+            assert!(!solvable(Board::from_cells(&cells)), "{digits:?}");
+        }
+    }
+
+    /// A cell set of at most 8 cells: a random one, or the dead end (so both
+    /// outcomes of solving occur).
+    fn small_set() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            3 => proptest::sample::subsequence((0..64u32).collect::<Vec<_>>(), 0..=8)
+                .prop_map(|cells| cells.iter().fold(0u64, |a, &i| a | (1u64 << i))),
+            1 => Just(dead_end_set()),
+        ]
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
+        /// Moving a cell set (up to 12 cells) by any symmetry keeps its
+        /// canonical code and stabilizer, and the code's set has as many cells.
         #[test]
         fn canonical_form_is_invariant_under_random_symmetries(
             cells in proptest::sample::subsequence((0..64u32).collect::<Vec<_>>(), 0..=12),
@@ -390,14 +464,22 @@ mod tests {
             let s = Symmetry::from_index(g).unwrap();
             let moved = s.apply_mask(set);
             prop_assert_eq!(c.canonical(set), c.canonical(moved));
-            // Solvability (digits 1..k in reading order) is the same across the orbit.
-            prop_assert_eq!(
-                matches!(solve(set_board(set)), Ok(Some(_))),
-                matches!(solve(set_board(moved)), Ok(Some(_)))
-            );
-            // The canonical set is itself in the orbit, so it is solvable iff the set is.
             let canon_set = code_to_set(c.canonical(set).0);
             prop_assert_eq!(canon_set.count_ones(), set.count_ones());
+        }
+
+        /// A set of at most 8 cells (digits 1..k in reading order), its image
+        /// under any symmetry and its canonical representative are all
+        /// solvable or all unsolvable, as the solver finds.
+        #[test]
+        fn canonical_set_is_solvable_iff_the_set_is(base in small_set(), g in 0..ORDER) {
+            let c = Canonizer::new();
+            let set = Symmetry::from_index(g).unwrap().apply_mask(base);
+            let canon_set = code_to_set(c.canonical(set).0);
+            prop_assert_eq!(c.canonical(canon_set).0, c.canonical(set).0);
+            let want = solvable(set_board(base));
+            prop_assert_eq!(solvable(set_board(set)), want);
+            prop_assert_eq!(solvable(set_board(canon_set)), want);
         }
     }
 

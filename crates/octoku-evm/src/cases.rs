@@ -1,27 +1,20 @@
-//! Input classes shared by the gas report and the fuzzer: valid solutions,
-//! early and late failures, random words, random addresses.
+//! The one generator of test and fuzz inputs: valid grids and their subsets,
+//! structured defects, Latin squares, generated starts, raw seeds that run
+//! out early or collide, random words and addresses. Each draws from a
+//! [`SplitMix64`] stream, so the gas report, the fuzzer (`octoku fuzz`, case
+//! `i` of seed `s`) and the differential suite (a proptest-chosen seed) share
+//! the same inputs and a seed always gives the same one.
 
-use octoku_core::{Board, rng::SplitMix64, symmetry};
+use octoku_core::{Address, Board, U256, rng::SplitMix64, symmetry};
 
-/// A valid solution from the public vectors; every valid grid made here is a
-/// symmetry and digit relabelling of it.
-pub const BASE_GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
-
-/// The base grid as a board.
-pub fn base_grid() -> Board {
-    // A literal checked by the tests below.
-    BASE_GRID.parse().unwrap_or(Board::EMPTY)
-}
-
-/// A random valid grid: a random symmetry and digit relabelling of the base grid.
+/// A random valid grid: a random symmetry and digit relabelling of
+/// [`Board::BASE_GRID`].
 pub fn valid_grid(rng: &mut SplitMix64) -> Board {
     let map = symmetry::Symmetry::from_index(rng.below(u64::from(symmetry::ORDER)) as u32)
         .unwrap_or(symmetry::Symmetry::IDENTITY);
     let mut perm = [1u8, 2, 3, 4, 5, 6, 7, 8];
-    for i in (1..8).rev() {
-        perm.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    symmetry::relabel(map.apply(base_grid()), &perm)
+    rng.shuffle(&mut perm);
+    symmetry::relabel(map.apply(Board::BASE_GRID), &perm)
 }
 
 /// Keeps each cell of `board` with probability 1/2.
@@ -39,6 +32,112 @@ pub fn random_subset(rng: &mut SplitMix64, board: Board) -> Board {
 /// Sets the cell at reading index `i` of `board` to `digit`.
 pub fn with_index(board: Board, i: usize, digit: u8) -> Board {
     board.with_cell(i / 8, i % 8, digit)
+}
+
+/// A random address.
+pub fn address(rng: &mut SplitMix64) -> Address {
+    Address::new(rng.bytes20())
+}
+
+/// A valid grid (the solution) with one structured defect, and a subset of
+/// the grid as the start: two cells swapped, a digit out of 1..8, two rows
+/// of different bands swapped (rows and columns hold, subgrids break), a
+/// given that disagrees with the grid, or one digit changed.
+pub fn mutated(rng: &mut SplitMix64) -> (Board, Board) {
+    let grid = valid_grid(rng);
+    let mut start = random_subset(rng, grid);
+    let mut cells = grid.cells();
+    let (a, b) = (rng.below(64) as usize, rng.below(64) as usize);
+    match rng.below(5) {
+        0 => cells.swap(a, b),
+        1 => cells[a] = [0u8, 9, 10, 11, 12, 13, 14, 15][rng.below(8) as usize],
+        2 => {
+            let (r1, r2) = (a % 8, (a % 8 + 2 + b % 6) % 8);
+            for c in 0..8 {
+                cells.swap(8 * r1 + c, 8 * r2 + c);
+            }
+        }
+        3 => start = with_index(start, a, grid.cells()[a] % 8 + 1),
+        _ => cells[a] = cells[a] % 8 + 1,
+    }
+    (start, Board::from_cells(&cells))
+}
+
+/// A Latin square (rows and columns hold 1..8, a cyclic shift of a random
+/// row by 1, 3, 5 or 7 per row) that breaks only subgrids.
+pub fn latin(rng: &mut SplitMix64) -> Board {
+    let mut perm = [1u8, 2, 3, 4, 5, 6, 7, 8];
+    rng.shuffle(&mut perm);
+    let shift = [1usize, 3, 5, 7][rng.below(4) as usize];
+    let mut cells = [0u8; 64];
+    for r in 0..8 {
+        for c in 0..8 {
+            cells[8 * r + c] = perm[(c + shift * r) % 8];
+        }
+    }
+    Board::from_cells(&cells)
+}
+
+/// A generated board (the published `generate` of a random address) as the
+/// start, a random valid grid as the solution.
+pub fn generated_start(rng: &mut SplitMix64) -> (Board, Board) {
+    let grid = valid_grid(rng);
+    (octoku_core::generate(&address(rng)), grid)
+}
+
+/// Cells of 0..8 only: random words that get past verify's first checks.
+pub fn small_digits(rng: &mut SplitMix64) -> Board {
+    let mut cells = [0u8; 64];
+    for c in &mut cells {
+        *c = rng.below(9) as u8;
+    }
+    Board::from_cells(&cells)
+}
+
+/// Raw seeds that run out early: few set bits, a short word, 6-bit draws
+/// from four cells (many redraws), or a random word.
+pub fn sparse_seed(rng: &mut SplitMix64) -> U256 {
+    match rng.below(4) {
+        0 => (0..rng.below(12)).fold(U256::ZERO, |acc, _| {
+            acc | (U256::from(1u8) << rng.below(256) as usize)
+        }),
+        1 => rng.u256() >> rng.below(257) as usize,
+        2 => {
+            (0..1 + rng.below(43)).fold(U256::ZERO, |acc, _| (acc << 6) | U256::from(rng.below(4)))
+        }
+        _ => rng.u256(),
+    }
+}
+
+/// Colliding seeds: every 6-bit draw from a few (1 to 9) cell values, over a
+/// prefix of the 43 draws, so the draw loops redraw often, run dry
+/// mid-redraw, and reach the published loop's exhaustion path (a digit ORed
+/// into a filled cell). The 43rd draw is 4 bits wide: a cell value placed
+/// there keeps its low 4 bits, as a seed's last draw does.
+pub fn colliding_seed(rng: &mut SplitMix64) -> U256 {
+    let cells: Vec<u64> = (0..1 + rng.below(9)).map(|_| rng.below(64)).collect();
+    (0..1 + rng.below(43)).fold(U256::ZERO, |acc, draw| {
+        let cell = cells[rng.below(cells.len() as u64) as usize];
+        acc | (U256::from(cell) << (6 * draw) as usize)
+    })
+}
+
+/// Seeds at the edges of the draw loops: zero, all ones, one bit, all ones
+/// above or below any bit, only the last 4-bit draw set, and a repeated cell
+/// followed by nothing at every draw position (the seed runs out mid-redraw).
+pub fn edge_seeds() -> Vec<U256> {
+    let one = U256::from(1u8);
+    let mut seeds = vec![U256::ZERO, U256::MAX];
+    for bit in 0..256 {
+        seeds.extend([one << bit, U256::MAX >> bit, U256::MAX << bit]);
+    }
+    for top in 1..16u64 {
+        seeds.push(U256::from(top) << 252);
+    }
+    for draw in 0..43 {
+        seeds.push(U256::from(5u64 | 5 << 6) << (6 * draw));
+    }
+    seeds
 }
 
 /// A (start, solution) pair of the named verify class.
@@ -104,9 +203,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base_grid_parses_and_is_valid() {
-        assert_ne!(base_grid(), Board::EMPTY);
-        assert!(octoku_core::verify(Board::EMPTY, base_grid()));
+    fn generators_give_what_their_names_say() {
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..500 {
+            let grid = valid_grid(&mut rng);
+            assert!(octoku_core::verify(Board::EMPTY, grid));
+            let square = latin(&mut rng);
+            assert!(!octoku_core::verify(Board::EMPTY, square));
+            let cells = square.cells();
+            for r in 0..8 {
+                let mut row: Vec<u8> = cells[8 * r..8 * r + 8].to_vec();
+                row.sort_unstable();
+                assert_eq!(row, [1, 2, 3, 4, 5, 6, 7, 8], "{square}");
+            }
+            assert!(small_digits(&mut rng).cells().iter().all(|&d| d <= 8));
+            // A colliding seed's draws come from at most 9 cells.
+            let seed = colliding_seed(&mut rng);
+            let draws: std::collections::HashSet<u64> = (0..42)
+                .map(|d| ((seed >> (6 * d) as usize) & U256::from(63)).to::<u64>())
+                .filter(|&c| c != 0)
+                .collect();
+            assert!(draws.len() <= 9, "{seed:#x}");
+        }
     }
 
     #[test]

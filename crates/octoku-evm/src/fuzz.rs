@@ -10,7 +10,7 @@ use alloy_primitives::U256;
 use octoku_core::{Address, Board, rng::SplitMix64};
 
 use crate::{
-    cases::{random_subset, valid_grid, with_index},
+    cases::{self, VerifyClass},
     machine::{EvmError, Machine},
     puzzle::Puzzle,
 };
@@ -51,84 +51,24 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// The case with index `index` of seed `seed`.
+/// The case with index `index` of seed `seed`: a tenth each of the kinds
+/// below, every one drawn by [`crate::cases`] from the case's own stream.
 pub fn case(seed: u64, index: u64) -> Case {
     let mut rng = SplitMix64::for_index(seed, index);
     match index % 10 {
-        0 | 1 => Case::Generate(Address::new(rng.bytes20())),
-        2 => Case::Fill(sparse_seed(&mut rng)),
-        3 => {
-            let grid = valid_grid(&mut rng);
-            Case::Verify(random_subset(&mut rng, grid), grid)
-        }
-        4 | 5 => mutated(&mut rng),
-        6 => latin(&mut rng),
-        7 => {
-            let grid = valid_grid(&mut rng);
-            Case::Verify(octoku_core::generate(&Address::new(rng.bytes20())), grid)
-        }
-        8 => {
-            // Random words whose nibbles are mostly 1..8: they get past the first checks.
-            let mut cells = [0u8; 64];
-            for c in &mut cells {
-                *c = (rng.below(9)) as u8;
-            }
-            Case::Verify(Board::EMPTY, Board::from_cells(&cells))
-        }
-        _ => Case::Verify(Board::from_u256(rng.u256()), Board::from_u256(rng.u256())),
+        0 | 1 => Case::Generate(cases::address(&mut rng)),
+        2 => Case::Fill(cases::sparse_seed(&mut rng)),
+        3 => pair(cases::verify_case(VerifyClass::Valid, &mut rng)),
+        4 | 5 => pair(cases::mutated(&mut rng)),
+        6 => Case::Verify(Board::EMPTY, cases::latin(&mut rng)),
+        7 => pair(cases::generated_start(&mut rng)),
+        8 => Case::Verify(Board::EMPTY, cases::small_digits(&mut rng)),
+        _ => pair(cases::verify_case(VerifyClass::Random, &mut rng)),
     }
 }
 
-/// Seeds that run out early: few set bits, short words, or draws from few cells.
-fn sparse_seed(rng: &mut SplitMix64) -> U256 {
-    match rng.below(4) {
-        0 => (0..rng.below(12)).fold(U256::ZERO, |acc, _| {
-            acc | (U256::from(1u8) << rng.below(256) as usize)
-        }),
-        1 => rng.u256() >> rng.below(257) as usize,
-        2 => {
-            (0..1 + rng.below(43)).fold(U256::ZERO, |acc, _| (acc << 6) | U256::from(rng.below(4)))
-        }
-        _ => rng.u256(),
-    }
-}
-
-/// A valid grid with one structured defect.
-fn mutated(rng: &mut SplitMix64) -> Case {
-    let grid = valid_grid(rng);
-    let mut start = random_subset(rng, grid);
-    let mut cells = grid.cells();
-    let (a, b) = (rng.below(64) as usize, rng.below(64) as usize);
-    match rng.below(5) {
-        0 => cells.swap(a, b),
-        1 => cells[a] = [0u8, 9, 10, 11, 12, 13, 14, 15][rng.below(8) as usize],
-        2 => {
-            // Rows from different bands swapped: rows and columns hold, subgrids break.
-            let (r1, r2) = (a % 8, (a % 8 + 2 + b % 6) % 8);
-            for c in 0..8 {
-                cells.swap(8 * r1 + c, 8 * r2 + c);
-            }
-        }
-        3 => start = with_index(start, a, grid.cells()[a] % 8 + 1),
-        _ => cells[a] = cells[a] % 8 + 1,
-    }
-    Case::Verify(start, Board::from_cells(&cells))
-}
-
-/// A Latin square (rows and columns hold 1..8) that breaks only subgrids.
-fn latin(rng: &mut SplitMix64) -> Case {
-    let mut perm = [1u8, 2, 3, 4, 5, 6, 7, 8];
-    for i in (1..8).rev() {
-        perm.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    let shift = [1usize, 3, 5, 7][rng.below(4) as usize];
-    let mut cells = [0u8; 64];
-    for r in 0..8 {
-        for c in 0..8 {
-            cells[8 * r + c] = perm[(c + shift * r) % 8];
-        }
-    }
-    Case::Verify(Board::EMPTY, Board::from_cells(&cells))
+fn pair((start, solution): (Board, Board)) -> Case {
+    Case::Verify(start, solution)
 }
 
 /// Runs one case on the mirror and every implementation; `Ok(None)` when all agree.
@@ -192,11 +132,56 @@ pub fn check_only(
 mod tests {
     use super::*;
 
+    /// Case `i` of seed `s` is the same input on every machine and in every
+    /// build (replay commands printed by earlier runs stay valid): pinned
+    /// cases, and a digest of the first 10,000 of seed 9, computed in any order.
     #[test]
-    fn cases_are_a_pure_function_of_seed_and_index() {
-        for i in 0..50 {
-            assert_eq!(case(9, i), case(9, i));
-        }
+    fn cases_are_pinned_by_seed_and_index() {
+        let address = |s: &str| octoku_core::parse_address(s).unwrap();
+        let board = |s: &str| s.parse::<Board>().unwrap();
+        assert_eq!(
+            case(9, 0),
+            Case::Generate(address("0x646070befe52afae62eaaf875e8a2dc0b689b544"))
+        );
+        assert_eq!(
+            case(9, 2),
+            Case::Fill(
+                "238813348826440322996979955042647920837721436478741157"
+                    .parse()
+                    .unwrap()
+            )
+        );
+        assert_eq!(
+            case(9, 3),
+            Case::Verify(
+                board("0x0310000228073004026000350035621016705403458016070000700030400001"),
+                board("0x6314857228573164826147357435621816725483458316275128734637462851")
+            )
+        );
+        assert_eq!(
+            case(9, 7),
+            Case::Verify(
+                board("0x0000200000000600000008000000040000750000000000030000000010000000"),
+                board("0x8635271427143568658743214321867512635847547812367152648338467152")
+            )
+        );
+        assert_eq!(
+            case(9, 8),
+            Case::Verify(
+                Board::EMPTY,
+                board("0x4106726410633557137134530860286427154067586234017344732631151428")
+            )
+        );
+        // Drawn backwards: the digest does not depend on what ran before.
+        let mut lines: Vec<String> = (0..10_000u64)
+            .rev()
+            .map(|i| format!("{:?}\n", case(9, i)))
+            .collect();
+        lines.reverse();
+        assert_eq!(
+            octoku_core::keccak256(lines.concat()).to_string(),
+            "0x1573662c2e160fb6f59f7cda9f7d80c016d8126365af33fe0d4ed83353fc966b"
+        );
         assert_ne!(case(9, 3), case(10, 3));
     }
 

@@ -7,6 +7,7 @@ use std::{collections::BTreeMap, fmt::Write as _};
 use alloy_primitives::Bytes;
 use alloy_sol_types::SolCall;
 use octoku_core::{Address, Board, rng::SplitMix64};
+use rayon::prelude::*;
 use revm::bytecode::opcode::OpCode;
 use serde::Serialize;
 
@@ -70,40 +71,73 @@ pub struct Report {
     pub deployments: Vec<Deployment>,
 }
 
-/// Measures every implementation on `runs` deterministic cases per input class.
-///
-/// Every implementation sees the same inputs, drawn from `seed`.
-pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, EvmError> {
-    let runs = runs.max(1);
-    let mut rows = Vec::new();
-    let mut rng = SplitMix64::new(seed);
-    let addresses: Vec<Address> = (0..runs).map(|_| Address::new(rng.bytes20())).collect();
-    let mut measured: Vec<(&'static str, &'static str, Vec<(Puzzle, Vec<u64>)>)> = Vec::new();
-    let mut per_puzzle = Vec::new();
-    for puzzle in Puzzle::ALL {
-        let gas = addresses
-            .iter()
-            .map(|a| machine.generate(puzzle, a).map(|c| c.gas))
-            .collect::<Result<Vec<_>, _>>()?;
-        per_puzzle.push((puzzle, gas));
+/// The inputs of one report row group: random addresses for `generate`,
+/// one class of (start, solution) pairs for `verify`.
+enum Inputs {
+    Generate(Vec<Address>),
+    Verify(VerifyClass, Vec<(Board, Board)>),
+}
+
+impl Inputs {
+    /// `(function, case)` as the report names them.
+    fn names(&self) -> (&'static str, &'static str) {
+        match self {
+            Inputs::Generate(_) => ("generate", "random-address"),
+            Inputs::Verify(class, _) => ("verify", class.label()),
+        }
     }
-    measured.push(("generate", "random-address", per_puzzle));
-    for class in VerifyClass::ALL {
-        let inputs: Vec<(Board, Board)> = (0..runs).map(|_| verify_case(class, &mut rng)).collect();
-        let mut per_puzzle = Vec::new();
-        for puzzle in Puzzle::ALL {
-            let gas = inputs
+
+    /// The execution gas of every input on `puzzle`, in input order.
+    fn measure(&self, machine: &mut Machine, puzzle: Puzzle) -> Result<Vec<u64>, EvmError> {
+        match self {
+            Inputs::Generate(addresses) => addresses
+                .iter()
+                .map(|a| machine.generate(puzzle, a).map(|c| c.gas))
+                .collect(),
+            Inputs::Verify(_, pairs) => pairs
                 .iter()
                 .map(|&(s, g)| machine.verify(puzzle, s, g).map(|c| c.gas))
-                .collect::<Result<Vec<_>, _>>()?;
-            per_puzzle.push((puzzle, gas));
+                .collect(),
         }
-        measured.push(("verify", class.label(), per_puzzle));
     }
-    for (function, case, per_puzzle) in measured {
-        let stats: Vec<(Puzzle, u64, u64, u64)> = per_puzzle
+}
+
+/// Measures every implementation on `runs` deterministic cases per input class.
+///
+/// Every implementation sees the same inputs, drawn from `seed` before any
+/// is measured; each (input class, implementation) pair is measured on a
+/// rayon worker with its own [`Machine`] (gas does not depend on which).
+pub fn report(runs: usize, seed: u64) -> Result<Report, EvmError> {
+    let runs = runs.max(1);
+    let mut rng = SplitMix64::new(seed);
+    let mut groups = vec![Inputs::Generate(
+        (0..runs).map(|_| Address::new(rng.bytes20())).collect(),
+    )];
+    for class in VerifyClass::ALL {
+        groups.push(Inputs::Verify(
+            class,
+            (0..runs).map(|_| verify_case(class, &mut rng)).collect(),
+        ));
+    }
+    let jobs: Vec<(&Inputs, Puzzle)> = groups
+        .iter()
+        .flat_map(|g| Puzzle::ALL.map(|p| (g, p)))
+        .collect();
+    let measured: Vec<Vec<u64>> = jobs
+        .par_iter()
+        .map_init(Machine::new, |machine, &(inputs, puzzle)| {
+            let machine = machine.as_mut().map_err(|e| e.clone())?;
+            inputs.measure(machine, puzzle)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::new();
+    for (group, per_puzzle) in groups.iter().zip(measured.chunks(Puzzle::ALL.len())) {
+        let (function, case) = group.names();
+        let stats: Vec<(Puzzle, u64, u64, u64)> = Puzzle::ALL
             .into_iter()
-            .map(|(p, mut gas)| {
+            .zip(per_puzzle)
+            .map(|(p, gas)| {
+                let mut gas = gas.clone();
                 gas.sort_unstable();
                 (p, gas[0], gas[(gas.len() - 1) / 2], gas[gas.len() - 1])
             })
@@ -125,6 +159,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
             });
         }
     }
+    let mut machine = Machine::new()?;
     let mut deployments: Vec<Deployment> = Puzzle::ALL
         .iter()
         .map(|&p| Deployment {
@@ -135,7 +170,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
         })
         .collect();
     // The classic 9×9 validators, after the 8×8 rows.
-    let (classic_rows, classic_deployments) = crate::classic9::gas_rows(machine, runs, seed)?;
+    let (classic_rows, classic_deployments) = crate::classic9::gas_rows(&mut machine, runs, seed)?;
     rows.extend(classic_rows);
     deployments.extend(classic_deployments);
     Ok(Report {

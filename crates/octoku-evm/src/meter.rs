@@ -44,10 +44,11 @@ impl<CTX> Inspector<CTX> for Meter {
     }
 
     fn step_end(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
-        if self.profiling && self.depth == 1 {
-            if let Some(last) = self.steps.last_mut() {
-                last.gas = self.before.saturating_sub(interp.gas.remaining());
-            }
+        if self.profiling
+            && self.depth == 1
+            && let Some(last) = self.steps.last_mut()
+        {
+            last.gas = self.before.saturating_sub(interp.gas.remaining());
         }
     }
 

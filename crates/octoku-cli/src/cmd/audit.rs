@@ -1,6 +1,6 @@
 //! `octoku audit`: is every board generate can produce solvable?
 
-use std::{io::Write, process::ExitCode, sync::Mutex, time::Instant};
+use std::{process::ExitCode, time::Instant};
 
 use octoku_core::{
     Board,
@@ -18,7 +18,7 @@ use crate::{
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -63,16 +63,42 @@ struct Fewer {
     unsolvable_cell_sets: u64,
 }
 
+/// On Ctrl-C, says how far the audit got and ends the process with status
+/// 130 (the audit is exhaustive in one pass: there is nothing to resume).
+fn watch_interrupts(bar: indicatif::ProgressBar) {
+    std::thread::spawn(move || {
+        loop {
+            if parallel::interrupted() {
+                let (done, total) = (bar.position(), bar.length().unwrap_or(0));
+                bar.finish_and_clear();
+                eprintln!(
+                    "octoku: interrupted: {done} of {total} classes of 8-cell sets solved, nothing reported (the audit has no partial answer; run it again, it takes seconds)"
+                );
+                std::process::exit(i32::from(parallel::INTERRUPTED_EXIT));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    });
+}
+
 /// Audits every 8-cell set up to symmetry, and the smaller sets generate
 /// makes when its seed runs out.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let threads = parallel::threads(args.threads)?;
     let started = Instant::now();
-    let bar = Progress::new(parallel::show_progress(args.json));
+    let bar = parallel::progress(0, "classes of 8-cell sets", args.json);
+    parallel::catch_interrupts();
+    watch_interrupts(bar.clone());
     let eight = audit_k(8, threads, &|done, total| {
-        bar.show("8-cell sets", done, total)
+        if done == 0 {
+            // Solving starts now (the classes were just enumerated): time
+            // the rate and ETA from here.
+            bar.reset();
+            bar.set_length(total);
+        }
+        bar.set_position(done);
     });
-    bar.clear();
+    bar.finish_and_clear();
     let fewer: Vec<(usize, AuditReport)> = (1..8)
         .map(|k| (k, audit_k(k, threads, &|_, _| {})))
         .collect();
@@ -116,79 +142,44 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             seconds,
         })?;
     } else {
-        println!(
+        crate::outln!(
             "8-cell sets        {} (= C(64,8): every set is covered)",
             eight.cell_sets
-        );
-        println!(
+        )?;
+        crate::outln!(
             "classes            {} under {} symmetries",
             eight.classes,
             octoku_core::symmetry::ORDER
-        );
-        println!(
+        )?;
+        crate::outln!(
             "unsolvable         {} classes, {} cell sets ({:.4}% of boards with 8 givens)",
             eight.unsolvable.len(),
             eight.unsolvable_cell_sets,
             100.0 * eight.unsolvable_cell_sets as f64 / total as f64
-        );
+        )?;
         for class in eight.unsolvable.iter().take(5) {
             let why = octoku_core::explain::contradiction(class.example).unwrap_or_default();
-            println!("  e.g. {} ({} sets): {why}", class.example, class.size);
+            crate::outln!("  e.g. {} ({} sets): {why}", class.example, class.size)?;
         }
         if eight.unsolvable.len() > 5 {
-            println!(
+            crate::outln!(
                 "  ... {} more classes (--json lists them all)",
                 eight.unsolvable.len() - 5
-            );
+            )?;
         }
-        println!("fewer givens (the seed ran out early):");
+        crate::outln!("fewer givens (the seed ran out early):")?;
         for (k, r) in &fewer {
-            println!(
+            crate::outln!(
                 "  {k} cells: {} sets, {} classes, {} unsolvable sets",
-                r.cell_sets, r.classes, r.unsolvable_cell_sets
-            );
+                r.cell_sets,
+                r.classes,
+                r.unsolvable_cell_sets
+            )?;
         }
-        println!(
+        crate::outln!(
             "seed exhaustion    a digit ORed into a filled cell (e.g. 8 | 1 = 9): below {EXHAUSTION_BOUND:e} per address"
-        );
-        println!("time               {seconds:.2} s on {threads} threads");
+        )?;
+        crate::outln!("time               {seconds:.2} s on {threads} threads")?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A one-line progress bar on stderr, drawn only on a terminal.
-struct Progress {
-    enabled: bool,
-    last: Mutex<u64>,
-}
-
-impl Progress {
-    fn new(enabled: bool) -> Progress {
-        Progress {
-            enabled,
-            last: Mutex::new(u64::MAX),
-        }
-    }
-
-    fn show(&self, what: &str, done: u64, total: u64) {
-        if !self.enabled || total == 0 {
-            return;
-        }
-        let percent = done.saturating_mul(100) / total;
-        let Ok(mut last) = self.last.lock() else {
-            return;
-        };
-        if *last == percent {
-            return;
-        }
-        *last = percent;
-        eprint!("\r{what} {}", parallel::bar(percent));
-        let _ = std::io::stderr().flush();
-    }
-
-    fn clear(&self) {
-        if self.enabled {
-            parallel::clear_line(60);
-        }
-    }
 }

@@ -1,33 +1,32 @@
-//! `octoku board`: the board an address must solve, read from the arena.
+//! `octoku board`: the board an address must solve, read from the arena (or
+//! from any deployed IPuzzle with `--puzzle-address`).
 
 use std::process::ExitCode;
 
 use octoku_core::{Address, Board};
-use octoku_evm::chain::{Chain, arena};
+use octoku_evm::{
+    Puzzle,
+    chain::{Chain, arena},
+};
 use serde::Serialize;
 
-use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error};
+use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error};
 use crate::{
     error::CliError,
-    input,
+    input, outln,
     output::{self, print_json},
 };
 
-/// Arguments of `octoku board`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Whose board (default: the --private-key's address).
-    address: Option<String>,
-    #[command(flatten)]
-    on: ArenaArgs,
-}
-
-/// `octoku board --json`.
+/// `octoku board --json` through an arena.
 #[derive(Debug, Serialize)]
 struct OnChainBoard<'a> {
     chain: &'a str,
     #[serde(serialize_with = "output::checksum")]
     arena: Address,
+    /// The arena's puzzle kind (`null`: an IPuzzle not built here).
+    puzzle: Option<Puzzle>,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
     #[serde(serialize_with = "output::checksum")]
     address: Address,
     #[serde(serialize_with = "output::hex")]
@@ -37,30 +36,68 @@ struct OnChainBoard<'a> {
     solved_block: Option<u64>,
 }
 
-/// Reads `arena.boardOf(address)` and `arena.solvedAt(address)`.
+/// `octoku board --puzzle-address P --json`: any IPuzzle, no arena.
+#[derive(Debug, Serialize)]
+struct PuzzleBoard<'a> {
+    chain: &'a str,
+    /// The puzzle's kind when it is one built here (`null` otherwise).
+    puzzle: Option<Puzzle>,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    /// The puzzle's `name()`.
+    name: String,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+}
+
+/// Arguments of `octoku board`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Whose board (default: --from, else the key's address).
+    address: Option<String>,
+    /// Read `generate(ADDRESS)` and `name()` of this IPuzzle contract directly,
+    /// without an arena (the published puzzle on a fork, for example).
+    #[arg(long, value_name = "P", conflicts_with = "arena")]
+    puzzle_address: Option<String>,
+    #[command(flatten)]
+    on: ArenaArgs,
+}
+
+/// Reads `arena.boardOf(address)` and `arena.solvedAt(address)`, or the
+/// puzzle's `generate` and `name`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let player = args.address.as_deref().map(input::address).transpose()?;
+    let puzzle_arg = args
+        .puzzle_address
+        .as_deref()
+        .map(input::address)
+        .transpose()?;
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
-    let player = match player {
+    let player = match player.or(opened.me) {
         Some(p) => p,
-        None if opened.explicit_key || matches!(opened.chain, Chain::Embedded(_)) => {
-            opened.chain.sender()
-        }
+        None if matches!(opened.chain, Chain::Embedded(_)) => opened.chain.sender(),
         None => {
             return Err(CliError::Input(
-                "give an ADDRESS or --private-key; expected one of them".into(),
+                "whose board? Expected an ADDRESS, --from ADDRESS, or a key (--private-key, --keystore, --account)".into(),
             ));
         }
     };
-    let arena_addr = arena_address(&mut opened, args.on.arena.as_deref())?;
+    if let Some(puzzle) = puzzle_arg {
+        return puzzle_board(&mut opened, puzzle, player, args.on.json);
+    }
+    let info = arena_address(&mut opened, args.on.arena.as_deref())?;
     let start = Board::from_u256(
-        arena::board_of(&mut opened.chain, arena_addr, player).map_err(chain_error)?,
+        arena::board_of(&mut opened.chain, info.arena, player).map_err(chain_error)?,
     );
-    let solved = arena::solved_at(&mut opened.chain, arena_addr, player).map_err(chain_error)?;
+    let solved = arena::solved_at(&mut opened.chain, info.arena, player).map_err(chain_error)?;
     if args.on.json {
         print_json(&OnChainBoard {
             chain: &opened.label,
-            arena: arena_addr,
+            arena: info.arena,
+            puzzle: info.kind,
+            puzzle_address: info.puzzle,
             address: player,
             start,
             solved: solved.rank != 0,
@@ -68,18 +105,65 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             solved_block: (solved.rank != 0).then_some(solved.block),
         })?;
     } else {
-        println!("chain     {}", opened.label);
-        println!("arena     {arena_addr}");
-        println!("address   {player}");
-        println!();
-        println!("{}", start.grid());
-        println!();
-        println!("start     {}", start.to_hex());
+        outln!("chain     {}", opened.label)?;
+        outln!("arena     {}", info.arena)?;
+        outln!("puzzle    {}", info.puzzle_label())?;
+        outln!("address   {player}")?;
+        outln!()?;
+        outln!("{}", start.grid())?;
+        outln!()?;
+        outln!("start     {}", start.to_hex())?;
         if solved.rank != 0 {
-            println!("solved    rank {} in block {}", solved.rank, solved.block);
+            outln!("solved    rank {} in block {}", solved.rank, solved.block)?;
         } else {
-            println!("solved    not yet");
+            outln!("solved    not yet")?;
         }
+        if let Some(kind) = info.kind.filter(|k| k.label() != "reference") {
+            outln!(
+                "solve it  octoku solve --puzzle {kind} --address {player} (this arena's puzzle is {kind})"
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `puzzle.generate(player)` and `puzzle.name()` of any IPuzzle.
+fn puzzle_board(
+    opened: &mut Opened,
+    puzzle: Address,
+    player: Address,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    opened.chain.require_code(puzzle).map_err(chain_error)?;
+    let not_puzzle = |e| match e {
+        octoku_evm::chain::ChainError::Reverted(_)
+        | octoku_evm::chain::ChainError::Unexpected(_) => CliError::Chain(format!(
+            "{puzzle} does not answer IPuzzle's name() and generate(address): not a puzzle"
+        )),
+        other => chain_error(other),
+    };
+    let name = arena::puzzle_name(&mut opened.chain, puzzle).map_err(not_puzzle)?;
+    let start = Board::from_u256(
+        arena::puzzle_generate(&mut opened.chain, puzzle, player).map_err(not_puzzle)?,
+    );
+    let kind = arena::identify_puzzle(&mut opened.chain, puzzle).map_err(chain_error)?;
+    if json {
+        print_json(&PuzzleBoard {
+            chain: &opened.label,
+            puzzle: kind,
+            puzzle_address: puzzle,
+            name,
+            address: player,
+            start,
+        })?;
+    } else {
+        outln!("chain     {}", opened.label)?;
+        outln!("puzzle    {puzzle} ({name:?})")?;
+        outln!("address   {player}")?;
+        outln!()?;
+        outln!("{}", start.grid())?;
+        outln!()?;
+        outln!("start     {}", start.to_hex())?;
     }
     Ok(ExitCode::SUCCESS)
 }

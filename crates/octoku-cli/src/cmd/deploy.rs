@@ -5,16 +5,38 @@ use std::process::ExitCode;
 use octoku_core::Address;
 use octoku_evm::{
     Puzzle,
-    chain::{self, Receipt, arena::arena_initcode, state::Deployment},
+    chain::{
+        self, Receipt,
+        arena::arena_initcode,
+        deployments::{Deployment, DeploymentsFile},
+    },
     classic9,
 };
 use serde::Serialize;
 
-use super::onchain::{ChainArgs, KeyUse, chain_error, deployments_path, write_deployment};
+use super::{
+    onchain::{ChainArgs, KeyUse, chain_error, deployments_path, recorded_deployments},
+    wallet::TxArgs,
+};
 use crate::{
     error::CliError,
+    outln,
     output::{self, Tx, print_json},
 };
+
+/// `octoku deploy --json`: the record as kept on file, the chain, where it
+/// was recorded and how many deployments were on record before it.
+#[derive(Debug, Serialize)]
+struct Deployed<'a> {
+    chain_id: u64,
+    #[serde(flatten)]
+    record: &'a Deployment,
+    chain: &'a str,
+    /// The state file or `deployments/<chain-id>.json`.
+    recorded_in: String,
+    /// Deployments on record before this one (they stay on record).
+    earlier_deployments: usize,
+}
 
 /// Arguments of `octoku deploy`.
 #[derive(Debug, clap::Args)]
@@ -31,33 +53,11 @@ pub struct Args {
     size: u8,
     #[command(flatten)]
     chain: ChainArgs,
+    #[command(flatten)]
+    tx: TxArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-}
-
-/// What `deploy` writes to `deployments/<chain-id>.json` (on a node).
-#[derive(Debug, Serialize)]
-pub struct DeploymentRecord {
-    chain_id: u64,
-    puzzle: Puzzle,
-    #[serde(serialize_with = "output::checksum")]
-    puzzle_address: Address,
-    #[serde(serialize_with = "output::checksum")]
-    arena: Address,
-    #[serde(serialize_with = "output::checksum")]
-    deployer: Address,
-    puzzle_tx: Tx,
-    arena_tx: Tx,
-}
-
-/// `octoku deploy --json`: the record, the chain and where it was recorded.
-#[derive(Debug, Serialize)]
-struct Deployed<'a> {
-    #[serde(flatten)]
-    record: &'a DeploymentRecord,
-    chain: &'a str,
-    recorded_in: String,
 }
 
 /// `octoku deploy --size 9 --json`: the 9×9 validator deployed (no arena,
@@ -80,10 +80,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         return deploy_classic9(&args, kind);
     }
     let mut opened = args.chain.open(KeyUse::Send, true)?;
+    opened.set_tx_options(args.tx.options()?)?;
     if !args.json {
-        println!("chain     {}", opened.label);
+        outln!("chain     {}", opened.label)?;
     }
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    // Refuses a deployments file of another chain before spending gas.
+    let earlier = recorded_deployments(&mut opened)?.len();
     let deployer = opened.chain.sender();
     let puzzle = opened
         .chain
@@ -96,56 +99,58 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .map_err(chain_error)?;
     let arena_address = created(&arena)?;
 
-    let record = DeploymentRecord {
-        chain_id,
+    let record = Deployment {
         puzzle: kind,
         puzzle_address,
         arena: arena_address,
         deployer,
-        puzzle_tx: Tx::from(&puzzle),
-        arena_tx: Tx::from(&arena),
+        puzzle_tx: (&puzzle).into(),
+        arena_tx: (&arena).into(),
     };
-    // Written only now, after both receipts.
+    // Written only now, after both receipts; added to the earlier ones.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
-            c.set_deployment(Deployment {
-                puzzle_kind: kind,
-                puzzle: puzzle_address,
-                arena: arena_address,
-                puzzle_block: puzzle.block,
-                arena_block: arena.block,
-            })
-            .map_err(chain_error)?;
+            c.add_deployment(record.clone()).map_err(chain_error)?;
             c.path().to_path_buf()
         }
         chain::Chain::Rpc(_) => {
             let path = deployments_path(chain_id);
-            write_deployment(&path, &record)?;
+            DeploymentsFile::append(&path, chain_id, record.clone()).map_err(chain_error)?;
             path
         }
     };
 
     if args.json {
         print_json(&Deployed {
+            chain_id,
             record: &record,
             chain: &opened.label,
             recorded_in: written.display().to_string(),
+            earlier_deployments: earlier,
         })?;
     } else {
-        println!("deployer  {deployer}");
-        println!(
+        outln!("deployer  {deployer}")?;
+        outln!(
             "puzzle    {} ({}, block {}, gas {}, tx {})",
             puzzle_address,
             kind.label(),
             puzzle.block,
             puzzle.gas_used,
             puzzle.tx_hash
-        );
-        println!(
+        )?;
+        outln!(
             "arena     {} (block {}, gas {}, tx {})",
-            arena_address, arena.block, arena.gas_used, arena.tx_hash
-        );
-        println!("recorded  {}", written.display());
+            arena_address,
+            arena.block,
+            arena.gas_used,
+            arena.tx_hash
+        )?;
+        outln!("recorded  {}", written.display())?;
+        if earlier > 0 {
+            outln!(
+                "default   this arena is now the default; the {earlier} earlier deployment(s) stay on record (--arena ADDRESS uses one)"
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -167,8 +172,9 @@ fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
         ))
     })?;
     let mut opened = args.chain.open(KeyUse::Send, true)?;
+    opened.set_tx_options(args.tx.options()?)?;
     if !args.json {
-        println!("chain     {}", opened.label);
+        outln!("chain     {}", opened.label)?;
     }
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
     let receipt = opened
@@ -186,11 +192,13 @@ fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
             puzzle_tx: Tx::from(&receipt),
         })?;
     } else {
-        println!(
+        outln!(
             "validator {address} (9x9 {kind}, block {}, gas {}, tx {})",
-            receipt.block, receipt.gas_used, receipt.tx_hash
-        );
-        println!("verify    octoku verify --size 9 --puzzle-address {address} START SOLUTION");
+            receipt.block,
+            receipt.gas_used,
+            receipt.tx_hash
+        )?;
+        outln!("verify    octoku verify --size 9 --puzzle-address {address} START SOLUTION")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,34 +1,31 @@
 //! `octoku fuzz`: differential fuzzing of the mirror against every compiled
 //! implementation, on all cores, stopping at the first disagreement.
 
-use std::{process::ExitCode, sync::Mutex};
+use std::{process::ExitCode, time::Instant};
 
-use octoku_evm::{
-    Puzzle, classic9,
-    fuzz::{Mismatch, check_only},
-};
+use octoku_evm::{Machine, Puzzle, classic9, fuzz::check_only};
 use serde::Serialize;
 
 use super::parallel;
 use crate::{error::CliError, output::print_json};
 
-/// Cases a worker claims at a time.
+/// Cases a worker takes at a time.
 const BATCH: u64 = 512;
 
 /// Arguments of `octoku fuzz`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Number of cases to run.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
     cases: u64,
     /// Seed of the case stream (case i of seed s is always the same input).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Index of the first case (to replay one case: --from I --cases 1).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=1_000_000_000_000))]
     from: u64,
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Compare only these implementations with their mirrors (repeat the
     /// flag or separate with commas; default: all).
@@ -76,7 +73,8 @@ struct Answer {
     answer: String,
 }
 
-/// Runs the cases on `threads` workers, each with its own in-memory EVM.
+/// Runs the cases on `threads` workers, each with its own in-memory EVM;
+/// reports the lowest failing case, whatever the threads' timing.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let threads = parallel::threads(args.threads)?;
     let end = args.from.checked_add(args.cases).ok_or_else(|| {
@@ -90,32 +88,48 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.size == 9 {
         return run_classic9(&args, threads, end, &puzzles);
     }
-    let found: Mutex<Option<Mismatch>> = Mutex::new(None);
-    let unit = parallel::show_progress(args.json).then_some("cases");
-
-    let run = parallel::in_batches(
-        threads,
+    let pool = parallel::pool(threads)?;
+    let bar = parallel::progress(args.cases, "cases", args.json);
+    parallel::catch_interrupts();
+    let started = Instant::now();
+    let found = parallel::first_failure(
+        &pool,
         args.from..end,
         BATCH,
-        unit,
-        |machine, first, last| {
-            for index in first..last {
-                match check_only(machine, args.seed, index, &puzzles) {
-                    Ok(None) => {}
-                    Ok(Some(m)) => {
-                        let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
-                        if slot.as_ref().is_none_or(|old| m.index < old.index) {
-                            *slot = Some(m);
-                        }
-                        return Ok(true);
-                    }
-                    Err(e) => return Err(format!("case {index}: {e}")),
-                }
-            }
-            Ok(false)
+        &bar,
+        || Machine::new().map_err(|e| e.to_string()),
+        |machine, index| {
+            check_only(machine, args.seed, index, &puzzles)
+                .map_err(|e| format!("case {index}: {e}"))
         },
-    )?;
-    let (seconds, ran) = (run.seconds, run.done);
+    );
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let found = match found {
+        Ok(found) => found,
+        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
+        Err(parallel::Halt::Interrupted { next }) => {
+            let only = if puzzles.len() == Puzzle::ALL.len() {
+                String::new()
+            } else {
+                let labels: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
+                format!(" --puzzle {}", labels.join(","))
+            };
+            eprintln!(
+                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz --seed {} --from {next} --cases {}{only}",
+                args.from,
+                next - args.from,
+                args.cases,
+                args.seed,
+                end - next
+            );
+            return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
+        }
+    };
+    // Every case below the first failure ran and agreed.
+    let ran = found
+        .as_ref()
+        .map_or(args.cases, |m| m.index - args.from + 1);
     let rate = ran as f64 / seconds.max(1e-9);
     let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
     let mut out = Fuzzed {
@@ -129,17 +143,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         per_second: rate,
         mismatch: None,
     };
-    match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match found {
         None => {
             if args.json {
                 print_json(&out)?;
             } else {
-                println!(
+                crate::outln!(
                     "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
                     implementations.join(", "),
                     args.seed
-                );
-                println!("{seconds:.2} s, {rate:.0} cases/s");
+                )?;
+                crate::outln!("{seconds:.2} s, {rate:.0} cases/s")?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -170,8 +184,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 });
                 print_json(&out)?;
             } else {
-                println!("case {}: {m}", m.index);
-                println!("reproduce: {replay}");
+                crate::outln!("case {}: {m}", m.index)?;
+                crate::outln!("reproduce: {replay}")?;
             }
             Ok(ExitCode::from(1))
         }
@@ -196,31 +210,41 @@ fn run_classic9(
             "--size 9 --puzzle fair: the fair puzzle has no 9x9 validator; expected reference or golf".into(),
         ));
     }
-    let found: Mutex<Option<classic9::Mismatch>> = Mutex::new(None);
-    let unit = parallel::show_progress(args.json).then_some("cases");
-    let run = parallel::in_batches(
-        threads,
+    let pool = parallel::pool(threads)?;
+    let bar = parallel::progress(args.cases, "cases", args.json);
+    parallel::catch_interrupts();
+    let started = Instant::now();
+    let found = parallel::first_failure(
+        &pool,
         args.from..end,
         BATCH,
-        unit,
-        |machine, first, last| {
-            for index in first..last {
-                match classic9::check_only(machine, args.seed, index, &puzzles) {
-                    Ok(None) => {}
-                    Ok(Some(m)) => {
-                        let mut slot = found.lock().unwrap_or_else(|p| p.into_inner());
-                        if slot.as_ref().is_none_or(|old| m.index < old.index) {
-                            *slot = Some(m);
-                        }
-                        return Ok(true);
-                    }
-                    Err(e) => return Err(format!("case {index}: {e}")),
-                }
-            }
-            Ok(false)
+        &bar,
+        || Machine::new().map_err(|e| e.to_string()),
+        |machine, index| {
+            classic9::check_only(machine, args.seed, index, &puzzles)
+                .map_err(|e| format!("case {index}: {e}"))
         },
-    )?;
-    let (seconds, ran) = (run.seconds, run.done);
+    );
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let found = match found {
+        Ok(found) => found,
+        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
+        Err(parallel::Halt::Interrupted { next }) => {
+            eprintln!(
+                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz --size 9 --seed {} --from {next} --cases {}",
+                args.from,
+                next - args.from,
+                args.cases,
+                args.seed,
+                end - next
+            );
+            return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
+        }
+    };
+    let ran = found
+        .as_ref()
+        .map_or(args.cases, |m| m.index - args.from + 1);
     let rate = ran as f64 / seconds.max(1e-9);
     let implementations: Vec<String> = puzzles.iter().map(|p| format!("classic9 {p}")).collect();
     let mut out = Fuzzed {
@@ -234,17 +258,17 @@ fn run_classic9(
         per_second: rate,
         mismatch: None,
     };
-    match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    match found {
         None => {
             if args.json {
                 print_json(&out)?;
             } else {
-                println!(
+                crate::outln!(
                     "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
                     implementations.join(", "),
                     args.seed
-                );
-                println!("{seconds:.2} s, {rate:.0} cases/s");
+                )?;
+                crate::outln!("{seconds:.2} s, {rate:.0} cases/s")?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -272,8 +296,8 @@ fn run_classic9(
                 });
                 print_json(&out)?;
             } else {
-                println!("case {}: {m}", m.index);
-                println!("reproduce: {replay}");
+                crate::outln!("case {}: {m}", m.index)?;
+                crate::outln!("reproduce: {replay}")?;
             }
             Ok(ExitCode::from(1))
         }

@@ -14,7 +14,7 @@ use crate::{error::CliError, input, output::print_json};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Cases per input class.
-    #[arg(long, default_value_t = gas::SNAPSHOT_RUNS)]
+    #[arg(long, default_value_t = gas::SNAPSHOT_RUNS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     runs: usize,
     /// Profile one call instead: `generate <ADDRESS>`, `verify <START> <SOLUTION>`
     /// or (9×9) `isValidSolution <GRID>`.
@@ -40,24 +40,23 @@ pub struct Args {
 
 /// Prints the gas report or a profile.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let mut machine = Machine::new()?;
     if let Some(function) = args.profile.as_deref() {
-        return profile(&mut machine, function, &args);
+        return profile(&mut Machine::new()?, function, &args);
     }
     if args.runs == 0 {
         return Err(CliError::Input(
             "--runs 0: expected at least 1 case per input class".into(),
         ));
     }
-    let report = gas::report(&mut machine, args.runs, gas::SNAPSHOT_SEED)?;
+    let report = gas::report(args.runs, gas::SNAPSHOT_SEED)?;
     if args.json {
         print_json(&report)?;
     } else {
-        println!(
+        crate::outln!(
             "execution gas of the call ({} cases per class, seed {:#x})\n",
             report.runs,
             gas::SNAPSHOT_SEED
-        );
+        )?;
         print!("{}", report.table());
     }
     Ok(ExitCode::SUCCESS)
@@ -107,7 +106,7 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    crate::outln!(
         "{} {function}: {} gas (execution gas of the call{})\n",
         if nine {
             octoku_evm::classic9::label(puzzle)
@@ -116,27 +115,32 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         },
         p.gas,
         if p.success { "" } else { ", reverted" }
-    );
-    println!(
+    )?;
+    crate::outln!(
         "{:<14} {:>7} {:>8} {:>6}",
-        "opcode", "count", "gas", "share"
-    );
+        "opcode",
+        "count",
+        "gas",
+        "share"
+    )?;
     for op in p.by_opcode.iter().take(args.top) {
-        println!(
+        crate::outln!(
             "{:<14} {:>7} {:>8} {:>5.1}%",
             op.opcode,
             op.count,
             op.gas,
             100.0 * op.gas as f64 / p.gas.max(1) as f64
-        );
+        )?;
     }
-    println!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas");
+    crate::outln!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas")?;
     for line in p.by_line.iter().take(args.top) {
         let text: String = line.source.chars().take(70).collect();
-        println!(
+        crate::outln!(
             "{:<34} {:>7} {:>8}  {text}",
-            line.location, line.count, line.gas
-        );
+            line.location,
+            line.count,
+            line.gas
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

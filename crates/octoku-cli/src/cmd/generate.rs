@@ -59,16 +59,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             gas: call.gas,
         })?;
     } else {
-        println!("address  {address}");
-        println!(
+        crate::outln!("address  {address}")?;
+        crate::outln!(
             "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
             puzzle
-        );
-        println!();
-        println!("{}", call.value.grid());
-        println!();
-        println!("start    {}", call.value.to_hex());
-        println!("gas      {} (execution gas of generate)", call.gas);
+        )?;
+        crate::outln!()?;
+        crate::outln!("{}", call.value.grid())?;
+        crate::outln!()?;
+        crate::outln!("start    {}", call.value.to_hex())?;
+        crate::outln!("gas      {} (execution gas of generate)", call.gas)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,16 +2,21 @@
 
 pub mod audit;
 pub mod board;
+pub mod completions;
 pub mod deploy;
 pub mod family;
 pub mod fuzz;
 pub mod gas;
 pub mod generate;
+pub mod leaderboard;
 pub mod onchain;
 pub mod parallel;
 pub mod play;
+pub mod prove;
 pub mod puzzle;
 pub mod sample;
 pub mod solve;
+pub mod solve_sat;
 pub mod submit;
 pub mod verify;
+pub mod wallet;

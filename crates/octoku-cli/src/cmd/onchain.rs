@@ -1,54 +1,34 @@
 //! What `deploy`, `board`, `play` and `submit` share: the chain flags (named
 //! as in Foundry's cast), opening the chain, finding the arena, one-line errors.
 
-use std::{
-    convert::Infallible,
-    fmt,
-    path::{Path, PathBuf},
-    str::FromStr,
-};
+use std::path::{Path, PathBuf};
 
 use octoku_core::Address;
-use octoku_evm::chain::{Chain, ChainError, PrivateKey, state::write_atomic};
-use serde::Serialize;
-use serde_json::Value;
+use octoku_evm::{
+    Puzzle,
+    chain::{
+        Chain, ChainError, PrivateKey, TxOptions, arena,
+        deployments::{Deployment, DeploymentsFile},
+    },
+};
 
+use super::wallet::{Identity, SignerArgs};
 use crate::{error::CliError, input};
 
 /// Default state file of the embedded chain, relative to the current directory.
 pub const DEFAULT_STATE: &str = ".octoku/chain.json";
 
-/// A command-line secret: kept as typed, never shown by `Debug`.
-#[derive(Clone)]
-pub struct Secret(String);
-
-impl FromStr for Secret {
-    type Err = Infallible;
-    fn from_str(s: &str) -> Result<Self, Infallible> {
-        // Never validated here: clap would quote the value in its error.
-        Ok(Secret(s.to_string()))
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
-
 /// Which chain to use and who signs.
 #[derive(Debug, clap::Args)]
 pub struct ChainArgs {
-    /// JSON-RPC URL of the node (http://). Without it: the embedded chain.
+    /// JSON-RPC URL of the node (http:// or https://). Without it: the embedded chain.
     #[arg(long, env = "ETH_RPC_URL", value_name = "URL")]
     pub rpc_url: Option<String>,
-    /// Private key to sign with (32 bytes of hex). Required with --rpc-url to
-    /// send; on the embedded chain it defaults to anvil's first dev account.
-    #[arg(long, env = "PRIVATE_KEY", value_name = "KEY", hide_env_values = true)]
-    pub private_key: Option<Secret>,
     /// State file of the embedded chain (used without --rpc-url).
-    #[arg(long, value_name = "PATH", default_value = DEFAULT_STATE)]
+    #[arg(long, env = "OCTOKU_STATE", value_name = "PATH", default_value = DEFAULT_STATE)]
     pub state: PathBuf,
+    #[command(flatten)]
+    pub signer: SignerArgs,
 }
 
 /// Why a key is needed, for the message when it is missing.
@@ -66,77 +46,65 @@ pub struct Opened {
     pub chain: Chain,
     /// `embedded (PATH)` or `URL (chain id N)`.
     pub label: String,
-    /// Whether the sender was given (--private-key) or is the default.
-    pub explicit_key: bool,
+    /// The user's address when one was given (--from or a key), not defaulted.
+    pub me: Option<Address>,
 }
 
 impl ChainArgs {
-    /// The key given, parsed; a malformed key is an input error.
-    pub fn key(&self) -> Result<Option<PrivateKey>, CliError> {
-        self.private_key
-            .as_ref()
-            .map(|s| PrivateKey::parse(&s.0).map_err(chain_error))
-            .transpose()
-    }
-
     /// Opens the chain. `create`: the embedded state file may be created.
+    /// On a node, sending needs a key; reading uses anvil's first dev
+    /// account as the `eth_call` sender when there is none.
     pub fn open(&self, key_use: KeyUse, create: bool) -> Result<Opened, CliError> {
-        let key = self.key()?;
-        let explicit_key = key.is_some();
-        let chain = match &self.rpc_url {
+        let Identity { key, address } = self.signer.identity()?;
+        if key.is_none() && key_use == KeyUse::Send && (self.rpc_url.is_some() || address.is_some())
+        {
+            return Err(CliError::Input(
+                "sending needs a key: expected --private-key, --keystore, --account or -i (--from alone only reads)".into(),
+            ));
+        }
+        let key = key.unwrap_or_else(PrivateKey::anvil_default);
+        let mut chain = match &self.rpc_url {
             Some(url) => {
-                let key = match (key, key_use) {
-                    (Some(k), _) => k,
-                    (None, KeyUse::Read) => PrivateKey::anvil_default(),
-                    (None, KeyUse::Send) => {
-                        return Err(CliError::Input(
-                            "--private-key (or PRIVATE_KEY) is required to send transactions with --rpc-url".into(),
-                        ));
-                    }
-                };
+                tracing::info!(%url, "connecting to the node");
                 Chain::rpc(url, &key).map_err(chain_error)?
             }
             None => {
-                let key = key.unwrap_or_else(PrivateKey::anvil_default);
+                tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
                 Chain::embedded(&self.state, &key, create).map_err(chain_error)?
             }
         };
-        let mut chain = chain;
         let label = chain.describe().map_err(chain_error)?;
+        tracing::info!(chain = %label, sender = %chain.sender(), "chain open");
         Ok(Opened {
             chain,
             label,
-            explicit_key,
+            me: address,
         })
     }
 }
 
+impl Opened {
+    /// Sets the transaction options (a flag the chain cannot honour is bad input).
+    pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), CliError> {
+        self.chain
+            .set_tx_options(options)
+            .map_err(|e| CliError::Input(e.to_string()))
+    }
+}
+
 /// A chain error as a CLI error: a malformed key is bad input (exit 2), a
-/// revert is the contract saying no (exit 1), the rest are chain failures (exit 4).
+/// revert is the contract saying no (exit 5), the rest are chain failures (exit 4).
 pub fn chain_error(e: ChainError) -> CliError {
     match e {
         ChainError::Key(m) => CliError::Input(m),
-        ChainError::Reverted(_) => CliError::Rejected(e.to_string()),
+        ChainError::Reverted(_) => CliError::Reverted(e.to_string()),
         other => CliError::Chain(other.to_string()),
     }
 }
 
 /// `deployments/<chain-id>.json`, relative to the current directory.
 pub fn deployments_path(chain_id: u64) -> PathBuf {
-    Path::new("deployments").join(format!("{chain_id}.json"))
-}
-
-/// Writes the deployment record atomically (temporary file, then rename).
-pub fn write_deployment(path: &Path, record: &impl Serialize) -> Result<(), CliError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::Chain(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    let text = serde_json::to_string_pretty(record)
-        .map_err(|e| CliError::Chain(format!("cannot encode the deployment record: {e}")))?
-        + "\n";
-    write_atomic(path, text.as_bytes())
-        .map_err(|e| CliError::Chain(format!("cannot write {}: {e}", path.display())))
+    octoku_evm::chain::deployments::deployments_path(Path::new("deployments"), chain_id)
 }
 
 /// What `board`, `play` and `submit` share: the arena, the chain, JSON output.
@@ -152,56 +120,80 @@ pub struct ArenaArgs {
     pub json: bool,
 }
 
-/// The arena to use, checked to have code: `--arena`, else the one recorded
-/// by `octoku deploy` (in the embedded state, or in
-/// `deployments/<chain-id>.json` for a node).
-pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<Address, CliError> {
-    let arena = recorded_arena(opened, arg)?;
-    opened.chain.require_code(arena).map_err(chain_error)?;
-    Ok(arena)
+/// The arena in use: its address, its puzzle, and which of this
+/// repository's puzzles that is (`None`: another IPuzzle).
+#[derive(Debug, Clone, Copy)]
+pub struct ArenaInfo {
+    /// The arena.
+    pub arena: Address,
+    /// Its puzzle contract.
+    pub puzzle: Address,
+    /// The puzzle's kind, recognised by its code.
+    pub kind: Option<Puzzle>,
+    /// Block of the arena's deployment, when it is on record.
+    pub block: Option<u64>,
 }
 
-fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, CliError> {
-    if let Some(a) = arg {
-        return input::address(a);
-    }
-    match &mut opened.chain {
-        Chain::Embedded(c) => c.deployment().map(|d| d.arena).ok_or_else(|| {
-            CliError::Input(format!(
-                "no --arena given and no deployment recorded in {}: run `octoku deploy` or pass --arena",
-                c.path().display()
-            ))
-        }),
-        chain @ Chain::Rpc(_) => {
-            let path = deployments_path(chain.chain_id().map_err(chain_error)?);
-            let text = std::fs::read_to_string(&path).map_err(|_| {
-                CliError::Input(format!("no --arena given and no {} here: pass --arena ADDRESS", path.display()))
-            })?;
-            let record: Value = serde_json::from_str(&text)
-                .map_err(|e| CliError::Input(format!("{} is not valid JSON: {e}", path.display())))?;
-            let arena = record["arena"]
-                .as_str()
-                .ok_or_else(|| CliError::Input(format!("{} has no \"arena\" address", path.display())))?;
-            input::address(arena)
+impl ArenaInfo {
+    /// `fair (0x…)`, or `an unknown IPuzzle (0x…)`.
+    pub fn puzzle_label(&self) -> String {
+        match self.kind {
+            Some(kind) => format!("{kind} ({})", self.puzzle),
+            None => format!("an IPuzzle not built here ({})", self.puzzle),
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The arena to use, checked to be one: `--arena`, else the latest recorded
+/// by `octoku deploy` (in the embedded state, or in
+/// `deployments/<chain-id>.json` for a node, refused if its chain id is not
+/// the node's).
+pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<ArenaInfo, CliError> {
+    let (arena, record) = recorded_arena(opened, arg)?;
+    let puzzle = arena::require_arena(&mut opened.chain, arena).map_err(chain_error)?;
+    let kind = arena::identify_puzzle(&mut opened.chain, puzzle).map_err(chain_error)?;
+    tracing::info!(%arena, %puzzle, kind = ?kind, "arena");
+    Ok(ArenaInfo {
+        arena,
+        puzzle,
+        kind,
+        block: record.map(|d| d.arena_tx.block),
+    })
+}
 
-    #[test]
-    fn secrets_do_not_show_in_debug() {
-        let args = ChainArgs {
-            rpc_url: None,
-            private_key: Some("0xdeadbeef".parse().unwrap()),
-            state: DEFAULT_STATE.into(),
-        };
-        let shown = format!("{args:?}");
-        assert!(
-            !shown.contains("deadbeef") && shown.contains("redacted"),
-            "{shown}"
-        );
+/// Every deployment on record for the open chain, oldest first.
+pub fn recorded_deployments(opened: &mut Opened) -> Result<Vec<Deployment>, CliError> {
+    match &mut opened.chain {
+        Chain::Embedded(c) => Ok(c.deployments().to_vec()),
+        chain @ Chain::Rpc(_) => {
+            let chain_id = chain.chain_id().map_err(chain_error)?;
+            let path = deployments_path(chain_id);
+            Ok(DeploymentsFile::load(&path, chain_id)
+                .map_err(|e| CliError::Input(e.to_string()))?
+                .map(|f| f.deployments)
+                .unwrap_or_default())
+        }
     }
+}
+
+fn recorded_arena(
+    opened: &mut Opened,
+    arg: Option<&str>,
+) -> Result<(Address, Option<Deployment>), CliError> {
+    let where_recorded = match &opened.chain {
+        Chain::Embedded(c) => c.path().display().to_string(),
+        Chain::Rpc(_) => "deployments/".to_string(),
+    };
+    let deployments = recorded_deployments(opened)?;
+    if let Some(a) = arg {
+        let arena = input::address(a)?;
+        let record = deployments.into_iter().rev().find(|d| d.arena == arena);
+        return Ok((arena, record));
+    }
+    let latest = deployments.into_iter().last().ok_or_else(|| {
+        CliError::Input(format!(
+            "no --arena given and no deployment recorded in {where_recorded} for this chain: run `octoku deploy` or pass --arena ADDRESS"
+        ))
+    })?;
+    Ok((latest.arena, Some(latest)))
 }

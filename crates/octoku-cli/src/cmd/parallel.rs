@@ -1,18 +1,18 @@
 //! What the long-running commands (`audit`, `fuzz`, `sample`) share: the
-//! `--threads` default, workers that each own an in-memory EVM and claim
-//! batches of a numbered range, and the progress line on stderr.
+//! `--threads` default, a rayon pool of that many workers, and an indicatif
+//! progress bar (on a terminal only, never with `--json`).
 
 use std::{
-    io::{IsTerminal, Write},
+    fmt,
     ops::Range,
     sync::{
-        Mutex,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        Arc, LazyLock,
+        atomic::{AtomicBool, Ordering},
     },
-    time::{Duration, Instant},
 };
 
-use octoku_evm::Machine;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use rayon::prelude::*;
 
 use crate::error::CliError;
 
@@ -28,101 +28,161 @@ pub fn threads(arg: Option<usize>) -> Result<usize, CliError> {
     Ok(threads)
 }
 
-/// Whether to draw progress: on a terminal, and not when printing JSON.
-pub fn show_progress(json: bool) -> bool {
-    !json && std::io::stderr().is_terminal()
+/// Set by the first Ctrl-C once [`catch_interrupts`] ran.
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// Exit status of an interrupted run (128 + SIGINT, as a shell reports it).
+pub const INTERRUPTED_EXIT: u8 = 130;
+
+/// From now on the first Ctrl-C only sets a flag the long runs poll (so
+/// they can say what was done and how to resume); a second one ends the
+/// process at once with status 130.
+pub fn catch_interrupts() {
+    use signal_hook::{consts::SIGINT, flag};
+    let flag = Arc::clone(&INTERRUPTED);
+    // Registration fails only for forbidden signals; SIGINT is not one.
+    let _ =
+        flag::register_conditional_shutdown(SIGINT, i32::from(INTERRUPTED_EXIT), Arc::clone(&flag));
+    let _ = flag::register(SIGINT, flag);
 }
 
-/// `[#####....]  20%`: a 25-character bar for `percent`.
-pub fn bar(percent: u64) -> String {
-    let filled = ((percent / 4) as usize).min(25);
-    format!(
-        "[{}{}] {percent:>3}%",
-        "#".repeat(filled),
-        ".".repeat(25 - filled)
-    )
+/// Whether Ctrl-C was pressed (after [`catch_interrupts`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
 }
 
-/// Erases the progress line.
-pub fn clear_line(width: usize) {
-    eprint!("\r{}\r", " ".repeat(width));
+/// Why [`first_failure`] stopped without a failure to report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Halt {
+    /// A check errored (the EVM failed).
+    Error(String),
+    /// Ctrl-C: every index below `next` was checked and passed.
+    Interrupted {
+        /// The first index not known to pass: where to resume.
+        next: u64,
+    },
 }
 
-/// How a batched run went.
-#[derive(Debug, Clone, Copy)]
-pub struct Run {
-    /// Items of the batches that completed.
-    pub done: u64,
-    /// Wall time.
-    pub seconds: f64,
+/// A rayon pool of `threads` workers.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::Evm(format!("cannot start {threads} worker threads: {e}")))
 }
 
-/// Runs `work(machine, first, last)` over `range` in batches of `batch` on
-/// `threads` workers, each with its own [`Machine`]. `work` returns `Ok(true)`
-/// to stop every worker (its batch is not counted as done) and `Err(message)`
-/// to fail the run. With `unit` set, a progress line counts the items.
-pub fn in_batches(
-    threads: usize,
+/// A progress bar over `total` items named `unit`, with rate and ETA, drawn
+/// on stderr when it is a terminal and hidden with `--json`.
+pub fn progress(total: u64, unit: &str, json: bool) -> ProgressBar {
+    let target = if json {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let template =
+        format!("[{{bar:25}}] {{percent:>3}}% {{human_pos}} {unit}, {{rate}}, ETA {{eta}}");
+    let style = ProgressStyle::with_template(&template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
+            let _ = write!(w, "{:.0}/s", state.per_sec());
+        })
+        .progress_chars("#>.");
+    ProgressBar::with_draw_target(Some(total), target).with_style(style)
+}
+
+/// Runs `check(state, i)` for every `i` in `range` on `pool`, in batches of
+/// `batch`; each worker job makes its state with `init` (an in-memory EVM).
+/// Returns the failure (`Ok(Some)`) or error of the lowest failing index,
+/// the same whatever the threads' timing: batches are searched in order
+/// (rayon's `find_first`) and each stops at its own first failure. The bar
+/// counts every batch that passed. After Ctrl-C no batch starts; the lowest
+/// batch that did not run is where to resume ([`Halt::Interrupted`]), every
+/// index below it having passed.
+pub fn first_failure<S, T: Send>(
+    pool: &rayon::ThreadPool,
     range: Range<u64>,
     batch: u64,
-    unit: Option<&str>,
-    work: impl Fn(&mut Machine, u64, u64) -> Result<bool, String> + Sync,
-) -> Result<Run, CliError> {
-    let total = range.end - range.start;
-    let next = AtomicU64::new(range.start);
-    let done = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
-    let started = Instant::now();
-    let fail = |message: String| {
-        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(message);
-        stop.store(true, Ordering::Relaxed);
-    };
-
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut machine = match Machine::new() {
-                    Ok(m) => m,
-                    Err(e) => return fail(e.to_string()),
-                };
-                while !stop.load(Ordering::Relaxed) {
-                    let first = next.fetch_add(batch, Ordering::Relaxed);
-                    if first >= range.end {
-                        break;
-                    }
-                    let last = (first + batch).min(range.end);
-                    match work(&mut machine, first, last) {
-                        Ok(false) => {
-                            done.fetch_add(last - first, Ordering::Relaxed);
-                        }
-                        Ok(true) => {
-                            stop.store(true, Ordering::Relaxed);
-                            return;
-                        }
-                        Err(message) => return fail(message),
+    bar: &ProgressBar,
+    init: impl Fn() -> Result<S, String> + Sync + Send,
+    check: impl Fn(&mut S, u64) -> Result<Option<T>, String> + Sync + Send,
+) -> Result<Option<T>, Halt> {
+    let batches = (range.end - range.start).div_ceil(batch);
+    let first: Option<Result<Option<T>, Halt>> = pool.install(|| {
+        (0..batches)
+            .into_par_iter()
+            .map_init(&init, |state, b| {
+                let from = range.start + b * batch;
+                if interrupted() {
+                    return Err(Halt::Interrupted { next: from });
+                }
+                let state = state.as_mut().map_err(|e| Halt::Error(e.clone()))?;
+                let to = (from + batch).min(range.end);
+                for index in from..to {
+                    if let Some(failure) = check(state, index).map_err(Halt::Error)? {
+                        return Ok(Some(failure));
                     }
                 }
-            });
-        }
-        if let Some(unit) = unit {
-            while !stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < total {
-                std::thread::sleep(Duration::from_millis(200));
-                let n = done.load(Ordering::Relaxed);
-                let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                let percent = n.saturating_mul(100) / total.max(1);
-                eprint!("\r{} {n} {unit}, {rate:.0} {unit}/s ", bar(percent));
-                let _ = std::io::stderr().flush();
-            }
-            clear_line(78);
-        }
+                bar.inc(to - from);
+                Ok(None)
+            })
+            .find_first(|outcome: &Result<Option<T>, Halt>| !matches!(outcome, Ok(None)))
     });
+    Ok(first.transpose()?.flatten())
+}
 
-    if let Some(message) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(CliError::Evm(message));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever order the workers finish in, the lowest failing index is
+    /// reported: here higher failures come from batches that finish first.
+    #[test]
+    fn first_failure_is_the_lowest_failing_index() {
+        let pool = pool(4).unwrap();
+        let bar = ProgressBar::hidden();
+        for _ in 0..20 {
+            let found = first_failure(
+                &pool,
+                100..200_000,
+                512,
+                &bar,
+                || Ok(()),
+                |_, i| {
+                    if i < 2_000 {
+                        // Slow early batches: later ones fail before these do.
+                        std::thread::sleep(std::time::Duration::from_micros(20));
+                    }
+                    Ok([1_777, 5_000, 123_456, 199_999].contains(&i).then_some(i))
+                },
+            );
+            assert_eq!(found, Ok(Some(1_777)));
+            assert!(!interrupted());
+        }
+        let error = first_failure(
+            &pool,
+            0..10_000,
+            64,
+            &bar,
+            || Ok(()),
+            |_, i| {
+                if i == 9_000 {
+                    Err(format!("case {i} failed"))
+                } else {
+                    Ok((i == 9_500).then_some(i))
+                }
+            },
+        );
+        assert_eq!(error, Err(Halt::Error("case 9000 failed".to_string())));
+        let none = first_failure(&pool, 0..1_000, 64, &bar, || Ok(()), |_, _| Ok(None::<u64>));
+        assert_eq!(none, Ok(None));
+        let broken = first_failure(
+            &pool,
+            0..10,
+            4,
+            &bar,
+            || Err::<(), _>("no EVM".into()),
+            |_, _| Ok(None::<u64>),
+        );
+        assert_eq!(broken, Err(Halt::Error("no EVM".to_string())));
     }
-    Ok(Run {
-        done: done.load(Ordering::Relaxed),
-        seconds: started.elapsed().as_secs_f64(),
-    })
 }

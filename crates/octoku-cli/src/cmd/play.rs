@@ -8,6 +8,7 @@ use super::{
     onchain::ArenaArgs,
     solve::DEAD_END_SHARE,
     submit::{Seat, Submission, send_solution},
+    wallet::TxArgs,
 };
 use crate::{error::CliError, output::print_json};
 
@@ -16,12 +17,14 @@ use crate::{error::CliError, output::print_json};
 pub struct Args {
     #[command(flatten)]
     on: ArenaArgs,
+    #[command(flatten)]
+    tx: TxArgs,
 }
 
 /// Solves the key's board and sends the solution; an unsolvable board sends
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let mut seat = Seat::take(&args.on)?;
+    let mut seat = Seat::take(&args.on, &args.tx)?;
     let (player, start) = (seat.player, seat.start);
     let solution = solve::solve(start).map_err(|e| {
         CliError::Evm(format!(
@@ -34,7 +37,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if args.on.json {
             print_json(&Submission {
                 chain: &seat.opened.label,
-                arena: seat.arena,
+                arena: seat.info.arena,
+                puzzle: seat.info.kind,
+                puzzle_address: seat.info.puzzle,
                 address: player,
                 start,
                 solution: None,
@@ -44,11 +49,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             })?;
         } else {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
-            println!(
+            crate::outln!(
                 "the board of {} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE}, an arena on the fair puzzle cannot)",
                 player,
                 start.to_hex()
-            );
+            )?;
         }
         return Ok(ExitCode::from(1));
     };

@@ -1,13 +1,14 @@
 //! `octoku sample`: the boards of many addresses, solved: how many have a
 //! solution, how many exactly one, and whether the contract agrees.
 
-use std::{process::ExitCode, sync::Mutex};
+use std::{process::ExitCode, time::Instant};
 
 use octoku_core::{Address, Board};
 use octoku_evm::{
-    Puzzle,
+    Machine, Puzzle,
     sample::{Tally, sample},
 };
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::parallel;
@@ -16,7 +17,7 @@ use crate::{
     output::{self, print_json},
 };
 
-/// Addresses a worker claims at a time.
+/// Addresses a worker takes at a time.
 const BATCH: u64 = 1024;
 
 /// Arguments of `octoku sample`.
@@ -26,16 +27,19 @@ pub struct Args {
     #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Fair)]
     puzzle: Puzzle,
     /// Number of addresses.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
     addresses: u64,
     /// Seed of the address stream (address i of seed s is always the same).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Index of the first address (to resume an interrupted run).
+    #[arg(long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=1_000_000_000_000))]
+    from: u64,
     /// Also compare every N-th board with the compiled contract in revm (0: never).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=1_000_000_000_000))]
     check_every: u64,
     /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: Option<usize>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -47,6 +51,8 @@ pub struct Args {
 struct Sampled {
     puzzle: Puzzle,
     seed: u64,
+    /// Index of the first address.
+    from: u64,
     addresses: u64,
     solvable: u64,
     unsolvable: u64,
@@ -88,29 +94,67 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let puzzle = args.puzzle;
-    let total: Mutex<Tally> = Mutex::new(Tally::default());
-    let unit = parallel::show_progress(args.json).then_some("addresses");
-
-    let run = parallel::in_batches(
-        threads,
-        0..args.addresses,
-        BATCH,
-        unit,
-        |machine, first, last| {
-            let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
-                .map_err(|e| format!("addresses {first}..{last}: {e}"))?;
-            total.lock().unwrap_or_else(|p| p.into_inner()).merge(t);
-            Ok(false)
-        },
-    )?;
-    let seconds = run.seconds;
-    let t = total.into_inner().unwrap_or_else(|p| p.into_inner());
+    let pool = parallel::pool(threads)?;
+    let bar = parallel::progress(args.addresses, "addresses", args.json);
+    parallel::catch_interrupts();
+    let started = Instant::now();
+    let (from, end) = (args.from, args.from + args.addresses);
+    // One tally per batch, in order; None for a batch skipped after Ctrl-C.
+    let batches: Vec<Option<Tally>> = pool
+        .install(|| {
+            (0..args.addresses.div_ceil(BATCH))
+                .into_par_iter()
+                .map_init(Machine::new, |machine, batch| {
+                    if parallel::interrupted() {
+                        return Ok(None);
+                    }
+                    let machine = machine.as_mut().map_err(|e| e.to_string())?;
+                    let first = from + batch * BATCH;
+                    let last = (first + BATCH).min(end);
+                    let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
+                        .map_err(|e| format!("addresses {first}..{last}: {e}"))?;
+                    bar.inc(last - first);
+                    Ok(Some(t))
+                })
+                .collect::<Result<Vec<_>, String>>()
+        })
+        .map_err(CliError::Evm)?;
+    // The finished prefix: every address below the first skipped batch.
+    let done = batches.iter().take_while(|b| b.is_some()).count();
+    let t = batches
+        .into_iter()
+        .take(done)
+        .flatten()
+        .fold(Tally::default(), |mut a, b| {
+            a.merge(b);
+            a
+        });
+    if done as u64 != args.addresses.div_ceil(BATCH) {
+        bar.finish_and_clear();
+        let next = from + done as u64 * BATCH;
+        eprintln!(
+            "octoku: interrupted: addresses {from}..{next} sampled ({} solvable, {} unsolvable{}); resume with: octoku sample --puzzle {puzzle} --seed {} --from {next} --addresses {}",
+            t.solvable,
+            t.unsolvable(),
+            if t.contract_mismatch.is_some() {
+                ", the contract disagreed with the mirror"
+            } else {
+                ""
+            },
+            args.seed,
+            end - next
+        );
+        return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
     let rate = t.addresses as f64 / seconds.max(1e-9);
     let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();
     if args.json {
         print_json(&Sampled {
             puzzle,
             seed: args.seed,
+            from: args.from,
             addresses: t.addresses,
             solvable: t.solvable,
             unsolvable: t.unsolvable(),
@@ -135,36 +179,37 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })?;
     } else {
         let share = |n: u64| 100.0 * n as f64 / t.addresses as f64;
-        println!(
+        crate::outln!(
             "puzzle       {} (seed {}, {threads} threads)",
-            puzzle, args.seed
-        );
-        println!("addresses    {}", t.addresses);
-        println!("solvable     {} ({:.4}%)", t.solvable, share(t.solvable));
-        println!(
+            puzzle,
+            args.seed
+        )?;
+        crate::outln!("addresses    {}", t.addresses)?;
+        crate::outln!("solvable     {} ({:.4}%)", t.solvable, share(t.solvable))?;
+        crate::outln!(
             "unsolvable   {} ({:.4}%)",
             t.unsolvable(),
             share(t.unsolvable())
-        );
-        println!("unique       {} ({:.4}%)", t.unique, share(t.unique));
-        println!(
+        )?;
+        crate::outln!("unique       {} ({:.4}%)", t.unique, share(t.unique))?;
+        crate::outln!(
             "short boards {} (fewer than 8 givens: the seed ran out)",
             t.short
-        );
+        )?;
         match t.contract_mismatch {
-            None => println!(
+            None => crate::outln!(
                 "contract     {} boards compared with the compiled contract, all equal",
                 t.contract_checked
-            ),
-            Some((i, a)) => println!(
+            )?,
+            Some((i, a)) => crate::outln!(
                 "contract     DISAGREES with the mirror at address {i} ({})",
                 a
-            ),
+            )?,
         }
         for (i, a, b) in &t.unsolvable_examples {
-            println!("no solution  address {i} {}: {}", a, b.to_hex());
+            crate::outln!("no solution  address {i} {}: {}", a, b.to_hex())?;
         }
-        println!("{seconds:.2} s, {rate:.0} addresses/s");
+        crate::outln!("{seconds:.2} s, {rate:.0} addresses/s")?;
     }
     crate::exit(ok)
 }

@@ -28,8 +28,11 @@ pub struct Args {
     #[arg(long)]
     address: Option<String>,
     /// Also count solutions, exactly up to N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
+    /// Solve with the SMT solver from the rule alone (checker-driven, seed 002).
+    #[arg(long)]
+    sat: bool,
     /// Which implementation to run.
     #[arg(long, value_enum, ignore_case = true, default_value_t)]
     puzzle: Puzzle,
@@ -83,6 +86,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ));
         }
     };
+    if args.sat {
+        return crate::cmd::solve_sat::run(start, args.count, puzzle, &mut evm, args.json);
+    }
     let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
     let solutions = args
         .count
@@ -113,24 +119,25 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })?;
     } else {
         if let Some(a) = address {
-            println!("address   {a}");
+            crate::outln!("address   {a}")?;
         }
-        println!("start     {}", start.to_hex());
-        println!();
-        println!("{}", solution.grid());
-        println!();
-        println!("solution  {}", solution.to_hex());
-        println!(
+        crate::outln!("start     {}", start.to_hex())?;
+        crate::outln!()?;
+        crate::outln!("{}", solution.grid())?;
+        crate::outln!()?;
+        crate::outln!("solution  {}", solution.to_hex())?;
+        crate::outln!(
             "verified  the {} contract accepts it in the in-memory EVM ({} gas)",
-            puzzle, verdict.gas
-        );
+            puzzle,
+            verdict.gas
+        )?;
         if let (Some(n), Some(capped)) = (solutions, capped) {
             let bound = if capped {
                 " (stopped at the limit)"
             } else {
                 ""
             };
-            println!("solutions {n}{bound}");
+            crate::outln!("solutions {n}{bound}")?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -170,7 +177,7 @@ fn no_solution(
         } else {
             String::new()
         };
-        println!("no solution for {start}{whose}{why}{hint}");
+        crate::outln!("no solution for {start}{whose}{why}{hint}")?;
     }
     Ok(ExitCode::from(1))
 }

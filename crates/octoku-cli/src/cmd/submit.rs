@@ -2,25 +2,19 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board};
-use octoku_evm::chain::arena;
+use octoku_core::{Address, Board, explain::explain, verify};
+use octoku_evm::{Puzzle, chain::arena};
 use serde::Serialize;
 
-use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error};
+use super::{
+    onchain::{ArenaArgs, ArenaInfo, KeyUse, Opened, arena_address, chain_error},
+    wallet::TxArgs,
+};
 use crate::{
     error::CliError,
-    input,
+    input, outln,
     output::{self, Tx, print_json},
 };
-
-/// Arguments of `octoku submit`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The solved board (0x hex, decimal, or 64 cells of 1-8).
-    solution: String,
-    #[command(flatten)]
-    on: ArenaArgs,
-}
 
 /// `octoku submit --json` and `octoku play --json`: the seat, the solution
 /// and the mined solve (`solution`, `rank` and `tx` are null, and `reason`
@@ -30,6 +24,10 @@ pub(crate) struct Submission<'a> {
     pub chain: &'a str,
     #[serde(serialize_with = "output::checksum")]
     pub arena: Address,
+    /// The arena's puzzle kind (`null`: an IPuzzle not built here).
+    pub puzzle: Option<Puzzle>,
+    #[serde(serialize_with = "output::checksum")]
+    pub puzzle_address: Address,
     #[serde(serialize_with = "output::checksum")]
     pub address: Address,
     #[serde(serialize_with = "output::hex")]
@@ -41,34 +39,79 @@ pub(crate) struct Submission<'a> {
     pub reason: Option<String>,
 }
 
-/// Sends `arena.solve(solution)` from the key's address.
+/// Arguments of `octoku submit`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The solved board (0x hex, decimal, or 64 cells of 1-8).
+    solution: String,
+    #[command(flatten)]
+    on: ArenaArgs,
+    #[command(flatten)]
+    tx: TxArgs,
+}
+
+/// Checks the solution locally against the board the arena hands the
+/// sender, then sends `arena.solve(solution)`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let solution = input::board("SOLUTION", &args.solution)?;
-    let mut seat = Seat::take(&args.on)?;
+    let mut seat = Seat::take(&args.on, &args.tx)?;
+    // A player who already solved gets the arena's own AlreadySolved.
+    let solved = arena::solved_at(&mut seat.opened.chain, seat.info.arena, seat.player)
+        .map_err(chain_error)?;
+    if solved.rank == 0 && !verify(seat.start, solution) {
+        return Err(CliError::Rejected(rejection(&seat, solution)));
+    }
     send_solution(&mut seat, solution, args.on.json)
+}
+
+/// Why the arena's puzzle would reject `solution`, in one line, naming the
+/// puzzle whose board it does solve when that explains the mistake.
+fn rejection(seat: &Seat, solution: Board) -> String {
+    let first = explain(seat.start, solution)
+        .first()
+        .map(ToString::to_string)
+        .unwrap_or_else(|| "it does not keep the board's givens".into());
+    let mut line = format!(
+        "nothing sent: this arena's puzzle is {}, and the solution does not solve its board for {} ({}): {first}",
+        seat.info.puzzle_label(),
+        seat.player,
+        seat.start
+    );
+    let other = Puzzle::ALL
+        .into_iter()
+        .filter(|&p| Some(p) != seat.info.kind)
+        .find(|p| verify(p.mirror_generate(&seat.player), solution));
+    if let (Some(other), Some(kind)) = (other, seat.info.kind) {
+        line.push_str(&format!(
+            "; it solves the {other} puzzle's board instead: solve this one with `octoku solve --puzzle {kind} --address {}` or `octoku play`",
+            seat.player
+        ));
+    }
+    line
 }
 
 /// The signer at the arena: the open chain, the arena, the signer's address
 /// and the board the arena hands it.
 pub(crate) struct Seat {
     pub opened: Opened,
-    pub arena: Address,
+    pub info: ArenaInfo,
     pub player: Address,
     pub start: Board,
 }
 
 impl Seat {
     /// Opens the chain to send, finds the arena and reads the signer's board.
-    pub(crate) fn take(on: &ArenaArgs) -> Result<Seat, CliError> {
+    pub(crate) fn take(on: &ArenaArgs, tx: &TxArgs) -> Result<Seat, CliError> {
         let mut opened = on.chain.open(KeyUse::Send, false)?;
-        let arena = arena_address(&mut opened, on.arena.as_deref())?;
+        opened.set_tx_options(tx.options()?)?;
+        let info = arena_address(&mut opened, on.arena.as_deref())?;
         let player = opened.chain.sender();
         let start = Board::from_u256(
-            arena::board_of(&mut opened.chain, arena, player).map_err(chain_error)?,
+            arena::board_of(&mut opened.chain, info.arena, player).map_err(chain_error)?,
         );
         Ok(Seat {
             opened,
-            arena,
+            info,
             player,
             start,
         })
@@ -82,15 +125,17 @@ pub(crate) fn send_solution(
     solution: Board,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let (arena_addr, player, start) = (seat.arena, seat.player, seat.start);
+    let (arena_addr, player, start) = (seat.info.arena, seat.player, seat.start);
     let opened = &mut seat.opened;
     if !json {
-        println!("chain     {}", opened.label);
-        println!("arena     {arena_addr}");
-        println!("address   {player}");
-        println!("start     {}", start.to_hex());
-        println!("solution  {}", solution.to_hex());
+        outln!("chain     {}", opened.label)?;
+        outln!("arena     {arena_addr}")?;
+        outln!("puzzle    {}", seat.info.puzzle_label())?;
+        outln!("address   {player}")?;
+        outln!("start     {}", start.to_hex())?;
+        outln!("solution  {}", solution.to_hex())?;
     }
+    tracing::info!(arena = %arena_addr, "sending solve");
     let solved =
         arena::solve(&mut opened.chain, arena_addr, solution.to_u256()).map_err(chain_error)?;
     let r = &solved.receipt;
@@ -98,6 +143,8 @@ pub(crate) fn send_solution(
         print_json(&Submission {
             chain: &opened.label,
             arena: arena_addr,
+            puzzle: seat.info.kind,
+            puzzle_address: seat.info.puzzle,
             address: player,
             start,
             solution: Some(solution),
@@ -106,9 +153,9 @@ pub(crate) fn send_solution(
             reason: None,
         })?;
     } else {
-        println!("rank      {}", solved.rank);
-        println!("gas used  {}", r.gas_used);
-        println!("tx        {} (block {})", r.tx_hash, r.block);
+        outln!("rank      {}", solved.rank)?;
+        outln!("gas used  {}", r.gas_used)?;
+        outln!("tx        {} (block {})", r.tx_hash, r.block)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -128,20 +128,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             problems: &problems,
         })?;
     } else if call.value {
-        println!("valid    the contract accepts this solution");
-        println!("gas      {} (execution gas of verify)", call.gas);
+        crate::outln!("valid    the contract accepts this solution")?;
+        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     } else {
-        println!("invalid  the contract rejects this solution");
+        crate::outln!("invalid  the contract rejects this solution")?;
         for problem in problems.iter().take(SHOWN) {
-            println!("  - {problem}");
+            crate::outln!("  - {problem}")?;
         }
         if problems.len() > SHOWN {
-            println!(
+            crate::outln!(
                 "  ... and {} more (--json lists them all)",
                 problems.len() - SHOWN
-            );
+            )?;
         }
-        println!("gas      {} (execution gas of verify)", call.gas);
+        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     }
     crate::exit(call.value)
 }
@@ -227,8 +227,16 @@ fn call_deployed(
 ) -> Result<(Result<bool, classic9::Classic9Error>, String), CliError> {
     let chain_args = ChainArgs {
         rpc_url: args.rpc_url.clone(),
-        private_key: None,
         state: args.state.clone(),
+        signer: super::wallet::SignerArgs {
+            private_key: None,
+            keystore: None,
+            account: None,
+            password: None,
+            password_file: None,
+            interactive: false,
+            from: None,
+        },
     };
     let mut opened = chain_args.open(KeyUse::Read, false)?;
     opened.chain.require_code(address).map_err(chain_error)?;

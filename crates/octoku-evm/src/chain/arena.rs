@@ -4,6 +4,8 @@ use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 
 use super::{Chain, ChainError, Receipt};
+use crate::{Puzzle, bindings::IPuzzle};
+
 pub use crate::bindings::IArena;
 
 /// When and in which place an address solved (`rank == 0`: never).
@@ -76,6 +78,59 @@ pub fn solver_count(chain: &mut Chain, arena: Address) -> Result<u64, ChainError
 /// `arena.puzzle()`.
 pub fn puzzle_of(chain: &mut Chain, arena: Address) -> Result<Address, ChainError> {
     call(chain, arena, &IArena::puzzleCall {})
+}
+
+/// Checks that `arena` is an arena: it holds code ([`ChainError::NoCode`]
+/// if not) and answers `puzzle()` with an address that holds code
+/// ([`ChainError::NotAnArena`] if not: a puzzle's address, say). Returns the
+/// arena's puzzle.
+pub fn require_arena(chain: &mut Chain, arena: Address) -> Result<Address, ChainError> {
+    chain.require_code(arena)?;
+    let puzzle = match puzzle_of(chain, arena) {
+        Ok(puzzle) => puzzle,
+        Err(ChainError::Reverted(_) | ChainError::Unexpected(_) | ChainError::Halted(_)) => {
+            return Err(ChainError::NotAnArena(arena));
+        }
+        Err(other) => return Err(other),
+    };
+    if puzzle.is_zero() || chain.code_at(puzzle)?.is_empty() {
+        return Err(ChainError::NotAnArena(arena));
+    }
+    Ok(puzzle)
+}
+
+/// Which of this repository's puzzles is deployed at `puzzle`, by its
+/// runtime code; `None` for any other contract.
+pub fn identify_puzzle(chain: &mut Chain, puzzle: Address) -> Result<Option<Puzzle>, ChainError> {
+    let code = chain.code_at(puzzle)?;
+    Ok(Puzzle::ALL
+        .into_iter()
+        .find(|p| p.artifact().runtime == code.as_ref()))
+}
+
+/// `puzzle.name()` of any deployed IPuzzle.
+pub fn puzzle_name(chain: &mut Chain, puzzle: Address) -> Result<String, ChainError> {
+    call(chain, puzzle, &IPuzzle::nameCall {})
+}
+
+/// `puzzle.generate(player)` of any deployed IPuzzle (an eth_call: nothing
+/// is sent), as the raw board word.
+pub fn puzzle_generate(
+    chain: &mut Chain,
+    puzzle: Address,
+    player: Address,
+) -> Result<U256, ChainError> {
+    call(chain, puzzle, &IPuzzle::generateCall { seed: player })
+}
+
+/// `puzzle.verify(start, solution)` of any deployed IPuzzle, as an eth_call.
+pub fn puzzle_verify(
+    chain: &mut Chain,
+    puzzle: Address,
+    start: U256,
+    solution: U256,
+) -> Result<bool, ChainError> {
+    call(chain, puzzle, &IPuzzle::verifyCall { start, solution })
 }
 
 /// Sends `arena.solve(solution)` (simulated first: a revert is returned

@@ -5,13 +5,17 @@
 //! price 1 gwei (so an account without ether cannot send), anvil's dev
 //! accounts funded at genesis. Transactions are not signed: the sender is the
 //! key's address. A transaction that would revert or halt is not mined.
+//!
+//! An open chain holds the state file's lock ([`FileLock`]) until dropped:
+//! commands on one state file run one after the other, each seeing every
+//! transaction of the ones before.
 
 use std::{
     fmt,
     path::{Path, PathBuf},
 };
 
-use alloy_primitives::{Address, B256, Bytes, TxKind, U256, keccak256};
+use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256, keccak256};
 use revm::{
     Context, ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext,
     bytecode::Bytecode,
@@ -26,8 +30,8 @@ use revm::{
 };
 
 use super::{
-    ChainError, EMBEDDED_CHAIN_ID, PrivateKey, Receipt,
-    state::{AccountState, ChainState, Deployment, TxRecord},
+    ChainError, EMBEDDED_CHAIN_ID, PrivateKey, Receipt, TxOptions,
+    state::{AccountState, ChainState, Deployment, FileLock, TxRecord},
 };
 use crate::machine::{GAS_LIMIT, SPEC, settle};
 
@@ -44,6 +48,8 @@ pub struct EmbeddedChain {
     state: ChainState,
     evm: Evm,
     sender: Address,
+    options: TxOptions,
+    _lock: FileLock,
 }
 
 impl fmt::Debug for EmbeddedChain {
@@ -62,6 +68,24 @@ impl EmbeddedChain {
     /// run `octoku deploy` first.
     pub fn open(path: &Path, key: &PrivateKey, create: bool) -> Result<EmbeddedChain, ChainError> {
         let sender = key.address()?;
+        let missing = || {
+            ChainError::State(format!(
+                "no embedded chain at {}: run `octoku deploy` first, or pass --rpc-url",
+                path.display()
+            ))
+        };
+        if !create && !path.exists() {
+            return Err(missing());
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                ChainError::State(format!(
+                    "cannot create the directory {}: {e}",
+                    dir.display()
+                ))
+            })?;
+        }
+        let lock = FileLock::acquire(path)?;
         let state = if path.exists() {
             ChainState::load(path)?
         } else if create {
@@ -69,10 +93,7 @@ impl EmbeddedChain {
             state.save(path)?;
             state
         } else {
-            return Err(ChainError::State(format!(
-                "no embedded chain at {}: run `octoku deploy` first, or pass --rpc-url",
-                path.display()
-            )));
+            return Err(missing());
         };
         let evm = build_evm(&state);
         Ok(EmbeddedChain {
@@ -80,7 +101,28 @@ impl EmbeddedChain {
             state,
             evm,
             sender,
+            options: TxOptions::default(),
+            _lock: lock,
         })
+    }
+
+    /// Sets the options of the following transactions. The embedded chain
+    /// mines each transaction at once in its own block: more than one
+    /// confirmation would never come, and is refused.
+    pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), ChainError> {
+        if options.confirmations > 1 {
+            return Err(ChainError::Node(format!(
+                "the embedded chain mines one block per transaction, so {} confirmations would never come: use --rpc-url for more than 1",
+                options.confirmations
+            )));
+        }
+        if let Some(limit) = options.gas_limit.filter(|&l| l > GAS_LIMIT) {
+            return Err(ChainError::Node(format!(
+                "gas limit {limit} is above the embedded chain's block gas limit {GAS_LIMIT}"
+            )));
+        }
+        self.options = options;
+        Ok(())
     }
 
     /// The state file.
@@ -103,15 +145,33 @@ impl EmbeddedChain {
         &self.state
     }
 
-    /// The latest deployment recorded by `octoku deploy`.
+    /// The latest deployment recorded by `octoku deploy`: the default arena.
     pub fn deployment(&self) -> Option<&Deployment> {
-        self.state.deployment.as_ref()
+        self.state.deployments.last()
     }
 
-    /// Records `deployment` and saves.
-    pub fn set_deployment(&mut self, deployment: Deployment) -> Result<(), ChainError> {
-        self.state.deployment = Some(deployment);
+    /// Every deployment recorded by `octoku deploy`, oldest first.
+    pub fn deployments(&self) -> &[Deployment] {
+        &self.state.deployments
+    }
+
+    /// Adds `deployment` to the record (it becomes the default) and saves.
+    pub fn add_deployment(&mut self, deployment: Deployment) -> Result<(), ChainError> {
+        self.state.deployments.push(deployment);
         self.state.save(&self.path)
+    }
+
+    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
+    /// each with its block number.
+    pub fn logs(&self, address: Address, topic0: B256, from: u64, to: u64) -> Vec<(u64, Log)> {
+        self.state
+            .transactions
+            .iter()
+            .filter(|tx| (from..=to).contains(&tx.block))
+            .flat_map(|tx| tx.logs.iter().map(move |log| (tx.block, log)))
+            .filter(|(_, log)| log.address == address && log.topics().first() == Some(&topic0))
+            .map(|(block, log)| (block, log.clone()))
+            .collect()
     }
 
     /// Runtime code at `address`.
@@ -153,6 +213,37 @@ impl EmbeddedChain {
         }
     }
 
+    /// The transaction as sent, with the options applied: gas limit, price
+    /// (legacy, or max fee and priority fee), nonce.
+    fn sent_tx(&self, to: Option<Address>, data: Bytes) -> Result<TxEnv, ChainError> {
+        let o = &self.options;
+        let mut tx = self.tx(to, data, o.gas_price.unwrap_or(GAS_PRICE));
+        if let Some(limit) = o.gas_limit {
+            tx.gas_limit = limit;
+        }
+        if !o.legacy {
+            // Base fee 0: the sender pays the priority fee, at most the max fee.
+            let priority = o.priority_gas_price.unwrap_or(tx.gas_price);
+            if priority > tx.gas_price {
+                return Err(ChainError::Node(format!(
+                    "priority gas price {priority} is above the max fee per gas {}",
+                    tx.gas_price
+                )));
+            }
+            tx.tx_type = 2;
+            tx.gas_priority_fee = Some(priority);
+        }
+        if let Some(nonce) = o.nonce
+            && nonce != tx.nonce
+        {
+            return Err(ChainError::Node(format!(
+                "nonce {nonce}: the next nonce of {} is {}",
+                self.sender, tx.nonce
+            )));
+        }
+        Ok(tx)
+    }
+
     fn set_block(&mut self, number: u64) {
         self.evm.ctx.block = BlockEnv {
             number: U256::from(number),
@@ -176,7 +267,7 @@ impl EmbeddedChain {
     pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
         let nonce = self.nonce(self.sender);
         let tx_hash = self.tx_hash(nonce, to, &data);
-        let tx = self.tx(to, data, GAS_PRICE);
+        let tx = self.sent_tx(to, data)?;
         let number = self.state.block + 1;
         self.set_block(number);
         let outcome = self.evm.transact(tx).map_err(|e| self.tx_error(e))?;
@@ -197,8 +288,12 @@ impl EmbeddedChain {
             created,
             gas_used,
             status: true,
+            logs: logs.clone(),
         });
         self.state.save(&self.path)?;
+        if let Some(nonce) = &mut self.options.nonce {
+            *nonce += 1;
+        }
         Ok(Receipt {
             tx_hash,
             block: number,
@@ -309,7 +404,7 @@ fn build_evm(state: &ChainState) -> Evm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chain::{Chain, arena, state::ChainState};
+    use crate::chain::{Chain, TxOptions, arena, state::ChainState};
 
     fn temp_state(name: &str) -> PathBuf {
         let path = std::env::temp_dir().join(format!(
@@ -373,10 +468,135 @@ mod tests {
         assert_eq!(inner.block_number(), 2);
 
         // A sender with no ether cannot send.
+        drop(chain);
         let poor = PrivateKey::parse(&"11".repeat(32)).unwrap();
         let mut broke = Chain::embedded(&path, &poor, false).unwrap();
         let e = arena::solve(&mut broke, arena_address, U256::from(1)).unwrap_err();
         assert!(matches!(e, ChainError::InsufficientFunds { .. }), "{e}");
+        drop(broke);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    /// While one command has the chain open, another waits for it, then
+    /// sees its transactions: threads that each open, send and close all
+    /// get their own block, and the file holds every transaction.
+    #[test]
+    fn chains_opened_at_once_take_turns_and_lose_nothing() {
+        let path = temp_state("turns");
+        drop(Chain::embedded(&path, &PrivateKey::anvil_default(), true).unwrap());
+        let threads: Vec<_> = (1..=6u8)
+            .map(|i| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut chain =
+                        Chain::embedded(&path, &PrivateKey::anvil_default(), false).unwrap();
+                    let to = Address::repeat_byte(i);
+                    chain.send(to, Bytes::new()).unwrap().block
+                })
+            })
+            .collect();
+        let mut blocks: Vec<u64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        blocks.sort();
+        assert_eq!(blocks, vec![1, 2, 3, 4, 5, 6]);
+        let saved = ChainState::load(&path).unwrap();
+        assert_eq!(saved.transactions.len(), 6);
+        assert_eq!(
+            saved.accounts[&PrivateKey::anvil_default().address().unwrap()].nonce,
+            6
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn every_deployment_stays_on_record_and_the_latest_is_the_default() {
+        let path = temp_state("deployments");
+        let key = PrivateKey::anvil_default();
+        let Chain::Embedded(mut chain) = Chain::embedded(&path, &key, true).unwrap() else {
+            unreachable!()
+        };
+        let code: Bytes = crate::artifacts::REFERENCE.initcode.to_vec().into();
+        let mut deployed = Vec::new();
+        for _ in 0..2 {
+            let puzzle = chain.send(None, code.clone()).unwrap();
+            let arena = chain
+                .send(
+                    None,
+                    arena::arena_initcode(
+                        crate::chain::ARENA_INITCODE,
+                        puzzle.contract_address.unwrap(),
+                    ),
+                )
+                .unwrap();
+            let record = Deployment {
+                puzzle: crate::Puzzle::Reference,
+                puzzle_address: puzzle.contract_address.unwrap(),
+                arena: arena.contract_address.unwrap(),
+                deployer: chain.sender(),
+                puzzle_tx: (&puzzle).into(),
+                arena_tx: (&arena).into(),
+            };
+            chain.add_deployment(record.clone()).unwrap();
+            deployed.push(record);
+        }
+        drop(chain);
+        let Chain::Embedded(chain) = Chain::embedded(&path, &key, false).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(chain.deployments(), deployed.as_slice());
+        assert_eq!(chain.deployment(), deployed.last());
+        drop(chain);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn transaction_options_set_the_price_limit_and_nonce() {
+        let path = temp_state("options");
+        let key = PrivateKey::anvil_default();
+        let me = key.address().unwrap();
+        let mut chain = Chain::embedded(&path, &key, true).unwrap();
+        let before = chain.balance(me).unwrap();
+        chain
+            .set_tx_options(TxOptions {
+                gas_price: Some(7),
+                legacy: true,
+                nonce: Some(0),
+                ..TxOptions::default()
+            })
+            .unwrap();
+        let r = chain.send(Address::repeat_byte(1), Bytes::new()).unwrap();
+        assert_eq!(r.gas_used, 21_000);
+        assert_eq!(before - chain.balance(me).unwrap(), U256::from(7 * 21_000));
+        // The nonce counted up to 1; 5 is refused by name.
+        chain
+            .set_tx_options(TxOptions {
+                nonce: Some(5),
+                ..TxOptions::default()
+            })
+            .unwrap();
+        let e = chain
+            .send(Address::repeat_byte(1), Bytes::new())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("the node refused: nonce 5: the next nonce of {me} is 1")
+        );
+        // A gas limit below the intrinsic cost is refused, nothing mined.
+        chain
+            .set_tx_options(TxOptions {
+                gas_limit: Some(20_000),
+                ..TxOptions::default()
+            })
+            .unwrap();
+        assert!(chain.send(Address::repeat_byte(1), Bytes::new()).is_err());
+        assert_eq!(chain.block_number().unwrap(), 1);
+        let e = chain
+            .set_tx_options(TxOptions {
+                confirmations: 2,
+                ..TxOptions::default()
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("would never come"), "{e}");
+        drop(chain);
         std::fs::remove_file(&path).unwrap();
     }
 }

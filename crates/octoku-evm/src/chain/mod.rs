@@ -14,11 +14,14 @@
 //! ```
 
 pub mod arena;
+pub mod deployments;
 pub mod embedded;
+pub mod leaderboard;
 pub mod rpc;
+pub mod signer;
 pub mod state;
 
-use std::{fmt, path::Path};
+use std::{fmt, path::Path, time::Duration};
 
 use alloy_primitives::{Address, B256, Bytes, Log};
 use alloy_signer_local::PrivateKeySigner;
@@ -107,6 +110,44 @@ impl fmt::Debug for PrivateKey {
     }
 }
 
+/// How transactions are priced, numbered and awaited (the flags of Foundry's
+/// cast). `None` leaves the choice to the node (or the embedded chain).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxOptions {
+    /// Gas limit of each transaction (default: estimated; embedded: 30,000,000).
+    pub gas_limit: Option<u64>,
+    /// Gas price of a legacy transaction, or the max fee per gas of an
+    /// EIP-1559 one, in wei.
+    pub gas_price: Option<u128>,
+    /// Max priority fee per gas (EIP-1559), in wei.
+    pub priority_gas_price: Option<u128>,
+    /// Nonce of the first transaction; later ones count up from it.
+    pub nonce: Option<u64>,
+    /// Send legacy (type 0) transactions instead of EIP-1559 ones.
+    pub legacy: bool,
+    /// Blocks to wait for (1: the block of the transaction itself).
+    pub confirmations: u64,
+    /// Longest wait for one answer of the node.
+    pub request_timeout: Duration,
+    /// Longest wait for a receipt and its confirmations.
+    pub receipt_timeout: Duration,
+}
+
+impl Default for TxOptions {
+    fn default() -> TxOptions {
+        TxOptions {
+            gas_limit: None,
+            gas_price: None,
+            priority_gas_price: None,
+            nonce: None,
+            legacy: false,
+            confirmations: 1,
+            request_timeout: Duration::from_secs(30),
+            receipt_timeout: Duration::from_secs(120),
+        }
+    }
+}
+
 /// A mined transaction, the same shape from both backends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Receipt {
@@ -182,6 +223,8 @@ pub enum ChainError {
     },
     /// The private key is malformed.
     Key(String),
+    /// The address holds a contract, but not an arena (`puzzle()` does not answer).
+    NotAnArena(Address),
     /// The embedded chain's state file is missing, unreadable or unwritable.
     State(String),
     /// Execution halted (out of gas, invalid opcode ...).
@@ -201,6 +244,10 @@ impl fmt::Display for ChainError {
             ChainError::NoCode(a) => write!(
                 f,
                 "no contract code at {a} on this chain (wrong address, or deployed on another chain?)"
+            ),
+            ChainError::NotAnArena(a) => write!(
+                f,
+                "{a} is not an arena: it holds a contract, but it does not answer the arena's puzzle() (a puzzle's address? give the arena's)"
             ),
             ChainError::Reverted(r) => write!(f, "the transaction would revert: {r}"),
             ChainError::InsufficientFunds { address, detail } => {
@@ -235,7 +282,7 @@ pub enum Chain {
     /// revm with its state in a local JSON file.
     Embedded(Box<EmbeddedChain>),
     /// A JSON-RPC node.
-    Rpc(RpcChain),
+    Rpc(Box<RpcChain>),
 }
 
 impl Chain {
@@ -249,7 +296,46 @@ impl Chain {
 
     /// Connects to the node at `url` (checks it answers `eth_chainId`).
     pub fn rpc(url: &str, key: &PrivateKey) -> Result<Chain, ChainError> {
-        Ok(Chain::Rpc(RpcChain::connect(url, key)?))
+        Chain::rpc_with(url, key, TxOptions::default())
+    }
+
+    /// Connects to the node at `url` with transaction options.
+    pub fn rpc_with(url: &str, key: &PrivateKey, options: TxOptions) -> Result<Chain, ChainError> {
+        Ok(Chain::Rpc(Box::new(RpcChain::connect(url, key, options)?)))
+    }
+
+    /// Sets how the following transactions are priced, numbered and awaited.
+    pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), ChainError> {
+        match self {
+            Chain::Embedded(c) => c.set_tx_options(options),
+            Chain::Rpc(c) => {
+                c.set_tx_options(options);
+                Ok(())
+            }
+        }
+    }
+
+    /// The current block number.
+    pub fn block_number(&mut self) -> Result<u64, ChainError> {
+        match self {
+            Chain::Embedded(c) => Ok(c.block_number()),
+            Chain::Rpc(c) => c.block_number(),
+        }
+    }
+
+    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
+    /// each with its block number.
+    pub fn logs(
+        &mut self,
+        address: Address,
+        topic0: B256,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<(u64, Log)>, ChainError> {
+        match self {
+            Chain::Embedded(c) => Ok(c.logs(address, topic0, from, to)),
+            Chain::Rpc(c) => c.logs(address, topic0, from, to),
+        }
     }
 
     /// One line saying which chain this is, e.g. `embedded (.octoku/chain.json)`

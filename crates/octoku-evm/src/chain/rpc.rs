@@ -15,12 +15,8 @@ use alloy_provider::{DynProvider, Provider, ProviderBuilder};
 use alloy_rpc_types_eth::{Filter, TransactionRequest};
 use alloy_transport::TransportErrorKind;
 
-use super::{ChainError, PrivateKey, Receipt, Revert};
+use super::{ChainError, PrivateKey, Receipt, Revert, TxOptions};
 
-/// Longest wait for one JSON-RPC answer.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-/// Longest wait for a sent transaction's receipt.
-const RECEIPT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Interval between receipt polls.
 const RECEIPT_POLL: Duration = Duration::from_millis(50);
 
@@ -31,6 +27,7 @@ pub struct RpcChain {
     provider: DynProvider,
     sender: Address,
     chain_id: u64,
+    options: TxOptions,
 }
 
 impl fmt::Debug for RpcChain {
@@ -46,7 +43,11 @@ impl fmt::Debug for RpcChain {
 impl RpcChain {
     /// Connects to `url` and asks for the chain id (so an unreachable node is
     /// reported here, before anything else).
-    pub fn connect(url: &str, key: &PrivateKey) -> Result<RpcChain, ChainError> {
+    pub fn connect(
+        url: &str,
+        key: &PrivateKey,
+        options: TxOptions,
+    ) -> Result<RpcChain, ChainError> {
         let signer = key.signer()?;
         let sender = signer.address();
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -62,11 +63,9 @@ impl RpcChain {
                 "websocket URLs are not supported: give the node's http(s):// URL".into(),
             ));
         }
-        if url.starts_with("https://") && !cfg!(feature = "tls") {
-            return Err(unreachable(
-                "this build speaks plain http:// only: build with `--features octoku-evm/tls` for https://".into(),
-            ));
-        }
+        // reqwest (rustls, no built-in provider) takes the process default
+        // provider when it builds a client: ring. Err only means one is set.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         if !url.starts_with("http://") && !url.starts_with("https://") {
             return Err(unreachable("expected an http:// or https:// URL".into()));
         }
@@ -84,6 +83,7 @@ impl RpcChain {
             provider,
             sender,
             chain_id: 0,
+            options,
         };
         let provider = chain.provider.clone();
         chain.chain_id = chain.request(async move { provider.get_chain_id().await })?;
@@ -105,19 +105,31 @@ impl RpcChain {
         Ok(self.chain_id)
     }
 
+    /// Sets the options of the following transactions.
+    pub fn set_tx_options(&mut self, options: TxOptions) {
+        self.options = options;
+    }
+
+    /// The latest block number.
+    pub fn block_number(&self) -> Result<u64, ChainError> {
+        let provider = self.provider.clone();
+        self.request(async move { provider.get_block_number().await })
+    }
+
     /// Runs one request on the runtime with a timeout, classifying errors.
     fn request<T, F>(&self, future: F) -> Result<T, ChainError>
     where
         F: Future<Output = Result<T, RpcError<TransportErrorKind>>>,
     {
+        let limit = self.options.request_timeout;
         match self
             .runtime
-            .block_on(async { tokio::time::timeout(REQUEST_TIMEOUT, future).await })
+            .block_on(async { tokio::time::timeout(limit, future).await })
         {
             Ok(result) => result.map_err(|e| self.classify(e)),
             Err(_) => Err(ChainError::Unreachable {
                 url: self.url.clone(),
-                reason: format!("no answer within {} s", REQUEST_TIMEOUT.as_secs()),
+                reason: format!("no answer within {}", seconds(limit)),
             }),
         }
     }
@@ -170,15 +182,26 @@ impl RpcChain {
         self.request(async move { provider.get_balance(address).await })
     }
 
-    /// Logs `address` emitted with topic 0 `topic0`, from block `from` to the latest.
-    pub fn logs(&self, address: Address, topic0: B256, from: u64) -> Result<Vec<Log>, ChainError> {
+    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
+    /// each with its block number.
+    pub fn logs(
+        &self,
+        address: Address,
+        topic0: B256,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<(u64, Log)>, ChainError> {
         let provider = self.provider.clone();
         let filter = Filter::new()
             .address(address)
             .event_signature(topic0)
-            .from_block(from);
+            .from_block(from)
+            .to_block(to);
         let logs = self.request(async move { provider.get_logs(&filter).await })?;
-        Ok(logs.into_iter().map(|l| l.inner).collect())
+        Ok(logs
+            .into_iter()
+            .map(|l| (l.block_number.unwrap_or_default(), l.inner))
+            .collect())
     }
 
     fn request_for(&self, to: Option<Address>, data: Bytes) -> TransactionRequest {
@@ -196,34 +219,116 @@ impl RpcChain {
         self.request(async move { provider.call(tx).await })
     }
 
-    /// Simulates (eth_call), then signs and sends, then polls for the receipt.
-    pub fn send(&self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
+    /// The transaction request with the options applied: gas limit, nonce,
+    /// and the price (legacy: the given or the node's gas price; EIP-1559:
+    /// a fee the user left out is taken from the node's estimate, since
+    /// alloy's filler would replace both).
+    fn priced_request(
+        &self,
+        to: Option<Address>,
+        data: Bytes,
+    ) -> Result<TransactionRequest, ChainError> {
+        let o = &self.options;
+        let mut tx = self.request_for(to, data);
+        if let Some(limit) = o.gas_limit {
+            tx = tx.with_gas_limit(limit);
+        }
+        if let Some(nonce) = o.nonce {
+            tx = tx.with_nonce(nonce);
+        }
+        if o.legacy {
+            let price = match o.gas_price {
+                Some(p) => p,
+                None => {
+                    let provider = self.provider.clone();
+                    self.request(async move { provider.get_gas_price().await })?
+                }
+            };
+            return Ok(tx.with_gas_price(price));
+        }
+        if o.gas_price.is_none() && o.priority_gas_price.is_none() {
+            return Ok(tx);
+        }
+        let (max_fee, priority) = match (o.gas_price, o.priority_gas_price) {
+            (Some(max), Some(priority)) => (max, priority),
+            _ => {
+                let provider = self.provider.clone();
+                let estimate =
+                    self.request(async move { provider.estimate_eip1559_fees().await })?;
+                match (o.gas_price, o.priority_gas_price) {
+                    (Some(max), _) => (max, estimate.max_priority_fee_per_gas.min(max)),
+                    (_, Some(priority)) => (estimate.max_fee_per_gas.max(priority), priority),
+                    _ => (estimate.max_fee_per_gas, estimate.max_priority_fee_per_gas),
+                }
+            }
+        };
+        if priority > max_fee {
+            return Err(ChainError::Node(format!(
+                "priority gas price {priority} is above the max fee per gas {max_fee}"
+            )));
+        }
+        Ok(tx
+            .with_max_fee_per_gas(max_fee)
+            .with_max_priority_fee_per_gas(priority))
+    }
+
+    /// Simulates (eth_call), then signs and sends, then polls for the
+    /// receipt and waits for the confirmations asked for.
+    pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
         self.call(to, data.clone())?;
         let provider = self.provider.clone();
-        let tx = self.request_for(to, data);
+        let tx = self.priced_request(to, data)?;
         let pending = self.request(async move { provider.send_transaction(tx).await })?;
         let hash = *pending.tx_hash();
+        if let Some(nonce) = &mut self.options.nonce {
+            *nonce += 1;
+        }
         let provider = self.provider.clone();
         let url = self.url.clone();
+        let (request_timeout, receipt_timeout) =
+            (self.options.request_timeout, self.options.receipt_timeout);
+        let confirmations = self.options.confirmations.max(1);
         let receipt = self.runtime.block_on(async move {
-            let deadline = tokio::time::Instant::now() + RECEIPT_TIMEOUT;
-            loop {
-                match tokio::time::timeout(REQUEST_TIMEOUT, provider.get_transaction_receipt(hash))
+            let deadline = tokio::time::Instant::now() + receipt_timeout;
+            let late = || {
+                TransportErrorKind::custom_str(&format!(
+                    "transaction {hash} sent, but no receipt with {confirmations} confirmation(s) from {url} within {}",
+                    seconds(receipt_timeout)
+                ))
+            };
+            let receipt = loop {
+                match tokio::time::timeout(request_timeout, provider.get_transaction_receipt(hash))
                     .await
                 {
-                    Ok(Ok(Some(receipt))) => return Ok(receipt),
+                    Ok(Ok(Some(receipt))) => break receipt,
                     Ok(Ok(None)) => {}
                     Ok(Err(e)) => return Err(e),
                     Err(_) => {}
                 }
                 if tokio::time::Instant::now() >= deadline {
-                    return Err(TransportErrorKind::custom_str(&format!(
-                        "transaction {hash} sent, but no receipt from {url} within {} s",
-                        RECEIPT_TIMEOUT.as_secs()
-                    )));
+                    return Err(late());
+                }
+                tokio::time::sleep(RECEIPT_POLL).await;
+            };
+            let mined = receipt.block_number().unwrap_or_default();
+            // Confirmed when `confirmations` blocks, the transaction's own
+            // included, are on the chain.
+            loop {
+                if confirmations <= 1 {
+                    break;
+                }
+                if let Ok(Ok(latest)) =
+                    tokio::time::timeout(request_timeout, provider.get_block_number()).await
+                    && latest + 1 >= mined + confirmations
+                {
+                    break;
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(late());
                 }
                 tokio::time::sleep(RECEIPT_POLL).await;
             }
+            Ok(receipt)
         });
         let receipt = receipt.map_err(|e| self.classify(e))?;
         Ok(Receipt {
@@ -240,6 +345,11 @@ impl RpcChain {
             contract_address: receipt.contract_address(),
         })
     }
+}
+
+/// `30 s`, or `1.5 s` for a fraction.
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
 }
 
 /// An error and its sources, joined: reqwest's "error sending request" says

@@ -1,22 +1,29 @@
 //! The embedded chain's state file: accounts, block height, deployments and
-//! a short transaction log, as JSON. Written to a temporary file then renamed
-//! over the old one, so a crash never leaves a partial file.
+//! the transaction log, as JSON. Written to a temporary file then renamed
+//! over the old one, so a crash never leaves a partial file; read, changed
+//! and written under an exclusive lock ([`FileLock`]), so commands run at the
+//! same time take turns instead of overwriting each other's transactions.
 
 use std::{
     collections::BTreeMap,
     fs,
     io::Write,
     path::{Path, PathBuf},
+    time::{Duration, Instant},
 };
 
-use alloy_primitives::{Address, B256, Bytes, U256};
+use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use serde::{Deserialize, Serialize};
 
 use super::ChainError;
-use crate::Puzzle;
+pub use super::deployments::{Deployment, MinedTx};
 
-/// Format version written to the file; files of another version are refused.
-pub const FORMAT: u32 = 1;
+/// Format version written to the file. Format 1 (one `deployment`, no logs)
+/// is read and upgraded; any other is refused.
+pub const FORMAT: u32 = 2;
+
+/// Longest wait for another octoku process to release a lock.
+const LOCK_WAIT: Duration = Duration::from_secs(120);
 
 /// One account.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,19 +44,15 @@ fn no_code(code: &Bytes) -> bool {
     code.is_empty()
 }
 
-/// A deployment made by `octoku deploy` on this chain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Deployment {
-    /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
-    pub puzzle_kind: Puzzle,
-    /// Puzzle contract.
-    pub puzzle: Address,
-    /// Arena contract.
-    pub arena: Address,
-    /// Block of the puzzle deployment.
-    pub puzzle_block: u64,
-    /// Block of the arena deployment.
-    pub arena_block: u64,
+/// A deployment as format 1 recorded it (blocks only; the rest is found in
+/// the transaction log).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+struct LegacyDeployment {
+    puzzle_kind: crate::Puzzle,
+    puzzle: Address,
+    arena: Address,
+    puzzle_block: u64,
+    arena_block: u64,
 }
 
 /// A mined transaction, kept for inspection.
@@ -70,6 +73,9 @@ pub struct TxRecord {
     pub gas_used: u64,
     /// Success.
     pub status: bool,
+    /// Logs it emitted (read by the leaderboard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<Log>,
 }
 
 /// The whole embedded chain.
@@ -85,9 +91,12 @@ pub struct ChainState {
     pub genesis_timestamp: u64,
     /// Every account with a balance, nonce, code or storage.
     pub accounts: BTreeMap<Address, AccountState>,
-    /// The latest `octoku deploy` on this chain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deployment: Option<Deployment>,
+    /// Every `octoku deploy` on this chain, oldest first; the last is the default.
+    #[serde(default)]
+    pub deployments: Vec<Deployment>,
+    /// Format 1's single deployment, moved into `deployments` on load.
+    #[serde(default, skip_serializing)]
+    deployment: Option<LegacyDeployment>,
     /// Mined transactions, oldest first.
     #[serde(default)]
     pub transactions: Vec<TxRecord>,
@@ -120,6 +129,7 @@ impl ChainState {
             block: 0,
             genesis_timestamp,
             accounts,
+            deployments: Vec::new(),
             deployment: None,
             transactions: Vec::new(),
         }
@@ -133,20 +143,121 @@ impl ChainState {
                 path.display()
             ))
         })?;
-        let state: ChainState = serde_json::from_str(&text).map_err(|e| {
+        let mut state: ChainState = serde_json::from_str(&text).map_err(|e| {
             ChainError::State(format!(
                 "the embedded chain {} is not a valid state file: {e}",
                 path.display()
             ))
         })?;
-        if state.format != FORMAT {
+        if state.format != FORMAT && state.format != 1 {
             return Err(ChainError::State(format!(
-                "the embedded chain {} has format {}, this octoku reads format {FORMAT}",
+                "the embedded chain {} has format {}, this octoku reads formats 1 and {FORMAT}",
                 path.display(),
                 state.format
             )));
         }
+        state.format = FORMAT;
+        if let Some(d) = state.deployment.take() {
+            let upgraded = state.upgrade(&d).ok_or_else(|| {
+                ChainError::State(format!(
+                    "the embedded chain {} is impossible: field \"deployment\" names blocks {} and {} that hold no creation of {} and {}",
+                    path.display(),
+                    d.puzzle_block,
+                    d.arena_block,
+                    d.puzzle,
+                    d.arena
+                ))
+            })?;
+            state.deployments.insert(0, upgraded);
+        }
+        state.check().map_err(|field| {
+            ChainError::State(format!(
+                "the embedded chain {} is impossible: {field} (edited or damaged; refusing to use it)",
+                path.display()
+            ))
+        })?;
         Ok(state)
+    }
+
+    /// Format 1's deployment with its transactions looked up in the log.
+    fn upgrade(&self, d: &LegacyDeployment) -> Option<Deployment> {
+        let creation = |block: u64, address: Address| {
+            self.transactions
+                .iter()
+                .find(|t| t.block == block && t.created == Some(address))
+                .map(|t| MinedTx {
+                    hash: t.hash,
+                    block,
+                    gas: t.gas_used,
+                })
+        };
+        Some(Deployment {
+            puzzle: d.puzzle_kind,
+            puzzle_address: d.puzzle,
+            arena: d.arena,
+            deployer: self
+                .transactions
+                .iter()
+                .find(|t| t.created == Some(d.arena))?
+                .from,
+            puzzle_tx: creation(d.puzzle_block, d.puzzle)?,
+            arena_tx: creation(d.arena_block, d.arena)?,
+        })
+    }
+
+    /// Checks that the state could have been produced by this chain: one
+    /// block per transaction, numbered upwards, none beyond `block`;
+    /// deployments in mined blocks at addresses holding code. The error
+    /// names the field.
+    pub fn check(&self) -> Result<(), String> {
+        if self.chain_id == 0 {
+            return Err("field \"chain_id\" is 0".into());
+        }
+        let mut previous = 0;
+        for (i, tx) in self.transactions.iter().enumerate() {
+            if tx.block <= previous {
+                return Err(format!(
+                    "field \"transactions[{i}].block\" is {} after block {previous}: each transaction has its own block, numbered upwards from 1",
+                    tx.block
+                ));
+            }
+            previous = tx.block;
+        }
+        if self.block < previous {
+            return Err(format!(
+                "field \"block\" is {}, but transaction {} was mined in block {previous}",
+                self.block,
+                self.transactions.last().map(|t| t.hash).unwrap_or_default()
+            ));
+        }
+        for (i, d) in self.deployments.iter().enumerate() {
+            for (tx_field, block, field, address) in [
+                (
+                    "puzzle_tx",
+                    d.puzzle_tx.block,
+                    "puzzle_address",
+                    d.puzzle_address,
+                ),
+                ("arena_tx", d.arena_tx.block, "arena", d.arena),
+            ] {
+                if block == 0 || block > self.block {
+                    return Err(format!(
+                        "field \"deployments[{i}].{tx_field}.block\" is {block}, outside the mined blocks 1..={}",
+                        self.block
+                    ));
+                }
+                if self
+                    .accounts
+                    .get(&address)
+                    .is_none_or(|a| a.code.is_empty())
+                {
+                    return Err(format!(
+                        "field \"deployments[{i}].{field}\" is {address}, which holds no code"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Writes the state to `path` atomically (temporary file in the same
@@ -165,6 +276,60 @@ impl ChainState {
             .map_err(|e| ChainError::State(format!("cannot encode the embedded chain: {e}")))?;
         write_atomic(path, text.as_bytes()).map_err(|e| fail("write", e))
     }
+}
+
+/// An exclusive advisory lock on `<path>.lock`, released when dropped. The
+/// lock is on a sibling file because `path` itself is replaced by renames.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: fs::File,
+}
+
+impl FileLock {
+    /// Takes the lock of `path`, waiting (up to two minutes) while another
+    /// process holds it. The directory of `path` must exist.
+    pub fn acquire(path: &Path) -> Result<FileLock, ChainError> {
+        let lock_path = lock_path(path);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| {
+                ChainError::State(format!("cannot open the lock {}: {e}", lock_path.display()))
+            })?;
+        let deadline = Instant::now() + LOCK_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(FileLock { _file: file }),
+                Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(ChainError::State(format!(
+                        "{} is still locked by another octoku after {} s",
+                        path.display(),
+                        LOCK_WAIT.as_secs()
+                    )));
+                }
+                Err(fs::TryLockError::Error(e)) => {
+                    return Err(ChainError::State(format!(
+                        "cannot lock {}: {e}",
+                        lock_path.display()
+                    )));
+                }
+            }
+        }
+    }
+}
+
+/// `<dir>/<name>.lock` for `<dir>/<name>`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "state".into());
+    path.with_file_name(format!("{name}.lock"))
 }
 
 /// Writes `bytes` to `path` through a temporary sibling file and a rename.
@@ -193,6 +358,7 @@ fn temp_sibling(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Puzzle;
 
     #[test]
     fn state_round_trips_through_the_file() {
@@ -220,8 +386,79 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A state file as the previous release wrote it (puzzle kind as its
-    /// label) still loads, with the kind read as the enum.
+    fn tx(block: u64) -> TxRecord {
+        TxRecord {
+            hash: B256::repeat_byte(block as u8),
+            block,
+            from: Address::repeat_byte(1),
+            to: Some(Address::repeat_byte(2)),
+            created: None,
+            gas_used: 21_000,
+            status: true,
+            logs: Vec::new(),
+        }
+    }
+
+    /// A state whose block height is below its last transaction's block (the
+    /// next transaction would reuse a block number), or whose transactions
+    /// share a block, is refused on load with the field named.
+    #[test]
+    fn impossible_block_numbers_are_refused_naming_the_field() {
+        let path =
+            std::env::temp_dir().join(format!("octoku-impossible-{}.json", std::process::id()));
+        let mut state = ChainState::genesis(31337);
+        state.transactions = vec![tx(1), tx(2)];
+        state.block = 2;
+        state.save(&path).unwrap();
+        assert_eq!(ChainState::load(&path).unwrap().block, 2);
+
+        state.block = 0;
+        state.save(&path).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("impossible: field \"block\" is 0, but transaction 0x0202"),
+            "{e}"
+        );
+
+        state.block = 2;
+        state.transactions = vec![tx(1), tx(1)];
+        state.save(&path).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("field \"transactions[1].block\" is 1 after block 1"),
+            "{e}"
+        );
+
+        state.transactions.clear();
+        state.deployments.push(Deployment {
+            puzzle: Puzzle::Golf,
+            puzzle_address: Address::repeat_byte(9),
+            arena: Address::repeat_byte(10),
+            deployer: Address::repeat_byte(1),
+            puzzle_tx: MinedTx {
+                hash: B256::repeat_byte(1),
+                block: 1,
+                gas: 1,
+            },
+            arena_tx: MinedTx {
+                hash: B256::repeat_byte(2),
+                block: 2,
+                gas: 1,
+            },
+        });
+        state.save(&path).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("field \"deployments[0].puzzle_address\" is 0x0909"),
+            "{e}"
+        );
+        fs::remove_file(&path).unwrap();
+    }
+
+    /// A state file as the previous release wrote it (format 1: one
+    /// `deployment`, the kind as its label) still loads: the deployment
+    /// becomes the only entry of `deployments`, its transactions found in
+    /// the log; one whose blocks hold no such creation is refused.
     #[test]
     fn state_files_of_the_previous_release_load() {
         let path = std::env::temp_dir().join(format!("octoku-old-{}.json", std::process::id()));
@@ -230,7 +467,10 @@ mod tests {
   "chain_id": 31337,
   "block": 2,
   "genesis_timestamp": 1700000000,
-  "accounts": {},
+  "accounts": {
+    "0x5fbdb2315678afecb367f032d93f642f64180aa3": {"balance": "0x0", "nonce": 1, "code": "0x00"},
+    "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512": {"balance": "0x0", "nonce": 1, "code": "0x00"}
+  },
   "deployment": {
     "puzzle_kind": "golf",
     "puzzle": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
@@ -238,18 +478,48 @@ mod tests {
     "puzzle_block": 1,
     "arena_block": 2
   },
-  "transactions": []
+  "transactions": [
+    {"hash": "0x1111111111111111111111111111111111111111111111111111111111111111", "block": 1,
+     "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "to": null,
+     "created": "0x5fbdb2315678afecb367f032d93f642f64180aa3", "gas_used": 227492, "status": true},
+    {"hash": "0x2222222222222222222222222222222222222222222222222222222222222222", "block": 2,
+     "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "to": null,
+     "created": "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512", "gas_used": 353777, "status": true}
+  ]
 }"#;
         fs::write(&path, old).unwrap();
         let state = ChainState::load(&path).unwrap();
-        fs::remove_file(&path).unwrap();
-        let d = state.deployment.unwrap();
-        assert_eq!(d.puzzle_kind, Puzzle::Golf);
-        assert_eq!(d.arena_block, 2);
+        assert_eq!(state.format, FORMAT);
+        assert_eq!(state.deployments.len(), 1);
+        let d = &state.deployments[0];
+        assert_eq!(d.puzzle, Puzzle::Golf);
+        assert_eq!(
+            d.arena_tx,
+            MinedTx {
+                hash: B256::repeat_byte(0x22),
+                block: 2,
+                gas: 353_777
+            }
+        );
+        assert_eq!(d.puzzle_tx.gas, 227_492);
         assert_eq!(
             d.arena.to_string(),
             "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
         );
+        assert_eq!(
+            d.deployer.to_string(),
+            "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+        );
+        // The same file without its transaction log names the field.
+        let cut =
+            old.split("\"transactions\"").next().unwrap().to_string() + "\"transactions\": []}";
+        fs::write(&path, cut).unwrap();
+        let e = ChainState::load(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("field \"deployment\" names blocks 1 and 2"),
+            "{e}"
+        );
+        fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -1,0 +1,201 @@
+//! `octoku prove verify`: prove from the compiled runtime bytecode that an
+//! implementation's verify equals the reference's on all 2^512 inputs
+//! (crates/octoku-prove; README "Proofs").
+
+use std::process::ExitCode;
+
+use octoku_core::Board;
+use octoku_evm::Puzzle;
+use octoku_prove::prove::{Report, Side, Verdict, prove_verify};
+use octoku_prove::solver::repo_root;
+use serde::Serialize;
+
+use crate::{
+    error::CliError,
+    output::{self, print_json},
+};
+
+/// Arguments of `octoku prove`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to prove.
+    #[command(subcommand)]
+    what: What,
+}
+
+/// The properties `prove` knows.
+#[derive(Debug, clap::Subcommand)]
+enum What {
+    /// verify(start, solution) of --puzzle equals the reference's on every input.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `octoku prove verify`.
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// The implementation to compare with the reference (golf or fair).
+    #[arg(long, value_enum, ignore_case = true, default_value = "golf")]
+    puzzle: Puzzle,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One side of the proof, as the executor saw it.
+#[derive(Debug, Serialize)]
+struct SideJson {
+    instructions: u64,
+    forks: u64,
+    merges: u64,
+    max_states: usize,
+    ends: u64,
+    term_nodes: usize,
+}
+
+impl From<&Side> for SideJson {
+    fn from(s: &Side) -> SideJson {
+        SideJson {
+            instructions: s.stats.steps,
+            forks: s.stats.forks,
+            merges: s.stats.merges,
+            max_states: s.stats.max_live,
+            ends: s.stats.ended,
+            term_nodes: s.nodes,
+        }
+    }
+}
+
+/// `octoku prove verify --json`.
+#[derive(Debug, Serialize)]
+struct Proof {
+    puzzle: Puzzle,
+    /// "proved" or "counterexample".
+    result: &'static str,
+    solver: String,
+    solve_seconds: f64,
+    execution_seconds: f64,
+    queries: Vec<String>,
+    query_bytes: usize,
+    reference: SideJson,
+    implementation: SideJson,
+    #[serde(serialize_with = "output::hex_opt")]
+    start: Option<Board>,
+    #[serde(serialize_with = "output::hex_opt")]
+    solution: Option<Board>,
+    reference_output: Option<String>,
+    implementation_output: Option<String>,
+}
+
+/// Runs the proof: exit 0 proved, 1 refuted (a counterexample, replayed in
+/// revm), 2 bad input, 3 when the executor refuses, the solver is missing or
+/// gives up, or a counterexample does not replay.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let What::Verify(args) = args.what;
+    let puzzle = args.puzzle;
+    if puzzle == Puzzle::Reference {
+        return Err(CliError::Input(
+            "--puzzle reference is what the others are proved equal to; expected golf or fair"
+                .into(),
+        ));
+    }
+    let dir = repo_root()
+        .join("target/prove")
+        .join(format!("verify-{}", puzzle.label()));
+    let title = format!("{} verify = reference verify", puzzle.label());
+    let report = prove_verify(
+        Puzzle::Reference.artifact().runtime,
+        puzzle.artifact().runtime,
+        &dir,
+        &title,
+    )
+    .map_err(|e| CliError::Evm(format!("prove verify --puzzle {puzzle}: {e}")))?;
+    if args.json {
+        print_json(&proof_json(puzzle, &report))?;
+    } else {
+        print_text(puzzle, &report);
+    }
+    Ok(match report.verdict {
+        Verdict::Proved => ExitCode::SUCCESS,
+        Verdict::Counterexample { .. } => ExitCode::from(1),
+    })
+}
+
+fn proof_json(puzzle: Puzzle, r: &Report) -> Proof {
+    let mut proof = Proof {
+        puzzle,
+        result: "proved",
+        solver: r.solver.clone(),
+        solve_seconds: r.solve_time.as_secs_f64(),
+        execution_seconds: r.exec_time.as_secs_f64(),
+        queries: ["digits.smt2", "nondigit.smt2"]
+            .iter()
+            .map(|f| r.query.join(f).display().to_string())
+            .collect(),
+        query_bytes: r.query_bytes,
+        reference: SideJson::from(&r.reference),
+        implementation: SideJson::from(&r.implementation),
+        start: None,
+        solution: None,
+        reference_output: None,
+        implementation_output: None,
+    };
+    if let Verdict::Counterexample {
+        start,
+        solution,
+        reference,
+        implementation,
+    } = &r.verdict
+    {
+        proof.result = "counterexample";
+        proof.start = Some(Board(*start));
+        proof.solution = Some(Board(*solution));
+        proof.reference_output = Some(outcome(reference.success, &reference.output));
+        proof.implementation_output = Some(outcome(implementation.success, &implementation.output));
+    }
+    proof
+}
+
+fn outcome(success: bool, data: &[u8]) -> String {
+    let hex: String = data.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{} 0x{hex}", if success { "returns" } else { "reverts" })
+}
+
+fn print_text(puzzle: Puzzle, r: &Report) {
+    match &r.verdict {
+        Verdict::Proved => {
+            println!("proved for all 2^512 inputs: {puzzle} verify = reference verify")
+        }
+        Verdict::Counterexample {
+            start,
+            solution,
+            reference,
+            implementation,
+        } => {
+            println!("refuted: {puzzle} verify differs from the reference's");
+            println!("start     {}", Board(*start).to_hex());
+            println!("solution  {}", Board(*solution).to_hex());
+            println!(
+                "replayed  reference {}; {puzzle} {}",
+                outcome(reference.success, &reference.output),
+                outcome(implementation.success, &implementation.output)
+            );
+        }
+    }
+    println!(
+        "solver    {} in {:.1} s (two queries: every nibble of the solution 1..8, or not)",
+        r.solver,
+        r.solve_time.as_secs_f64()
+    );
+    let label = puzzle.label();
+    for (name, s) in [("reference", &r.reference), (label, &r.implementation)] {
+        println!(
+            "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
+            s.stats.steps, s.stats.forks, s.stats.merges, s.stats.max_live, s.nodes
+        );
+    }
+    println!(
+        "queries   {} ({} bytes; each file must answer unsat in any SMT-LIB2 solver)",
+        r.query.display(),
+        r.query_bytes
+    );
+}

@@ -1,0 +1,143 @@
+//! `octoku solve --sat`: checker-driven solving (seed 002). The rule is
+//! written as an SMT-LIB2 checker over unknown cells (octoku_prove::sat) and
+//! the pinned SMT solver finds solutions, excluding each one found for the
+//! next; the bitboard solver must count the same, and the compiled contract
+//! verifies every solution.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use octoku_core::geometry::Geometry;
+use octoku_core::{Board, solve};
+use octoku_evm::{Machine, Puzzle};
+use octoku_prove::sat::{self, Cells};
+use octoku_prove::solver::repo_root;
+use serde::Serialize;
+
+use crate::{
+    error::CliError,
+    output::{self, print_json},
+};
+
+/// `octoku solve --sat --json`.
+#[derive(Debug, Serialize)]
+struct SatSolved {
+    puzzle: Puzzle,
+    method: &'static str,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    solution: Option<Board>,
+    valid: bool,
+    gas: Option<u64>,
+    /// Every solution found, in the solver's order.
+    found: Vec<String>,
+    solutions: usize,
+    /// Whether the solver proved there are no others.
+    all_found: bool,
+    unique: bool,
+    solver: String,
+    solver_calls: usize,
+    solver_seconds: f64,
+    seconds: f64,
+}
+
+/// Solves `start` by SAT: up to `count` solutions (1 when not given).
+/// Exit 0 solved, 1 no solution, 3 if the solvers or the contract disagree.
+pub fn run(
+    start: Board,
+    count: Option<u64>,
+    puzzle: Puzzle,
+    evm: &mut Machine,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let limit = count.unwrap_or(1).clamp(1, 10_000);
+    let cells = Cells {
+        geometry: Geometry::OCTOKU,
+        values: start.cells().to_vec(),
+    };
+    let dir = repo_root().join("target/prove/solve-sat");
+    let began = Instant::now();
+    let found = sat::solve(&cells, limit as usize, &dir).map_err(CliError::Evm)?;
+    let seconds = began.elapsed().as_secs_f64();
+    let bitboard =
+        solve::count(start, limit).map_err(|e| CliError::Input(format!("START {start}: {e}")))?;
+    if bitboard != found.solutions.len() as u64 {
+        return Err(CliError::Evm(format!(
+            "the SAT solver found {} solutions of {start} and the bitboard solver {bitboard}",
+            found.solutions.len()
+        )));
+    }
+    let mut boards = Vec::new();
+    for c in &found.solutions {
+        let mut values = [0u8; 64];
+        values.copy_from_slice(&c.values);
+        boards.push(Board::from_cells(&values));
+    }
+    let mut gas = None;
+    for &b in &boards {
+        let verdict = evm.verify(puzzle, start, b)?;
+        if !verdict.value {
+            return Err(CliError::Evm(format!(
+                "the contract rejects the SAT solution {b} for {start}"
+            )));
+        }
+        gas.get_or_insert(verdict.gas);
+    }
+    let unique = found.complete && boards.len() == 1;
+    if json {
+        print_json(&SatSolved {
+            puzzle,
+            method: "sat",
+            start,
+            solution: boards.first().copied(),
+            valid: !boards.is_empty(),
+            gas,
+            found: boards.iter().map(|b| b.to_hex()).collect(),
+            solutions: boards.len(),
+            all_found: found.complete,
+            unique,
+            solver: found.solver.clone(),
+            solver_calls: found.calls,
+            solver_seconds: found.solver_time.as_secs_f64(),
+            seconds,
+        })?;
+    } else {
+        match boards.first() {
+            None => {
+                println!("no solution for {start}: the solver proved the checker unsatisfiable")
+            }
+            Some(first) => {
+                println!("start     {}", start.to_hex());
+                println!();
+                println!("{}", first.grid());
+                println!();
+                println!("solution  {}", first.to_hex());
+                println!(
+                    "verified  the {puzzle} contract accepts it in the in-memory EVM ({} gas)",
+                    gas.unwrap_or_default()
+                );
+                if count.is_some() {
+                    let bound = if found.complete {
+                        ""
+                    } else {
+                        " (stopped at the limit)"
+                    };
+                    let one = if unique { ", unique" } else { "" };
+                    println!("solutions {}{bound}{one}", boards.len());
+                }
+            }
+        }
+        println!(
+            "solver    {} by SAT: {} queries, {:.2} s in the solver, {seconds:.2} s in all; the bitboard solver agrees",
+            found.solver,
+            found.calls,
+            found.solver_time.as_secs_f64()
+        );
+    }
+    Ok(if boards.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

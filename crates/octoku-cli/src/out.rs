@@ -1,0 +1,23 @@
+//! Writing to standard output without panicking: `println!` panics when
+//! stdout is a closed pipe or a full disk; these macros return the error,
+//! which becomes exit status 6.
+
+/// Like `println!`, but returns `std::io::Result<()>`.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::out::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::out::write_line(format_args!($($arg)*))
+    };
+}
+
+/// Writes one line and flushes, so a failure shows at the line that failed.
+pub fn write_line(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(args)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}

@@ -1,0 +1,128 @@
+//! `octoku prove verify` and `octoku solve --sat`, run as a user runs them.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod common;
+use common::assert_keys;
+
+fn octoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .output()
+        .expect("the octoku binary runs")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The fair puzzle's verify is proved equal to the reference's, end to end
+/// (the golfed one is proved in octoku-prove's own tests).
+#[test]
+fn prove_verify_fair_proves_and_reports_its_figures() {
+    let out = octoku(&["prove", "verify", "--puzzle", "fair", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_keys(
+        &v,
+        &[
+            "puzzle",
+            "result",
+            "solver",
+            "solve_seconds",
+            "execution_seconds",
+            "queries",
+            "query_bytes",
+            "reference",
+            "implementation",
+            "start",
+            "solution",
+            "reference_output",
+            "implementation_output",
+        ],
+    );
+    assert_eq!(v["result"], "proved");
+    assert_eq!(v["puzzle"], "fair");
+    assert_eq!(v["start"], Value::Null);
+    assert!(v["solver"].as_str().unwrap().starts_with("bitwuzla "));
+    assert_keys(
+        &v["reference"],
+        &[
+            "instructions",
+            "forks",
+            "merges",
+            "max_states",
+            "ends",
+            "term_nodes",
+        ],
+    );
+    assert_eq!(v["implementation"]["forks"], 0);
+}
+
+#[test]
+fn prove_verify_refuses_the_reference_against_itself() {
+    let out = octoku(&["prove", "verify", "--puzzle", "reference"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("expected golf or fair"), "{err}");
+}
+
+/// On a unique puzzle, --sat finds the bitboard solver's solution and proves
+/// it unique (--count 2 finds one, all found).
+#[test]
+fn solve_sat_matches_the_bitboard_solver_on_a_unique_puzzle() {
+    let start = "0x0000306106007040030500001420030007010000280004007150682082005130";
+    let sat = json(&octoku(&[
+        "solve", start, "--sat", "--count", "2", "--json",
+    ]));
+    let plain = json(&octoku(&["solve", start, "--count", "2", "--json"]));
+    assert_keys(
+        &sat,
+        &[
+            "puzzle",
+            "method",
+            "start",
+            "solution",
+            "valid",
+            "gas",
+            "found",
+            "solutions",
+            "all_found",
+            "unique",
+            "solver",
+            "solver_calls",
+            "solver_seconds",
+            "seconds",
+        ],
+    );
+    assert_eq!(sat["solution"], plain["solution"]);
+    assert_eq!(sat["solutions"], 1);
+    assert_eq!(plain["solutions"], 1);
+    assert_eq!(sat["unique"], true);
+    assert_eq!(sat["valid"], true);
+}
+
+#[test]
+fn solve_sat_reports_no_solution_with_exit_1() {
+    let out = octoku(&[
+        "solve",
+        "0x5000000500000000000000000000000000000000000000000000000000000000",
+        "--sat",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("no solution for"));
+}

@@ -1,0 +1,269 @@
+//! Every `octoku deploy` on a chain, kept on record: in the embedded chain's
+//! state, and for a node in `deployments/<chain-id>.json`. The latest
+//! deployment is the default arena of later commands; earlier ones stay
+//! listed so their arenas (and their players' results) are never forgotten.
+
+use std::path::{Path, PathBuf};
+
+use alloy_primitives::{Address, B256};
+use serde::{Deserialize, Serialize};
+
+use super::{ChainError, state::write_atomic};
+use crate::Puzzle;
+
+/// A mined transaction: the same three fields wherever one is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MinedTx {
+    /// Transaction hash.
+    pub hash: B256,
+    /// Block it was mined in.
+    pub block: u64,
+    /// Total gas it used (intrinsic cost included).
+    pub gas: u64,
+}
+
+impl From<&super::Receipt> for MinedTx {
+    fn from(r: &super::Receipt) -> MinedTx {
+        MinedTx {
+            hash: r.tx_hash,
+            block: r.block,
+            gas: r.gas_used,
+        }
+    }
+}
+
+/// One deployment: a puzzle and the arena pointing at it (the keys of
+/// `octoku deploy --json`: `puzzle` is the kind, `puzzle_address` the contract).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deployment {
+    /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
+    pub puzzle: Puzzle,
+    /// Puzzle contract.
+    #[serde(serialize_with = "checksummed")]
+    pub puzzle_address: Address,
+    /// Arena contract.
+    #[serde(serialize_with = "checksummed")]
+    pub arena: Address,
+    /// Who deployed.
+    #[serde(serialize_with = "checksummed")]
+    pub deployer: Address,
+    /// The puzzle's creation.
+    pub puzzle_tx: MinedTx,
+    /// The arena's creation.
+    pub arena_tx: MinedTx,
+}
+
+/// Addresses in the record as EIP-55 checksums, as every other output shows them.
+fn checksummed<S: serde::Serializer>(address: &Address, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&address.to_checksum(None))
+}
+
+/// `deployments/<chain-id>.json`: the chain id and every deployment, oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeploymentsFile {
+    /// The chain the deployments are on.
+    pub chain_id: u64,
+    /// Oldest first; the last is the default.
+    pub deployments: Vec<Deployment>,
+}
+
+/// The file as the first octoku versions wrote it: one deployment, flat.
+#[derive(Deserialize)]
+struct LegacyFile {
+    chain_id: u64,
+    puzzle_kind: Puzzle,
+    puzzle: Address,
+    arena: Address,
+    puzzle_block: u64,
+    arena_block: u64,
+    puzzle_tx: B256,
+    arena_tx: B256,
+    puzzle_gas: u64,
+    arena_gas: u64,
+    deployer: Address,
+}
+
+/// `deployments/<chain-id>.json` below `dir`.
+pub fn deployments_path(dir: &Path, chain_id: u64) -> PathBuf {
+    dir.join(format!("{chain_id}.json"))
+}
+
+impl DeploymentsFile {
+    /// Reads the record at `path`, refusing one whose chain id is not
+    /// `chain_id` (the node's). `Ok(None)` when there is no file.
+    pub fn load(path: &Path, chain_id: u64) -> Result<Option<DeploymentsFile>, ChainError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(ChainError::State(format!(
+                    "cannot read {}: {e}",
+                    path.display()
+                )));
+            }
+        };
+        let file = match serde_json::from_str::<DeploymentsFile>(&text) {
+            Ok(file) => file,
+            Err(e) => match serde_json::from_str::<LegacyFile>(&text) {
+                Ok(l) => DeploymentsFile {
+                    chain_id: l.chain_id,
+                    deployments: vec![Deployment {
+                        puzzle: l.puzzle_kind,
+                        puzzle_address: l.puzzle,
+                        arena: l.arena,
+                        deployer: l.deployer,
+                        puzzle_tx: MinedTx {
+                            hash: l.puzzle_tx,
+                            block: l.puzzle_block,
+                            gas: l.puzzle_gas,
+                        },
+                        arena_tx: MinedTx {
+                            hash: l.arena_tx,
+                            block: l.arena_block,
+                            gas: l.arena_gas,
+                        },
+                    }],
+                },
+                Err(_) => {
+                    return Err(ChainError::State(format!(
+                        "{} is not a deployments file: {e}",
+                        path.display()
+                    )));
+                }
+            },
+        };
+        if file.chain_id != chain_id {
+            return Err(ChainError::State(format!(
+                "{} records chain id {}, but the node is chain {chain_id}: refusing its addresses (wrong --rpc-url, or a copied file?)",
+                path.display(),
+                file.chain_id
+            )));
+        }
+        Ok(Some(file))
+    }
+
+    /// The default deployment: the latest.
+    pub fn latest(&self) -> Option<&Deployment> {
+        self.deployments.last()
+    }
+
+    /// Appends `deployment` to the record at `path` (created if missing) and
+    /// writes it atomically, under the lock of `path`, so two deployments at
+    /// once both stay on record. Returns the file as written.
+    pub fn append(
+        path: &Path,
+        chain_id: u64,
+        deployment: Deployment,
+    ) -> Result<DeploymentsFile, ChainError> {
+        let fail =
+            |e: std::io::Error| ChainError::State(format!("cannot write {}: {e}", path.display()));
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        let _lock = super::state::FileLock::acquire(path)?;
+        let mut file = DeploymentsFile::load(path, chain_id)?.unwrap_or(DeploymentsFile {
+            chain_id,
+            deployments: Vec::new(),
+        });
+        file.deployments.push(deployment);
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| ChainError::State(format!("cannot encode {}: {e}", path.display())))?
+            + "\n";
+        write_atomic(path, text.as_bytes()).map_err(fail)?;
+        Ok(file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(n: u8) -> Deployment {
+        let tx = |b: u8| MinedTx {
+            hash: B256::repeat_byte(b),
+            block: b.into(),
+            gas: 100_000,
+        };
+        Deployment {
+            puzzle: Puzzle::Fair,
+            puzzle_address: Address::repeat_byte(n),
+            arena: Address::repeat_byte(n + 1),
+            deployer: Address::repeat_byte(0xde),
+            puzzle_tx: tx(n),
+            arena_tx: tx(n + 1),
+        }
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("octoku-deployments-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn a_second_deployment_keeps_the_first_on_record() {
+        let dir = temp("keep");
+        let path = deployments_path(&dir, 31337);
+        DeploymentsFile::append(&path, 31337, sample(1)).unwrap();
+        let file = DeploymentsFile::append(&path, 31337, sample(5)).unwrap();
+        assert_eq!(file.deployments, vec![sample(1), sample(5)]);
+        let read = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
+        assert_eq!(read, file);
+        assert_eq!(read.latest(), Some(&sample(5)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_of_another_chain_is_refused() {
+        let dir = temp("chain");
+        let path = deployments_path(&dir, 1);
+        DeploymentsFile::append(&path, 1, sample(1)).unwrap();
+        let e = DeploymentsFile::load(&path, 31337).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("records chain id 1, but the node is chain 31337"),
+            "{e}"
+        );
+        let e = DeploymentsFile::append(&path, 31337, sample(2)).unwrap_err();
+        assert!(matches!(e, ChainError::State(_)), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_first_versions_single_record_reads_as_one_deployment() {
+        let dir = temp("legacy");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = deployments_path(&dir, 31337);
+        let legacy = serde_json::json!({
+            "chain_id": 31337,
+            "puzzle_kind": "reference",
+            "puzzle": Address::repeat_byte(3),
+            "arena": Address::repeat_byte(4),
+            "puzzle_block": 1,
+            "arena_block": 2,
+            "puzzle_tx": B256::repeat_byte(9),
+            "arena_tx": B256::repeat_byte(8),
+            "puzzle_gas": 10,
+            "arena_gas": 11,
+            "deployer": Address::repeat_byte(5),
+        });
+        std::fs::write(&path, legacy.to_string()).unwrap();
+        let file = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
+        assert_eq!(file.deployments.len(), 1);
+        let d = &file.deployments[0];
+        assert_eq!(
+            (d.puzzle, d.arena),
+            (Puzzle::Reference, Address::repeat_byte(4))
+        );
+        assert_eq!(
+            d.arena_tx,
+            MinedTx {
+                hash: B256::repeat_byte(8),
+                block: 2,
+                gas: 11
+            }
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

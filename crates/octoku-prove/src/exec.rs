@@ -1,0 +1,855 @@
+//! A symbolic EVM over runtime bytecode: one message call, its calldata made of
+//! constant bytes and bytes of free 256-bit variables, executed into terms.
+//!
+//! Control flow that depends on a variable forks the state; states that reach
+//! the same program counter with the same stack depth, the same memory size
+//! and the same concrete stack entries are merged into one whose entries are
+//! if-then-else terms. Everything the executor does not model is refused with
+//! an [`ExecError`], so a result always describes every path.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use octoku_core::U256;
+
+use crate::term::{Bin, TermId, Terms};
+
+/// Bounds that make every run finite; exceeding one is a refusal.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Instructions one path may execute (a loop past this is refused).
+    pub steps_per_path: u64,
+    /// Instructions executed over all states together.
+    pub total_steps: u64,
+    /// States alive at the same time.
+    pub live_states: usize,
+    /// Highest memory byte offset a concrete access may reach.
+    pub memory_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            steps_per_path: 100_000,
+            total_steps: 20_000_000,
+            live_states: 4_096,
+            memory_bytes: 1 << 16,
+        }
+    }
+}
+
+/// Why the executor refused to produce a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExecError {
+    /// An opcode the executor has no semantics for.
+    Unsupported {
+        /// Program counter.
+        pc: usize,
+        /// The opcode byte.
+        opcode: u8,
+        /// What is missing.
+        why: &'static str,
+    },
+    /// A JUMP or JUMPI whose target depends on the variables.
+    SymbolicJump {
+        /// Program counter.
+        pc: usize,
+    },
+    /// A memory or calldata offset or size that depends on the variables, or
+    /// is too large.
+    SymbolicMemory {
+        /// Program counter.
+        pc: usize,
+        /// Which operand.
+        what: &'static str,
+    },
+    /// A path ran more instructions than [`Limits::steps_per_path`].
+    LoopBound {
+        /// Program counter where the bound was hit.
+        pc: usize,
+        /// The bound.
+        steps: u64,
+    },
+    /// More states alive, or more instructions in all, than the limits allow.
+    TooManyStates {
+        /// States alive.
+        live: usize,
+        /// Instructions executed.
+        steps: u64,
+    },
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Unsupported { pc, opcode, why } => {
+                write!(f, "opcode 0x{opcode:02x} at pc {pc} is not modeled: {why}")
+            }
+            ExecError::SymbolicJump { pc } => {
+                write!(f, "jump at pc {pc} has a target that depends on the input")
+            }
+            ExecError::SymbolicMemory { pc, what } => write!(
+                f,
+                "at pc {pc} the {what} depends on the input or is too large; only concrete offsets and sizes are modeled"
+            ),
+            ExecError::LoopBound { pc, steps } => write!(
+                f,
+                "a path ran more than {steps} instructions (a loop not bounded by constants?), at pc {pc}"
+            ),
+            ExecError::TooManyStates { live, steps } => write!(
+                f,
+                "path explosion: {live} states alive after {steps} instructions; the paths do not rejoin"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// One byte of memory or calldata: byte `byte` (0 = most significant) of the
+/// word `term`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Cell {
+    /// The word the byte is taken from.
+    pub term: TermId,
+    /// Which byte of it, 0 = most significant.
+    pub byte: u8,
+}
+
+/// The environment of the message call.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The calldata, byte by byte.
+    pub calldata: Vec<Cell>,
+    /// CALLVALUE.
+    pub callvalue: TermId,
+    /// The constant 0 in the same store (unwritten memory, missing calldata).
+    zero: TermId,
+}
+
+impl Call {
+    /// Calldata `selector ++ args` (each argument a 32-byte word), no value.
+    pub fn abi(terms: &mut Terms, selector: [u8; 4], args: &[TermId]) -> Call {
+        let mut calldata: Vec<Cell> = selector
+            .iter()
+            .map(|&b| Cell {
+                term: terms.small(u64::from(b)),
+                byte: 31,
+            })
+            .collect();
+        for &arg in args {
+            calldata.extend((0..32).map(|byte| Cell { term: arg, byte }));
+        }
+        let zero = terms.small(0);
+        Call {
+            calldata,
+            callvalue: zero,
+            zero,
+        }
+    }
+}
+
+/// What a path (or the merge of all paths) ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// 1 if the call returned (RETURN or STOP), 0 if it reverted or halted.
+    pub success: TermId,
+    /// Length of the return or revert data in bytes.
+    pub len: TermId,
+    /// The data, as 32-byte words, zero-padded after `len`.
+    pub words: Vec<TermId>,
+}
+
+/// Counters of one run, for reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Forks on an input-dependent JUMPI.
+    pub forks: u64,
+    /// Merges of two states into one.
+    pub merges: u64,
+    /// Paths that ended (after merging).
+    pub ended: u64,
+    /// Most states alive at once.
+    pub max_live: usize,
+    /// Instructions executed over all states.
+    pub steps: u64,
+}
+
+#[derive(Debug, Clone)]
+struct State {
+    pc: usize,
+    stack: Vec<TermId>,
+    memory: Vec<Cell>,
+    guard: TermId,
+    steps: u64,
+}
+
+/// Symbolic execution of runtime `code` on `call`: the outcome over all
+/// paths, as terms in `terms`.
+pub fn execute(
+    terms: &mut Terms,
+    code: &[u8],
+    call: &Call,
+    limits: Limits,
+) -> Result<(Outcome, Stats), ExecError> {
+    let mut machine = Exec {
+        terms,
+        code,
+        call,
+        limits,
+        jumpdests: jumpdests(code),
+        stats: Stats::default(),
+    };
+    machine.run()
+}
+
+/// Program counters of the valid JUMPDESTs (not inside PUSH data).
+pub fn jumpdests(code: &[u8]) -> HashSet<usize> {
+    let mut set = HashSet::new();
+    let mut pc = 0;
+    while pc < code.len() {
+        let op = code[pc];
+        if op == 0x5b {
+            set.insert(pc);
+        }
+        pc += 1 + push_len(op);
+    }
+    set
+}
+
+/// The program counter of a state that took a jump to an invalid destination.
+const BAD_JUMP: usize = usize::MAX;
+
+fn push_len(op: u8) -> usize {
+    if (0x60..=0x7f).contains(&op) {
+        usize::from(op - 0x5f)
+    } else {
+        0
+    }
+}
+
+struct Exec<'a> {
+    terms: &'a mut Terms,
+    code: &'a [u8],
+    call: &'a Call,
+    limits: Limits,
+    jumpdests: HashSet<usize>,
+    stats: Stats,
+}
+
+/// What one executed block left behind.
+enum Next {
+    Continue(State),
+    Fork(State, State),
+    End(TermId, Outcome),
+}
+
+impl Exec<'_> {
+    fn run(&mut self) -> Result<(Outcome, Stats), ExecError> {
+        let root = State {
+            pc: 0,
+            stack: Vec::new(),
+            memory: Vec::new(),
+            guard: self.terms.small(1),
+            steps: 0,
+        };
+        let mut live = vec![root];
+        let mut ended: Vec<(TermId, Outcome)> = Vec::new();
+        while !live.is_empty() {
+            self.stats.max_live = self.stats.max_live.max(live.len());
+            if live.len() > self.limits.live_states || self.stats.steps > self.limits.total_steps {
+                return Err(ExecError::TooManyStates {
+                    live: live.len(),
+                    steps: self.stats.steps,
+                });
+            }
+            // The state furthest behind in the code goes next, so that the
+            // branches of a fork meet at their join point before either
+            // runs past it.
+            let i = (0..live.len())
+                .min_by_key(|&i| live[i].pc)
+                .expect("non-empty");
+            let mut state = live.swap_remove(i);
+            let mut j = 0;
+            while j < live.len() {
+                if self.mergeable(&state, &live[j]) {
+                    let other = live.swap_remove(j);
+                    state = self.merge(state, other);
+                    self.stats.merges += 1;
+                } else {
+                    j += 1;
+                }
+            }
+            match self.block(state)? {
+                Next::Continue(s) => live.push(s),
+                Next::Fork(a, b) => {
+                    self.stats.forks += 1;
+                    for s in [a, b] {
+                        if self.terms.as_const(s.guard) != Some(U256::ZERO) {
+                            live.push(s);
+                        }
+                    }
+                }
+                Next::End(guard, outcome) => {
+                    // Paths that end alike are one path.
+                    if let Some(slot) = ended.iter_mut().find(|(_, o)| *o == outcome) {
+                        slot.0 = self.terms.or_bool(slot.0, guard);
+                    } else {
+                        ended.push((guard, outcome));
+                    }
+                }
+            }
+        }
+        self.stats.ended = ended.len() as u64;
+        let width = ended.iter().map(|(_, o)| o.words.len()).max().unwrap_or(0);
+        let zero = self.terms.small(0);
+        let mut acc: Option<Outcome> = None;
+        for (guard, mut outcome) in ended.into_iter().rev() {
+            outcome.words.resize(width, zero);
+            acc = Some(match acc {
+                None => outcome,
+                Some(rest) => Outcome {
+                    success: self.terms.ite(guard, outcome.success, rest.success),
+                    len: self.terms.ite(guard, outcome.len, rest.len),
+                    words: outcome
+                        .words
+                        .iter()
+                        .zip(&rest.words)
+                        .map(|(&a, &b)| self.terms.ite(guard, a, b))
+                        .collect(),
+                },
+            });
+        }
+        let outcome = acc.expect("the root path ends");
+        Ok((outcome, self.stats))
+    }
+
+    fn mergeable(&self, a: &State, b: &State) -> bool {
+        if a.pc != b.pc || a.stack.len() != b.stack.len() || a.memory.len() != b.memory.len() {
+            return false;
+        }
+        // Differing constants are merged unless one of them is a JUMPDEST:
+        // a return address that differs means the paths are in different
+        // calls, and merging would make the return jump input-dependent.
+        a.stack.iter().zip(&b.stack).all(|(&x, &y)| {
+            x == y
+                || match (self.terms.as_const(x), self.terms.as_const(y)) {
+                    (Some(u), Some(v)) => !self.is_jumpdest(u) && !self.is_jumpdest(v),
+                    _ => true,
+                }
+        })
+    }
+
+    fn is_jumpdest(&self, v: U256) -> bool {
+        v < U256::from(self.code.len()) && self.jumpdests.contains(&v.to::<usize>())
+    }
+
+    fn merge(&mut self, a: State, b: State) -> State {
+        // Under the merged guard, a's guard reduces to the branch condition
+        // when both come from one fork.
+        let (guard, cond) = match self.terms.split_complement(a.guard, b.guard) {
+            Some((parent, cond)) => (parent, cond),
+            None => (self.terms.or_bool(a.guard, b.guard), a.guard),
+        };
+        let stack = a
+            .stack
+            .iter()
+            .zip(&b.stack)
+            .map(|(&x, &y)| self.terms.ite(cond, x, y))
+            .collect();
+        let mut memory = a.memory.clone();
+        for w in 0..a.memory.len() / 32 {
+            let range = 32 * w..32 * w + 32;
+            if a.memory[range.clone()] != b.memory[range.clone()] {
+                let x = self.gather(&a.memory[range.clone()]);
+                let y = self.gather(&b.memory[range.clone()]);
+                let v = self.terms.ite(cond, x, y);
+                for (k, cell) in memory[range].iter_mut().enumerate() {
+                    *cell = Cell {
+                        term: v,
+                        byte: k as u8,
+                    };
+                }
+            }
+        }
+        State {
+            pc: a.pc,
+            stack,
+            memory,
+            guard,
+            steps: a.steps.max(b.steps),
+        }
+    }
+
+    /// The 32-byte word made of `cells`, most significant byte first.
+    fn gather(&mut self, cells: &[Cell]) -> TermId {
+        debug_assert_eq!(cells.len(), 32);
+        if cells
+            .iter()
+            .enumerate()
+            .all(|(k, c)| c.term == cells[0].term && usize::from(c.byte) == k)
+        {
+            return cells[0].term;
+        }
+        let mut acc = self.terms.small(0);
+        let mut p = 0;
+        while p < 32 {
+            let Cell { term, byte } = cells[p];
+            let mut len = 1;
+            while p + len < 32
+                && cells[p + len].term == term
+                && usize::from(cells[p + len].byte) == usize::from(byte) + len
+            {
+                len += 1;
+            }
+            // Bytes byte..byte+len of term, placed at p..p+len.
+            let piece = if let Some(c) = self.terms.as_const(term) {
+                let v =
+                    ((c << (8 * usize::from(byte))) >> (8 * (32 - len))) << (8 * (32 - p - len));
+                self.terms.constant(v)
+            } else {
+                let up = self.terms.small(8 * u64::from(byte));
+                let down = self.terms.small(8 * (32 - len) as u64);
+                let back = self.terms.small(8 * (32 - p - len) as u64);
+                let x = self.terms.bin(Bin::Shl, term, up);
+                let x = self.terms.bin(Bin::Shr, x, down);
+                self.terms.bin(Bin::Shl, x, back)
+            };
+            acc = self.terms.bin(Bin::Or, acc, piece);
+            p += len;
+        }
+        acc
+    }
+
+    fn concrete(&self, t: TermId, pc: usize, what: &'static str) -> Result<usize, ExecError> {
+        match self.terms.as_const(t) {
+            Some(v) if v <= U256::from(self.limits.memory_bytes) => Ok(v.to::<usize>()),
+            _ => Err(ExecError::SymbolicMemory { pc, what }),
+        }
+    }
+
+    /// Memory range [off, off+len) checked against the limits, memory grown
+    /// to cover it (when len > 0).
+    fn touch(&self, s: &mut State, off: TermId, len: usize, pc: usize) -> Result<usize, ExecError> {
+        let off = self.concrete(off, pc, "memory offset")?;
+        if len == 0 {
+            return Ok(off);
+        }
+        let end = off + len;
+        if end > self.limits.memory_bytes {
+            return Err(ExecError::SymbolicMemory {
+                pc,
+                what: "memory range",
+            });
+        }
+        if s.memory.len() < end {
+            let zero = Cell {
+                term: self.zero_term(),
+                byte: 31,
+            };
+            s.memory.resize(end.div_ceil(32) * 32, zero);
+        }
+        Ok(off)
+    }
+
+    fn zero_term(&self) -> TermId {
+        self.call.zero
+    }
+
+    /// Executes from `s.pc` until a jump, a fork, an end, or the next JUMPDEST.
+    fn block(&mut self, mut s: State) -> Result<Next, ExecError> {
+        if s.pc == BAD_JUMP {
+            return Ok(self.halt(s));
+        }
+        let mut first = true;
+        loop {
+            let pc = s.pc;
+            if !first && self.jumpdests.contains(&pc) {
+                return Ok(Next::Continue(s));
+            }
+            first = false;
+            s.steps += 1;
+            self.stats.steps += 1;
+            if s.steps > self.limits.steps_per_path {
+                return Err(ExecError::LoopBound {
+                    pc,
+                    steps: self.limits.steps_per_path,
+                });
+            }
+            let op = self.code.get(pc).copied().unwrap_or(0x00);
+            let (pops, _) = stack_io(op);
+            if s.stack.len() < pops {
+                return Ok(self.halt(s));
+            }
+            let mut args = [self.zero_term(); 7];
+            for a in args.iter_mut().take(pops) {
+                *a = s.stack.pop().expect("checked depth");
+            }
+            let mut next_pc = pc + 1;
+            let mut push: Option<TermId> = None;
+            let t = &mut *self.terms;
+            match op {
+                0x00 => return Ok(self.end(s, 1, 0, 0)),
+                0x01 => push = Some(t.bin(Bin::Add, args[0], args[1])),
+                0x02 => push = Some(t.bin(Bin::Mul, args[0], args[1])),
+                0x03 => push = Some(t.bin(Bin::Sub, args[0], args[1])),
+                0x04 => push = Some(t.bin(Bin::Div, args[0], args[1])),
+                0x05 => push = Some(t.bin(Bin::SDiv, args[0], args[1])),
+                0x06 => push = Some(t.bin(Bin::Mod, args[0], args[1])),
+                0x07 => push = Some(t.bin(Bin::SMod, args[0], args[1])),
+                0x08 | 0x09 => {
+                    let c: Option<Vec<U256>> = args[..3].iter().map(|&a| t.as_const(a)).collect();
+                    let Some(c) = c else {
+                        return Err(ExecError::Unsupported {
+                            pc,
+                            opcode: op,
+                            why: "ADDMOD/MULMOD on input-dependent operands",
+                        });
+                    };
+                    let v = if op == 0x08 {
+                        c[0].add_mod(c[1], c[2])
+                    } else {
+                        c[0].mul_mod(c[1], c[2])
+                    };
+                    push = Some(t.constant(v));
+                }
+                0x0a => {
+                    push = Some(match (t.as_const(args[0]), t.as_const(args[1])) {
+                        (Some(b), Some(e)) => t.constant(b.wrapping_pow(e)),
+                        (Some(b), None) if b == U256::from(2u8) => {
+                            let one = t.small(1);
+                            t.bin(Bin::Shl, one, args[1])
+                        }
+                        (_, Some(e)) if e <= U256::from(256u32) => {
+                            // Square-and-multiply on a symbolic base.
+                            let mut result = t.small(1);
+                            let mut base = args[0];
+                            let mut e = e.to::<u64>();
+                            while e > 0 {
+                                if e & 1 == 1 {
+                                    result = t.bin(Bin::Mul, result, base);
+                                }
+                                base = t.bin(Bin::Mul, base, base);
+                                e >>= 1;
+                            }
+                            result
+                        }
+                        _ => {
+                            return Err(ExecError::Unsupported {
+                                pc,
+                                opcode: op,
+                                why: "EXP with an input-dependent exponent",
+                            });
+                        }
+                    });
+                }
+                0x0b => {
+                    let Some(b) = t.as_const(args[0]) else {
+                        return Err(ExecError::Unsupported {
+                            pc,
+                            opcode: op,
+                            why: "SIGNEXTEND with an input-dependent byte index",
+                        });
+                    };
+                    push = Some(if b >= U256::from(31u8) {
+                        args[1]
+                    } else {
+                        let k = t.small(248 - 8 * b.to::<u64>());
+                        let up = t.bin(Bin::Shl, args[1], k);
+                        t.bin(Bin::Sar, up, k)
+                    });
+                }
+                0x10 => push = Some(t.bin(Bin::Lt, args[0], args[1])),
+                0x11 => push = Some(t.bin(Bin::Lt, args[1], args[0])),
+                0x12 => push = Some(t.bin(Bin::Slt, args[0], args[1])),
+                0x13 => push = Some(t.bin(Bin::Slt, args[1], args[0])),
+                0x14 => push = Some(t.bin(Bin::Eq, args[0], args[1])),
+                0x15 => push = Some(t.is_zero(args[0])),
+                0x16 => push = Some(t.bin(Bin::And, args[0], args[1])),
+                0x17 => push = Some(t.bin(Bin::Or, args[0], args[1])),
+                0x18 => push = Some(t.bin(Bin::Xor, args[0], args[1])),
+                0x19 => push = Some(t.not(args[0])),
+                0x1a => {
+                    // byte(i, x) = (x >> (248 - 8i)) & 0xff for i < 32, else 0.
+                    let (i, x) = (args[0], args[1]);
+                    let ff = t.small(0xff);
+                    push = Some(match t.as_const(i) {
+                        Some(i) if i >= U256::from(32u8) => t.small(0),
+                        Some(i) => {
+                            let k = t.small(248 - 8 * i.to::<u64>());
+                            let v = t.bin(Bin::Shr, x, k);
+                            t.bin(Bin::And, v, ff)
+                        }
+                        None => {
+                            let eight = t.small(8);
+                            let k = t.bin(Bin::Mul, i, eight);
+                            let c248 = t.small(248);
+                            let k = t.bin(Bin::Sub, c248, k);
+                            let v = t.bin(Bin::Shr, x, k);
+                            let v = t.bin(Bin::And, v, ff);
+                            let c32 = t.small(32);
+                            let inside = t.bin(Bin::Lt, i, c32);
+                            let zero = t.small(0);
+                            t.ite(inside, v, zero)
+                        }
+                    });
+                }
+                0x1b => push = Some(t.bin(Bin::Shl, args[1], args[0])),
+                0x1c => push = Some(t.bin(Bin::Shr, args[1], args[0])),
+                0x1d => push = Some(t.bin(Bin::Sar, args[1], args[0])),
+                0x34 => push = Some(self.call.callvalue),
+                0x35 => {
+                    let off = match self.terms.as_const(args[0]) {
+                        Some(v) => v.saturating_to::<usize>(),
+                        None => {
+                            return Err(ExecError::SymbolicMemory {
+                                pc,
+                                what: "calldata offset",
+                            });
+                        }
+                    };
+                    let cells: Vec<Cell> = (0..32)
+                        .map(|k| self.calldata_byte(off.saturating_add(k)))
+                        .collect();
+                    push = Some(self.gather(&cells));
+                }
+                0x36 => push = Some(t.small(self.call.calldata.len() as u64)),
+                0x37 | 0x39 => {
+                    let len = self.concrete(args[2], pc, "copy length")?;
+                    let dest = self.touch(&mut s, args[0], len, pc)?;
+                    let src = match self.terms.as_const(args[1]) {
+                        Some(v) => v.saturating_to::<usize>(),
+                        None => {
+                            return Err(ExecError::SymbolicMemory {
+                                pc,
+                                what: "copy source offset",
+                            });
+                        }
+                    };
+                    for k in 0..len {
+                        let i = src.saturating_add(k);
+                        s.memory[dest + k] = if op == 0x37 {
+                            self.calldata_byte(i)
+                        } else {
+                            let b = self.code.get(i).copied().unwrap_or(0);
+                            Cell {
+                                term: self.terms.small(u64::from(b)),
+                                byte: 31,
+                            }
+                        };
+                    }
+                }
+                0x38 => push = Some(t.small(self.code.len() as u64)),
+                0x3d => push = Some(t.small(0)),
+                0x50 => {}
+                0x51 => {
+                    let off = self.touch(&mut s, args[0], 32, pc)?;
+                    let cells = s.memory[off..off + 32].to_vec();
+                    push = Some(self.gather(&cells));
+                }
+                0x52 => {
+                    let off = self.touch(&mut s, args[0], 32, pc)?;
+                    for k in 0..32 {
+                        s.memory[off + k] = Cell {
+                            term: args[1],
+                            byte: k as u8,
+                        };
+                    }
+                }
+                0x53 => {
+                    let off = self.touch(&mut s, args[0], 1, pc)?;
+                    s.memory[off] = Cell {
+                        term: args[1],
+                        byte: 31,
+                    };
+                }
+                0x56 | 0x57 => {
+                    let Some(target) = self.terms.as_const(args[0]) else {
+                        return Err(ExecError::SymbolicJump { pc });
+                    };
+                    let target = target.saturating_to::<usize>();
+                    let valid = self.jumpdests.contains(&target);
+                    if op == 0x56 {
+                        if !valid {
+                            return Ok(self.halt(s));
+                        }
+                        next_pc = target;
+                    } else {
+                        let cond = args[1];
+                        match self.terms.as_const(cond) {
+                            Some(c) if c.is_zero() => {}
+                            Some(_) => {
+                                if !valid {
+                                    return Ok(self.halt(s));
+                                }
+                                next_pc = target;
+                            }
+                            None => {
+                                let yes = self.terms.to_bool(cond);
+                                let no = self.terms.is_zero(cond);
+                                let mut taken = s.clone();
+                                taken.guard = self.terms.and_bool(s.guard, yes);
+                                s.guard = self.terms.and_bool(s.guard, no);
+                                s.pc = pc + 1;
+                                // A taken jump to a non-JUMPDEST halts when
+                                // that state is next run.
+                                taken.pc = if valid { target } else { BAD_JUMP };
+                                // On the branch where the tested word is 0,
+                                // it is the constant 0 (so that a shifted-out
+                                // seed is seen to be 0 after paths merge).
+                                let (zero_word, zero_branch) = self.zero_side(cond);
+                                let z = self.zero_term();
+                                let branch = if zero_branch { &mut taken } else { &mut s };
+                                for slot in branch.stack.iter_mut() {
+                                    if *slot == zero_word {
+                                        *slot = z;
+                                    }
+                                }
+                                return Ok(Next::Fork(taken, s));
+                            }
+                        }
+                    }
+                }
+                0x58 => push = Some(t.small(pc as u64)),
+                0x59 => push = Some(t.small(s.memory.len() as u64)),
+                0x5b => {}
+                0x5e => {
+                    let len = self.concrete(args[2], pc, "copy length")?;
+                    if len > 0 {
+                        let src = self.touch(&mut s, args[1], len, pc)?;
+                        let dest = self.touch(&mut s, args[0], len, pc)?;
+                        let cells = s.memory[src..src + len].to_vec();
+                        s.memory[dest..dest + len].copy_from_slice(&cells);
+                    }
+                }
+                0x5f => push = Some(t.small(0)),
+                0x60..=0x7f => {
+                    let n = push_len(op);
+                    let mut v = U256::ZERO;
+                    for k in 0..n {
+                        let b = self.code.get(pc + 1 + k).copied().unwrap_or(0);
+                        v = (v << 8) | U256::from(b);
+                    }
+                    push = Some(t.constant(v));
+                    next_pc = pc + 1 + n;
+                }
+                0x80..=0x8f => {
+                    let n = usize::from(op - 0x7f);
+                    if s.stack.len() < n {
+                        return Ok(self.halt(s));
+                    }
+                    push = Some(s.stack[s.stack.len() - n]);
+                }
+                0x90..=0x9f => {
+                    let n = usize::from(op - 0x8f);
+                    let len = s.stack.len();
+                    if len < n + 1 {
+                        return Ok(self.halt(s));
+                    }
+                    s.stack.swap(len - 1, len - 1 - n);
+                }
+                0xf3 | 0xfd => {
+                    let len = self.concrete(args[1], pc, "return data size")?;
+                    let off = self.touch(&mut s, args[0], len, pc)?;
+                    let success = u64::from(op == 0xf3);
+                    return Ok(self.end(s, success, off, len));
+                }
+                0xfe => return Ok(self.halt(s)),
+                _ => {
+                    return Err(ExecError::Unsupported {
+                        pc,
+                        opcode: op,
+                        why: unsupported_reason(op),
+                    });
+                }
+            }
+            if let Some(v) = push {
+                if s.stack.len() >= 1024 {
+                    return Ok(self.halt(s));
+                }
+                s.stack.push(v);
+            }
+            s.pc = next_pc;
+            if matches!(op, 0x56 | 0x57) {
+                return Ok(Next::Continue(s));
+            }
+        }
+    }
+
+    /// For a JUMPI condition, the word that is 0 on one branch and whether
+    /// that branch is the taken one: `iszero(x)` jumps when x = 0,
+    /// `iszero(iszero(x))` and `x` itself fall through when x = 0.
+    fn zero_side(&self, cond: TermId) -> (TermId, bool) {
+        use crate::term::Node;
+        match self.terms.node(cond) {
+            Node::IsZero(x) => match self.terms.node(x) {
+                Node::IsZero(y) => (y, false),
+                _ => (x, true),
+            },
+            _ => (cond, false),
+        }
+    }
+
+    fn calldata_byte(&self, i: usize) -> Cell {
+        self.call.calldata.get(i).copied().unwrap_or(Cell {
+            term: self.zero_term(),
+            byte: 31,
+        })
+    }
+
+    /// An exceptional halt: the call fails with no data.
+    fn halt(&mut self, s: State) -> Next {
+        self.end(s, 0, 0, 0)
+    }
+
+    fn end(&mut self, s: State, success: u64, off: usize, len: usize) -> Next {
+        let zero = Cell {
+            term: self.zero_term(),
+            byte: 31,
+        };
+        let words = (0..len.div_ceil(32))
+            .map(|w| {
+                let cells: Vec<Cell> = (0..32)
+                    .map(|k| {
+                        let i = 32 * w + k;
+                        if i < len { s.memory[off + i] } else { zero }
+                    })
+                    .collect();
+                self.gather(&cells)
+            })
+            .collect();
+        let outcome = Outcome {
+            success: self.terms.small(success),
+            len: self.terms.small(len as u64),
+            words,
+        };
+        Next::End(s.guard, outcome)
+    }
+}
+
+/// (stack items consumed, produced) of the modeled opcodes; DUP and SWAP
+/// check their own depth.
+fn stack_io(op: u8) -> (usize, usize) {
+    match op {
+        0x01..=0x07 | 0x0a | 0x0b | 0x10..=0x14 | 0x16..=0x18 | 0x1a..=0x1d => (2, 1),
+        0x08 | 0x09 => (3, 1),
+        0x15 | 0x19 | 0x35 | 0x51 => (1, 1),
+        0x37 | 0x39 | 0x5e => (3, 0),
+        0x50 | 0x56 => (1, 0),
+        0x52 | 0x53 | 0x57 | 0xf3 | 0xfd => (2, 0),
+        _ => (0, 0),
+    }
+}
+
+fn unsupported_reason(op: u8) -> &'static str {
+    match op {
+        0x20 => "KECCAK256 is not modeled",
+        0x30..=0x33 | 0x3a..=0x3c | 0x3f..=0x4a => "environment and block values are not modeled",
+        0x3e => "RETURNDATACOPY is not modeled",
+        0x54 | 0x55 | 0x5c | 0x5d => "storage is not modeled",
+        0x5a => "GAS is not modeled (the result would depend on the gas supplied)",
+        0xa0..=0xa4 => "logs are not modeled",
+        0xf0..=0xff => "calls, creates and self-destruct are not modeled",
+        _ => "undefined opcode",
+    }
+}

@@ -1,0 +1,15 @@
+//! Proofs about the octoku contracts from their compiled runtime bytecode.
+//!
+//! [`exec`] runs a contract's bytecode symbolically on calldata whose
+//! arguments are free 256-bit variables and returns the call's outcome as
+//! bit-vector terms ([`term`]); [`smt`] writes the question "can two outcomes
+//! differ?" as SMT-LIB2 (QF_BV) and [`solver`] asks an SMT solver. An `unsat`
+//! answer proves the two contracts equal on every input; a `sat` answer gives
+//! inputs that are replayed on the real contracts in revm.
+
+pub mod exec;
+pub mod prove;
+pub mod sat;
+pub mod smt;
+pub mod solver;
+pub mod term;

@@ -1,0 +1,114 @@
+//! Runs the pinned SMT solver (bitwuzla from PyPI, installed by `make setup`
+//! into `.venv-solver/`) on a query file through `tools/smt-solve.py`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use octoku_core::U256;
+
+/// The solver's answer to one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// No assignment satisfies the query.
+    Unsat,
+    /// This assignment (variable name, value) satisfies it.
+    Sat(Vec<(String, U256)>),
+    /// The solver gave up.
+    Unknown,
+}
+
+/// One solver run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved {
+    /// The answer.
+    pub answer: Answer,
+    /// Solver name and version, as it reports them.
+    pub solver: String,
+    /// Time the solver spent deciding (parsing excluded), as it measured it.
+    pub check: Duration,
+    /// Wall time of the whole run, process start to exit.
+    pub wall: Duration,
+}
+
+/// The repository root (two levels above this crate).
+pub fn repo_root() -> PathBuf {
+    let raw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    raw.canonicalize().unwrap_or(raw)
+}
+
+/// The Python interpreter of the solver's virtual environment
+/// (`OCTOKU_SOLVER_PYTHON` overrides it).
+pub fn python() -> PathBuf {
+    match std::env::var_os("OCTOKU_SOLVER_PYTHON") {
+        Some(p) => PathBuf::from(p),
+        None => repo_root().join(".venv-solver/bin/python"),
+    }
+}
+
+/// Decides the SMT-LIB2 file at `path`.
+pub fn solve(path: &Path) -> Result<Solved, String> {
+    let python = python();
+    if !python.exists() {
+        return Err(format!(
+            "the SMT solver is not installed ({} is missing): run `make setup` in the repository root",
+            python.display()
+        ));
+    }
+    let script = repo_root().join("tools/smt-solve.py");
+    let began = Instant::now();
+    let out = Command::new(&python)
+        .arg(&script)
+        .arg(path)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let wall = began.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "the solver failed on {} ({}): {}",
+            path.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let mut solver = String::new();
+    let mut result = None;
+    let mut check = Duration::ZERO;
+    let mut values = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("solver") => solver = words.collect::<Vec<_>>().join(" "),
+            Some("result") => result = words.next().map(str::to_string),
+            Some("seconds") => {
+                check = words
+                    .next()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .map(Duration::from_secs_f64)
+                    .unwrap_or_default();
+            }
+            Some("value") => {
+                let (Some(name), Some(hex)) = (words.next(), words.next()) else {
+                    return Err(format!("malformed solver line: {line}"));
+                };
+                let value = U256::from_str_radix(hex, 16)
+                    .map_err(|e| format!("malformed value in solver line {line:?}: {e}"))?;
+                values.push((name.to_string(), value));
+            }
+            _ => {}
+        }
+    }
+    let answer = match result.as_deref() {
+        Some("unsat") => Answer::Unsat,
+        Some("sat") => Answer::Sat(values),
+        Some("unknown") => Answer::Unknown,
+        _ => return Err(format!("the solver printed no result: {text}")),
+    };
+    Ok(Solved {
+        answer,
+        solver,
+        check,
+        wall,
+    })
+}

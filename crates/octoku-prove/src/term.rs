@@ -1,0 +1,727 @@
+//! Hash-consed 256-bit bit-vector terms with constant folding, known-bits
+//! reasoning and a few cheap rewrites.
+//!
+//! Every term is a 256-bit word, as on the EVM stack. Comparisons give 0 or 1.
+//! The store keeps one node per distinct (operator, operands), so equal
+//! sub-terms are shared and `TermId` equality is structural equality.
+
+use std::collections::HashMap;
+
+use octoku_core::U256;
+
+/// A term in a [`Terms`] store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TermId(u32);
+
+impl TermId {
+    /// The position of this term in its store (terms only refer to earlier ones).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Binary operators, with the EVM's semantics (division by zero gives 0,
+/// shifts by 256 or more give 0, or all sign bits for `Sar`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bin {
+    /// a + b mod 2^256.
+    Add,
+    /// a - b mod 2^256.
+    Sub,
+    /// a * b mod 2^256.
+    Mul,
+    /// a / b, unsigned, 0 when b = 0.
+    Div,
+    /// a / b, two's complement, 0 when b = 0.
+    SDiv,
+    /// a mod b, unsigned, 0 when b = 0.
+    Mod,
+    /// a mod b, two's complement (sign of a), 0 when b = 0.
+    SMod,
+    /// 1 if a < b (unsigned) else 0.
+    Lt,
+    /// 1 if a < b (signed) else 0.
+    Slt,
+    /// 1 if a = b else 0.
+    Eq,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+    /// a << b (0 when b >= 256).
+    Shl,
+    /// a >> b, logical (0 when b >= 256).
+    Shr,
+    /// a >> b, arithmetic.
+    Sar,
+}
+
+impl Bin {
+    fn commutative(self) -> bool {
+        matches!(
+            self,
+            Bin::Add | Bin::Mul | Bin::Eq | Bin::And | Bin::Or | Bin::Xor
+        )
+    }
+
+    /// The operator applied to two constants.
+    pub fn eval(self, a: U256, b: U256) -> U256 {
+        let one = U256::from(1u8);
+        let bool_word = |x: bool| if x { one } else { U256::ZERO };
+        match self {
+            Bin::Add => a.wrapping_add(b),
+            Bin::Sub => a.wrapping_sub(b),
+            Bin::Mul => a.wrapping_mul(b),
+            Bin::Div => a.checked_div(b).unwrap_or(U256::ZERO),
+            Bin::Mod => a.checked_rem(b).unwrap_or(U256::ZERO),
+            Bin::SDiv => {
+                if b.is_zero() {
+                    return U256::ZERO;
+                }
+                let (na, nb) = (negative(a), negative(b));
+                let q = abs(a) / abs(b);
+                if na != nb { neg(q) } else { q }
+            }
+            Bin::SMod => {
+                if b.is_zero() {
+                    return U256::ZERO;
+                }
+                let r = abs(a) % abs(b);
+                if negative(a) { neg(r) } else { r }
+            }
+            Bin::Lt => bool_word(a < b),
+            Bin::Slt => bool_word(match (negative(a), negative(b)) {
+                (true, false) => true,
+                (false, true) => false,
+                _ => a < b,
+            }),
+            Bin::Eq => bool_word(a == b),
+            Bin::And => a & b,
+            Bin::Or => a | b,
+            Bin::Xor => a ^ b,
+            Bin::Shl => shift_amount(b).map_or(U256::ZERO, |k| a << k),
+            Bin::Shr => shift_amount(b).map_or(U256::ZERO, |k| a >> k),
+            Bin::Sar => {
+                let fill = if negative(a) { U256::MAX } else { U256::ZERO };
+                match shift_amount(b) {
+                    None => fill,
+                    Some(0) => a,
+                    Some(k) => (a >> k) | (fill << (256 - k)),
+                }
+            }
+        }
+    }
+}
+
+fn shift_amount(b: U256) -> Option<usize> {
+    if b < U256::from(256u32) {
+        Some(b.to::<usize>())
+    } else {
+        None
+    }
+}
+
+fn negative(a: U256) -> bool {
+    a.bit(255)
+}
+
+fn neg(a: U256) -> U256 {
+    U256::ZERO.wrapping_sub(a)
+}
+
+fn abs(a: U256) -> U256 {
+    if negative(a) { neg(a) } else { a }
+}
+
+/// One node of the term DAG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// A constant word.
+    Const(U256),
+    /// The n-th free variable (for verify: 0 = start, 1 = solution).
+    Var(u32),
+    /// A binary operator.
+    Bin(Bin, TermId, TermId),
+    /// Bitwise not.
+    Not(TermId),
+    /// 1 if the operand is 0, else 0.
+    IsZero(TermId),
+    /// If the first operand is non-zero, the second, else the third.
+    Ite(TermId, TermId, TermId),
+}
+
+/// Bits of a term known from its structure: `zeros` has a 1 where the term's
+/// bit is surely 0, `ones` where it is surely 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    /// Bits that are 0 for every value of the variables.
+    pub zeros: U256,
+    /// Bits that are 1 for every value of the variables.
+    pub ones: U256,
+}
+
+impl Known {
+    const NONE: Known = Known {
+        zeros: U256::ZERO,
+        ones: U256::ZERO,
+    };
+
+    fn constant(c: U256) -> Known {
+        Known { zeros: !c, ones: c }
+    }
+
+    fn boolean() -> Known {
+        Known {
+            zeros: !U256::from(1u8),
+            ones: U256::ZERO,
+        }
+    }
+
+    /// The largest value the term can take.
+    pub fn max(self) -> U256 {
+        !self.zeros
+    }
+
+    /// The smallest value the term can take.
+    pub fn min(self) -> U256 {
+        self.ones
+    }
+
+    fn value(self) -> Option<U256> {
+        ((self.zeros | self.ones) == U256::MAX).then_some(self.ones)
+    }
+
+    /// A mask of the bits below the highest possibly-set bit: values are below
+    /// 2^bits.
+    fn bits(self) -> usize {
+        256 - self.max().leading_zeros()
+    }
+}
+
+fn below_bits(bits: usize) -> Known {
+    if bits >= 256 {
+        Known::NONE
+    } else {
+        Known {
+            zeros: U256::MAX << bits,
+            ones: U256::ZERO,
+        }
+    }
+}
+
+/// The term store: hash-consing table, known bits of every node.
+#[derive(Debug, Default)]
+pub struct Terms {
+    nodes: Vec<Node>,
+    known: Vec<Known>,
+    table: HashMap<Node, TermId>,
+    /// Names of the variables, by index.
+    names: Vec<String>,
+}
+
+impl Terms {
+    /// An empty store.
+    pub fn new() -> Terms {
+        Terms::default()
+    }
+
+    /// Number of distinct nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the store holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The term at position `i` of the store.
+    pub fn id_at(&self, i: usize) -> TermId {
+        assert!(i < self.nodes.len(), "term {i} is not in the store");
+        TermId(i as u32)
+    }
+
+    /// The node of a term.
+    pub fn node(&self, t: TermId) -> Node {
+        self.nodes[t.index()]
+    }
+
+    /// The known bits of a term.
+    pub fn known(&self, t: TermId) -> Known {
+        self.known[t.index()]
+    }
+
+    /// The constant value of a term, if it has one.
+    pub fn as_const(&self, t: TermId) -> Option<U256> {
+        match self.node(t) {
+            Node::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Whether the term is 0 or 1 for every value of the variables.
+    pub fn is_boolean(&self, t: TermId) -> bool {
+        self.known(t).zeros | U256::from(1u8) == U256::MAX
+    }
+
+    /// The name of variable `n`.
+    pub fn var_name(&self, n: u32) -> &str {
+        &self.names[n as usize]
+    }
+
+    /// Names of all variables, by index.
+    pub fn var_names(&self) -> &[String] {
+        &self.names
+    }
+
+    fn intern(&mut self, node: Node, known: Known) -> TermId {
+        if let Some(&id) = self.table.get(&node) {
+            return id;
+        }
+        if let Some(c) = known.value()
+            && !matches!(node, Node::Const(_))
+        {
+            return self.constant(c);
+        }
+        let id = TermId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 terms"));
+        self.nodes.push(node);
+        self.known.push(known);
+        self.table.insert(node, id);
+        id
+    }
+
+    /// The constant word `c`.
+    pub fn constant(&mut self, c: U256) -> TermId {
+        self.intern(Node::Const(c), Known::constant(c))
+    }
+
+    /// The constant word `c` from a small integer.
+    pub fn small(&mut self, c: u64) -> TermId {
+        self.constant(U256::from(c))
+    }
+
+    /// A new free variable named `name`.
+    pub fn var(&mut self, name: &str) -> TermId {
+        let n = u32::try_from(self.names.len()).expect("few variables");
+        self.names.push(name.to_string());
+        self.intern(Node::Var(n), Known::NONE)
+    }
+
+    /// Bitwise not.
+    pub fn not(&mut self, a: TermId) -> TermId {
+        match self.node(a) {
+            Node::Const(c) => self.constant(!c),
+            Node::Not(x) => x,
+            _ => {
+                let k = self.known(a);
+                self.intern(
+                    Node::Not(a),
+                    Known {
+                        zeros: k.ones,
+                        ones: k.zeros,
+                    },
+                )
+            }
+        }
+    }
+
+    /// 1 if `a` is zero, else 0.
+    pub fn is_zero(&mut self, a: TermId) -> TermId {
+        let k = self.known(a);
+        if k.ones != U256::ZERO {
+            return self.small(0);
+        }
+        if let Some(c) = k.value() {
+            return self.small(u64::from(c.is_zero()));
+        }
+        // iszero(iszero(iszero(x))) = iszero(x).
+        if let Node::IsZero(x) = self.node(a)
+            && let Node::IsZero(y) = self.node(x)
+        {
+            return self.is_zero(y);
+        }
+        self.intern(Node::IsZero(a), Known::boolean())
+    }
+
+    /// 1 if `a` is non-zero, else 0 (the term itself when it is already 0/1).
+    pub fn to_bool(&mut self, a: TermId) -> TermId {
+        if self.is_boolean(a) {
+            a
+        } else {
+            let z = self.is_zero(a);
+            self.is_zero(z)
+        }
+    }
+
+    /// If `c` is non-zero then `a` else `b`.
+    pub fn ite(&mut self, c: TermId, a: TermId, b: TermId) -> TermId {
+        if a == b {
+            return a;
+        }
+        let kc = self.known(c);
+        if kc.ones != U256::ZERO {
+            return a;
+        }
+        if kc.zeros == U256::MAX {
+            return b;
+        }
+        if let Node::IsZero(x) = self.node(c) {
+            return self.ite(x, b, a);
+        }
+        let (zero, one) = (U256::ZERO, U256::from(1u8));
+        match (self.as_const(a), self.as_const(b)) {
+            (Some(x), Some(y)) if x == one && y == zero => return self.to_bool(c),
+            (Some(x), Some(y)) if x == zero && y == one => return self.is_zero(c),
+            _ => {}
+        }
+        // Nested ITE on the same condition.
+        if let Node::Ite(c2, a2, _) = self.node(a)
+            && c2 == c
+        {
+            return self.ite(c, a2, b);
+        }
+        if let Node::Ite(c2, _, b2) = self.node(b)
+            && c2 == c
+        {
+            return self.ite(c, a, b2);
+        }
+        let c = self.to_bool(c);
+        let (ka, kb) = (self.known(a), self.known(b));
+        self.intern(
+            Node::Ite(c, a, b),
+            Known {
+                zeros: ka.zeros & kb.zeros,
+                ones: ka.ones & kb.ones,
+            },
+        )
+    }
+
+    /// Logical and of two 0/1 terms (guards).
+    pub fn and_bool(&mut self, a: TermId, b: TermId) -> TermId {
+        let (a, b) = (self.to_bool(a), self.to_bool(b));
+        self.bin(Bin::And, a, b)
+    }
+
+    /// Logical or of two 0/1 terms (guards).
+    pub fn or_bool(&mut self, a: TermId, b: TermId) -> TermId {
+        let (a, b) = (self.to_bool(a), self.to_bool(b));
+        self.bin(Bin::Or, a, b)
+    }
+
+    /// If `a` = x & y and `b` = x & !y for 0/1 terms (in any operand order),
+    /// returns (x, y).
+    pub fn split_complement(&self, a: TermId, b: TermId) -> Option<(TermId, TermId)> {
+        let (Node::Bin(Bin::And, a1, a2), Node::Bin(Bin::And, b1, b2)) =
+            (self.node(a), self.node(b))
+        else {
+            return None;
+        };
+        for (x, y) in [(a1, a2), (a2, a1)] {
+            for (u, v) in [(b1, b2), (b2, b1)] {
+                if x == u && self.complements(y, v) {
+                    return Some((x, y));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the 0/1 terms `y` and `v` are each other's negation.
+    fn complements(&self, y: TermId, v: TermId) -> bool {
+        let neg_of = |p: TermId, q: TermId| matches!(self.node(q), Node::IsZero(x) if x == p);
+        (neg_of(y, v) || neg_of(v, y)) && self.is_boolean(y) && self.is_boolean(v)
+    }
+
+    /// A binary operator, simplified.
+    pub fn bin(&mut self, op: Bin, a: TermId, b: TermId) -> TermId {
+        let (ka, kb) = (self.known(a), self.known(b));
+        if let (Some(x), Some(y)) = (ka.value(), kb.value()) {
+            return self.constant(op.eval(x, y));
+        }
+        let (mut a, mut b) = (a, b);
+        if op.commutative() && (self.as_const(a).is_some() || (a > b && self.as_const(b).is_none()))
+        {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let (ka, kb) = (self.known(a), self.known(b));
+        let cb = kb.value();
+        let zero = self.small(0);
+        let one_word = U256::from(1u8);
+        match op {
+            Bin::Add if cb == Some(U256::ZERO) => {
+                return a;
+            }
+            Bin::Sub => {
+                if cb == Some(U256::ZERO) {
+                    return a;
+                }
+                if a == b {
+                    return zero;
+                }
+            }
+            Bin::Mul => {
+                if cb == Some(U256::ZERO) {
+                    return zero;
+                }
+                if cb == Some(one_word) {
+                    return a;
+                }
+                if let Some(c) = cb
+                    && c.count_ones() == 1
+                {
+                    let k = self.small(c.trailing_zeros() as u64);
+                    return self.bin(Bin::Shl, a, k);
+                }
+            }
+            Bin::Div => {
+                if cb == Some(one_word) {
+                    return a;
+                }
+                if let Some(c) = cb
+                    && c.count_ones() == 1
+                {
+                    let k = self.small(c.trailing_zeros() as u64);
+                    return self.bin(Bin::Shr, a, k);
+                }
+            }
+            Bin::And => {
+                if a == b {
+                    return a;
+                }
+                // A mask that keeps every possibly-set bit is redundant.
+                if kb.value().is_some() && (!kb.ones & !ka.zeros).is_zero() {
+                    return a;
+                }
+                if ka.value().is_some() && (!ka.ones & !kb.zeros).is_zero() {
+                    return b;
+                }
+                if (ka.zeros | kb.zeros) == U256::MAX {
+                    return zero;
+                }
+            }
+            Bin::Or => {
+                if a == b {
+                    return a;
+                }
+                if cb == Some(U256::ZERO) {
+                    return a;
+                }
+                // (x & y) | (x & !y) = x for 0/1 terms: two guards rejoining.
+                if let Some((x, _)) = self.split_complement(a, b) {
+                    return x;
+                }
+            }
+            Bin::Xor => {
+                if a == b {
+                    return zero;
+                }
+                if cb == Some(U256::ZERO) {
+                    return a;
+                }
+            }
+            Bin::Eq => {
+                if a == b {
+                    return self.small(1);
+                }
+                // Some bit known to differ.
+                if !((ka.ones & kb.zeros) | (ka.zeros & kb.ones)).is_zero() {
+                    return zero;
+                }
+                if cb == Some(U256::ZERO) {
+                    return self.is_zero(a);
+                }
+            }
+            Bin::Lt => {
+                if ka.max() < kb.min() {
+                    return self.small(1);
+                }
+                if ka.min() >= kb.max() {
+                    return zero;
+                }
+            }
+            Bin::Shl | Bin::Shr | Bin::Sar => {
+                if cb == Some(U256::ZERO) {
+                    return a;
+                }
+                if let Some(k) = cb {
+                    if k >= U256::from(256u32) && op != Bin::Sar {
+                        return zero;
+                    }
+                    // Combine two constant shifts in the same direction.
+                    if let Node::Bin(op2, x, k2) = self.node(a)
+                        && op2 == op
+                        && op != Bin::Sar
+                        && let Some(k2) = self.as_const(k2)
+                    {
+                        let total = k.saturating_add(k2);
+                        let t = self.constant(total);
+                        return self.bin(op, x, t);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let known = self.known_bin(op, a, b);
+        self.intern(Node::Bin(op, a, b), known)
+    }
+
+    fn known_bin(&self, op: Bin, a: TermId, b: TermId) -> Known {
+        let (ka, kb) = (self.known(a), self.known(b));
+        let cb = kb.value().and_then(shift_amount);
+        match op {
+            Bin::And => Known {
+                zeros: ka.zeros | kb.zeros,
+                ones: ka.ones & kb.ones,
+            },
+            Bin::Or => Known {
+                zeros: ka.zeros & kb.zeros,
+                ones: ka.ones | kb.ones,
+            },
+            Bin::Xor => {
+                let both = (ka.zeros | ka.ones) & (kb.zeros | kb.ones);
+                let v = ka.ones ^ kb.ones;
+                Known {
+                    zeros: both & !v,
+                    ones: both & v,
+                }
+            }
+            Bin::Shl => match cb {
+                Some(k) => Known {
+                    zeros: (ka.zeros << k) | !(U256::MAX << k),
+                    ones: ka.ones << k,
+                },
+                None => Known::NONE,
+            },
+            Bin::Shr => match cb {
+                Some(k) => Known {
+                    zeros: (ka.zeros >> k) | !(U256::MAX >> k),
+                    ones: ka.ones >> k,
+                },
+                None => below_bits(ka.bits()),
+            },
+            Bin::Lt | Bin::Slt | Bin::Eq => Known::boolean(),
+            Bin::Add => below_bits(ka.bits().max(kb.bits()) + 1),
+            Bin::Mul => below_bits(ka.bits() + kb.bits()),
+            Bin::Div => below_bits(ka.bits()),
+            Bin::Mod => below_bits(ka.bits().min(kb.bits())),
+            Bin::Sub | Bin::SDiv | Bin::SMod | Bin::Sar => Known::NONE,
+        }
+    }
+
+    /// The value of a term when the variables have the values `vars`
+    /// (by index), computed bottom-up over the DAG.
+    pub fn eval(&self, t: TermId, vars: &[U256]) -> U256 {
+        let mut memo: HashMap<TermId, U256> = HashMap::new();
+        self.eval_memo(t, vars, &mut memo)
+    }
+
+    /// [`Terms::eval`] sharing a memo table across several terms.
+    pub fn eval_memo(&self, t: TermId, vars: &[U256], memo: &mut HashMap<TermId, U256>) -> U256 {
+        // Iterative post-order walk: terms can be deep (long ITE chains).
+        let mut stack = vec![t];
+        while let Some(&top) = stack.last() {
+            if memo.contains_key(&top) {
+                stack.pop();
+                continue;
+            }
+            let children: Vec<TermId> = match self.node(top) {
+                Node::Const(_) | Node::Var(_) => vec![],
+                Node::Bin(_, x, y) => vec![x, y],
+                Node::Not(x) | Node::IsZero(x) => vec![x],
+                Node::Ite(c, x, y) => vec![c, x, y],
+            };
+            let missing: Vec<TermId> = children
+                .into_iter()
+                .filter(|c| !memo.contains_key(c))
+                .collect();
+            if !missing.is_empty() {
+                stack.extend(missing);
+                continue;
+            }
+            let v = match self.node(top) {
+                Node::Const(c) => c,
+                Node::Var(n) => vars[n as usize],
+                Node::Bin(op, x, y) => op.eval(memo[&x], memo[&y]),
+                Node::Not(x) => !memo[&x],
+                Node::IsZero(x) => U256::from(u8::from(memo[&x].is_zero())),
+                Node::Ite(c, x, y) => {
+                    if memo[&c].is_zero() {
+                        memo[&y]
+                    } else {
+                        memo[&x]
+                    }
+                }
+            };
+            memo.insert(top, v);
+            stack.pop();
+        }
+        memo[&t]
+    }
+
+    /// Number of distinct nodes reachable from `roots`.
+    pub fn reachable(&self, roots: &[TermId]) -> usize {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack: Vec<TermId> = roots.to_vec();
+        let mut count = 0;
+        while let Some(t) = stack.pop() {
+            if std::mem::replace(&mut seen[t.index()], true) {
+                continue;
+            }
+            count += 1;
+            match self.node(t) {
+                Node::Const(_) | Node::Var(_) => {}
+                Node::Bin(_, x, y) => stack.extend([x, y]),
+                Node::Not(x) | Node::IsZero(x) => stack.push(x),
+                Node::Ite(c, x, y) => stack.extend([c, x, y]),
+            }
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_fold_and_shifts_combine() {
+        let mut t = Terms::new();
+        let x = t.var("x");
+        let four = t.small(4);
+        let s1 = t.bin(Bin::Shr, x, four);
+        let s2 = t.bin(Bin::Shr, s1, four);
+        let eight = t.small(8);
+        assert_eq!(s2, t.bin(Bin::Shr, x, eight));
+        let big = t.small(300);
+        assert_eq!(t.bin(Bin::Shl, x, big), t.small(0));
+    }
+
+    #[test]
+    fn known_top_bits_decide_a_selector_comparison() {
+        // (0x41161b10 << 224 | x >> 32) >> 224 folds to the selector.
+        let mut t = Terms::new();
+        let x = t.var("x");
+        let k32 = t.small(32);
+        let low = t.bin(Bin::Shr, x, k32);
+        let sel = t.constant(U256::from(0x41161b10u64) << 224);
+        let word = t.bin(Bin::Or, sel, low);
+        let k224 = t.small(224);
+        let top = t.bin(Bin::Shr, word, k224);
+        assert_eq!(t.as_const(top), Some(U256::from(0x41161b10u64)));
+    }
+
+    #[test]
+    fn rejoining_guards_simplify_to_the_parent() {
+        let mut t = Terms::new();
+        let x = t.var("x");
+        let y = t.var("y");
+        let g = t.to_bool(x);
+        let c = t.to_bool(y);
+        let nc = t.is_zero(y);
+        let a = t.and_bool(g, c);
+        let b = t.and_bool(g, nc);
+        assert_eq!(t.or_bool(a, b), g);
+    }
+}

@@ -1,0 +1,167 @@
+//! The executor on the generate fill loops (input-dependent loops that rejoin):
+//! the reference's `_fill` and the golfed fill, run symbolically through their
+//! raw-seed harnesses (contracts/harness/), give terms that evaluate to what
+//! revm returns, seed by seed. The fair harness is refused: its fill hashes
+//! the seed (KECCAK256 is not modeled).
+
+use alloy_primitives::{Bytes, keccak256};
+use octoku_core::U256;
+use octoku_evm::{Machine, artifacts};
+use octoku_prove::exec::{self, Call, ExecError, Limits, Outcome, Stats};
+use octoku_prove::prove::deployer;
+use octoku_prove::term::Terms;
+use proptest::prelude::*;
+
+fn selector(signature: &str) -> [u8; 4] {
+    let h = keccak256(signature.as_bytes());
+    [h[0], h[1], h[2], h[3]]
+}
+
+fn fill(terms: &mut Terms, code: &[u8], sel: [u8; 4]) -> Result<(Outcome, Stats), ExecError> {
+    let seed = terms.id_at(0);
+    let call = Call::abi(terms, sel, &[seed]);
+    exec::execute(terms, code, &call, Limits::default())
+}
+
+fn calldata(sel: [u8; 4], seed: U256) -> Bytes {
+    let mut data = sel.to_vec();
+    data.extend_from_slice(&seed.to_be_bytes::<32>());
+    Bytes::from(data)
+}
+
+fn value(terms: &Terms, o: &Outcome, seed: U256) -> (bool, Vec<u8>) {
+    let vars = [seed];
+    let mut memo = Default::default();
+    let ok = !terms.eval_memo(o.success, &vars, &mut memo).is_zero();
+    let len = terms
+        .eval_memo(o.len, &vars, &mut memo)
+        .saturating_to::<usize>();
+    let mut data = Vec::new();
+    for &w in &o.words {
+        data.extend_from_slice(&terms.eval_memo(w, &vars, &mut memo).to_be_bytes::<32>());
+    }
+    data.truncate(len);
+    (ok, data)
+}
+
+struct Fills {
+    terms: Terms,
+    reference: Outcome,
+    golf: Outcome,
+    machine: Machine,
+    addresses: [alloy_primitives::Address; 2],
+}
+
+fn fills() -> Fills {
+    let mut terms = Terms::new();
+    terms.var("seed");
+    let (reference, _) = fill(
+        &mut terms,
+        artifacts::REFERENCE_HARNESS.runtime,
+        selector("generateFromSeed(uint256)"),
+    )
+    .expect("the reference fill executes");
+    let (golf, _) = fill(
+        &mut terms,
+        artifacts::GOLF_HARNESS.runtime,
+        selector("fill(uint256)"),
+    )
+    .expect("the golfed fill executes");
+    let mut machine = Machine::new().unwrap();
+    let r = machine
+        .deploy(&deployer(artifacts::REFERENCE_HARNESS.runtime))
+        .unwrap()
+        .0;
+    let g = machine
+        .deploy(&deployer(artifacts::GOLF_HARNESS.runtime))
+        .unwrap()
+        .0;
+    Fills {
+        terms,
+        reference,
+        golf,
+        machine,
+        addresses: [r, g],
+    }
+}
+
+/// Seeds that reach every path: sparse words (few set chunks run dry early),
+/// words made of a few repeated chunk values (many redraws), and random words.
+fn seed() -> impl Strategy<Value = U256> {
+    prop_oneof![
+        any::<[u8; 32]>().prop_map(U256::from_be_bytes),
+        (0u64..1 << 20).prop_map(U256::from),
+        (prop::collection::vec(0u8..3, 43), 0usize..43).prop_map(|(picks, len)| {
+            let mut w = U256::ZERO;
+            for (k, p) in picks.iter().take(len).enumerate() {
+                let chunk = [5u64, 9, 5 ^ 63][usize::from(*p)];
+                w |= U256::from(chunk) << (6 * k);
+            }
+            w
+        }),
+    ]
+}
+
+#[test]
+fn fill_loops_merge_into_a_bounded_number_of_states() {
+    let mut terms = Terms::new();
+    terms.var("seed");
+    let (_, r) = fill(
+        &mut terms,
+        artifacts::REFERENCE_HARNESS.runtime,
+        selector("generateFromSeed(uint256)"),
+    )
+    .unwrap();
+    let (_, g) = fill(
+        &mut terms,
+        artifacts::GOLF_HARNESS.runtime,
+        selector("fill(uint256)"),
+    )
+    .unwrap();
+    eprintln!("reference fill {r:?}; golfed fill {g:?}");
+    assert!(r.max_live < 100 && g.max_live < 100, "{r:?} {g:?}");
+    assert_eq!(r.forks, r.merges);
+    assert_eq!(g.forks, g.merges);
+}
+
+#[test]
+fn the_fair_fill_is_refused_for_its_keccak256() {
+    let mut terms = Terms::new();
+    terms.var("seed");
+    let e = fill(
+        &mut terms,
+        artifacts::FAIR_HARNESS.runtime,
+        selector("fairFromSeed(uint256)"),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, ExecError::Unsupported { opcode: 0x20, .. }),
+        "{e}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// For every seed, the fill terms of both contracts evaluate to what revm
+    /// returns, and to each other.
+    #[test]
+    fn fill_terms_match_revm(seed in seed()) {
+        thread_local!(static F: std::cell::RefCell<Option<Fills>> = const { std::cell::RefCell::new(None) });
+        F.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let f = guard.get_or_insert_with(fills);
+            let sels = [selector("generateFromSeed(uint256)"), selector("fill(uint256)")];
+            let outs = [&f.reference, &f.golf];
+            let mut results = Vec::new();
+            for k in 0..2 {
+                let run = f.machine.call_raw(f.addresses[k], calldata(sels[k], seed)).unwrap();
+                let got = value(&f.terms, outs[k], seed);
+                prop_assert_eq!((got.0, got.1.as_slice()), (run.success, run.output.as_ref()), "seed {:#x}", seed);
+                results.push(got);
+            }
+            prop_assert_eq!(&results[0], &results[1]);
+            Ok(())
+        })?;
+    }
+}

@@ -1,0 +1,135 @@
+//! The proofs themselves: the golfed and fair `verify` equal the reference's
+//! on all 2^512 inputs, from the compiled runtime bytecode; mutants of the
+//! golfed bytecode are refuted with a counterexample replayed in revm, except
+//! the one that drops a truly redundant check.
+
+use octoku_evm::artifacts;
+use octoku_prove::prove::{Report, Verdict, mutate, prove_verify};
+use octoku_prove::solver::repo_root;
+
+fn prove(implementation: &[u8], dir: &str, title: &str) -> Report {
+    let path = repo_root().join("target/prove").join(dir);
+    let report = prove_verify(artifacts::REFERENCE.runtime, implementation, &path, title)
+        .unwrap_or_else(|e| panic!("{title}: {e}"));
+    eprintln!(
+        "{title}: {:?}; reference {:?}, {} nodes; implementation {:?}, {} nodes; {} in {:.1?} (execution {:.1?})",
+        report.verdict,
+        report.reference.stats,
+        report.reference.nodes,
+        report.implementation.stats,
+        report.implementation.nodes,
+        report.solver,
+        report.solve_time,
+        report.exec_time
+    );
+    report
+}
+
+fn assert_proved(report: &Report) {
+    assert!(
+        matches!(report.verdict, Verdict::Proved),
+        "expected a proof, got {:?}",
+        report.verdict
+    );
+}
+
+/// A refutation: `prove_verify` has already replayed it in revm and checked
+/// that the two contracts' results differ there and match the terms.
+fn assert_refuted(report: &Report) {
+    match &report.verdict {
+        Verdict::Counterexample {
+            reference,
+            implementation,
+            ..
+        } => assert!(
+            reference.success != implementation.success
+                || reference.output != implementation.output
+        ),
+        Verdict::Proved => panic!("a mutant was proved equal to the reference"),
+    }
+}
+
+#[test]
+fn golf_verify_equals_reference_on_all_inputs() {
+    let report = prove(
+        artifacts::GOLF.runtime,
+        "verify-golf",
+        "golf verify = reference verify",
+    );
+    assert_proved(&report);
+    // The reference's early returns and short-circuits rejoin: a bounded
+    // number of forks, at most two states alive at once.
+    assert!(report.reference.stats.max_live <= 4);
+    assert_eq!(report.implementation.stats.forks, 0);
+}
+
+#[test]
+fn fair_verify_equals_reference_on_all_inputs() {
+    let report = prove(
+        artifacts::FAIR.runtime,
+        "verify-fair",
+        "fair verify = reference verify",
+    );
+    assert_proved(&report);
+}
+
+// The golfed verify's tail (contracts/GolfedPuzzle.sol), as compiled:
+//   PUSH1 07 DUP6 MUL           e := add(solution, mul(7, m1))
+//   PUSH3 0f000f PUSH8 ff..ff   the subgrid mask, nibbles 0 and 4 of even lanes
+//   OR DUP1 ISZERO PUSH0        bad := or(bad, ...); mstore(0, iszero(bad))
+
+#[test]
+fn mutant_with_a_changed_constant_is_refuted() {
+    // mul(7, m1) -> mul(6, m1): the digit offset is wrong.
+    let code = mutate(artifacts::GOLF.runtime, &[0x60, 0x07, 0x85, 0x02], 1, 0x06).unwrap();
+    assert_refuted(&prove(&code, "mutants/constant", "golf with mul(6, m1)"));
+}
+
+#[test]
+fn mutant_with_a_swapped_opcode_is_refuted() {
+    // The last `bad := or(bad, columns)` becomes `and`.
+    let code = mutate(artifacts::GOLF.runtime, &[0x17, 0x80, 0x15, 0x5f], 0, 0x16).unwrap();
+    assert_refuted(&prove(
+        &code,
+        "mutants/opcode",
+        "golf with the last or as and",
+    ));
+}
+
+#[test]
+fn mutant_without_the_final_iszero_is_refuted() {
+    // ISZERO -> JUMPDEST (a one-byte no-op): verify returns `bad` itself.
+    let code = mutate(artifacts::GOLF.runtime, &[0x17, 0x80, 0x15, 0x5f], 2, 0x5b).unwrap();
+    assert_refuted(&prove(
+        &code,
+        "mutants/iszero",
+        "golf without the final iszero",
+    ));
+}
+
+/// Checking one subgrid per band is enough: when both rows of a band hold
+/// 1..8, the band holds every digit twice, so if one of its two subgrids
+/// holds each digit once the other holds each digit exactly once too. Mask
+/// 0x0f000f (subgrids at nibbles 0 and 4 of each even lane) becomes 0x00000f.
+#[test]
+fn mutant_checking_one_subgrid_per_band_is_proved_equal() {
+    let code = mutate(artifacts::GOLF.runtime, &[0x62, 0x0f, 0x00, 0x0f], 1, 0x00).unwrap();
+    assert_proved(&prove(
+        &code,
+        "mutants/one-subgrid-per-band",
+        "golf checking one subgrid per band",
+    ));
+}
+
+/// Dropping every subgrid check is not equivalent: a Latin square (every row
+/// and column 1..8) whose subgrids repeat digits passes it.
+#[test]
+fn mutant_checking_no_subgrid_is_refuted() {
+    let code = mutate(artifacts::GOLF.runtime, &[0x62, 0x0f, 0x00, 0x0f], 1, 0x00).unwrap();
+    let code = mutate(&code, &[0x62, 0x00, 0x00, 0x0f], 3, 0x00).unwrap();
+    assert_refuted(&prove(
+        &code,
+        "mutants/no-subgrid",
+        "golf checking no subgrid",
+    ));
+}
