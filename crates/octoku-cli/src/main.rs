@@ -44,7 +44,7 @@ enum Command {
     Gas(cmd::gas::Args),
     /// Differential fuzzing: the mirror against every compiled implementation.
     Fuzz(cmd::fuzz::Args),
-    /// Deploy a puzzle and an arena for it (to --rpc-url, or the embedded chain).
+    /// Deploy a puzzle and an arena for it, or the 9×9 validator (to --rpc-url, or the embedded chain).
     Deploy(cmd::deploy::Args),
     /// The board an address must solve, read from the arena on chain.
     Board(cmd::board::Args),

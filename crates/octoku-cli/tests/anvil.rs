@@ -1446,7 +1446,8 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The classic 9×9 validators on anvil: `deploy --size 9` for both, seed
+/// The classic 9×9 validators on anvil: `deploy --puzzle classic9` (the
+/// golfed) and `deploy --size 9 --puzzle reference`, seed
 /// 000's grids through `verify --size 9 --puzzle-address A --rpc-url URL`
 /// (cross-checked with the mirror by the CLI), the code read back through
 /// alloy, and the errors for a wrong address and a short grid.
@@ -1457,34 +1458,38 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
     let url = anvil.url();
     let dir = temp_dir("classic9");
     let empty = ".".repeat(81);
-    for (flag, puzzle, runtime) in [
+    // Deployment gas as `octoku gas` reports it (README, classic 9×9 table).
+    for (flags, puzzle, runtime, gas) in [
         (
-            "--golf",
+            &["--puzzle", "classic9"][..],
             "golf",
             octoku_evm::artifacts::CLASSIC9_GOLF.runtime,
+            226_164,
         ),
         (
-            "--puzzle=reference",
+            &["--size", "9", "--puzzle=reference"],
             "reference",
             octoku_evm::artifacts::CLASSIC9_REFERENCE.runtime,
+            342_030,
         ),
     ] {
-        let deployed = octoku(
-            &dir,
+        let mut args = vec!["deploy"];
+        args.extend_from_slice(flags);
+        args.extend(["--rpc-url", &url, "--private-key", KEYS[1], "--json"]);
+        let deployed = octoku(&dir, &args).json();
+        assert_keys(
+            &deployed,
             &[
-                "deploy",
-                "--size",
-                "9",
-                flag,
-                "--rpc-url",
-                &url,
-                "--private-key",
-                KEYS[1],
-                "--json",
+                "chain",
+                "chain_id",
+                "puzzle",
+                "size",
+                "puzzle_address",
+                "puzzle_tx",
             ],
-        )
-        .json();
+        );
         assert_eq!(deployed["puzzle"], puzzle);
+        assert_eq!(deployed["puzzle_tx"]["gas"], gas, "{puzzle}");
         assert_eq!(deployed["size"], 9);
         assert_eq!(deployed["chain_id"], 31337);
         let address: Address = deployed["puzzle_address"]
@@ -1563,4 +1568,19 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
         ],
     )
     .fails(2, "no 9x9 validator");
+    octoku(
+        &dir,
+        &[
+            "deploy",
+            "--puzzle",
+            "classic9",
+            "--size",
+            "8",
+            "--rpc-url",
+            &url,
+            "--private-key",
+            KEYS[1],
+        ],
+    )
+    .fails(2, "classic9 is the 9x9 validator");
 }

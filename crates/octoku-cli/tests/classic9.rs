@@ -1,16 +1,22 @@
 //! The classic 9×9 validators through the `octoku` binary: seed 000's test
 //! grids on both contracts (`verify --size 9 --puzzle reference|golf`), the
 //! off-chain mirror, `fuzz --size 9`, `gas --profile isValidSolution`, and
-//! one-line errors with exit status 2 on bad input.
+//! one-line errors with exit status 2 on bad input; `deploy --puzzle
+//! classic9` on the embedded chain and its seed 000 answers.
 
 use std::process::{Command, Output};
 
 use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
 use serde_json::Value;
 
+mod common;
+use common::assert_keys;
+
 fn octoku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_octoku"))
         .args(args)
+        .env_remove("ETH_RPC_URL")
+        .env_remove("OCTOKU_STATE")
         .output()
         .expect("octoku runs")
 }
@@ -180,4 +186,92 @@ fn gas_profile_of_the_golfed_is_valid_solution() {
     assert_eq!(v["size"], 9);
     assert_eq!(v["gas"], 1_267);
     assert_eq!(v["success"], true);
+}
+
+/// `deploy --puzzle classic9` on the embedded chain: the golfed 9×9
+/// validator at the gas `octoku gas` reports for its deployment (the same
+/// as `--size 9 --golf`), answering seed 000's grids through `verify --size 9
+/// --puzzle-address A --state S`; `--size 8` with it is refused.
+#[test]
+fn deploy_puzzle_classic9_on_the_embedded_chain_answers_seed_000_grids() {
+    let dir = std::env::temp_dir().join(format!("octoku-classic9-deploy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("chain.json");
+    let state = state.to_str().unwrap();
+
+    let help = octoku(&["deploy", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("classic9"));
+
+    let gas = json(&octoku(&["gas", "--json"]));
+    let row = gas["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["puzzle"] == "golf" && d["size"] == 9)
+        .expect("a deployment row for the golfed 9x9 validator")
+        .clone();
+
+    let mut addresses = Vec::new();
+    for args in [&["--puzzle", "classic9"][..], &["--size", "9", "--golf"]] {
+        let mut cmd = vec!["deploy", "--state", state, "--json"];
+        cmd.extend_from_slice(args);
+        let out = octoku(&cmd);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let v = json(&out);
+        assert_keys(
+            &v,
+            &[
+                "chain",
+                "chain_id",
+                "puzzle",
+                "size",
+                "puzzle_address",
+                "puzzle_tx",
+            ],
+        );
+        assert_eq!(v["puzzle"], "golf", "{args:?}");
+        assert_eq!(v["size"], 9);
+        assert_eq!(v["puzzle_tx"]["gas"], row["gas"], "{args:?}");
+        addresses.push(v["puzzle_address"].as_str().unwrap().to_owned());
+    }
+    assert_ne!(addresses[0], addresses[1]);
+
+    let text = octoku(&["deploy", "--puzzle", "classic9", "--state", state]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("(9x9 golf, block 3, gas {}, tx ", row["gas"])),
+        "{text}"
+    );
+
+    let start = empty();
+    for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+        for grid in grids {
+            let out = octoku(&[
+                "verify",
+                "--size",
+                "9",
+                "--puzzle-address",
+                &addresses[0],
+                "--state",
+                state,
+                &start,
+                grid,
+                "--json",
+            ]);
+            assert_eq!(out.status.code(), Some(code), "{grid}: {}", stderr(&out));
+            assert_eq!(json(&out)["valid"], valid, "{grid}");
+            assert_eq!(json(&out)["puzzle_address"], addresses[0].as_str());
+        }
+    }
+
+    let out = octoku(&[
+        "deploy", "--puzzle", "classic9", "--size", "8", "--state", state,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("classic9 is the 9x9 validator"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

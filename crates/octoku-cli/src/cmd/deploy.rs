@@ -38,19 +38,48 @@ struct Deployed<'a> {
     earlier_deployments: usize,
 }
 
+/// What `octoku deploy --puzzle` deploys: an 8×8 puzzle (one value per
+/// [`Puzzle`]) with its arena, or the golfed classic 9×9 validator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+enum DeployTarget {
+    /// The 8×8 reference puzzle and an arena for it.
+    #[default]
+    Reference,
+    /// The golfed 8×8 puzzle and an arena for it.
+    Golf,
+    /// The fair 8×8 puzzle and an arena for it.
+    Fair,
+    /// The golfed classic 9×9 validator (contracts/classic9/) alone: no arena,
+    /// nothing recorded (the same as --size 9 --golf).
+    Classic9,
+}
+
+impl DeployTarget {
+    /// The puzzle kind: the 8×8 implementation, or whose 9×9 validator.
+    const fn puzzle(self) -> Puzzle {
+        match self {
+            DeployTarget::Reference => Puzzle::Reference,
+            DeployTarget::Golf | DeployTarget::Classic9 => Puzzle::Golf,
+            DeployTarget::Fair => Puzzle::Fair,
+        }
+    }
+}
+
 /// Arguments of `octoku deploy`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which puzzle implementation to deploy.
+    /// What to deploy: an 8×8 puzzle and its arena, or classic9 (the golfed
+    /// 9×9 validator).
     #[arg(long, value_enum, ignore_case = true, default_value_t)]
-    puzzle: Puzzle,
+    puzzle: DeployTarget,
     /// Shorthand for --puzzle golf.
     #[arg(long, conflicts_with = "puzzle")]
     golf: bool,
-    /// Board size: 8 (a puzzle and its arena) or 9 (the classic 9×9
-    /// validator of --puzzle, contracts/classic9/, alone: no arena, no record).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
-    size: u8,
+    /// Board size: 8 (a puzzle and its arena; the default) or 9 (the classic
+    /// 9×9 validator of --puzzle reference|golf, contracts/classic9/, alone: no
+    /// arena, no record). --puzzle classic9 is --size 9 --golf.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=9))]
+    size: Option<u8>,
     #[command(flatten)]
     chain: ChainArgs,
     #[command(flatten)]
@@ -60,8 +89,8 @@ pub struct Args {
     json: bool,
 }
 
-/// `octoku deploy --size 9 --json`: the 9×9 validator deployed (no arena,
-/// nothing recorded).
+/// `octoku deploy --puzzle classic9 --json` (or `--size 9`): the 9×9
+/// validator deployed (no arena, nothing recorded).
 #[derive(Debug, Serialize)]
 struct DeployedValidator<'a> {
     chain: &'a str,
@@ -75,9 +104,19 @@ struct DeployedValidator<'a> {
 
 /// Deploys the puzzle, then the arena pointing at it; records both.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let kind = if args.golf { Puzzle::Golf } else { args.puzzle };
-    if args.size == 9 {
-        return deploy_classic9(&args, kind);
+    let kind = if args.golf {
+        Puzzle::Golf
+    } else {
+        args.puzzle.puzzle()
+    };
+    match (args.puzzle, args.size) {
+        (DeployTarget::Classic9, Some(8)) => {
+            return Err(CliError::Input(
+                "--puzzle classic9 --size 8: classic9 is the 9x9 validator; expected --size 9 or no --size".into(),
+            ));
+        }
+        (DeployTarget::Classic9, _) | (_, Some(9)) => return deploy_classic9(&args, kind),
+        _ => {}
     }
     let mut opened = args.chain.open(KeyUse::Send, true)?;
     opened.set_tx_options(args.tx.options()?)?;
@@ -164,11 +203,12 @@ fn created(receipt: &Receipt) -> Result<Address, CliError> {
     })
 }
 
-/// `--size 9`: deploys the 9×9 validator of `kind`; prints its address.
+/// `--puzzle classic9` or `--size 9`: deploys the 9×9 validator of `kind`;
+/// prints its address and deployment gas.
 fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
     let artifact = classic9::artifact(kind).ok_or_else(|| {
         CliError::Input(format!(
-            "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf"
+            "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
         ))
     })?;
     let mut opened = args.chain.open(KeyUse::Send, true)?;
