@@ -7,10 +7,16 @@ NODE_BIN := node_modules/.bin
 STAMP := node_modules/.octoku-setup
 CARGO ?= cargo
 
-.PHONY: setup demo test test-rust test-forge gas-snapshot clean
+.PHONY: setup setup-browser demo test test-rust test-forge gas-snapshot clean
 
 ## setup: install the pinned solc-js, forge and anvil into node_modules (idempotent)
-setup: $(STAMP)
+setup: $(STAMP) setup-browser
+
+## setup-browser: Debian's chromium and chromedriver for octoku-serve's browser tests
+setup-browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
+	else echo "octoku setup: the browser tests need Chromium: run 'sudo apt-get install chromium chromium-driver' (Debian), then make setup again" >&2; fi
 
 $(STAMP): package.json package-lock.json tools/solc
 	@command -v node >/dev/null 2>&1 || { echo "octoku setup: node is missing; install Node.js 18 or newer (it runs solc-js), then run make setup again" >&2; exit 1; }
