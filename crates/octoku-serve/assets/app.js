@@ -467,6 +467,27 @@ function solutionText(board) {
   return board.values.map((v) => String(v)).join("");
 }
 
+/** Problems to list: the sharpest first (a changed given, a repeat, a
+ *  cell out of range), then the empty cells as one line, then misses. */
+function problemLines(problems) {
+  const empty = problems.filter((p) => p.kind === "bad_cell" && p.message.endsWith("is empty; cells must hold 1-8"));
+  const rank = { changed_given: 0, repeated: 1, bad_cell: 2, missing: 4 };
+  const lines = problems
+    .filter((p) => !empty.includes(p))
+    .map((p) => ({ order: rank[p.kind] ?? 3, text: p.message }));
+  if (empty.length === 1) lines.push({ order: 3, text: empty[0].message });
+  else if (empty.length > 1) lines.push({ order: 3, text: `${empty.length} cells are empty; cells must hold 1-8` });
+  // "row 1 misses 1", "row 1 misses 2" ... as "row 1 misses 1, 2".
+  const merged = [];
+  for (const line of lines.sort((a, b) => a.order - b.order)) {
+    const m = / misses (\d+)$/.exec(line.text);
+    const last = merged[merged.length - 1];
+    if (m && last && last.unit === line.text.slice(0, m.index)) last.digits.push(m[1]);
+    else merged.push(m ? { unit: line.text.slice(0, m.index), digits: [m[1]] } : { text: line.text });
+  }
+  return merged.map((l) => (l.unit !== undefined ? `${l.unit} misses ${l.digits.join(", ")}` : l.text));
+}
+
 function showProblems(title, cls, problems, gas) {
   const box = $("result");
   box.replaceChildren();
@@ -474,16 +495,17 @@ function showProblems(title, cls, problems, gas) {
   p.className = cls;
   p.textContent = title + (gas !== undefined ? ` (verify gas ${gas.toLocaleString("en-US")})` : "");
   box.appendChild(p);
-  if (problems && problems.length) {
+  const lines = problemLines(problems || []);
+  if (lines.length) {
     const ul = document.createElement("ul");
-    for (const problem of problems.slice(0, 12)) {
+    for (const line of lines.slice(0, 12)) {
       const li = document.createElement("li");
-      li.textContent = problem.message;
+      li.textContent = line;
       ul.appendChild(li);
     }
-    if (problems.length > 12) {
+    if (lines.length > 12) {
       const li = document.createElement("li");
-      li.textContent = `… and ${problems.length - 12} more`;
+      li.textContent = `… and ${lines.length - 12} more`;
       ul.appendChild(li);
     }
     box.appendChild(ul);
@@ -498,10 +520,19 @@ async function check() {
       arena.showBad([]);
       showProblems("Valid: the contract accepts this solution.", "good", [], v.gas);
     } else {
+      // Outline the cells of the sharpest problems: changed givens, repeats
+      // and out-of-range cells; else the empty cells; else the units missing a digit.
+      const isEmpty = (p) => p.kind === "bad_cell" && p.message.includes("is empty");
+      const tiers = [
+        v.problems.filter((p) => p.kind !== "missing" && !isEmpty(p)),
+        v.problems.filter(isEmpty),
+        v.problems,
+      ];
       const bad = new Set();
-      // Cells of the sharpest problems: changed givens, bad cells, repeats.
-      for (const p of v.problems) if (p.kind !== "missing") p.cells.forEach(([r, c]) => bad.add(r * 8 + c));
-      if (!bad.size) for (const p of v.problems) p.cells.forEach(([r, c]) => bad.add(r * 8 + c));
+      for (const tier of tiers) {
+        tier.forEach((p) => p.cells.forEach(([r, c]) => bad.add(r * 8 + c)));
+        if (bad.size) break;
+      }
       arena.showBad([...bad]);
       showProblems("Invalid: the contract rejects this solution.", "warn", v.problems, v.gas);
     }

@@ -565,3 +565,15 @@ fn a_non_loopback_host_gets_a_warning() {
     let e = with("example.com").ip().unwrap_err();
     assert!(e.to_string().contains("expected an IP address"), "{e}");
 }
+
+#[tokio::test]
+async fn the_readme_verify_example_answers_as_documented() {
+    let app = app("readme");
+    // The public mainnet solve of the published puzzle (README, JSON API).
+    let body = "{\"start\":\"0x0000010000000000000700000000040200000000030000800000006000500000\",\"solution\":\"0x6573214814286735824756133615847227814356536472817832156441563827\"}";
+    let a = send(&app, post("/api/verify", body, None)).await;
+    assert_eq!(
+        a.body,
+        "{\"valid\":true,\"gas\":829,\"puzzle\":\"fair\",\"reason\":null,\"problems\":[]}"
+    );
+}
