@@ -77,7 +77,7 @@ impl Guard {
     /// Whether `Host: value` names this server.
     pub fn host_allowed(&self, value: &str) -> bool {
         let value = value.trim().to_ascii_lowercase();
-        self.hosts.iter().any(|h| *h == value)
+        self.hosts.contains(&value)
     }
 
     fn token_ok(&self, headers: &HeaderMap) -> bool {
