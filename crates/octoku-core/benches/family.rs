@@ -1,0 +1,210 @@
+//! Sudoku-family benchmarks: the general solver (`octoku_core::nsolve`) on 9×9
+//! against the `sudoku` crate (a Rust port of jczsolve) on the same fixed
+//! puzzle sets, on 6×6, 12×12 and 16×16 puzzles, and on 8×8 boards against
+//! the 8×8-only solver (`octoku_core::solve`).
+//!
+//! Run: `cargo bench -p octoku-core --bench family -- --warm-up-time 1 --measurement-time 3`.
+//! Before the criterion groups it prints, per set, each puzzle timed on its
+//! own (median and mean over the set) for both solvers, and the ratio of the
+//! means (octoku time / sudoku time: below 1 means octoku is faster).
+
+use criterion::{Criterion, black_box, criterion_group};
+use octoku_core::board::Board;
+use octoku_core::nboard::NBoard;
+use octoku_core::ntext::{self, ReadOptions};
+use octoku_core::rng::SplitMix64;
+use octoku_core::{nsolve, solve};
+use std::time::{Duration, Instant};
+
+/// The puzzles of a data file (line form, `#` comments).
+fn puzzles(text: &str) -> Vec<NBoard> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            ntext::read(l, &ReadOptions::default())
+                .expect("data files hold valid boards")
+                .board
+        })
+        .collect()
+}
+
+/// A 9×9 board as the `sudoku` crate's type (same 81 bytes, 0 = empty).
+fn to_sudoku(b: &NBoard) -> sudoku::Sudoku {
+    let cells: [u8; 81] = b.cells().try_into().expect("a 9x9 board");
+    sudoku::Sudoku::from_bytes(cells).expect("cells 0-9")
+}
+
+/// The 9×9 sets.
+fn classic_sets() -> Vec<(&'static str, Vec<NBoard>)> {
+    vec![
+        (
+            "classic_generated",
+            puzzles(include_str!("../data/classic_generated.txt")),
+        ),
+        ("classic_hard", puzzles(include_str!("../data/classic_hard.txt"))),
+    ]
+}
+
+/// The other sizes.
+fn other_sets() -> Vec<(&'static str, Vec<NBoard>)> {
+    vec![
+        ("size6", puzzles(include_str!("../data/size6.txt"))),
+        ("size12", puzzles(include_str!("../data/size12.txt"))),
+        ("size16", puzzles(include_str!("../data/size16.txt"))),
+    ]
+}
+
+/// `n` solvable 8×8 boards like the published generate's: digits 1-8 on 8 distinct random cells.
+fn octoku_boards(n: usize) -> Vec<Board> {
+    let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut cells = [0u8; 64];
+        let mut digits: Vec<u8> = (1..=8).collect();
+        rng.shuffle(&mut digits);
+        let mut placed = 0;
+        while placed < 8 {
+            let i = rng.below(64) as usize;
+            if cells[i] == 0 {
+                cells[i] = digits[placed];
+                placed += 1;
+            }
+        }
+        let b = Board::from_cells(&cells);
+        if matches!(solve::solve(b), Ok(Some(_))) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// Per-item times of `f` (each item timed alone over `reps` runs): (median, mean).
+fn timed<T>(items: &[T], reps: u32, f: impl Fn(&T)) -> (Duration, Duration) {
+    let mut times: Vec<Duration> = items
+        .iter()
+        .map(|x| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f(black_box(x));
+            }
+            t.elapsed() / reps
+        })
+        .collect();
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    (times[times.len() / 2], mean)
+}
+
+/// Prints per-set medians, means and ratios.
+fn print_summary() {
+    println!("set                 task          octoku median/mean      sudoku median/mean      ratio of means (octoku/sudoku)");
+    for (name, set) in classic_sets() {
+        let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
+        let (om, oa) = timed(&set, 20, |b| {
+            black_box(nsolve::solve(b));
+        });
+        let (sm, sa) = timed(&theirs, 20, |s| {
+            black_box(s.some_solution());
+        });
+        println!(
+            "{name:<19} solve         {om:>9.2?} / {oa:>9.2?}   {sm:>9.2?} / {sa:>9.2?}   {:.2}",
+            oa.as_secs_f64() / sa.as_secs_f64()
+        );
+        let (om, oa) = timed(&set, 20, |b| {
+            black_box(nsolve::count(b, 2));
+        });
+        let (sm, sa) = timed(&theirs, 20, |s| {
+            black_box(s.solutions_count_up_to(2));
+        });
+        println!(
+            "{name:<19} count(2)      {om:>9.2?} / {oa:>9.2?}   {sm:>9.2?} / {sa:>9.2?}   {:.2}",
+            oa.as_secs_f64() / sa.as_secs_f64()
+        );
+    }
+    for (name, set) in other_sets() {
+        let (m, a) = timed(&set, 10, |b| {
+            black_box(nsolve::solve(b));
+        });
+        println!("{name:<19} solve         {m:>9.2?} / {a:>9.2?}");
+    }
+    let boards = octoku_boards(256);
+    let general: Vec<NBoard> = boards.iter().map(|&b| NBoard::try_from(b).unwrap()).collect();
+    let (m8, a8) = timed(&boards, 200, |&b| {
+        black_box(solve::solve(b)).ok();
+    });
+    let (mg, ag) = timed(&general, 200, |b| {
+        black_box(nsolve::solve(b));
+    });
+    println!("8x8 generated       solve (8x8)   {m8:>9.2?} / {a8:>9.2?}");
+    println!(
+        "8x8 generated       nsolve        {mg:>9.2?} / {ag:>9.2?}   median ratio nsolve/8x8 {:.2}",
+        mg.as_secs_f64() / m8.as_secs_f64()
+    );
+}
+
+/// Benchmarks `f` over `items`, one item per iteration, cycling.
+fn cycle<T>(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, name: &str, items: &[T], f: impl Fn(&T)) {
+    let mut k = 0usize;
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            k = (k + 1) % items.len();
+            f(black_box(&items[k]))
+        })
+    });
+}
+
+fn bench_family(c: &mut Criterion) {
+    for (name, set) in classic_sets() {
+        let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
+        let mut g = c.benchmark_group(name);
+        cycle(&mut g, "octoku_solve", &set, |b| {
+            black_box(nsolve::solve(b));
+        });
+        cycle(&mut g, "sudoku_some_solution", &theirs, |s| {
+            black_box(s.some_solution());
+        });
+        cycle(&mut g, "octoku_count2", &set, |b| {
+            black_box(nsolve::count(b, 2));
+        });
+        cycle(&mut g, "sudoku_count2", &theirs, |s| {
+            black_box(s.solutions_count_up_to(2));
+        });
+        g.finish();
+    }
+    for (name, set) in other_sets() {
+        let mut g = c.benchmark_group(name);
+        cycle(&mut g, "octoku_solve", &set, |b| {
+            black_box(nsolve::solve(b));
+        });
+        g.finish();
+    }
+    let boards = octoku_boards(256);
+    let general: Vec<NBoard> = boards.iter().map(|&b| NBoard::try_from(b).unwrap()).collect();
+    let mut g = c.benchmark_group("octoku8_generated");
+    cycle(&mut g, "solve_8x8", &boards, |&b| {
+        black_box(solve::solve(b)).ok();
+    });
+    cycle(&mut g, "nsolve", &general, |b| {
+        black_box(nsolve::solve(b));
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(50);
+    targets = bench_family
+}
+
+fn main() {
+    // Only for a real benchmark run, not for `cargo test --benches`.
+    if std::env::args().any(|a| a == "--bench") {
+        print_summary();
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,0 +1,272 @@
+//! A board of any Sudoku-family shape: N×N cells for a [`Geometry`], one byte
+//! per cell in reading order, 0 for an empty cell and 1..=N for a symbol.
+//!
+//! The cell order is the one of the 8×8 [`Board`] and of the classic 81-byte
+//! calldata form: index `N * row + col`. [`NBoard::cells`] is that byte slice
+//! and [`NBoard::from_cells`] builds a board from one, checking its length and
+//! every value.
+//!
+//! ```
+//! use octoku_core::geometry::Geometry;
+//! use octoku_core::nboard::NBoard;
+//! let mut b = NBoard::empty(Geometry::CLASSIC);
+//! b.set(0, 8, 9);
+//! assert_eq!(b.cells()[8], 9);
+//! assert_eq!(NBoard::from_cells(Geometry::CLASSIC, b.cells()), Ok(b));
+//! ```
+
+use std::fmt;
+
+use crate::board::Board;
+use crate::geometry::Geometry;
+
+/// An N×N board of a given geometry: one value per cell, 0 = empty, 1..=N a symbol.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct NBoard {
+    geometry: Geometry,
+    cells: Vec<u8>,
+}
+
+/// Why raw cells do not make a board of the asked geometry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellsError {
+    /// The slice does not hold N² cells.
+    WrongLength {
+        /// The geometry asked for.
+        geometry: Geometry,
+        /// Cells found.
+        found: usize,
+    },
+    /// A cell holds a value above N.
+    ValueOutOfRange {
+        /// The geometry asked for.
+        geometry: Geometry,
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+        /// The value found there.
+        value: u8,
+    },
+    /// An 8×8 [`Board`] was asked of a board of another geometry.
+    NotOctoku {
+        /// The board's geometry.
+        geometry: Geometry,
+    },
+}
+
+impl fmt::Display for CellsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CellsError::WrongLength { geometry, found } => write!(
+                f,
+                "{found} cells for a {geometry} board; expected exactly {}",
+                geometry.cell_count()
+            ),
+            CellsError::ValueOutOfRange {
+                geometry,
+                row,
+                col,
+                value,
+            } => write!(
+                f,
+                "row {} column {} holds {value}; cells of a {geometry} board must be 0 (empty) or 1-{}",
+                row + 1,
+                col + 1,
+                geometry.size()
+            ),
+            CellsError::NotOctoku { geometry } => write!(
+                f,
+                "a {geometry} board has no 8x8 word form; expected an 8x8 board with 2x4 boxes"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CellsError {}
+
+impl NBoard {
+    /// The board of `geometry` with every cell empty.
+    pub fn empty(geometry: Geometry) -> NBoard {
+        NBoard {
+            geometry,
+            cells: vec![0; geometry.cell_count()],
+        }
+    }
+
+    /// A board from N² cells in reading order; every value must be 0..=N.
+    pub fn from_cells(geometry: Geometry, cells: &[u8]) -> Result<NBoard, CellsError> {
+        if cells.len() != geometry.cell_count() {
+            return Err(CellsError::WrongLength {
+                geometry,
+                found: cells.len(),
+            });
+        }
+        let n = geometry.size();
+        if let Some(i) = cells.iter().position(|&v| usize::from(v) > n) {
+            let (row, col) = geometry.position(i);
+            return Err(CellsError::ValueOutOfRange {
+                geometry,
+                row,
+                col,
+                value: cells[i],
+            });
+        }
+        Ok(NBoard {
+            geometry,
+            cells: cells.to_vec(),
+        })
+    }
+
+    /// The board's shape.
+    pub const fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The side N.
+    pub const fn size(&self) -> usize {
+        self.geometry.size()
+    }
+
+    /// The N² cells in reading order (index `N * row + col`), 0 = empty.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The cell at `row`, `col` (0-based).
+    ///
+    /// # Panics
+    /// Panics if `row` or `col` is N or more (a caller bug).
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        let n = self.size();
+        assert!(row < n && col < n, "cell ({row}, {col}) outside {n}x{n}");
+        self.cells[n * row + col]
+    }
+
+    /// Sets the cell at `row`, `col` to `value` (0 empties it).
+    ///
+    /// # Panics
+    /// Panics if `row` or `col` is N or more, or `value` is above N (caller bugs).
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        let n = self.size();
+        assert!(row < n && col < n, "cell ({row}, {col}) outside {n}x{n}");
+        assert!(usize::from(value) <= n, "value {value} above {n}");
+        self.cells[n * row + col] = value;
+    }
+
+    /// The number of non-empty cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// Whether every cell holds a symbol.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// Whether this is a solved grid: every row, column and box holds each of 1..=N once.
+    pub fn is_valid_grid(&self) -> bool {
+        let g = self.geometry;
+        let full = (1u32 << (g.size() + 1)) - 2;
+        g.units().all(|u| {
+            g.unit_cells(u)
+                .fold(0u32, |seen, (r, c)| seen | 1 << self.cells[g.index(r, c)])
+                == full
+        })
+    }
+
+    /// Whether `self` keeps every given of `start` (same geometry required).
+    pub fn keeps_givens(&self, start: &NBoard) -> bool {
+        self.geometry == start.geometry
+            && start
+                .cells
+                .iter()
+                .zip(&self.cells)
+                .all(|(&s, &v)| s == 0 || s == v)
+    }
+}
+
+impl fmt::Debug for NBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text: String = self
+            .cells
+            .iter()
+            .map(|&v| match v {
+                0 => '.',
+                1..=9 => char::from(b'0' + v),
+                _ => char::from(b'A' + v - 10),
+            })
+            .collect();
+        write!(f, "NBoard({}, {text})", self.geometry)
+    }
+}
+
+impl TryFrom<Board> for NBoard {
+    type Error = CellsError;
+
+    /// The 8×8 board as an N-board of [`Geometry::OCTOKU`]; a nibble of 9..=15 is an error.
+    fn try_from(board: Board) -> Result<NBoard, CellsError> {
+        NBoard::from_cells(Geometry::OCTOKU, &board.cells())
+    }
+}
+
+impl TryFrom<&NBoard> for Board {
+    type Error = CellsError;
+
+    /// The packed 8×8 word of a board of [`Geometry::OCTOKU`].
+    fn try_from(board: &NBoard) -> Result<Board, CellsError> {
+        match <&[u8; 64]>::try_from(board.cells()) {
+            Ok(cells) if board.geometry == Geometry::OCTOKU => Ok(Board::from_cells(cells)),
+            _ => Err(CellsError::NotOctoku {
+                geometry: board.geometry,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_cells_rejects_wrong_lengths_and_values_above_n() {
+        let g = Geometry::for_size(4).unwrap();
+        assert_eq!(
+            NBoard::from_cells(g, &[0; 15]),
+            Err(CellsError::WrongLength {
+                geometry: g,
+                found: 15
+            })
+        );
+        let mut cells = [0u8; 16];
+        cells[6] = 5;
+        let err = NBoard::from_cells(g, &cells).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "row 2 column 3 holds 5; cells of a 4x4 (2x2 boxes) board must be 0 (empty) or 1-4"
+        );
+    }
+
+    #[test]
+    fn octoku_boards_convert_both_ways_and_other_shapes_refuse() {
+        let word: Board = "0x1234567812345678000000000000000000000000000000000000000000000087"
+            .parse()
+            .unwrap();
+        let nb = NBoard::try_from(word).unwrap();
+        assert_eq!(nb.get(0, 0), 1);
+        assert_eq!(nb.get(7, 6), 8);
+        assert_eq!(Board::try_from(&nb), Ok(word));
+        let bad = Board::from_cells(&[9; 64]);
+        assert!(NBoard::try_from(bad).is_err());
+        let nine = NBoard::empty(Geometry::CLASSIC);
+        assert_eq!(
+            Board::try_from(&nine),
+            Err(CellsError::NotOctoku {
+                geometry: Geometry::CLASSIC
+            })
+        );
+        // Same side, other box shape: not the octoku word either.
+        let g42 = Geometry::new(4, 2).unwrap();
+        assert!(Board::try_from(&NBoard::empty(g42)).is_err());
+    }
+}

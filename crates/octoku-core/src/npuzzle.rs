@@ -1,0 +1,191 @@
+//! Puzzles with exactly one solution, for every geometry, reproducible from a seed.
+//!
+//! A puzzle starts as a random solved grid (the empty board solved with the
+//! candidates of every branch tried in an order drawn from the seed, then a
+//! random symmetry of the board); givens are then removed one by one, in a
+//! random order, each removal kept only while the solution stays unique.
+//! With a target number of givens the removal stops there; when one pass
+//! ends above the target, more passes are tried on fresh grids, and if none
+//! reaches it the error says the fewest givens reached.
+//!
+//! ```
+//! use octoku_core::geometry::Geometry;
+//! use octoku_core::{npuzzle, nsolve};
+//! let p = npuzzle::generate(Geometry::CLASSIC, 7, Some(30)).unwrap();
+//! assert_eq!(p.puzzle.givens(), 30);
+//! assert!(nsolve::is_unique(&p.puzzle));
+//! assert_eq!(nsolve::solve(&p.puzzle), Some(p.solution));
+//! ```
+
+use std::fmt;
+
+use crate::geometry::Geometry;
+use crate::nboard::NBoard;
+use crate::nsolve;
+use crate::rng::SplitMix64;
+
+/// Passes tried (each on a fresh grid) before a target number of givens is declared out of reach.
+pub const PASSES: usize = 8;
+
+/// A puzzle and its one solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The start board.
+    pub puzzle: NBoard,
+    /// Its only solution.
+    pub solution: NBoard,
+}
+
+/// Why no puzzle was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleError {
+    /// More givens asked for than the board has cells.
+    TooManyGivens {
+        /// The geometry.
+        geometry: Geometry,
+        /// Givens asked for.
+        asked: usize,
+    },
+    /// No pass got down to the target while keeping the solution unique.
+    Unreachable {
+        /// The geometry.
+        geometry: Geometry,
+        /// Givens asked for.
+        asked: usize,
+        /// The fewest givens any pass reached.
+        fewest: usize,
+        /// Passes tried.
+        passes: usize,
+    },
+}
+
+impl fmt::Display for PuzzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PuzzleError::TooManyGivens { geometry, asked } => write!(
+                f,
+                "--givens {asked} is more than the {} cells of a {geometry} board; expected at most {}",
+                geometry.cell_count(),
+                geometry.cell_count()
+            ),
+            PuzzleError::Unreachable {
+                geometry,
+                asked,
+                fewest,
+                passes,
+            } => write!(
+                f,
+                "--givens {asked} is out of reach for a unique {geometry} puzzle: {passes} passes removed givens while the solution stayed unique and the fewest reached was {fewest}; expected --givens {fewest} or more (or another --seed)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PuzzleError {}
+
+/// Applies a random symmetry of `g` to a board: symbols relabelled, bands and
+/// the rows inside each band permuted, stacks and the columns inside each
+/// stack permuted, and (for square boxes) a transposition at random. A valid
+/// grid stays valid.
+pub fn transform(board: &NBoard, rng: &mut SplitMix64) -> NBoard {
+    let g = board.geometry();
+    let n = g.size();
+    let (br, bc) = (g.box_rows(), g.box_cols());
+    // Row order: bands permuted, rows within each band permuted.
+    let line_order = |rng: &mut SplitMix64, inner: usize| -> Vec<usize> {
+        let mut groups: Vec<usize> = (0..n / inner).collect();
+        rng.shuffle(&mut groups);
+        let mut out = Vec::with_capacity(n);
+        for grp in groups {
+            let mut inside: Vec<usize> = (0..inner).collect();
+            rng.shuffle(&mut inside);
+            out.extend(inside.into_iter().map(|k| grp * inner + k));
+        }
+        out
+    };
+    let rows = line_order(rng, br);
+    let cols = line_order(rng, bc);
+    let mut labels: Vec<u8> = (1..=n as u8).collect();
+    rng.shuffle(&mut labels);
+    let transpose = br == bc && rng.below(2) == 1;
+    let mut out = NBoard::empty(g);
+    for (r, &from_row) in rows.iter().enumerate() {
+        for (c, &from_col) in cols.iter().enumerate() {
+            let v = board.get(from_row, from_col);
+            let v = if v == 0 {
+                0
+            } else {
+                labels[usize::from(v) - 1]
+            };
+            if transpose {
+                out.set(c, r, v);
+            } else {
+                out.set(r, c, v);
+            }
+        }
+    }
+    out
+}
+
+/// A random solved grid of `g`.
+pub fn solved_grid(g: Geometry, rng: &mut SplitMix64) -> NBoard {
+    let grid = nsolve::solve_random(&NBoard::empty(g), rng)
+        .expect("the empty board of every geometry has a solution");
+    transform(&grid, rng)
+}
+
+/// Removes givens of `solution` in a random order while the solution stays
+/// unique, stopping at `target` givens.
+fn remove_givens(solution: &NBoard, target: usize, rng: &mut SplitMix64) -> NBoard {
+    let g = solution.geometry();
+    let mut board = solution.clone();
+    let mut order: Vec<usize> = (0..g.cell_count()).collect();
+    rng.shuffle(&mut order);
+    let mut givens = g.cell_count();
+    for i in order {
+        if givens <= target {
+            break;
+        }
+        let (r, c) = g.position(i);
+        let v = board.get(r, c);
+        board.set(r, c, 0);
+        if nsolve::is_unique(&board) {
+            givens -= 1;
+        } else {
+            board.set(r, c, v);
+        }
+    }
+    board
+}
+
+/// A puzzle of `g` with exactly one solution, the same for the same `seed`:
+/// with `givens`, exactly that many; without, as few as one pass reaches
+/// (every remaining given is needed for uniqueness).
+pub fn generate(g: Geometry, seed: u64, givens: Option<usize>) -> Result<Puzzle, PuzzleError> {
+    if let Some(k) = givens
+        && k > g.cell_count()
+    {
+        return Err(PuzzleError::TooManyGivens {
+            geometry: g,
+            asked: k,
+        });
+    }
+    let mut rng = SplitMix64::new(seed);
+    let target = givens.unwrap_or(0);
+    let mut fewest = usize::MAX;
+    for _ in 0..if givens.is_some() { PASSES } else { 1 } {
+        let solution = solved_grid(g, &mut rng);
+        let puzzle = remove_givens(&solution, target, &mut rng);
+        let left = puzzle.givens();
+        if givens.is_none() || left == target {
+            return Ok(Puzzle { puzzle, solution });
+        }
+        fewest = fewest.min(left);
+    }
+    Err(PuzzleError::Unreachable {
+        geometry: g,
+        asked: target,
+        fewest,
+        passes: PASSES,
+    })
+}

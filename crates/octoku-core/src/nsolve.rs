@@ -1,0 +1,666 @@
+//! Solving boards of every geometry ([`NBoard`]): `solve`, `count`,
+//! `is_unique`, and a one-line reason when a simple contradiction shows.
+//!
+//! The solver keeps, for each symbol, a bitboard of the cells where it may
+//! still go (bit `i` is the cell at reading index `i = N * row + col`), in
+//! `W` 64-bit words (W = ⌈N²/64⌉: 1 up to 8×8, 2 for 9×9 and 10×10, 3 for
+//! 12×12, 4 up to 16×16; the width is a const parameter, so each width gets
+//! its own unrolled code). Placing a symbol clears its peers (row, column and
+//! box, precomputed once per geometry) with W word operations. Propagation
+//! applies naked singles (cells with one candidate, found by bit-sliced
+//! counting over the symbol boards) and hidden singles (a symbol with one
+//! place left in a unit, checked only for units still missing that symbol),
+//! and the search branches on the empty cell with the fewest candidates.
+//! Nothing is allocated while searching. Classic 9×9 boards take a faster
+//! path on the same idea (`bands`): each symbol's board cut into three
+//! 27-bit bands, with box/row locked candidates from a table.
+
+// Word loops index several W-word boards at once by the same k.
+#![allow(clippy::needless_range_loop)]
+
+use std::sync::OnceLock;
+
+use crate::geometry::{Geometry, Unit};
+use crate::nboard::NBoard;
+use crate::rng::SplitMix64;
+
+pub mod bands;
+
+/// The largest side, in symbols: a symbol set fits a `u16`.
+const MAX_N: usize = Geometry::MAX_SIZE;
+
+/// Peer and unit masks of one geometry, as 4-word bitboards (a width-W
+/// solver reads the first W words).
+struct Tables {
+    /// Peers of each cell (same row, column or box), the cell itself excluded.
+    peers: Vec<[u64; 4]>,
+    /// The 3N units: rows, then columns, then boxes (the order of [`Geometry::units`]).
+    units: Vec<[u64; 4]>,
+    /// Bits of the three units through each cell, in a 3N-bit unit set.
+    unit_bits: Vec<u64>,
+    /// Every cell of the board.
+    all: [u64; 4],
+}
+
+impl Tables {
+    /// Builds the masks of `g`.
+    fn build(g: Geometry) -> Tables {
+        let n = g.size();
+        let units: Vec<[u64; 4]> = g
+            .units()
+            .map(|u| {
+                let mut m = [0u64; 4];
+                for (r, c) in g.unit_cells(u) {
+                    let i = g.index(r, c);
+                    m[i / 64] |= 1 << (i % 64);
+                }
+                m
+            })
+            .collect();
+        let mut peers = Vec::with_capacity(n * n);
+        let mut unit_bits = Vec::with_capacity(n * n);
+        for i in 0..n * n {
+            let (r, c) = g.position(i);
+            let ids = [r, n + c, 2 * n + g.box_of(r, c)];
+            let mut m = [0u64; 4];
+            for &u in &ids {
+                for (w, word) in m.iter_mut().enumerate() {
+                    *word |= units[u][w];
+                }
+            }
+            m[i / 64] &= !(1 << (i % 64));
+            peers.push(m);
+            unit_bits.push(ids.iter().fold(0u64, |a, &u| a | 1 << u));
+        }
+        let mut all = [0u64; 4];
+        for i in 0..n * n {
+            all[i / 64] |= 1 << (i % 64);
+        }
+        Tables {
+            peers,
+            units,
+            unit_bits,
+            all,
+        }
+    }
+
+    /// The cached tables of `g` (built on first use; one slot per box shape).
+    fn of(g: Geometry) -> &'static Tables {
+        const SLOTS: usize = (MAX_N + 1) * (MAX_N + 1);
+        static CACHE: [OnceLock<Tables>; SLOTS] = [const { OnceLock::new() }; SLOTS];
+        CACHE[g.box_rows() * (MAX_N + 1) + g.box_cols()].get_or_init(|| Tables::build(g))
+    }
+}
+
+/// The first W words of a 4-word mask.
+#[inline(always)]
+fn words<const W: usize>(m: &[u64; 4]) -> [u64; W] {
+    let mut out = [0u64; W];
+    out.copy_from_slice(&m[..W]);
+    out
+}
+
+/// Whether a bitboard is empty.
+#[inline(always)]
+fn is_zero<const W: usize>(x: &[u64; W]) -> bool {
+    x.iter().all(|&w| w == 0)
+}
+
+/// The lowest set bit of a non-empty bitboard.
+#[inline(always)]
+fn first_bit<const W: usize>(x: &[u64; W]) -> usize {
+    let mut base = 0;
+    for &w in x {
+        if w != 0 {
+            return base + w.trailing_zeros() as usize;
+        }
+        base += 64;
+    }
+    base
+}
+
+/// How many bits a bitboard holds, saturated at 2: 0, 1 or 2 (two or more).
+#[inline(always)]
+fn ones_upto2<const W: usize>(x: &[u64; W]) -> u32 {
+    let mut n = 0;
+    for &w in x {
+        if w != 0 {
+            n += if w & (w - 1) == 0 { 1 } else { 2 };
+        }
+    }
+    n.min(2)
+}
+
+/// Search state: the cells each symbol may take, the fixed cells, and for
+/// each symbol the units (bit u of the 3N units) where it is not fixed yet.
+#[derive(Clone, Copy)]
+struct State<const W: usize> {
+    /// `pos[d]`: cells where symbol `d + 1` may go; a fixed cell keeps only its own symbol.
+    pos: [[u64; W]; MAX_N],
+    /// Cells whose symbol is fixed.
+    solved: [u64; W],
+    /// `open[d]`: units that do not hold a fixed `d + 1` yet.
+    open: [u64; MAX_N],
+}
+
+/// A solver for one geometry at width W.
+struct Solver<const W: usize> {
+    n: usize,
+    t: &'static Tables,
+    all: [u64; W],
+}
+
+impl<const W: usize> Solver<W> {
+    fn new(g: Geometry) -> Solver<W> {
+        let t = Tables::of(g);
+        Solver {
+            n: g.size(),
+            t,
+            all: words(&t.all),
+        }
+    }
+
+    /// Reads givens into a state; `None` when two givens clash in a unit.
+    fn start(&self, cells: &[u8]) -> Option<State<W>> {
+        let open_all = (1u64 << (3 * self.n)) - 1;
+        let mut s = State {
+            pos: [[0; W]; MAX_N],
+            solved: [0; W],
+            open: [0; MAX_N],
+        };
+        for d in 0..self.n {
+            s.pos[d] = self.all;
+            s.open[d] = open_all;
+        }
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                let d = usize::from(v - 1);
+                if (s.pos[d][i / 64] >> (i % 64)) & 1 == 0 {
+                    return None;
+                }
+                self.place(&mut s, d, i);
+            }
+        }
+        Some(s)
+    }
+
+    /// Fixes symbol `d + 1` in cell `i`.
+    #[inline(always)]
+    fn place(&self, s: &mut State<W>, d: usize, i: usize) {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        for p in s.pos[..self.n].iter_mut() {
+            p[w] &= !b;
+        }
+        let peers = &self.t.peers[i];
+        for (k, word) in s.pos[d].iter_mut().enumerate() {
+            *word &= !peers[k];
+        }
+        s.pos[d][w] |= b;
+        s.solved[w] |= b;
+        s.open[d] &= !self.t.unit_bits[i];
+    }
+
+    /// Applies naked and hidden singles until nothing changes; false on a contradiction.
+    #[inline]
+    fn propagate(&self, s: &mut State<W>) -> bool {
+        loop {
+            let mut one = [0u64; W];
+            let mut two = [0u64; W];
+            for p in &s.pos[..self.n] {
+                for k in 0..W {
+                    two[k] |= one[k] & p[k];
+                    one[k] |= p[k];
+                }
+            }
+            if one != self.all {
+                return false; // a cell with no candidate
+            }
+            let mut placed = false;
+            for k in 0..W {
+                let mut singles = !two[k] & !s.solved[k] & self.all[k];
+                while singles != 0 {
+                    let bit = singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let i = 64 * k + bit;
+                    match s.pos[..self.n].iter().position(|p| (p[k] >> bit) & 1 != 0) {
+                        Some(d) => self.place(s, d, i),
+                        None => return false,
+                    }
+                    placed = true;
+                }
+            }
+            if placed {
+                continue;
+            }
+            if s.solved == self.all {
+                return true;
+            }
+            let mut changed = false;
+            for d in 0..self.n {
+                let mut open = s.open[d];
+                while open != 0 {
+                    let u = open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    let unit = &self.t.units[u];
+                    let mut x = [0u64; W];
+                    for k in 0..W {
+                        x[k] = s.pos[d][k] & unit[k];
+                    }
+                    match ones_upto2(&x) {
+                        0 => return false, // the symbol has no place in this unit
+                        1 => {
+                            self.place(s, d, first_bit(&x));
+                            changed = true;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// The unfixed cell with the fewest candidates (every unfixed cell has at least two).
+    #[inline]
+    fn branch_cell(&self, s: &State<W>) -> usize {
+        // Bit-sliced candidate counters: plane j holds bit j of each cell's count.
+        let mut planes = [[0u64; W]; 5];
+        for p in &s.pos[..self.n] {
+            for k in 0..W {
+                let mut carry = p[k];
+                for plane in planes.iter_mut() {
+                    let sum = plane[k] ^ carry;
+                    carry &= plane[k];
+                    plane[k] = sum;
+                }
+            }
+        }
+        let mut free = [0u64; W];
+        for k in 0..W {
+            free[k] = !s.solved[k] & self.all[k];
+        }
+        for count in 2..=self.n {
+            let mut exact = free;
+            for (j, plane) in planes.iter().enumerate() {
+                for k in 0..W {
+                    exact[k] &= if (count >> j) & 1 != 0 {
+                        plane[k]
+                    } else {
+                        !plane[k]
+                    };
+                }
+            }
+            if !is_zero(&exact) {
+                return first_bit(&exact);
+            }
+        }
+        first_bit(&free)
+    }
+
+    /// Depth-first search from a propagated state; calls `found` on each
+    /// solution and stops when it returns true. Returns true when stopped.
+    /// With `rng`, the candidates of a branch are tried in random order.
+    fn search(
+        &self,
+        s: &State<W>,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&State<W>) -> bool,
+    ) -> bool {
+        if s.solved == self.all {
+            return found(s);
+        }
+        let i = self.branch_cell(s);
+        let (w, bit) = (i / 64, i % 64);
+        let mut order = [0u8; MAX_N];
+        let mut len = 0;
+        for d in 0..self.n {
+            if (s.pos[d][w] >> bit) & 1 != 0 {
+                order[len] = d as u8;
+                len += 1;
+            }
+        }
+        if let Some(r) = rng.as_deref_mut() {
+            r.shuffle(&mut order[..len]);
+        }
+        for &d in &order[..len] {
+            let mut t = *s;
+            self.place(&mut t, usize::from(d), i);
+            if self.propagate(&mut t) && self.search(&t, rng, found) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells of a fully fixed state.
+    fn grid(&self, s: &State<W>, out: &mut [u8]) {
+        for (d, p) in s.pos[..self.n].iter().enumerate() {
+            for (k, &word) in p.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let bit = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    out[64 * k + bit] = d as u8 + 1;
+                }
+            }
+        }
+    }
+
+    /// Runs the search on `board`, calling `found` with each solution's cells until it returns true.
+    fn run(
+        &self,
+        board: &NBoard,
+        mut rng: Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&[u8]) -> bool,
+    ) {
+        let Some(mut s) = self.start(board.cells()) else {
+            return;
+        };
+        if !self.propagate(&mut s) {
+            return;
+        }
+        let mut buf = [0u8; MAX_N * MAX_N];
+        let cells = &mut buf[..board.cells().len()];
+        self.search(&s, &mut rng, &mut |t: &State<W>| {
+            self.grid(t, cells);
+            found(cells)
+        });
+    }
+}
+
+/// Runs the search at the width the board needs.
+fn run(board: &NBoard, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
+    let g = board.geometry();
+    if g == Geometry::CLASSIC {
+        return bands::run(board.cells(), rng, found);
+    }
+    match g.cell_count().div_ceil(64) {
+        1 => Solver::<1>::new(g).run(board, rng, found),
+        2 => Solver::<2>::new(g).run(board, rng, found),
+        3 => Solver::<3>::new(g).run(board, rng, found),
+        _ => Solver::<4>::new(g).run(board, rng, found),
+    }
+}
+
+/// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
+pub fn solve(board: &NBoard) -> Option<NBoard> {
+    let mut out = None;
+    run(board, None, &mut |cells: &[u8]| {
+        out = NBoard::from_cells(board.geometry(), cells).ok();
+        true
+    });
+    out
+}
+
+/// A solution picked at random (the candidates of each branch in an order
+/// drawn from `rng`): the same seed gives the same grid.
+pub fn solve_random(board: &NBoard, rng: &mut SplitMix64) -> Option<NBoard> {
+    let mut out = None;
+    run(board, Some(rng), &mut |cells: &[u8]| {
+        out = NBoard::from_cells(board.geometry(), cells).ok();
+        true
+    });
+    out
+}
+
+/// Counts the solutions of a board, exactly up to `limit` (the count stops there).
+pub fn count(board: &NBoard, limit: u64) -> u64 {
+    if limit == 0 {
+        return 0;
+    }
+    let mut n = 0u64;
+    run(board, None, &mut |_: &[u8]| {
+        n += 1;
+        n >= limit
+    });
+    n
+}
+
+/// Whether a board has exactly one solution.
+pub fn is_unique(board: &NBoard) -> bool {
+    count(board, 2) == 1
+}
+
+/// A simple reason why a board has no solution, visible from its givens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contradiction {
+    /// A symbol given twice in a unit.
+    Repeated {
+        /// The unit.
+        unit: Unit,
+        /// The symbol (1..=N).
+        symbol: u8,
+    },
+    /// An empty cell whose row, column and box already hold every symbol.
+    DeadCell {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+    },
+    /// A symbol missing from a unit with no empty cell of the unit able to take it.
+    NoPlace {
+        /// The unit.
+        unit: Unit,
+        /// The symbol (1..=N).
+        symbol: u8,
+    },
+    /// `cells.len()` empty cells of a unit that can hold fewer symbols between them.
+    CrowdedCells {
+        /// The unit.
+        unit: Unit,
+        /// The cells `(row, col)`.
+        cells: Vec<(usize, usize)>,
+        /// Every symbol they can hold.
+        symbols: Vec<u8>,
+    },
+    /// `symbols.len()` missing symbols of a unit with fewer places between them.
+    CrowdedSymbols {
+        /// The unit.
+        unit: Unit,
+        /// The symbols.
+        symbols: Vec<u8>,
+        /// Every cell `(row, col)` that can take one of them.
+        cells: Vec<(usize, usize)>,
+    },
+}
+
+/// Joins items as `a`, `a and b` or `a, b and c` (`last` instead of `and`).
+fn join(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
+    }
+}
+
+/// Names cells of a unit: `columns 5 and 7` in a row, `rows 1 and 2` in a column,
+/// `row 1 column 2 and row 2 column 1` in a box.
+fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
+    let (word, nums): (&str, Vec<String>) = match unit {
+        Unit::Row(_) => (
+            "column",
+            cells.iter().map(|c| (c.1 + 1).to_string()).collect(),
+        ),
+        Unit::Column(_) => ("row", cells.iter().map(|c| (c.0 + 1).to_string()).collect()),
+        Unit::Box(_) => {
+            let names: Vec<String> = cells
+                .iter()
+                .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
+                .collect();
+            return join(&names, "and");
+        }
+    };
+    match nums.len() {
+        0 => format!("no {word}"),
+        1 => format!("{word} {}", nums[0]),
+        _ => format!("{word}s {}", join(&nums, "and")),
+    }
+}
+
+impl Contradiction {
+    /// The reason in one line, naming symbols with `name` (e.g. the board's own symbol set).
+    pub fn message(&self, geometry: Geometry, name: &dyn Fn(u8) -> String) -> String {
+        let unit_name = |u: Unit| geometry.describe(u);
+        let names = |v: &[u8]| v.iter().map(|&s| name(s)).collect::<Vec<_>>();
+        match self {
+            Contradiction::Repeated { unit, symbol } => {
+                format!("{} holds {} twice", unit_name(*unit), name(*symbol))
+            }
+            Contradiction::DeadCell { row, col } => format!(
+                "row {} column {} can take no symbol: its row, column and box already hold all {}",
+                row + 1,
+                col + 1,
+                geometry.size()
+            ),
+            Contradiction::NoPlace { unit, symbol } => {
+                format!("{} has no place for {}", unit_name(*unit), name(*symbol))
+            }
+            Contradiction::CrowdedCells {
+                unit,
+                cells,
+                symbols,
+            } => format!(
+                "{}: {} can only hold {}",
+                unit_name(*unit),
+                cells_phrase(*unit, cells),
+                join(&names(symbols), "or")
+            ),
+            Contradiction::CrowdedSymbols {
+                unit,
+                symbols,
+                cells,
+            } => format!(
+                "{}: {} can only go in {}",
+                unit_name(*unit),
+                join(&names(symbols), "and"),
+                cells_phrase(*unit, cells)
+            ),
+        }
+    }
+}
+
+/// The default name of symbol `v`: `1`-`9`, then `A`-`G`.
+fn default_name(v: u8) -> String {
+    match v {
+        1..=9 => char::from(b'0' + v).to_string(),
+        _ => char::from(b'A' + v - 10).to_string(),
+    }
+}
+
+impl Contradiction {
+    /// The reason in one line with the default symbols (`1`-`9`, then `A`-`G`).
+    pub fn describe(&self, geometry: Geometry) -> String {
+        self.message(geometry, &default_name)
+    }
+}
+
+/// A simple reason why `board` has no solution, when one shows from its
+/// givens; `None` when none is found (the board may still have no solution).
+///
+/// Looks, in order, for: a symbol given twice in a unit; an empty cell that
+/// can take no symbol; a symbol with no place left in a unit; and k empty
+/// cells of a unit that can hold fewer than k symbols between them, or k
+/// missing symbols of a unit with fewer than k places between them (k = 2,
+/// then 3).
+pub fn contradiction(board: &NBoard) -> Option<Contradiction> {
+    let g = board.geometry();
+    let n = g.size();
+    let cells = board.cells();
+    let units: Vec<(Unit, Vec<usize>)> = g
+        .units()
+        .map(|u| (u, g.unit_cells(u).map(|(r, c)| g.index(r, c)).collect()))
+        .collect();
+    let mut used = vec![0u32; 3 * n];
+    for (k, (unit, members)) in units.iter().enumerate() {
+        for &i in members {
+            let v = cells[i];
+            if v != 0 {
+                if used[k] >> v & 1 != 0 {
+                    return Some(Contradiction::Repeated {
+                        unit: *unit,
+                        symbol: v,
+                    });
+                }
+                used[k] |= 1 << v;
+            }
+        }
+    }
+    let full = (1u32 << (n + 1)) - 2;
+    let mut cand = vec![0u32; n * n];
+    for i in 0..n * n {
+        if cells[i] == 0 {
+            let (r, c) = g.position(i);
+            cand[i] = full & !(used[r] | used[n + c] | used[2 * n + g.box_of(r, c)]);
+            if cand[i] == 0 {
+                return Some(Contradiction::DeadCell { row: r, col: c });
+            }
+        }
+    }
+    for (k, (unit, members)) in units.iter().enumerate() {
+        for v in 1..=n as u8 {
+            if used[k] >> v & 1 == 0 && !members.iter().any(|&i| cand[i] >> v & 1 != 0) {
+                return Some(Contradiction::NoPlace {
+                    unit: *unit,
+                    symbol: v,
+                });
+            }
+        }
+    }
+    let symbols_of =
+        |mask: u32| -> Vec<u8> { (1..=n as u8).filter(|v| mask >> v & 1 != 0).collect() };
+    for size in 2..=3usize {
+        for (k, (unit, members)) in units.iter().enumerate() {
+            let empty: Vec<usize> = members.iter().copied().filter(|&i| cells[i] == 0).collect();
+            for pick in subsets(empty.len(), size) {
+                let chosen: Vec<usize> = pick.iter().map(|&j| empty[j]).collect();
+                let union = chosen.iter().fold(0u32, |a, &i| a | cand[i]);
+                if (union.count_ones() as usize) < size {
+                    return Some(Contradiction::CrowdedCells {
+                        unit: *unit,
+                        cells: chosen.iter().map(|&i| g.position(i)).collect(),
+                        symbols: symbols_of(union),
+                    });
+                }
+            }
+            let missing = symbols_of(full & !used[k]);
+            for pick in subsets(missing.len(), size) {
+                let mask = pick.iter().fold(0u32, |a, &j| a | 1 << missing[j]);
+                let places: Vec<usize> = empty
+                    .iter()
+                    .copied()
+                    .filter(|&i| cand[i] & mask != 0)
+                    .collect();
+                if places.len() < size {
+                    return Some(Contradiction::CrowdedSymbols {
+                        unit: *unit,
+                        symbols: symbols_of(mask),
+                        cells: places.iter().map(|&i| g.position(i)).collect(),
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Every `size`-element subset of `0..len`, as ascending index lists.
+fn subsets(len: usize, size: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (0..size).collect();
+    if size > len {
+        return out;
+    }
+    loop {
+        out.push(pick.clone());
+        let Some(j) = (0..size).rev().find(|&j| pick[j] < len - size + j) else {
+            return out;
+        };
+        pick[j] += 1;
+        for k in j + 1..size {
+            pick[k] = pick[k - 1] + 1;
+        }
+    }
+}

@@ -1,0 +1,621 @@
+//! The Sudoku family through the core: boards of every geometry, their text
+//! forms, the general solver and the puzzle generator, checked on the seeds'
+//! boards, on properties over every geometry, and on every kind of bad input.
+
+use octoku_core::Board;
+use octoku_core::geometry::Geometry;
+use octoku_core::nboard::NBoard;
+use octoku_core::npuzzle::{self, PuzzleError};
+use octoku_core::nsolve::{self, Contradiction};
+use octoku_core::ntext::{self, Form, ReadOptions, Symbols, TextError};
+use octoku_core::rng::SplitMix64;
+use proptest::prelude::*;
+
+/// Every box shape octoku plays: r×c boxes with 4 ≤ r·c ≤ 16.
+fn all_geometries() -> Vec<Geometry> {
+    let mut out = Vec::new();
+    for r in 1..=16 {
+        for c in 1..=16 {
+            if let Ok(g) = Geometry::new(r, c) {
+                out.push(g);
+            }
+        }
+    }
+    out
+}
+
+/// Reads a board with the default options, panicking with the error message.
+fn parse(text: &str) -> ntext::Parsed {
+    ntext::read(text, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A 9×9 board from its 81-character line form.
+fn classic(line: &str) -> NBoard {
+    let p = parse(line);
+    assert_eq!(p.board.geometry(), Geometry::CLASSIC);
+    p.board
+}
+
+// ---------------------------------------------------------------------------
+// The seeds' boards
+// ---------------------------------------------------------------------------
+
+/// Seed 000's valid grids.
+const SEED000_VALID: [&str; 5] = [
+    "953168742862734951417952836746893125281645397395271468138529674574386219629417583",
+    "256734198891265374347198652514683729728519436963427581135942867689371245472856913",
+    "964532178187694235235817964629451783573986412841273596416728359352169847798345621",
+    "123675948456982371789314562964157283517238496832496157271849635395761824648523719",
+    "123745689456819237789263514897452361632198745541637928315924876274586193968371452",
+];
+
+/// Seed 000's invalid grids (one cell of each valid grid changed).
+const SEED000_INVALID: [&str; 5] = [
+    "953168742862734951417952836746893125281645397395271468138529674574386219629417582",
+    "256734198891265374347198652414683729728519436963427581135942867689371245472856913",
+    "964532178187594235235817964629451783573986412841273596416728359352169847798345621",
+    "423675948456982371789314562964157283517238496832496157271849635395761824648523719",
+    "723745689456819237789263514897452361632198745541637928315924876274586193968371452",
+];
+
+#[test]
+fn seed000_valid_grids_are_solved_grids_and_invalid_ones_are_not() {
+    for line in SEED000_VALID {
+        let b = classic(line);
+        assert!(b.is_valid_grid(), "{line}");
+        assert_eq!(nsolve::count(&b, 2), 1, "{line}");
+    }
+    for line in SEED000_INVALID {
+        let b = classic(line);
+        assert!(!b.is_valid_grid(), "{line}");
+        assert_eq!(nsolve::count(&b, 2), 0, "{line}");
+        assert!(matches!(
+            nsolve::contradiction(&b),
+            Some(Contradiction::Repeated { .. })
+        ));
+    }
+}
+
+/// Seed 002's easy puzzle (the Cryptol blog's) and its stated solution.
+const SEED002_EASY: &str =
+    ".9.7..86..31..5.2.8.6........7.5...6...3.7...5...1.7........1.9.2.6..35..54..8.7.";
+const SEED002_EASY_SOLUTION: &str =
+    "295743861431865927876192543387459216612387495549216738763524189928671354154938672";
+/// Seed 002's hard puzzle (Arto Inkala's) and its stated solution.
+const SEED002_HARD: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const SEED002_HARD_SOLUTION: &str =
+    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+#[test]
+fn seed002_puzzles_solve_to_their_stated_solutions_uniquely() {
+    for (puzzle, solution) in [
+        (SEED002_EASY, SEED002_EASY_SOLUTION),
+        (SEED002_HARD, SEED002_HARD_SOLUTION),
+    ] {
+        let p = classic(puzzle);
+        assert_eq!(nsolve::solve(&p), Some(classic(solution)));
+        assert!(nsolve::is_unique(&p));
+        assert_eq!(nsolve::count(&p, 10), 1);
+    }
+}
+
+/// Seed 003's example, byte for byte (its header ends in a space).
+const SEED003_EXAMPLE: &str = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
+
+#[test]
+fn seed003_example_reads_in_its_own_form_writes_back_exactly_and_solves() {
+    let p = parse(SEED003_EXAMPLE);
+    assert_eq!(p.form, Form::Seed003);
+    assert_eq!(p.board.geometry(), Geometry::for_size(4).unwrap());
+    assert_eq!(
+        p.board.cells(),
+        [0, 1, 0, 4, 4, 2, 1, 0, 0, 3, 4, 2, 2, 0, 3, 0]
+    );
+    assert_eq!(p.to_text().unwrap(), SEED003_EXAMPLE);
+    let solution = nsolve::solve(&p.board).unwrap();
+    assert!(nsolve::is_unique(&p.board));
+    assert_eq!(
+        ntext::write(&solution, &p.symbols, Form::Seed003).unwrap(),
+        "1 2 3 4\n3,1,2,4\n4,2,1,3\n1,3,4,2\n2,4,3,1"
+    );
+}
+
+#[test]
+fn seed003_form_takes_letters_and_non_ascii_symbols() {
+    let text = "α β γ δ\nα, , ,δ\n ,δ,α, \n ,α,δ, \nδ, , ,α";
+    let p = parse(text);
+    assert_eq!(p.symbols.name(2), "β");
+    assert_eq!(p.to_text().unwrap(), text);
+    let s = nsolve::solve(&p.board).unwrap();
+    assert!(s.is_valid_grid() && s.keeps_givens(&p.board));
+    let words = "one two three four\none, , , \n , , , \n , , , \n , , ,four";
+    let p = parse(words);
+    assert_eq!(p.board.get(3, 3), 4);
+    assert_eq!(p.to_text().unwrap(), words);
+}
+
+// ---------------------------------------------------------------------------
+// The 8×8 word form
+// ---------------------------------------------------------------------------
+
+#[test]
+fn octoku_board_and_n_board_agree_on_cells_and_solutions() {
+    let start: Board = "0x0000306106007040030500001420030007010000280004007150682082005130"
+        .parse()
+        .unwrap();
+    let nb = NBoard::try_from(start).unwrap();
+    let fast = octoku_core::solve::solve(start).unwrap().unwrap();
+    let general = nsolve::solve(&nb).unwrap();
+    assert_eq!(Board::try_from(&general).unwrap(), fast);
+    assert_eq!(
+        nsolve::count(&nb, 5),
+        octoku_core::solve::count(start, 5).unwrap()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Properties over every geometry
+// ---------------------------------------------------------------------------
+
+/// A geometry, a solved grid of it, and a random subset of its cells as givens.
+fn puzzle_case() -> impl Strategy<Value = (NBoard, NBoard)> {
+    (0..all_geometries().len(), any::<u64>(), 0u32..=100).prop_map(|(k, seed, keep)| {
+        let g = all_geometries()[k];
+        let mut rng = SplitMix64::new(seed);
+        let grid = npuzzle::solved_grid(g, &mut rng);
+        let mut start = grid.clone();
+        for i in 0..g.cell_count() {
+            if rng.below(100) >= u64::from(keep) {
+                let (r, c) = g.position(i);
+                start.set(r, c, 0);
+            }
+        }
+        (grid, start)
+    })
+}
+
+/// Plain backtracking: counts solutions up to `limit` (first empty cell, symbols in order).
+fn brute_count(b: &mut NBoard, limit: u64) -> u64 {
+    let g = b.geometry();
+    let Some(i) = b.cells().iter().position(|&v| v == 0) else {
+        return 1;
+    };
+    let (r, c) = g.position(i);
+    let mut n = 0;
+    for v in 1..=g.size() as u8 {
+        let clash = g
+            .units_of(r, c)
+            .iter()
+            .any(|&u| g.unit_cells(u).any(|(rr, cc)| b.get(rr, cc) == v));
+        if !clash {
+            b.set(r, c, v);
+            n += brute_count(b, limit - n);
+            b.set(r, c, 0);
+            if n >= limit {
+                break;
+            }
+        }
+    }
+    n
+}
+
+/// Whether no symbol is given twice in a unit.
+fn givens_consistent(b: &NBoard) -> bool {
+    let g = b.geometry();
+    g.units().all(|u| {
+        let mut seen = 0u32;
+        g.unit_cells(u).all(|(r, c)| {
+            let v = b.get(r, c);
+            let fresh = v == 0 || seen >> v & 1 == 0;
+            seen |= 1 << v;
+            fresh
+        })
+    })
+}
+
+/// A pool of symbols for custom sets: digits, letters, punctuation and non-ASCII.
+const POOL: &str =
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ#@*!?αβγδεζηθ字é€Ж";
+
+/// Picks N distinct characters of the pool.
+fn custom_symbols(n: usize, rng: &mut SplitMix64) -> Symbols {
+    let mut pool: Vec<char> = POOL.chars().collect();
+    rng.shuffle(&mut pool);
+    let picked: Vec<String> = pool[..n].iter().map(|c| c.to_string()).collect();
+    Symbols::new(&picked).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A solution found for givens drawn from a valid grid is a valid grid keeping every given.
+    #[test]
+    fn solutions_are_valid_grids_that_keep_the_givens((_grid, start) in puzzle_case()) {
+        let s = nsolve::solve(&start).expect("givens from a valid grid have a solution");
+        prop_assert!(s.is_valid_grid());
+        prop_assert!(s.keeps_givens(&start));
+        prop_assert!(nsolve::count(&start, 1) == 1);
+    }
+
+    /// Random givens (often contradictory): a solution, when there is one, is valid and keeps
+    /// them; `count` is 0 exactly when `solve` finds none.
+    #[test]
+    fn random_givens_solve_validly_or_count_zero(k in 0..all_geometries().len(), seed: u64) {
+        let g = all_geometries()[k];
+        let mut rng = SplitMix64::new(seed);
+        let mut b = NBoard::empty(g);
+        for _ in 0..g.size() * 2 {
+            let i = rng.below(g.cell_count() as u64) as usize;
+            let (r, c) = g.position(i);
+            b.set(r, c, 1 + rng.below(g.size() as u64) as u8);
+        }
+        match nsolve::solve(&b) {
+            Some(s) => {
+                prop_assert!(s.is_valid_grid() && s.keeps_givens(&b));
+                prop_assert!(nsolve::count(&b, 1) == 1);
+            }
+            None => prop_assert_eq!(nsolve::count(&b, 3), 0),
+        }
+        if !givens_consistent(&b) {
+            let repeated = matches!(nsolve::contradiction(&b), Some(Contradiction::Repeated { .. }));
+            prop_assert!(repeated);
+        }
+    }
+
+    /// On 4×4 and 6×6 boards `count(limit)` equals a plain backtracking count up to the same limit.
+    #[test]
+    fn count_agrees_with_brute_force_on_small_boards(
+        shape in prop::sample::select(vec![(2usize, 2usize), (1, 4), (4, 1), (2, 3), (3, 2), (1, 6)]),
+        seed: u64,
+        keep in 0u64..=100,
+        noise in 0usize..3,
+    ) {
+        let g = Geometry::new(shape.0, shape.1).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        let mut b = npuzzle::solved_grid(g, &mut rng);
+        for i in 0..g.cell_count() {
+            if rng.below(100) >= keep {
+                let (r, c) = g.position(i);
+                b.set(r, c, 0);
+            }
+        }
+        for _ in 0..noise {
+            let i = rng.below(g.cell_count() as u64) as usize;
+            let (r, c) = g.position(i);
+            b.set(r, c, 1 + rng.below(g.size() as u64) as u8);
+        }
+        let limit = 60;
+        let brute = if givens_consistent(&b) { brute_count(&mut b.clone(), limit) } else { 0 };
+        prop_assert_eq!(nsolve::count(&b, limit), brute);
+        prop_assert_eq!(nsolve::is_unique(&b), brute == 1);
+    }
+
+    /// Writing a board in any form with standard or custom symbols and reading it back gives
+    /// the same board, symbols and form, and writing that again gives the same text.
+    #[test]
+    fn every_form_round_trips_with_standard_and_custom_symbols(
+        (_grid, start) in puzzle_case(),
+        seed: u64,
+        custom: bool,
+    ) {
+        let g = start.geometry();
+        let mut rng = SplitMix64::new(seed);
+        let symbols = if custom { custom_symbols(g.size(), &mut rng) } else { Symbols::standard(g.size()) };
+        for form in [Form::Line, Form::Grid, Form::Seed003] {
+            let text = ntext::write(&start, &symbols, form).unwrap();
+            let options = ReadOptions {
+                geometry: Some(g),
+                symbols: (custom && form != Form::Seed003).then(|| symbols.clone()),
+            };
+            let back = ntext::read(&text, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            prop_assert_eq!(&back.board, &start);
+            prop_assert_eq!(&back.symbols, &symbols);
+            prop_assert_eq!(back.form, form);
+            prop_assert_eq!(back.to_text().unwrap(), text.clone());
+            // With the default shape, the text alone says everything.
+            if Geometry::for_size(g.size()) == Ok(g) && (!custom || form == Form::Seed003) {
+                let alone = ntext::read(&text, &ReadOptions::default()).unwrap();
+                prop_assert_eq!(&alone.board, &start);
+            }
+        }
+    }
+
+    /// A random symmetry (relabelling, band/row/stack/column permutations, transposition)
+    /// of a solved grid is a solved grid.
+    #[test]
+    fn random_symmetries_of_solved_grids_stay_valid(k in 0..all_geometries().len(), seed: u64) {
+        let g = all_geometries()[k];
+        let mut rng = SplitMix64::new(seed);
+        let grid = npuzzle::solved_grid(g, &mut rng);
+        prop_assert!(grid.is_valid_grid());
+        let moved = npuzzle::transform(&grid, &mut rng);
+        prop_assert!(moved.is_valid_grid());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// A generated puzzle has exactly one solution, the one reported, and is the same for the same seed.
+    #[test]
+    fn generated_puzzles_have_exactly_one_solution(k in 0..all_geometries().len(), seed: u64) {
+        let g = all_geometries()[k];
+        let p = npuzzle::generate(g, seed, None).unwrap();
+        prop_assert_eq!(nsolve::count(&p.puzzle, 2), 1);
+        prop_assert_eq!(nsolve::solve(&p.puzzle), Some(p.solution.clone()));
+        prop_assert!(p.solution.keeps_givens(&p.puzzle));
+        prop_assert_eq!(npuzzle::generate(g, seed, None).unwrap(), p);
+    }
+}
+
+#[test]
+fn generator_hits_a_reachable_target_and_says_when_one_is_not() {
+    for (n, k) in [(4, 8), (6, 16), (8, 30), (9, 28), (12, 90), (16, 150)] {
+        let g = Geometry::for_size(n).unwrap();
+        let p = npuzzle::generate(g, 42, Some(k)).unwrap();
+        assert_eq!(p.puzzle.givens(), k, "{g}");
+        assert!(nsolve::is_unique(&p.puzzle), "{g}");
+    }
+    let g = Geometry::CLASSIC;
+    let err = npuzzle::generate(g, 1, Some(12)).unwrap_err();
+    let PuzzleError::Unreachable { fewest, .. } = err else {
+        panic!("{err}");
+    };
+    assert!(fewest > 12);
+    assert!(
+        err.to_string().starts_with(
+            "--givens 12 is out of reach for a unique 9x9 (3x3 boxes) puzzle: 8 passes"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        npuzzle::generate(g, 1, Some(82)).unwrap_err().to_string(),
+        "--givens 82 is more than the 81 cells of a 9x9 (3x3 boxes) board; expected at most 81"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Contradictions
+// ---------------------------------------------------------------------------
+
+#[test]
+fn contradictions_name_the_simplest_reason_in_one_line() {
+    let g = Geometry::CLASSIC;
+    let cases = [
+        ("11", "row 1 holds 1 twice"),
+        (
+            "12345678.........9",
+            "row 1 column 9 can take no symbol: its row, column and box already hold all 9",
+        ),
+        ("1........1", "column 1 holds 1 twice"),
+    ];
+    for (prefix, want) in cases {
+        let line = format!("{prefix:.<81}");
+        let b = classic(&line);
+        assert_eq!(
+            nsolve::contradiction(&b).unwrap().describe(g),
+            want,
+            "{line}"
+        );
+        assert_eq!(nsolve::count(&b, 2), 0);
+    }
+    // Columns 1 and 2 and row 2 hold a 1 outside box 1, and column 3's other
+    // cells in box 1 are taken: column 3 (and box 1) have no place for 1.
+    let mut b = NBoard::empty(g);
+    b.set(3, 0, 1);
+    b.set(6, 1, 1);
+    b.set(1, 5, 1);
+    b.set(0, 2, 2);
+    b.set(2, 2, 3);
+    assert_eq!(
+        nsolve::contradiction(&b).unwrap().describe(g),
+        "column 3 has no place for 1"
+    );
+    // Row 1 misses 7, 8 and 9; columns 8 and 9 already hold 7 and 8.
+    let mut b = classic(&format!("{:.<81}", "123456"));
+    b.set(3, 7, 8);
+    b.set(6, 8, 8);
+    b.set(4, 8, 7);
+    b.set(7, 7, 7);
+    assert_eq!(
+        nsolve::contradiction(&b).unwrap().describe(g),
+        "row 1: columns 8 and 9 can only hold 9"
+    );
+    // A solvable board has no contradiction to report.
+    assert_eq!(nsolve::contradiction(&classic(SEED002_HARD)), None);
+    // Custom names.
+    let b = classic(&format!("{:.<81}", "55"));
+    let syms = Symbols::parse("a b c d e f g h i").unwrap();
+    assert_eq!(
+        nsolve::contradiction(&b)
+            .unwrap()
+            .message(g, &|v| syms.name(v).to_owned()),
+        "row 1 holds e twice"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Bad input
+// ---------------------------------------------------------------------------
+
+/// The one-line message for reading `text` with `options`.
+fn error_of(text: &str, options: &ReadOptions) -> String {
+    let e: TextError = ntext::read(text, options).unwrap_err();
+    let msg = e.to_string();
+    assert!(!msg.contains('\n'), "{msg}");
+    msg
+}
+
+#[test]
+fn bad_text_gets_one_line_naming_the_problem_and_the_expectation() {
+    let none = ReadOptions::default();
+    let nine = ReadOptions {
+        geometry: Some(Geometry::CLASSIC),
+        symbols: None,
+    };
+    let cases: Vec<(String, &ReadOptions, &str)> = vec![
+        ("  \n ".into(), &none, "board text is empty; expected a line of N² symbols"),
+        (".".repeat(80), &none, "line form: 80 symbols; expected N² for a board of side N: 16, 36, 64, 81, 100, 144, 196, 225 or 256"),
+        (".".repeat(80), &nine, "line form: 80 symbols; expected 81 for a 9x9 (3x3 boxes) board"),
+        (".".repeat(49), &none, "line form: a board of side 7: no board of size 7: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16"),
+        (format!("{:.<81}", "12X"), &none, "line form: row 1 column 3 is `X`, not a symbol; expected one of 1 2 3 4 5 6 7 8 9, or `.` for an empty cell"),
+        (format!("{:.<16}", "5"), &none, "line form: row 1 column 1 is `5`, not a symbol; expected one of 1 2 3 4, or `.`"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3\n ,,,\n , , , ".into(), &none, "seed003 form: row 2 has 3 cells; expected 4"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , ".into(), &none, "seed003 form: 3 rows; expected 4"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n ,,5, ".into(), &none, "seed003 form: row 4 column 2 holds nothing; expected one of 1 2 3 4, or one space for an empty cell"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n , ,5, ".into(), &none, "seed003 form: row 4 column 3 is `5`, not a symbol; expected one of 1 2 3 4, or one space"),
+        ("a b a d\n , , , \n , , , \n , , , \n , , , ".into(), &none, "symbols: `a` is listed twice; expected N distinct symbols"),
+        ("a  b c d\n , , , \n , , , \n , , , \n , , , ".into(), &none, "symbols: `` cannot be a symbol: the seed003 header lists its symbols separated by single spaces"),
+        ("a b c d e f g\n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , ".into(), &none, "seed003 form: a board of side 7: no board of size 7: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16"),
+        ("a b c\n , , \n , , \n , , ".into(), &none, "symbols: 3 given; expected from 4 to 16 distinct symbols"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n , , , ".into(), &nine, "seed003 form: the text holds a 4x4 board; expected 9x9 (3x3 boxes)"),
+        ("1,2,3,4\n1,2,3,4".into(), &none, "mixed forms: a comma in the first line"),
+        ("1234\n1234\n12,3,4\n1234".into(), &none, "mixed forms: commas below a line without any"),
+        (format!("{:.<40} {:.<40}", "1", "2"), &none, "mixed forms: ` ` at character 41 of a one-line board"),
+        ("1 2 3 4\n1 2 3\n. . . .\n. . . .".into(), &none, "grid form: row 2 has 3 cells; expected 4"),
+        ("1 2 3 4 5\n. . . . .\n. . . . .\n. . . . .\n. . . . .".into(), &none, "grid form: a board of side 5: no board of size 5"),
+        ("1 2 3 4\n. . . .\n. . . .\n. . . .".into(), &nine, "grid form: 4 rows; expected 9"),
+        ("1 2 | 3 4\n. . | . .\n----+----\n. Z | . .\n. . | . .".into(), &none, "grid form: row 3 column 2 is `Z`, not a symbol"),
+    ];
+    for (text, options, want) in cases {
+        let msg = error_of(&text, options);
+        assert!(msg.starts_with(want), "{text:?}\n got: {msg}\nwant: {want}");
+    }
+}
+
+#[test]
+fn bad_symbol_sets_and_forms_they_cannot_write_are_refused() {
+    assert_eq!(
+        Symbols::parse("ABCA").unwrap_err().to_string(),
+        "symbols: `A` is listed twice; expected N distinct symbols"
+    );
+    assert_eq!(
+        Symbols::parse("AB,D").unwrap_err().to_string(),
+        "symbols: `,` cannot be a symbol: symbols must be non-empty and hold no space or comma"
+    );
+    assert_eq!(
+        Symbols::parse("ABC").unwrap_err().to_string(),
+        "symbols: 3 given; expected from 4 to 16 distinct symbols"
+    );
+    let g = Geometry::for_size(4).unwrap();
+    let b = NBoard::empty(g);
+    let long = Symbols::parse("one two three four").unwrap();
+    assert_eq!(
+        ntext::write(&b, &long, Form::Line).unwrap_err().to_string(),
+        "symbols: `one` cannot be a symbol: the line and grid forms need one character per symbol (the seed003 form takes longer symbols)"
+    );
+    let dot = Symbols::parse("1.34").unwrap();
+    assert!(
+        ntext::write(&b, &dot, Form::Grid)
+            .unwrap_err()
+            .to_string()
+            .starts_with(
+                "symbols: `.` cannot be a symbol: the line and grid forms use `.` for an empty cell"
+            )
+    );
+    assert_eq!(
+        ntext::write(&b, &Symbols::standard(9), Form::Line)
+            .unwrap_err()
+            .to_string(),
+        "symbols: 9 given; a 4x4 (2x2 boxes) board needs exactly 4"
+    );
+    // A seed 003 header must agree with symbols asked for.
+    let asked = ReadOptions {
+        geometry: None,
+        symbols: Some(Symbols::parse("ABCD").unwrap()),
+    };
+    assert_eq!(
+        error_of(SEED003_EXAMPLE, &asked),
+        "seed003 form: the header lists the symbols 1 2 3 4 but the symbols asked for are A B C D; expected the same symbols in the same order"
+    );
+    // Custom symbols for the line form: `0` is then a symbol, not an empty cell.
+    let opts = ReadOptions {
+        geometry: None,
+        symbols: Some(Symbols::parse("0123").unwrap()),
+    };
+    let p = ntext::read("0123230.........", &opts).unwrap();
+    assert_eq!(&p.board.cells()[..8], [1, 2, 3, 4, 3, 4, 1, 0]);
+}
+
+#[test]
+fn grid_form_is_what_octoku_prints_and_zero_reads_as_empty() {
+    let b = classic(SEED002_EASY);
+    let grid = ntext::write(&b, &Symbols::standard(9), Form::Grid).unwrap();
+    assert_eq!(
+        grid.lines().take(4).collect::<Vec<_>>(),
+        [
+            ". 9 . | 7 . . | 8 6 .",
+            ". 3 1 | . . 5 | . 2 .",
+            "8 . 6 | . . . | . . .",
+            "------+-------+------",
+        ]
+    );
+    assert_eq!(parse(&grid).board, b);
+    let zeros = SEED002_EASY.replace('.', "0");
+    assert_eq!(classic(&zeros), b);
+    // The 8×8 grid the existing Board prints reads as the same board.
+    let word: Board = "0x0000306106007040030500001420030007010000280004007150682082005130"
+        .parse()
+        .unwrap();
+    let p = parse(&word.grid());
+    assert_eq!(Board::try_from(&p.board).unwrap(), word);
+    assert_eq!(p.to_text().unwrap(), word.grid());
+}
+
+// ---------------------------------------------------------------------------
+// Benchmark data
+// ---------------------------------------------------------------------------
+
+/// Puzzles of a data file: one line-form board per line, `#` comments.
+fn data_puzzles(text: &str) -> Vec<NBoard> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| parse(l).board)
+        .collect()
+}
+
+#[test]
+fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
+    let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 5] = [
+        ("classic_generated", include_str!("../data/classic_generated.txt"), 9, 17..=30),
+        ("classic_hard", include_str!("../data/classic_hard.txt"), 9, 17..=30),
+        ("size6", include_str!("../data/size6.txt"), 6, 0..=36),
+        ("size12", include_str!("../data/size12.txt"), 12, 0..=144),
+        ("size16", include_str!("../data/size16.txt"), 16, 128..=154),
+    ];
+    for (name, text, n, givens) in sets {
+        let puzzles = data_puzzles(text);
+        assert!(puzzles.len() >= 10, "{name}");
+        for p in puzzles {
+            assert_eq!(p.size(), n, "{name}");
+            assert!(givens.contains(&p.givens()), "{name}: {p:?}");
+            assert_eq!(nsolve::count(&p, 2), 1, "{name}: {p:?}");
+        }
+    }
+}
+
+/// Prints the generated benchmark sets (the files in `data/` say which part of the output they are).
+#[test]
+#[ignore = "prints data files: cargo test --release -p octoku-core --test family -- --ignored print_bench_puzzles --nocapture"]
+fn print_bench_puzzles() {
+    let line = |b: &NBoard| ntext::write(b, &Symbols::standard(b.size()), Form::Line).unwrap();
+    println!("## classic_generated: seeds 0..300, as few givens as one pass reaches");
+    for seed in 0..300 {
+        let p = npuzzle::generate(Geometry::CLASSIC, seed, None).unwrap();
+        println!("{}", line(&p.puzzle));
+    }
+    for (n, count, givens) in [(6usize, 100u64, None), (12, 50, None)] {
+        println!("## size{n}: seeds 0..{count}, as few givens as one pass reaches");
+        for seed in 0..count {
+            let p = npuzzle::generate(Geometry::for_size(n).unwrap(), seed, givens).unwrap();
+            println!("{}", line(&p.puzzle));
+        }
+    }
+    println!("## size16: seeds 0..50, 128 + seed % 26 givens (50-60% of 256)");
+    for seed in 0..50u64 {
+        let p = npuzzle::generate(Geometry::for_size(16).unwrap(), seed, Some(128 + (seed % 26) as usize)).unwrap();
+        println!("{}", line(&p.puzzle));
+    }
+}
