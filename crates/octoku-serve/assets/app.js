@@ -39,12 +39,6 @@ function defaultSymbols(n) {
   return out;
 }
 
-/** Box shape for side n: the most square r x c with r <= c (as the server's Geometry). */
-function boxShape(n) {
-  for (let r = Math.floor(Math.sqrt(n)); r >= 2; r--) if (n % r === 0) return [r, n / r];
-  return null;
-}
-
 // ---------------------------------------------------------------- board
 
 /** An interactive Sudoku grid: keyboard and mouse input, pencil marks,
@@ -626,33 +620,38 @@ $("clear").addEventListener("click", () => {
 const practice = new Board($("practice-grid"), $("practice-pad"), "practice");
 let practiceSolution = null;
 
-function chosenSymbols(n) {
+/** The custom symbols typed, or null for the standard ones (the server checks them). */
+function chosenSymbols() {
   const text = $("symbols").value.trim();
-  if (!text) return defaultSymbols(n);
-  const list = text.split(/\s+/);
-  if (list.length !== n) throw new Error(`symbols: ${list.length} given, expected ${n} for a ${n}×${n} board`);
-  if (new Set(list).size !== n) throw new Error("symbols: each symbol must be different");
-  if (list.some((s) => s.includes(","))) throw new Error("symbols: a symbol cannot contain a comma");
-  return list;
+  return text ? text.split(/\s+/) : null;
+}
+
+/** One line about a practice board from the server. */
+function describePractice(p, verb) {
+  const givens = p.cells.filter((v) => v).length;
+  let text = `${verb} ${p.size}×${p.size} puzzle with ${givens} givens, `;
+  if (p.solutions === 1) text += "one solution";
+  else if (p.solutions === 0) text += "no solution: " + (p.reason || "the search found no completion");
+  else text += "more than one solution";
+  return text + (p.seed !== null && p.seed !== undefined ? ` (seed ${p.seed}).` : ".");
+}
+
+function loadPractice(p) {
+  practiceSolution = p.solution;
+  practice.load({ size: p.size, boxRows: p.box_rows, boxCols: p.box_cols, cells: p.cells, symbols: p.symbols });
 }
 
 async function newPuzzle() {
   const n = Number($("size").value);
   const status = $("practice-status");
-  let symbols;
-  try {
-    symbols = chosenSymbols(n);
-  } catch (e) {
-    setStatus(status, e.message, "warn");
-    return;
-  }
   setStatus(status, `Drawing a ${n}×${n} puzzle…`);
   try {
-    const p = await api("POST", "/api/puzzle", { size: n });
-    practiceSolution = p.solution;
-    practice.load({ size: p.size, boxRows: p.box_rows, boxCols: p.box_cols, cells: p.cells, symbols });
-    const givens = p.cells.filter((v) => v).length;
-    setStatus(status, `${n}×${n}, boxes of ${p.box_rows}×${p.box_cols}, ${givens} givens, one solution (seed ${p.seed}).`);
+    const body = { size: n };
+    const symbols = chosenSymbols();
+    if (symbols) body.symbols = symbols;
+    const p = await api("POST", "/api/puzzle", body);
+    loadPractice(p);
+    setStatus(status, describePractice(p, "A"));
     practice.focus();
   } catch (e) {
     setStatus(status, e.message, "warn");
@@ -673,64 +672,25 @@ function practiceCheck() {
   }
 }
 
-/** The seed 003 text: symbols on one line, then rows of comma-separated cells (" " empty). */
-function exportText(board) {
-  const lines = [board.symbols.join(" ")];
-  for (let r = 0; r < board.n; r++) {
-    const row = [];
-    for (let c = 0; c < board.n; c++) {
-      const v = board.values[r * board.n + c];
-      row.push(v ? board.symbols[v - 1] : " ");
-    }
-    lines.push(row.join(","));
-  }
-  return lines.join("\n");
-}
-
-/** Parses the seed 003 text; throws one line saying what is wrong. */
-function importText(text) {
-  const lines = text.replace(/\r/g, "").split("\n");
-  while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
-  if (!lines.length) throw new Error("import: empty text; expected a line of symbols, then the rows");
-  const symbols = lines[0].trim().split(/\s+/).filter((s) => s);
-  const n = symbols.length;
-  const shape = boxShape(n);
-  if (n < 4 || n > 16 || !shape)
-    throw new Error(`import: ${n} symbols; expected 4, 6, 8, 9, 10, 12, 14, 15 or 16`);
-  if (new Set(symbols).size !== n) throw new Error("import: the symbols line repeats a symbol");
-  const rows = lines.slice(1);
-  if (rows.length !== n) throw new Error(`import: ${rows.length} rows; expected ${n}`);
-  const cells = [];
-  rows.forEach((line, r) => {
-    const parts = line.split(",");
-    if (parts.length !== n) throw new Error(`import: row ${r + 1} has ${parts.length} cells; expected ${n}`);
-    parts.forEach((part, c) => {
-      const s = part.trim();
-      if (s === "") return cells.push(0);
-      const k = symbols.indexOf(s);
-      if (k < 0) throw new Error(`import: row ${r + 1} column ${c + 1} holds "${s}", not one of the symbols`);
-      cells.push(k + 1);
-    });
-  });
-  return { size: n, boxRows: shape[0], boxCols: shape[1], cells, symbols };
-}
-
 $("new-puzzle").addEventListener("click", newPuzzle);
 $("practice-check").addEventListener("click", practiceCheck);
-$("export").addEventListener("click", () => {
+$("export").addEventListener("click", async () => {
   if (!practice.n) return;
-  $("text").value = exportText(practice);
-  setStatus($("practice-status"), "Exported to the text box below.");
-});
-$("import").addEventListener("click", () => {
   try {
-    const p = importText($("text").value);
-    practiceSolution = null;
-    practice.load(p);
+    const t = await api("POST", "/api/puzzle/text", { size: practice.n, cells: practice.values, symbols: practice.symbols });
+    $("text").value = t.text;
+    setStatus($("practice-status"), "Exported to the text box below.");
+  } catch (e) {
+    setStatus($("practice-status"), e.message, "warn");
+  }
+});
+$("import").addEventListener("click", async () => {
+  try {
+    const p = await api("POST", "/api/puzzle", { text: $("text").value });
+    loadPractice(p);
     $("symbols").value = p.symbols.join(" ");
     $("size").value = String(p.size);
-    const givens = p.cells.filter((v) => v).length;
-    setStatus($("practice-status"), `Imported a ${p.size}×${p.size} puzzle with ${givens} givens.`);
+    setStatus($("practice-status"), describePractice(p, "Imported a"), p.solutions === 1 ? "" : "warn");
     practice.focus();
   } catch (e) {
     setStatus($("practice-status"), e.message, "warn");

@@ -8,7 +8,8 @@
 //! | `POST /api/verify` | the compiled `verify` in revm, with the problems |
 //! | `POST /api/submit` | the arena's `solve` (needs the page's token) |
 //! | `GET /api/leaderboard` | everyone who solved, in rank order |
-//! | `POST /api/puzzle` | a practice puzzle of any size |
+//! | `POST /api/puzzle` | a practice puzzle of any size, or one read from text |
+//! | `POST /api/puzzle/text` | a practice board written in the seed 003 text form |
 //!
 //! Errors are `{"error": "one line"}` with status 400 (bad input), 403
 //! (guard), 409 (the arena reverted: `"revert"` names the error), 413 (body
@@ -29,6 +30,9 @@ use octoku_core::{
     Board,
     explain::{Problem, Unit, explain},
     geometry::Geometry,
+    nboard::NBoard,
+    npuzzle, nsolve,
+    ntext::{self, Form, ReadOptions, Symbols},
 };
 use octoku_evm::{
     Puzzle,
@@ -40,7 +44,7 @@ use crate::{
     MAX_BODY,
     backend::Backend,
     guard::{self, Guard},
-    page, practice,
+    page,
     verifier::Verifier,
 };
 
@@ -177,6 +181,7 @@ pub fn router(backend: Arc<Backend>, guard: Guard) -> Router {
         .route("/api/submit", post(submit))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/puzzle", post(puzzle))
+        .route("/api/puzzle/text", post(puzzle_text))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(guard, guard::enforce))
         .with_state(app)
@@ -470,18 +475,26 @@ async fn leaderboard(State(app): State<App>) -> ApiResult<Leaderboard> {
     }))
 }
 
-/// `POST /api/puzzle` body.
+/// `POST /api/puzzle` body: a new puzzle of a size, or a board read from text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PuzzleRequest {
-    /// Side of the board: 4, 6, 8, 9, 10, 12, 14, 15 or 16.
-    pub size: usize,
+    /// Side of a new puzzle: 4, 6, 8, 9, 10, 12, 14, 15 or 16.
+    #[serde(default)]
+    pub size: Option<usize>,
     /// Seed of the draw (default: a random one).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A board in text instead: the seed 003 form, or the core's line or grid form.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Custom symbols, symbol 1 first (default: `1`-`9`, then `A`-`G`; a
+    /// seed 003 text brings its own).
+    #[serde(default)]
+    pub symbols: Option<Vec<String>>,
 }
 
-/// `POST /api/puzzle` answer: a unique practice puzzle.
+/// `POST /api/puzzle` answer: a practice board.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PracticePuzzle {
     /// Side of the board.
@@ -490,34 +503,138 @@ pub struct PracticePuzzle {
     pub box_rows: usize,
     /// Columns per box.
     pub box_cols: usize,
-    /// The seed drawn from (same seed, same puzzle).
-    pub seed: u64,
+    /// The seed of a drawn puzzle (same seed, same puzzle); none for text.
+    pub seed: Option<u64>,
+    /// The symbols, symbol 1 first.
+    pub symbols: Vec<String>,
     /// Cells in reading order, 0 empty, else 1..=size.
     pub cells: Vec<u8>,
-    /// Its only solution.
-    pub solution: Vec<u8>,
+    /// Number of solutions, counted up to 2.
+    pub solutions: u64,
+    /// The solution when there is exactly one.
+    pub solution: Option<Vec<u8>>,
+    /// Why there is none, when a simple reason shows.
+    pub reason: Option<String>,
+}
+
+/// `POST /api/puzzle/text` body: a board to write as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextRequest {
+    /// Side of the board.
+    pub size: usize,
+    /// Cells in reading order, 0 empty.
+    pub cells: Vec<u8>,
+    /// The symbols (default: the standard ones).
+    #[serde(default)]
+    pub symbols: Option<Vec<String>>,
+}
+
+/// `POST /api/puzzle/text` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextResponse {
+    /// The board in the seed 003 form.
+    pub text: String,
+}
+
+fn symbols_of(list: Option<&[String]>, g: Geometry) -> Result<Symbols, ApiError> {
+    let Some(list) = list else {
+        return Ok(Symbols::standard(g.size()));
+    };
+    let symbols = Symbols::new(list).map_err(|e| ApiError::bad(format!("symbols: {e}")))?;
+    if symbols.len() != g.size() {
+        return Err(ApiError::bad(format!(
+            "symbols: {} given, expected {} for a {g} board",
+            symbols.len(),
+            g.size()
+        )));
+    }
+    Ok(symbols)
+}
+
+fn geometry_of(size: usize) -> Result<Geometry, ApiError> {
+    Geometry::for_size(size).map_err(|e| ApiError::bad(format!("size: {e}")))
+}
+
+/// A practice board as the page gets it: the solution when unique, the
+/// reason when there is none.
+fn practice(board: &NBoard, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzle {
+    let g = board.geometry();
+    let solutions = nsolve::count(board, 2);
+    let solution = (solutions == 1)
+        .then(|| nsolve::solve(board))
+        .flatten()
+        .map(|s| s.cells().to_vec());
+    let reason = (solutions == 0).then(|| {
+        nsolve::contradiction(board)
+            .map(|c| c.message(g, &|v| symbols.name(v).to_string()))
+            .unwrap_or_else(|| "the search found no completion".into())
+    });
+    PracticePuzzle {
+        size: g.size(),
+        box_rows: g.box_rows(),
+        box_cols: g.box_cols(),
+        seed,
+        symbols: (1..=g.size() as u8)
+            .map(|v| symbols.name(v).to_string())
+            .collect(),
+        cells: board.cells().to_vec(),
+        solutions,
+        solution,
+        reason,
+    }
 }
 
 async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzle> {
     let request: PuzzleRequest = body(bytes)?;
-    let geometry =
-        Geometry::for_size(request.size).map_err(|e| ApiError::bad(format!("size: {e}")))?;
-    let seed = match request.seed {
-        Some(s) => s,
-        None => {
-            let mut bytes = [0u8; 8];
-            getrandom::fill(&mut bytes)
-                .map_err(|e| ApiError::internal(format!("cannot draw a seed: {e}")))?;
-            u64::from_le_bytes(bytes)
+    match (request.size, request.text) {
+        (Some(size), None) => {
+            let g = geometry_of(size)?;
+            let symbols = symbols_of(request.symbols.as_deref(), g)?;
+            let seed = match request.seed {
+                Some(s) => s,
+                None => {
+                    let mut bytes = [0u8; 8];
+                    getrandom::fill(&mut bytes)
+                        .map_err(|e| ApiError::internal(format!("cannot draw a seed: {e}")))?;
+                    u64::from_le_bytes(bytes)
+                }
+            };
+            let p = blocking(move || {
+                npuzzle::generate(g, seed, None).map_err(|e| ApiError::internal(e.to_string()))
+            })
+            .await?;
+            Ok(Json(practice(&p.puzzle, &symbols, Some(seed))))
         }
-    };
-    let p = blocking(move || Ok(practice::generate(geometry, seed))).await?;
-    Ok(Json(PracticePuzzle {
-        size: geometry.size(),
-        box_rows: geometry.box_rows(),
-        box_cols: geometry.box_cols(),
-        seed,
-        cells: p.cells,
-        solution: p.solution,
-    }))
+        (None, Some(text)) => {
+            let options = ReadOptions {
+                geometry: None,
+                symbols: request
+                    .symbols
+                    .as_deref()
+                    .map(Symbols::new)
+                    .transpose()
+                    .map_err(|e| ApiError::bad(format!("symbols: {e}")))?,
+            };
+            let parsed =
+                ntext::read(&text, &options).map_err(|e| ApiError::bad(format!("text: {e}")))?;
+            let answer =
+                blocking(move || Ok(practice(&parsed.board, &parsed.symbols, None))).await?;
+            Ok(Json(answer))
+        }
+        _ => Err(ApiError::bad(
+            "expected {\"size\": N} for a new puzzle or {\"text\": \"...\"} to read one, not both",
+        )),
+    }
+}
+
+async fn puzzle_text(bytes: Result<Bytes, BytesRejection>) -> ApiResult<TextResponse> {
+    let request: TextRequest = body(bytes)?;
+    let g = geometry_of(request.size)?;
+    let symbols = symbols_of(request.symbols.as_deref(), g)?;
+    let board =
+        NBoard::from_cells(g, &request.cells).map_err(|e| ApiError::bad(format!("cells: {e}")))?;
+    let text = ntext::write(&board, &symbols, Form::Seed003)
+        .map_err(|e| ApiError::bad(format!("text: {e}")))?;
+    Ok(Json(TextResponse { text }))
 }

@@ -18,7 +18,6 @@ pub mod api;
 pub mod backend;
 pub mod guard;
 pub mod page;
-pub mod practice;
 pub mod verifier;
 
 use std::{

@@ -20,10 +20,11 @@ use octoku_evm::{
 use octoku_serve::{
     Backend, Config, MAX_BODY,
     api::{
-        BoardInfo, ErrorBody, Info, Leaderboard, PracticePuzzle, SubmitResponse, VerifyResponse,
+        BoardInfo, ErrorBody, Info, Leaderboard, PracticePuzzle, SubmitResponse, TextResponse,
+        VerifyResponse,
     },
     guard::{Guard, TOKEN_HEADER},
-    practice, router,
+    router,
 };
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -489,7 +490,11 @@ async fn practice_puzzles_of_any_size_have_one_solution() {
         assert_eq!(p.cells.len(), size * size);
         assert_eq!(p.box_rows * p.box_cols, size);
         let g = octoku_core::geometry::Geometry::for_size(size).unwrap();
-        assert_eq!(practice::count_solutions(g, &p.cells, 2), 1);
+        let board = octoku_core::nboard::NBoard::from_cells(g, &p.cells).unwrap();
+        assert_eq!(octoku_core::nsolve::count(&board, 2), 1);
+        assert_eq!(p.solutions, 1);
+        assert_eq!(p.solution.as_ref().map(Vec::len), Some(size * size));
+        assert_eq!(p.symbols.len(), size);
         // Same seed, same puzzle.
         let again: PracticePuzzle = send(&app, post("/api/puzzle", body, None)).await.json();
         assert_eq!(again.cells, p.cells);
@@ -575,5 +580,75 @@ async fn the_readme_verify_example_answers_as_documented() {
     assert_eq!(
         a.body,
         "{\"valid\":true,\"gas\":829,\"puzzle\":\"fair\",\"reason\":null,\"problems\":[]}"
+    );
+}
+
+#[tokio::test]
+async fn practice_text_reads_and_writes_the_seed_003_form() {
+    let app = app("text");
+    // Seed 003's own example, with its header's trailing space.
+    let seed = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
+    let a = send(
+        &app,
+        post("/api/puzzle", json!({"text": seed}).to_string(), None),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let p: PracticePuzzle = a.json();
+    assert_eq!((p.size, p.box_rows, p.box_cols, p.solutions), (4, 2, 2, 1));
+    assert_eq!(
+        p.cells,
+        vec![0, 1, 0, 4, 4, 2, 1, 0, 0, 3, 4, 2, 2, 0, 3, 0]
+    );
+    assert_eq!(
+        p.solution,
+        Some(vec![3, 1, 2, 4, 4, 2, 1, 3, 1, 3, 4, 2, 2, 4, 3, 1])
+    );
+    // Written back (custom symbols), and read again to the same board.
+    let body = json!({"size": 4, "cells": p.cells, "symbols": ["w", "x", "y", "z"]}).to_string();
+    let t: TextResponse = send(&app, post("/api/puzzle/text", body, None))
+        .await
+        .json();
+    assert_eq!(t.text, "w x y z\n ,w, ,z\nz,x,w, \n ,y,z,x\nx, ,y, ");
+    let again: PracticePuzzle = send(
+        &app,
+        post("/api/puzzle", json!({"text": t.text}).to_string(), None),
+    )
+    .await
+    .json();
+    assert_eq!(
+        (again.cells, again.symbols),
+        (
+            p.cells,
+            vec!["w".to_string(), "x".into(), "y".into(), "z".into()]
+        )
+    );
+    // A board with no solution says why; malformed text and symbols are 400.
+    let dead = "1 2 3 4\n1,1, , \n , , , \n , , , \n , , , ";
+    let p: PracticePuzzle = send(
+        &app,
+        post("/api/puzzle", json!({"text": dead}).to_string(), None),
+    )
+    .await
+    .json();
+    assert_eq!((p.solutions, p.solution), (0, None));
+    assert!(p.reason.unwrap().contains('1'));
+    for body in [
+        json!({"text": "1 2 3 4\n1,2"}),
+        json!({"size": 4, "symbols": ["a", "b"]}),
+        json!({"size": 4, "symbols": ["a", "a", "b", "c"]}),
+        json!({"size": 4, "text": "1..."}),
+        json!({}),
+    ] {
+        let a = send(&app, post("/api/puzzle", body.to_string(), None)).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{body}: {}", a.body);
+        assert!(!a.error().contains('\n'));
+    }
+    let body = json!({"size": 4, "cells": vec![9u8; 16]}).to_string();
+    assert_eq!(
+        send(&app, post("/api/puzzle/text", body, None))
+            .await
+            .status,
+        StatusCode::BAD_REQUEST
     );
 }
