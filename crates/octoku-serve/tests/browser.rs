@@ -131,7 +131,8 @@ fn server(name: &str) -> (Running, PathBuf) {
 
 /// Waits until `script` (a JS expression) is truthy; returns its value.
 async fn until(c: &Client, script: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    // Generous: a 16×16 practice puzzle takes seconds on a busy machine.
+    let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         let v = c
             .execute(&format!("return ({script});"), vec![])
@@ -444,6 +445,17 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
         );
         assert_eq!(until(&c, "practice.n").await, json!(4), "the board is kept");
         shoot(&c, "practice-import.png").await;
+
+        // The largest size, standard symbols: 256 cells, symbols up to G.
+        c.find(Locator::Id("symbols")).await.unwrap().clear().await.unwrap();
+        c.find(Locator::Id("size")).await.unwrap().select_by_value("16").await.unwrap();
+        c.find(Locator::Id("new-puzzle")).await.unwrap().click().await.unwrap();
+        until(&c, "practice.n === 16 && document.getElementById('practice-status').textContent.includes('givens')").await;
+        let cells = c.find_all(Locator::Css("#practice-grid .cell")).await.unwrap();
+        assert_eq!(cells.len(), 256);
+        let pad = text(&c, "practice-pad").await;
+        assert!(pad.contains('G'), "{pad}");
+        shoot(&c, "practice-16x16.png").await;
         c.close().await.unwrap();
     });
     server.stop().unwrap();
