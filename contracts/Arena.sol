@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IArena} from "./IArena.sol";
 import {IPuzzle} from "./IPuzzle.sol";
 
 /// @title octoku arena
@@ -17,7 +18,7 @@ import {IPuzzle} from "./IPuzzle.sol";
 ///
 /// Storage: one slot per solver (`Record`: 64-bit block number, 64-bit rank)
 /// and one slot for the solver count.
-contract OctokuArena {
+contract OctokuArena is IArena {
     /// @notice The puzzle every board comes from and every solution is checked by.
     /// @dev Fixed at deployment. Any `IPuzzle` works: the reference, a golfed
     /// or a fairer implementation.
@@ -38,23 +39,6 @@ contract OctokuArena {
 
     /// @dev How many distinct addresses have solved; also the last rank given.
     uint256 internal _solverCount;
-
-    /// @notice `solver` has already solved; an address solves at most once.
-    /// @param solver The address that tried to solve again (the caller).
-    error AlreadySolved(address solver);
-
-    /// @notice The puzzle rejected the solution for the caller's board.
-    error WrongSolution();
-
-    /// @notice The puzzle passed to the constructor has no code.
-    /// @param puzzle The address that was passed.
-    error PuzzleNotAContract(address puzzle);
-
-    /// @notice `solver` solved their board, the `rank`-th address to do so.
-    /// @param solver The caller of `solve`, whose board was solved.
-    /// @param rank 1-based order of first solves across all addresses.
-    /// @param solution The accepted solution, as submitted.
-    event Solved(address indexed solver, uint256 rank, uint256 solution);
 
     /// @notice Creates an arena for `puzzle_`, with nobody solved yet.
     /// @param puzzle_ The puzzle to play; it must already be deployed.

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {IPuzzle} from "../contracts/IPuzzle.sol";
 import {OctokuReference} from "../contracts/Reference.sol";
+import {IArena} from "../contracts/IArena.sol";
 import {OctokuArena} from "../contracts/Arena.sol";
 
 /// @dev The few forge cheatcodes these tests use (no forge-std).
@@ -247,10 +248,10 @@ contract Handler {
             ghostRank[address(player)] = abi.decode(ret, (uint256));
             ghostBlock[address(player)] = block.number;
             if (solvedBefore || !valid || ghostRank[address(player)] != countBefore + 1) ++unexpected;
-        } else if (keccak256(ret) == keccak256(abi.encodeWithSelector(OctokuArena.AlreadySolved.selector, player))) {
+        } else if (keccak256(ret) == keccak256(abi.encodeWithSelector(IArena.AlreadySolved.selector, player))) {
             ++alreadySolved;
             if (!solvedBefore) ++unexpected;
-        } else if (keccak256(ret) == keccak256(abi.encodeWithSelector(OctokuArena.WrongSolution.selector))) {
+        } else if (keccak256(ret) == keccak256(abi.encodeWithSelector(IArena.WrongSolution.selector))) {
             ++wrongSolutions;
             if (solvedBefore || valid) ++unexpected;
         } else {
@@ -309,7 +310,7 @@ contract ArenaTest {
     }
 
     function test_constructor_rejects_puzzle_without_code() public {
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.PuzzleNotAContract.selector, address(0xBEEF)));
+        VM.expectRevert(abi.encodeWithSelector(IArena.PuzzleNotAContract.selector, address(0xBEEF)));
         new OctokuArena(IPuzzle(address(0xBEEF)));
     }
 
@@ -326,7 +327,7 @@ contract ArenaTest {
 
     function test_solve_emits_Solved() public {
         VM.expectEmit(true, true, true, true, address(arena));
-        emit OctokuArena.Solved(ALICE, 1, GRID);
+        emit IArena.Solved(ALICE, 1, GRID);
         VM.prank(ALICE);
         arena.solve(GRID);
     }
@@ -351,12 +352,12 @@ contract ArenaTest {
         arena.solve(GRID);
         VM.roll(block.number + 10);
 
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.AlreadySolved.selector, ALICE));
+        VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, ALICE));
         VM.prank(ALICE);
         arena.solve(GRID);
 
         // Also with a wrong solution: the repeat check comes first.
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.AlreadySolved.selector, ALICE));
+        VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, ALICE));
         VM.prank(ALICE);
         arena.solve(0);
 
@@ -366,11 +367,11 @@ contract ArenaTest {
     }
 
     function test_wrong_solution_reverts_WrongSolution() public {
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.WrongSolution.selector));
+        VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
         arena.solve(GRID ^ 0xF); // last cell 8 -> 7
 
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.WrongSolution.selector));
+        VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
         arena.solve(0);
 
@@ -421,7 +422,7 @@ contract ArenaTest {
 
         VM.roll(42);
         VM.expectEmit(true, true, true, true, address(referenceArena));
-        emit OctokuArena.Solved(VITALIK, 1, VITALIK_SOLUTION);
+        emit IArena.Solved(VITALIK, 1, VITALIK_SOLUTION);
         VM.prank(VITALIK);
         require(referenceArena.solve(VITALIK_SOLUTION) == 1, "rank");
 
@@ -429,7 +430,7 @@ contract ArenaTest {
         require(blockNumber == 42 && rank == 1, "recorded");
         require(referenceArena.solverCount() == 1, "count");
 
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.AlreadySolved.selector, VITALIK));
+        VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, VITALIK));
         VM.prank(VITALIK);
         referenceArena.solve(VITALIK_SOLUTION);
     }
@@ -459,7 +460,7 @@ contract ArenaTest {
     }
 
     function test_reference_rejects_wrong_solution() public {
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.WrongSolution.selector));
+        VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(VITALIK);
         referenceArena.solve(VITALIK_SOLUTION ^ 0x3); // last cell 8 -> b
     }
@@ -467,7 +468,7 @@ contract ArenaTest {
     /// A solution solves only the sender's own board.
     function test_reference_solution_is_bound_to_sender() public {
         require(!referencePuzzle.verify(referencePuzzle.generate(ALICE), VITALIK_SOLUTION), "precondition");
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.WrongSolution.selector));
+        VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
         referenceArena.solve(VITALIK_SOLUTION);
         require(referenceArena.solverCount() == 0, "count");
@@ -515,7 +516,7 @@ contract ArenaTest {
         OctokuArena hookArena = new OctokuArena(new HookPuzzle());
         Reenterer attacker = new Reenterer();
         attacker.configure(hookArena, Actor(address(0)), false);
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.AlreadySolved.selector, address(attacker)));
+        VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, address(attacker)));
         attacker.attack();
         require(hookArena.solverCount() == 0, "count");
         (, uint256 rank) = hookArena.solvedAt(address(attacker));
@@ -574,7 +575,7 @@ contract ArenaTest {
             require(rank == countBefore + 1 && blockNumber == block.number, "record");
         } else {
             require(!ok, "invalid solution accepted");
-            require(keccak256(ret) == keccak256(abi.encodeWithSelector(OctokuArena.WrongSolution.selector)), "error");
+            require(keccak256(ret) == keccak256(abi.encodeWithSelector(IArena.WrongSolution.selector)), "error");
             require(arena.solverCount() == countBefore, "count changed");
             require(rank == 0 && blockNumber == 0, "record written");
         }
@@ -588,7 +589,7 @@ contract ArenaTest {
         (bool ok, bytes memory ret) = address(referenceArena).call(abi.encodeCall(OctokuArena.solve, (solution)));
         require(ok == valid, "outcome");
         if (!ok) {
-            require(keccak256(ret) == keccak256(abi.encodeWithSelector(OctokuArena.WrongSolution.selector)), "error");
+            require(keccak256(ret) == keccak256(abi.encodeWithSelector(IArena.WrongSolution.selector)), "error");
             (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(player);
             require(blockNumber == 0 && rank == 0 && referenceArena.solverCount() == 0, "state");
         }
@@ -602,7 +603,7 @@ contract ArenaTest {
         uint256 solvedBlock = block.number;
         VM.roll(block.number + later);
 
-        VM.expectRevert(abi.encodeWithSelector(OctokuArena.AlreadySolved.selector, player));
+        VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, player));
         VM.prank(player);
         arena.solve(shapeSolution(raw, mode));
 

@@ -5,6 +5,7 @@
 mod cmd;
 mod error;
 mod input;
+mod output;
 
 use std::process::ExitCode;
 
@@ -44,6 +45,8 @@ enum Command {
     Play(cmd::play::Args),
     /// Submit a solution you found yourself to the arena.
     Submit(cmd::submit::Args),
+    /// Play in the browser: a local web server with the board, checks, submits and a leaderboard.
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Board(args) => cmd::board::run(args),
         Command::Play(args) => cmd::play::run(args),
         Command::Submit(args) => cmd::submit::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(code) => code,

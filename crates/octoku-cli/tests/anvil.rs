@@ -20,6 +20,9 @@ use octoku_evm::chain::{
 };
 use serde_json::Value;
 
+mod common;
+use common::assert_keys;
+
 /// anvil's dev keys 0..4 (public test keys).
 const KEYS: [&str; 5] = [
     "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
@@ -217,10 +220,6 @@ fn address_of(key: &str) -> Address {
     PrivateKey::parse(key).unwrap().address().unwrap()
 }
 
-fn core_address(a: Address) -> octoku_core::Address {
-    octoku_core::Address(a.0.0)
-}
-
 /// Deploys puzzle `kind` and its arena with the CLI; returns (puzzle, arena).
 fn deploy(dir: &Path, url: &str, kind: &str) -> (Address, Address) {
     let out = octoku(
@@ -237,15 +236,32 @@ fn deploy(dir: &Path, url: &str, kind: &str) -> (Address, Address) {
         ],
     )
     .json();
-    let puzzle: Address = out["puzzle"].as_str().unwrap().parse().unwrap();
+    assert_keys(
+        &out,
+        &[
+            "chain_id",
+            "puzzle",
+            "puzzle_address",
+            "arena",
+            "deployer",
+            "puzzle_tx",
+            "arena_tx",
+            "chain",
+            "recorded_in",
+        ],
+    );
+    let puzzle: Address = out["puzzle_address"].as_str().unwrap().parse().unwrap();
     let arena: Address = out["arena"].as_str().unwrap().parse().unwrap();
-    assert_eq!(out["puzzle_kind"], kind);
+    assert_eq!(out["puzzle"], kind);
     assert_eq!(out["chain_id"], 31337);
     assert!(
         out["chain"].as_str().unwrap().contains("(chain id 31337)"),
         "{out}"
     );
-    assert!(out["arena_gas"].as_u64().unwrap() > 21_000);
+    for tx in ["puzzle_tx", "arena_tx"] {
+        assert_keys(&out[tx], &["hash", "block", "gas"]);
+        assert!(out[tx]["gas"].as_u64().unwrap() > 21_000, "{out}");
+    }
     (puzzle, arena)
 }
 
@@ -287,15 +303,16 @@ fn deploy_play_and_read_back_through_alloy() {
         arena_addr
     );
     assert_eq!(
-        record["puzzle"]
+        record["puzzle_address"]
             .as_str()
             .unwrap()
             .parse::<Address>()
             .unwrap(),
         puzzle
     );
-    for field in ["puzzle_block", "arena_block", "puzzle_tx", "arena_tx"] {
-        assert!(!record[field].is_null(), "{field} missing: {record}");
+    assert_eq!(record["puzzle"], "reference");
+    for field in ["puzzle_tx", "arena_tx"] {
+        assert_keys(&record[field], &["hash", "block", "gas"]);
     }
     assert!(
         !std::fs::read_dir(dir.join("deployments"))
@@ -312,10 +329,16 @@ fn deploy_play_and_read_back_through_alloy() {
             out["address"].as_str().unwrap().parse::<Address>().unwrap(),
             address_of(key)
         );
-        assert!(out["gas_used"].as_u64().unwrap() > 21_000, "{out}");
-        assert_eq!(out["tx"].as_str().unwrap().len(), 66, "{out}");
+        assert_keys(
+            &out,
+            &[
+                "chain", "arena", "address", "start", "solution", "rank", "tx", "reason",
+            ],
+        );
+        assert!(out["tx"]["gas"].as_u64().unwrap() > 21_000, "{out}");
+        assert_eq!(out["tx"]["hash"].as_str().unwrap().len(), 66, "{out}");
         let start = Board::from_u256(out["start"].as_str().unwrap().parse().unwrap());
-        assert_eq!(start, octoku_core::generate(&core_address(address_of(key))));
+        assert_eq!(start, octoku_core::generate(&address_of(key)));
         plays.push(out);
     }
 
@@ -354,7 +377,7 @@ fn deploy_play_and_read_back_through_alloy() {
     for (i, (key, play)) in KEYS[1..4].iter().zip(&plays).enumerate() {
         let at = arena::solved_at(&mut chain, arena_addr, address_of(key)).unwrap();
         assert_eq!(at.rank, i as u64 + 1);
-        assert_eq!(at.block, play["block"].as_u64().unwrap());
+        assert_eq!(at.block, play["tx"]["block"].as_u64().unwrap());
     }
     let never = arena::solved_at(&mut chain, arena_addr, address_of(KEYS[4])).unwrap();
     assert_eq!((never.block, never.rank), (0, 0));
@@ -417,7 +440,7 @@ fn every_error_is_one_line_and_nothing_is_sent() {
     assert_eq!(arena::solver_count(&mut chain, arena_addr).unwrap(), 1);
 
     // A correct hand-made solution through submit.
-    let start = octoku_core::generate(&core_address(address_of(KEYS[2])));
+    let start = octoku_core::generate(&address_of(KEYS[2]));
     let solution = solve::solve(start)
         .unwrap()
         .expect("dev account 2's board is solvable");
@@ -469,9 +492,7 @@ fn every_error_is_one_line_and_nothing_is_sent() {
         .find(|k| {
             let a = address_of(k);
             chain.balance(a).unwrap().is_zero()
-                && solve::solve(octoku_core::generate(&core_address(a)))
-                    .unwrap()
-                    .is_some()
+                && solve::solve(octoku_core::generate(&a)).unwrap().is_some()
         })
         .unwrap();
     let poor: &'static str = Box::leak(poor.into_boxed_str());
@@ -524,8 +545,9 @@ fn embedded_chain_persists_across_invocations() {
             .starts_with("embedded ("),
         "{deployed}"
     );
-    assert_eq!(deployed["puzzle_block"], 1);
-    assert_eq!(deployed["arena_block"], 2);
+    assert_eq!(deployed["puzzle_tx"]["block"], 1);
+    assert_eq!(deployed["arena_tx"]["block"], 2);
+    assert_eq!(deployed["puzzle"], "reference");
     assert!(state.exists());
     assert!(
         !dir.join("deployments").exists(),
@@ -534,6 +556,18 @@ fn embedded_chain_persists_across_invocations() {
 
     // board and play find the arena in the state file; the default key is anvil's account 0.
     let board = octoku(&dir, &["board", "--state", state_arg, "--json"]).json();
+    assert_keys(
+        &board,
+        &[
+            "chain",
+            "arena",
+            "address",
+            "start",
+            "solved",
+            "rank",
+            "solved_block",
+        ],
+    );
     assert_eq!(
         board["address"],
         "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -541,7 +575,8 @@ fn embedded_chain_persists_across_invocations() {
     assert_eq!(board["solved"], false);
     let played = octoku(&dir, &["play", "--state", state_arg, "--json"]).json();
     assert_eq!(played["rank"], 1);
-    assert_eq!(played["block"], 3);
+    assert_eq!(played["tx"]["block"], 3);
+    assert_eq!(played["reason"], Value::Null);
 
     // A second player submits by hand in a later invocation.
     let start: U256 = octoku(
@@ -587,7 +622,16 @@ fn embedded_chain_persists_across_invocations() {
     )
     .json();
     assert_eq!(submitted["rank"], 2);
-    assert_eq!(submitted["block"], 4, "a reverted submit mines no block");
+    assert_eq!(
+        submitted["tx"]["block"], 4,
+        "a reverted submit mines no block"
+    );
+    assert_keys(
+        &submitted,
+        &[
+            "chain", "arena", "address", "start", "solution", "rank", "tx", "reason",
+        ],
+    );
 
     octoku(&dir, &["play", "--state", state_arg]).fails(
         1,
@@ -638,7 +682,7 @@ fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
         let played = play(&dir, &url, arena_addr, key);
         assert_eq!(played["rank"], i as u64 + 1, "{played}");
         let start = Board::from_u256(played["start"].as_str().unwrap().parse().unwrap());
-        let player = core_address(address_of(key));
+        let player = address_of(key);
         assert_eq!(
             start,
             octoku_core::fair::fair_generate(&player),

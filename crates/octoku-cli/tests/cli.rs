@@ -5,6 +5,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::assert_keys;
+
 fn octoku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_octoku"))
         .args(args)
@@ -54,6 +57,7 @@ fn generate_prints_public_vectors_as_json() {
             String::from_utf8_lossy(&out.stderr)
         );
         let v = json(&out);
+        assert_keys(&v, &["address", "puzzle", "start", "givens", "gas"]);
         assert_eq!(v["start"], start);
         assert!(v["gas"].as_u64().is_some_and(|g| g > 0));
         assert_eq!(
@@ -71,6 +75,12 @@ fn verify_exits_zero_on_valid_and_one_on_invalid_with_reason() {
     let valid = octoku(&["verify", START, SOLUTION, "--json"]);
     assert_eq!(valid.status.code(), Some(0));
     assert_eq!(json(&valid)["valid"], true);
+    assert_keys(
+        &json(&valid),
+        &[
+            "valid", "puzzle", "start", "solution", "gas", "reason", "problems",
+        ],
+    );
     assert_eq!(json(&valid)["reason"], Value::Null);
 
     let wrong = "0x7235861418463257457361828621457323681745541728366784532131527467";
@@ -155,16 +165,33 @@ fn solve_by_address_returns_a_solution_the_contract_verifies() {
         "3",
     ]);
     let v = ok_json(&out);
+    assert_keys(&v, SOLVE_KEYS);
     assert_eq!(
         v["start"],
         "0x0000700000000000000000000800064000000000000000000003020000000510"
     );
     assert_eq!(v["valid"], true);
     assert_eq!(v["solutions"], 3);
+    assert_eq!(v["solutions_capped"], true);
+    assert!(v["gas"].as_u64().is_some_and(|g| g > 0));
+    assert_eq!(v["reason"], Value::Null);
     let solution: octoku_core::Board = v["solution"].as_str().unwrap().parse().unwrap();
     let start: octoku_core::Board = v["start"].as_str().unwrap().parse().unwrap();
     assert!(octoku_core::verify(start, solution));
 }
+
+/// The fields of `solve --json`, solved or not.
+const SOLVE_KEYS: &[&str] = &[
+    "puzzle",
+    "address",
+    "start",
+    "solution",
+    "valid",
+    "gas",
+    "solutions",
+    "solutions_capped",
+    "reason",
+];
 
 #[test]
 fn solve_counts_exactly_below_the_limit() {
@@ -200,8 +227,10 @@ fn solve_on_an_unsolvable_board_says_why_and_prints_no_solution() {
         "0x0000056070423000000000000000000000000000000000000000800100000000",
         "--json",
     ]));
+    assert_keys(&v, SOLVE_KEYS);
     assert_eq!(v["solution"], Value::Null);
     assert_eq!(v["valid"], false);
+    assert!(v["reason"].as_str().is_some_and(|r| r.contains("row 2")));
 }
 
 #[test]
@@ -215,7 +244,44 @@ fn solve_rejects_digits_above_eight_as_bad_input() {
 fn audit_covers_every_cell_set_and_reports_unsolvable_classes() {
     let out = octoku(&["audit", "--json"]);
     let v = ok_json(&out);
+    assert_keys(
+        &v,
+        &[
+            "cell_sets",
+            "expected_cell_sets",
+            "classes",
+            "symmetries",
+            "unsolvable",
+            "unsolvable_cell_sets",
+            "unsolvable_fraction",
+            "fewer_givens",
+            "exhaustion_probability_bound",
+            "threads",
+            "seconds",
+        ],
+    );
     assert_eq!(v["cell_sets"], 4_426_165_368u64);
+    assert_eq!(v["classes"], 55_471);
+    assert_eq!(v["unsolvable_cell_sets"], 15_001_320);
+    let fewer = v["fewer_givens"].as_array().unwrap();
+    assert_eq!(fewer.len(), 7);
+    assert_keys(
+        &fewer[4],
+        &[
+            "givens",
+            "cell_sets",
+            "classes",
+            "unsolvable_classes",
+            "unsolvable_cell_sets",
+        ],
+    );
+    assert_eq!(
+        (
+            fewer[4]["givens"].clone(),
+            fewer[4]["unsolvable_cell_sets"].clone()
+        ),
+        (5.into(), 448.into())
+    );
     let classes = v["unsolvable"].as_array().unwrap();
     assert!(!classes.is_empty());
     let total: u64 = classes.iter().map(|c| c["size"].as_u64().unwrap()).sum();
@@ -256,6 +322,24 @@ fn sample_finds_dead_ends_in_the_published_puzzle_and_none_in_the_fair_one() {
         "--json",
     ]);
     let v = ok_json(&fair);
+    assert_keys(
+        &v,
+        &[
+            "puzzle",
+            "seed",
+            "addresses",
+            "solvable",
+            "unsolvable",
+            "unique",
+            "short_boards",
+            "contract_checked",
+            "contract_mismatch",
+            "unsolvable_examples",
+            "threads",
+            "seconds",
+            "per_second",
+        ],
+    );
     assert_eq!(v["addresses"], 20000);
     assert_eq!(v["solvable"], 20000);
     assert_eq!(v["unsolvable"], 0);
@@ -276,7 +360,8 @@ fn sample_finds_dead_ends_in_the_published_puzzle_and_none_in_the_fair_one() {
     let dead = v["unsolvable"].as_u64().unwrap();
     assert!((20..=150).contains(&dead), "{dead}");
     let example = &v["unsolvable_examples"][0];
-    let board = example["board"].as_str().unwrap();
+    assert_keys(example, &["index", "address", "start"]);
+    let board = example["start"].as_str().unwrap();
     let again = octoku(&["solve", board, "--json"]);
     assert_eq!(
         again.status.code(),
@@ -296,7 +381,25 @@ fn puzzle_flag_takes_the_three_implementations_and_names_them_on_error() {
         assert_eq!(out.status.code(), Some(0), "{puzzle}");
         let fuzz = octoku(&["fuzz", "--cases", "2000", "--puzzle", puzzle, "--json"]);
         assert_eq!(fuzz.status.code(), Some(0), "{puzzle}");
-        assert_eq!(json(&fuzz)["implementations"], serde_json::json!([puzzle]));
+        let v = json(&fuzz);
+        assert_eq!(v["puzzles"], serde_json::json!([puzzle]));
+        assert_keys(
+            &v,
+            &[
+                "puzzles",
+                "seed",
+                "from",
+                "cases",
+                "threads",
+                "seconds",
+                "per_second",
+                "mismatch",
+            ],
+        );
+        assert_eq!(
+            (v["cases"].clone(), v["mismatch"].clone()),
+            (2000.into(), Value::Null)
+        );
     }
     let bad = octoku(&[
         "generate",
@@ -311,4 +414,71 @@ fn puzzle_flag_takes_the_three_implementations_and_names_them_on_error() {
         err.contains("expected one of: reference, golf, fair"),
         "{err}"
     );
+}
+
+#[test]
+fn gas_json_has_the_snapshot_rows_and_deployments() {
+    let v = ok_json(&octoku(&["gas", "--runs", "200", "--json"]));
+    assert_keys(&v, &["runs", "rows", "deployments"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 15);
+    assert_keys(
+        &rows[0],
+        &[
+            "puzzle", "function", "case", "min", "median", "max", "ratio",
+        ],
+    );
+    // The first row of gas-snapshot.txt.
+    assert_eq!(
+        (&rows[0]["puzzle"], &rows[0]["function"], &rows[0]["case"]),
+        (
+            &Value::from("reference"),
+            &Value::from("generate"),
+            &Value::from("random-address")
+        )
+    );
+    assert_eq!(
+        (&rows[0]["min"], &rows[0]["median"], &rows[0]["max"]),
+        (&Value::from(2927), &Value::from(2927), &Value::from(3351))
+    );
+    let deployments = v["deployments"].as_array().unwrap();
+    assert_keys(&deployments[2], &["puzzle", "gas", "runtime_size"]);
+    assert_eq!(deployments[2]["puzzle"], "fair");
+    assert_eq!(deployments[2]["gas"], 235_228);
+    assert_eq!(deployments[2]["runtime_size"], 844);
+}
+
+#[test]
+fn gas_profile_json_breaks_the_call_down_by_opcode_and_line() {
+    let v = ok_json(&octoku(&[
+        "gas",
+        "--profile",
+        "verify",
+        START,
+        SOLUTION,
+        "--json",
+    ]));
+    assert_keys(
+        &v,
+        &[
+            "puzzle",
+            "function",
+            "gas",
+            "success",
+            "by_opcode",
+            "by_line",
+        ],
+    );
+    assert_eq!(v["puzzle"], "reference");
+    assert_eq!(v["function"], "verify");
+    assert_eq!(v["success"], true);
+    let gas = v["gas"].as_u64().unwrap();
+    let by_opcode = v["by_opcode"].as_array().unwrap();
+    assert_keys(&by_opcode[0], &["opcode", "count", "gas"]);
+    let by_line = v["by_line"].as_array().unwrap();
+    assert_keys(&by_line[0], &["location", "source", "count", "gas"]);
+    // Every instruction's gas is counted once in each breakdown.
+    let sum = |rows: &[Value]| rows.iter().map(|r| r["gas"].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(sum(by_opcode), gas);
+    assert_eq!(sum(by_line), gas);
 }

@@ -8,34 +8,19 @@
 
 use criterion::{Criterion, black_box, criterion_group};
 use octoku_core::board::Board;
-use octoku_core::solve::{count, is_unique, solve, solve_naive};
+use octoku_core::rng::SplitMix64;
+use octoku_core::solve::naive::solve_naive;
+use octoku_core::solve::{count, is_unique, solve};
 use std::time::{Duration, Instant};
-
-/// Tiny deterministic xorshift64.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// `n` solvable boards with digits 1-8 (shuffled) on 8 distinct random cells.
 fn generated_boards(n: usize) -> Vec<Board> {
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut cells = [0u8; 64];
         let mut digits: Vec<u8> = (1..=8).collect();
-        for k in (1..8).rev() {
-            digits.swap(k, rng.below(k as u64 + 1) as usize);
-        }
+        rng.shuffle(&mut digits);
         let mut placed = 0;
         while placed < 8 {
             let i = rng.below(64) as usize;

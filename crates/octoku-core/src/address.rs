@@ -1,168 +1,67 @@
-//! 20-byte Ethereum addresses with EIP-55 checksum parsing and printing.
+//! Ethereum addresses: alloy's [`Address`], read by octoku's stricter rule.
+//!
+//! alloy's own `FromStr` accepts any mix of cases; [`parse_address`] accepts
+//! all-lowercase and all-uppercase spellings as they are, and a mixed-case
+//! spelling only when it is the EIP-55 checksum, with a one-line
+//! [`ParseError`] for anything else.
 
-use std::fmt;
-use std::str::FromStr;
-
-use tiny_keccak::{Hasher, Keccak};
+pub use alloy_primitives::{Address, hex, keccak256};
 
 use crate::error::{ParseError, Subject};
 
-/// Returns the Keccak-256 hash of `data` (the EVM's `keccak256`).
-pub fn keccak256(data: &[u8]) -> [u8; 32] {
-    let mut hasher = Keccak::v256();
-    hasher.update(data);
-    let mut out = [0u8; 32];
-    hasher.finalize(&mut out);
-    out
-}
-
-/// A 20-byte Ethereum address.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Address(pub [u8; 20]);
-
-impl Address {
-    /// The all-zero address.
-    pub const ZERO: Address = Address([0; 20]);
-
-    /// Wraps 20 raw bytes as an address.
-    pub const fn new(bytes: [u8; 20]) -> Address {
-        Address(bytes)
+/// Parses 40 hex digits with an optional `0x`/`0X` prefix (surrounding
+/// whitespace ignored).
+///
+/// All-lowercase and all-uppercase spellings are accepted as is; a mixed-case
+/// spelling must match the EIP-55 checksum.
+pub fn parse_address(s: &str) -> Result<Address, ParseError> {
+    const WHAT: Subject = Subject::Address;
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(ParseError::Empty { what: WHAT });
     }
-
-    /// Returns the 20 raw bytes.
-    pub const fn as_bytes(&self) -> &[u8; 20] {
-        &self.0
+    let (digits, offset) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(rest) => (rest, 2),
+        None => (s, 0),
+    };
+    if digits.is_empty() {
+        return Err(ParseError::NoHexDigits { what: WHAT });
     }
-
-    /// Builds an address from a slice, or `None` unless it is exactly 20 bytes long.
-    pub fn from_slice(bytes: &[u8]) -> Option<Address> {
-        <[u8; 20]>::try_from(bytes).ok().map(Address)
+    if let Some((i, found)) = digits
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
+        return Err(ParseError::BadHexDigit {
+            what: WHAT,
+            position: offset + i + 1,
+            found,
+        });
     }
-
-    /// Formats as `0x` followed by 40 lowercase hex digits.
-    pub fn to_lower_hex(&self) -> String {
-        let mut s = String::with_capacity(42);
-        s.push_str("0x");
-        for b in self.0 {
-            s.push_str(&format!("{b:02x}"));
-        }
-        s
+    // Every character is now an ASCII hex digit, so bytes == chars.
+    if digits.len() != 40 {
+        return Err(ParseError::BadLength {
+            what: WHAT,
+            unit: "hex digits",
+            expected: 40,
+            found: digits.len(),
+        });
     }
-
-    /// Formats with the EIP-55 mixed-case checksum, prefixed by `0x`.
-    ///
-    /// A letter is upper case exactly when the matching nibble of
-    /// `keccak256(lowercase hex without 0x)` is 8 or more.
-    pub fn to_checksum(&self) -> String {
-        let lower = self.to_lower_hex();
-        let digits = &lower[2..];
-        let hash = keccak256(digits.as_bytes());
-        let mut out = String::with_capacity(42);
-        out.push_str("0x");
-        for (i, c) in digits.chars().enumerate() {
-            let nibble = (hash[i / 2] >> if i % 2 == 0 { 4 } else { 0 }) & 0xF;
-            out.push(if nibble >= 8 {
-                c.to_ascii_uppercase()
-            } else {
-                c
+    let mut bytes = [0u8; 20];
+    hex::decode_to_slice(digits, &mut bytes).map_err(|_| ParseError::NoHexDigits { what: WHAT })?;
+    let address = Address::new(bytes);
+    let has_lower = digits.bytes().any(|b| b.is_ascii_lowercase());
+    let has_upper = digits.bytes().any(|b| b.is_ascii_uppercase());
+    if has_lower && has_upper {
+        let expected = address.to_checksum(None);
+        if expected[2..] != *digits {
+            return Err(ParseError::BadChecksum {
+                found: s.to_owned(),
+                expected,
             });
         }
-        out
     }
-}
-
-impl From<[u8; 20]> for Address {
-    fn from(bytes: [u8; 20]) -> Address {
-        Address(bytes)
-    }
-}
-
-impl From<Address> for [u8; 20] {
-    fn from(a: Address) -> [u8; 20] {
-        a.0
-    }
-}
-
-impl fmt::Display for Address {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_checksum())
-    }
-}
-
-impl fmt::Debug for Address {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Address({})", self.to_checksum())
-    }
-}
-
-impl FromStr for Address {
-    type Err = ParseError;
-
-    /// Parses 40 hex digits with an optional `0x`/`0X` prefix.
-    ///
-    /// All-lowercase and all-uppercase spellings are accepted as is; a
-    /// mixed-case spelling must match the EIP-55 checksum.
-    fn from_str(s: &str) -> Result<Address, ParseError> {
-        const WHAT: Subject = Subject::Address;
-        let s = s.trim();
-        if s.is_empty() {
-            return Err(ParseError::Empty { what: WHAT });
-        }
-        let (digits, offset) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-            Some(rest) => (rest, 2),
-            None => (s, 0),
-        };
-        if digits.is_empty() {
-            return Err(ParseError::NoHexDigits { what: WHAT });
-        }
-        if let Some((i, found)) = digits
-            .chars()
-            .enumerate()
-            .find(|(_, c)| !c.is_ascii_hexdigit())
-        {
-            return Err(ParseError::BadHexDigit {
-                what: WHAT,
-                position: offset + i + 1,
-                found,
-            });
-        }
-        // Every character is now an ASCII hex digit, so bytes == chars.
-        if digits.len() != 40 {
-            return Err(ParseError::BadLength {
-                what: WHAT,
-                unit: "hex digits",
-                expected: 40,
-                found: digits.len(),
-            });
-        }
-        let mut bytes = [0u8; 20];
-        for (byte, pair) in bytes.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
-            *byte = (hex_value(pair[0]) << 4) | hex_value(pair[1]);
-        }
-        let address = Address(bytes);
-        let has_lower = digits.bytes().any(|b| b.is_ascii_lowercase());
-        let has_upper = digits.bytes().any(|b| b.is_ascii_uppercase());
-        if has_lower && has_upper {
-            let expected = address.to_checksum();
-            if expected[2..] != *digits {
-                return Err(ParseError::BadChecksum {
-                    found: s.to_owned(),
-                    expected,
-                });
-            }
-        }
-        Ok(address)
-    }
-}
-
-/// The value of one ASCII hex digit (already validated).
-fn hex_value(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        b'A'..=b'F' => b - b'A' + 10,
-        _ => 0,
-    }
+    Ok(address)
 }
 
 #[cfg(test)]
@@ -171,14 +70,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn parse(s: &str) -> Result<Address, ParseError> {
-        s.parse()
-    }
-
-    #[test]
-    fn keccak_of_empty_input_matches_known_hash() {
-        let h = keccak256(b"");
-        assert_eq!(h[..4], [0xc5, 0xd2, 0x46, 0x01]);
-        assert_eq!(h[28..], [0x5d, 0x85, 0xa4, 0x70]);
+        parse_address(s)
     }
 
     #[test]
@@ -192,7 +84,7 @@ mod tests {
             "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
         ] {
             let a = parse(s).unwrap();
-            assert_eq!(a.to_checksum(), s);
+            assert_eq!(a.to_checksum(None), s);
             assert_eq!(a.to_string(), s);
         }
     }
@@ -225,6 +117,12 @@ mod tests {
             }
         );
         assert!(err.to_string().contains("EIP-55"));
+        // alloy's own parser takes the same text: the stricter rule is ours.
+        assert!(
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"
+                .parse::<Address>()
+                .is_ok()
+        );
     }
 
     #[test]
@@ -272,20 +170,14 @@ mod tests {
         );
     }
 
-    #[test]
-    fn from_slice_requires_twenty_bytes() {
-        assert_eq!(Address::from_slice(&[1; 20]), Some(Address([1; 20])));
-        assert_eq!(Address::from_slice(&[1; 19]), None);
-        assert_eq!(Address::from([7; 20]).as_bytes(), &[7; 20]);
-    }
-
     proptest! {
         #[test]
         fn checksum_lower_and_upper_forms_round_trip(bytes in any::<[u8; 20]>()) {
-            let a = Address(bytes);
-            prop_assert_eq!(parse(&a.to_checksum()).unwrap(), a);
-            prop_assert_eq!(parse(&a.to_lower_hex()).unwrap(), a);
-            prop_assert_eq!(parse(&a.to_lower_hex().to_uppercase()).unwrap(), a);
+            let a = Address::new(bytes);
+            let lower = format!("0x{}", hex::encode(a));
+            prop_assert_eq!(parse(&a.to_checksum(None)).unwrap(), a);
+            prop_assert_eq!(parse(&lower).unwrap(), a);
+            prop_assert_eq!(parse(&lower.to_uppercase()).unwrap(), a);
         }
 
         #[test]

@@ -420,11 +420,11 @@ mod tests {
             let explained = r
                 .unsolvable
                 .iter()
-                .filter(|u| crate::solve::contradiction(u.example).is_some())
+                .filter(|u| crate::explain::contradiction(u.example).is_some())
                 .count();
             println!("  unsolvable classes with a simple reason from `contradiction`: {explained}");
             for u in r.unsolvable.iter().take(3) {
-                println!("  reason: {:?}", crate::solve::contradiction(u.example));
+                println!("  reason: {:?}", crate::explain::contradiction(u.example));
                 println!("  unsolvable: {} ({} sets)", u.example.to_hex(), u.size);
             }
             assert_eq!(r.cell_sets, binomial(64, k as u64));

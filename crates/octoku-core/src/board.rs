@@ -11,8 +11,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use ruint::aliases::U256;
+use ruint::uint;
 
 use crate::error::{ParseError, Subject};
+use crate::geometry::Geometry;
 
 /// An 8x8 board packed into a `U256`, one 4-bit cell per nibble.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -26,6 +28,26 @@ const fn nibble_of(row: usize, col: usize) -> usize {
 impl Board {
     /// The board with every cell empty.
     pub const EMPTY: Board = Board(U256::ZERO);
+
+    /// The base grid: the published example solution (the `verify` vector),
+    /// the valid grid that tests, cases and the fair puzzle start from.
+    ///
+    /// ```text
+    /// 7 2 3 5 | 8 6 1 4
+    /// 1 8 4 6 | 3 2 5 7
+    /// --------+--------
+    /// 4 5 7 3 | 6 1 8 2
+    /// 8 6 2 1 | 4 5 7 3
+    /// --------+--------
+    /// 2 3 6 8 | 1 7 4 5
+    /// 5 4 1 7 | 2 8 3 6
+    /// --------+--------
+    /// 6 7 8 4 | 5 3 2 1
+    /// 3 1 5 2 | 7 4 6 8
+    /// ```
+    pub const BASE_GRID: Board = Board(uint!(
+        0x7235861418463257457361828621457323681745541728366784532131527468_U256
+    ));
 
     /// Wraps a packed word as a board.
     pub const fn from_u256(v: U256) -> Board {
@@ -123,20 +145,21 @@ impl Board {
     /// Lines are joined by `\n`, with no trailing spaces and no final newline.
     /// The output parses back with [`str::parse`] when every cell is 0..=8.
     pub fn grid(self) -> String {
+        let g = Geometry::OCTOKU;
         let cells = self.cells();
+        let stacks = g.size() / g.box_cols();
+        let rule = vec!["-".repeat(2 * g.box_cols()); stacks].join("+");
         let mut lines: Vec<String> = Vec::with_capacity(11);
-        for row in 0..8 {
-            if row > 0 && row % 2 == 0 {
-                lines.push("--------+--------".to_owned());
+        for row in 0..g.size() {
+            if row > 0 && row % g.box_rows() == 0 {
+                lines.push(rule.clone());
             }
-            let mut line = String::with_capacity(17);
-            for col in 0..8 {
-                match col {
-                    0 => {}
-                    4 => line.push_str(" | "),
-                    _ => line.push(' '),
+            let mut line = String::with_capacity(rule.len());
+            for col in 0..g.size() {
+                if col > 0 {
+                    line.push_str(if col % g.box_cols() == 0 { " | " } else { " " });
                 }
-                line.push(cell_char(cells[8 * row + col]));
+                line.push(cell_char(cells[g.index(row, col)]));
             }
             lines.push(line);
         }
@@ -324,8 +347,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
-
     fn parse(s: &str) -> Result<Board, ParseError> {
         s.parse()
     }
@@ -348,7 +369,7 @@ mod tests {
 
     #[test]
     fn with_cell_replaces_only_that_cell_and_masks_to_four_bits() {
-        let b: Board = parse(SOLUTION).unwrap();
+        let b = Board::BASE_GRID;
         let c = b.with_cell(2, 5, 0x1F);
         assert_eq!(c.cell(2, 5), 0xF);
         for r in 0..8 {
@@ -362,9 +383,11 @@ mod tests {
 
     #[test]
     fn hex_is_reading_order() {
-        let b = parse(SOLUTION).unwrap();
-        assert_eq!(b.to_hex(), SOLUTION);
-        assert_eq!(b.compact(), &SOLUTION[2..]);
+        let b = Board::BASE_GRID;
+        let hex = b.to_hex();
+        assert_eq!(hex, format!("{:#066x}", b.0));
+        assert_eq!(parse(&hex), Ok(b));
+        assert_eq!(b.compact(), &hex[2..]);
         assert_eq!(b.cell(0, 0), 7);
         assert_eq!(b.cell(0, 1), 2);
         assert_eq!(b.cell(7, 7), 8);
@@ -383,8 +406,7 @@ mod tests {
 
     #[test]
     fn grid_has_stack_bar_and_band_rules_without_trailing_spaces() {
-        let b = parse(SOLUTION).unwrap();
-        let g = b.grid();
+        let g = Board::BASE_GRID.grid();
         let lines: Vec<&str> = g.lines().collect();
         assert_eq!(lines.len(), 11);
         assert_eq!(lines[0], "7 2 3 5 | 8 6 1 4");
@@ -408,8 +430,9 @@ mod tests {
 
     #[test]
     fn sixty_four_digits_of_zero_to_eight_are_a_grid_not_a_number() {
-        let b = parse(&SOLUTION[2..]).unwrap();
-        assert_eq!(b.to_hex(), SOLUTION);
+        let digits = Board::BASE_GRID.compact();
+        assert!(digits.chars().all(|c| c.is_ascii_digit()));
+        assert_eq!(parse(&digits), Ok(Board::BASE_GRID));
     }
 
     #[test]
@@ -435,7 +458,7 @@ mod tests {
         let b =
             parse("0x0000700000000000000000000800064000000000000000000003020000000510").unwrap();
         assert_eq!(parse(&b.grid()).unwrap(), b);
-        let full = parse(SOLUTION).unwrap();
+        let full = Board::BASE_GRID;
         assert_eq!(parse(&full.grid()).unwrap(), full);
     }
 

@@ -1,65 +1,21 @@
 //! Human-readable reasons why a solution fails, kept apart from the
-//! contract mirror in [`verify`](mod@crate::verify).
+//! contract mirror in [`verify`](mod@crate::verify), and why a start board
+//! has no solution ([`contradiction`]).
 //!
 //! Indices inside [`Problem`] and [`Unit`] are 0-based, like the rest of the
-//! crate; their `Display` output is 1-based ("row 1" to "row 8") for people.
+//! crate; messages are 1-based ("row 1" to "row 8", see
+//! [`Geometry::describe`]) for people.
 
 use std::fmt;
 
 use crate::board::Board;
-use crate::verify::subgrid_cells;
+use crate::geometry::{Geometry, Unit};
 
-/// A row, column or 2x4 subgrid of the board (0-based index).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Unit {
-    /// Row 0..8, top to bottom.
-    Row(usize),
-    /// Column 0..8, left to right.
-    Column(usize),
-    /// Subgrid 0..8, numbered `(row / 2) * 2 + col / 4`.
-    Subgrid(usize),
-}
+mod contradiction;
+pub use contradiction::contradiction;
 
-impl Unit {
-    /// Returns the unit's 8 cells `(row, col)` in reading order.
-    pub fn cells(self) -> [(usize, usize); 8] {
-        match self {
-            Unit::Row(r) => std::array::from_fn(|c| (r, c)),
-            Unit::Column(c) => std::array::from_fn(|r| (r, c)),
-            Unit::Subgrid(s) => subgrid_cells(s),
-        }
-    }
-
-    /// Returns all 24 units: rows, then columns, then subgrids.
-    pub fn all() -> impl Iterator<Item = Unit> {
-        (0..8)
-            .map(Unit::Row)
-            .chain((0..8).map(Unit::Column))
-            .chain((0..8).map(Unit::Subgrid))
-    }
-}
-
-impl fmt::Display for Unit {
-    /// Prints 1-based positions, e.g. `row 3`, `subgrid 2 (rows 1-2, columns 5-8)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Unit::Row(r) => write!(f, "row {}", r + 1),
-            Unit::Column(c) => write!(f, "column {}", c + 1),
-            Unit::Subgrid(s) => {
-                let (row0, col0) = ((s / 2) * 2 + 1, (s % 2) * 4 + 1);
-                write!(
-                    f,
-                    "subgrid {} (rows {}-{}, columns {}-{})",
-                    s + 1,
-                    row0,
-                    row0 + 1,
-                    col0,
-                    col0 + 3
-                )
-            }
-        }
-    }
-}
+/// The board shape every message here describes.
+const G: Geometry = Geometry::OCTOKU;
 
 /// One reason a solution is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -102,12 +58,39 @@ pub enum Problem {
     },
 }
 
-/// Joins 1-based numbers as `2`, `2 and 7`, or `2, 5 and 7`.
-fn join_and(items: &[String]) -> String {
+/// Joins items as `a`, `a and b` or `a, b and c` (`last` in place of `and`).
+fn join_and(items: &[String], last: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    }
+}
+
+/// Names cells `(row, col)` of a unit: `column 5` or `columns 5, 6 and 7` in
+/// a row, `rows 1 and 2` in a column, `row 1 column 1 and row 2 column 4` in
+/// a subgrid.
+fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
+    let (word, nums): (&str, Vec<String>) = match unit {
+        Unit::Row(_) => (
+            "column",
+            cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
+        ),
+        Unit::Column(_) => (
+            "row",
+            cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
+        ),
+        Unit::Box(_) => {
+            let names: Vec<String> = cells
+                .iter()
+                .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
+                .collect();
+            return join_and(&names, "and");
+        }
+    };
+    match nums.as_slice() {
+        [one] => format!("{word} {one}"),
+        _ => format!("{word}s {}", join_and(&nums, "and")),
     }
 }
 
@@ -138,23 +121,15 @@ impl fmt::Display for Problem {
                 row + 1,
                 col + 1
             ),
-            Problem::Repeated { unit, digit, cells } => {
-                let places: Vec<String> = match unit {
-                    Unit::Row(_) => cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
-                    Unit::Column(_) => cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
-                    Unit::Subgrid(_) => cells
-                        .iter()
-                        .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
-                        .collect(),
-                };
-                let label = match unit {
-                    Unit::Row(_) => "columns ",
-                    Unit::Column(_) => "rows ",
-                    Unit::Subgrid(_) => "",
-                };
-                write!(f, "{unit} repeats {digit} ({label}{})", join_and(&places))
+            Problem::Repeated { unit, digit, cells } => write!(
+                f,
+                "{} repeats {digit} ({})",
+                G.describe(*unit),
+                cells_phrase(*unit, cells)
+            ),
+            Problem::Missing { unit, digit } => {
+                write!(f, "{} misses {digit}", G.describe(*unit))
             }
-            Problem::Missing { unit, digit } => write!(f, "{unit} misses {digit}"),
         }
     }
 }
@@ -171,9 +146,10 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (i, (&g, &s)) in given.iter().zip(cells.iter()).enumerate() {
         if g != 0 && g != s {
+            let (row, col) = G.position(i);
             problems.push(Problem::ChangedGiven {
-                row: i / 8,
-                col: i % 8,
+                row,
+                col,
                 given: g,
                 found: s,
             });
@@ -181,20 +157,17 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
     }
     for (i, &s) in cells.iter().enumerate() {
         if !(1..=8).contains(&s) {
-            problems.push(Problem::BadCell {
-                row: i / 8,
-                col: i % 8,
-                found: s,
-            });
+            let (row, col) = G.position(i);
+            problems.push(Problem::BadCell { row, col, found: s });
         }
     }
-    for unit in Unit::all() {
-        let members = unit.cells();
+    for unit in G.units() {
+        let members: Vec<(usize, usize)> = G.unit_cells(unit).collect();
         for digit in 1..=8u8 {
             let holding: Vec<(usize, usize)> = members
                 .iter()
                 .copied()
-                .filter(|&(r, c)| cells[8 * r + c] == digit)
+                .filter(|&(r, c)| cells[G.index(r, c)] == digit)
                 .collect();
             if holding.len() > 1 {
                 problems.push(Problem::Repeated {
@@ -205,7 +178,7 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
             }
         }
         for digit in 1..=8u8 {
-            if !members.iter().any(|&(r, c)| cells[8 * r + c] == digit) {
+            if !members.iter().any(|&(r, c)| cells[G.index(r, c)] == digit) {
                 problems.push(Problem::Missing { unit, digit });
             }
         }
@@ -220,7 +193,6 @@ mod tests {
     use proptest::prelude::*;
     use ruint::aliases::U256;
 
-    const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
     const START: &str = "0x0000000000003000007001000000000000000040500000060000000000020008";
 
     fn board(s: &str) -> Board {
@@ -229,22 +201,22 @@ mod tests {
 
     #[test]
     fn valid_solution_has_no_problems() {
-        assert!(explain(board(START), board(SOLUTION)).is_empty());
+        assert!(explain(board(START), Board::BASE_GRID).is_empty());
     }
 
     #[test]
-    fn unit_display_is_one_based() {
-        assert_eq!(Unit::Row(0).to_string(), "row 1");
-        assert_eq!(Unit::Column(7).to_string(), "column 8");
+    fn units_are_named_one_based() {
+        assert_eq!(G.describe(Unit::Row(0)), "row 1");
+        assert_eq!(G.describe(Unit::Column(7)), "column 8");
         assert_eq!(
-            Unit::Subgrid(3).to_string(),
+            G.describe(Unit::Box(3)),
             "subgrid 4 (rows 3-4, columns 5-8)"
         );
     }
 
     #[test]
     fn changed_last_cell_reports_given_repeats_and_misses() {
-        let bad = board(SOLUTION).with_cell(7, 7, 7);
+        let bad = Board::BASE_GRID.with_cell(7, 7, 7);
         let problems = explain(board(START), bad);
         let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
         assert_eq!(
@@ -263,7 +235,7 @@ mod tests {
 
     #[test]
     fn bad_cells_are_reported_in_reading_order_before_units() {
-        let b = board(SOLUTION).with_cell(1, 0, 9).with_cell(0, 3, 0);
+        let b = Board::BASE_GRID.with_cell(1, 0, 9).with_cell(0, 3, 0);
         let problems = explain(Board::EMPTY, b);
         assert_eq!(
             problems[0].to_string(),
@@ -283,11 +255,31 @@ mod tests {
     }
 
     #[test]
-    fn join_and_uses_commas_then_and() {
-        let s = |v: &[&str]| join_and(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
-        assert_eq!(s(&["2"]), "2");
-        assert_eq!(s(&["2", "7"]), "2 and 7");
-        assert_eq!(s(&["2", "5", "7"]), "2, 5 and 7");
+    fn join_and_uses_commas_then_the_last_word() {
+        let s =
+            |v: &[&str], last| join_and(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>(), last);
+        assert_eq!(s(&[], "and"), "");
+        assert_eq!(s(&["2"], "and"), "2");
+        assert_eq!(s(&["2", "7"], "and"), "2 and 7");
+        assert_eq!(s(&["2", "5", "7"], "and"), "2, 5 and 7");
+        assert_eq!(s(&["2", "5", "7"], "or"), "2, 5 or 7");
+    }
+
+    #[test]
+    fn cells_phrase_names_cells_by_what_varies_in_the_unit() {
+        assert_eq!(cells_phrase(Unit::Row(2), &[(2, 4)]), "column 5");
+        assert_eq!(
+            cells_phrase(Unit::Row(2), &[(2, 4), (2, 5), (2, 6)]),
+            "columns 5, 6 and 7"
+        );
+        assert_eq!(
+            cells_phrase(Unit::Column(0), &[(0, 0), (1, 0)]),
+            "rows 1 and 2"
+        );
+        assert_eq!(
+            cells_phrase(Unit::Box(0), &[(0, 0), (1, 3)]),
+            "row 1 column 1 and row 2 column 4"
+        );
     }
 
     fn any_board() -> impl Strategy<Value = Board> {
@@ -302,7 +294,7 @@ mod tests {
             any::<u64>(),
         )
             .prop_map(|(edits, keep)| {
-                let valid = board(SOLUTION);
+                let valid = Board::BASE_GRID;
                 let mut start = valid.cells();
                 for (i, c) in start.iter_mut().enumerate() {
                     if keep >> i & 1 == 0 {

@@ -16,7 +16,7 @@ use crate::board::Board;
 /// Mirrors `uint256(keccak256(abi.encodePacked(_seed)))`: the Keccak-256 hash
 /// of the 20 raw address bytes, read as a big-endian integer.
 pub fn seed_of(address: &Address) -> U256 {
-    U256::from_be_bytes(keccak256(address.as_bytes()))
+    U256::from_be_bytes(keccak256(address).0)
 }
 
 /// Returns the starting board the published contract generates for `address`.

@@ -115,7 +115,7 @@ impl Geometry {
         }
         (2..=size.isqrt())
             .rev()
-            .find(|r| size % r == 0)
+            .find(|&r| size.is_multiple_of(r))
             .map(|r| Geometry {
                 box_rows: r as u8,
                 box_cols: (size / r) as u8,
@@ -218,6 +218,16 @@ impl Geometry {
             }
         }
     }
+
+    /// The position `0..3N` of a unit in [`Geometry::units`] order: rows
+    /// `0..N`, columns `N..2N`, boxes `2N..3N`.
+    pub const fn unit_index(self, unit: Unit) -> usize {
+        match unit {
+            Unit::Row(r) => r,
+            Unit::Column(c) => self.size() + c,
+            Unit::Box(b) => 2 * self.size() + b,
+        }
+    }
 }
 
 impl fmt::Display for Geometry {
@@ -281,7 +291,8 @@ mod tests {
             let g = Geometry::new(r, c).unwrap();
             let n = g.size();
             let mut seen = vec![0u8; n * n];
-            for unit in g.units() {
+            for (k, unit) in g.units().enumerate() {
+                assert_eq!(g.unit_index(unit), k, "{g}: {unit:?}");
                 let cells: Vec<_> = g.unit_cells(unit).collect();
                 assert_eq!(cells.len(), n);
                 for (row, col) in cells {

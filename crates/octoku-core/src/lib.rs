@@ -15,11 +15,11 @@ pub mod geometry;
 pub mod rng;
 pub mod verify;
 
-pub use address::Address;
+pub use address::{Address, hex, keccak256, parse_address};
+pub use alloy_primitives::U256;
 pub use board::Board;
 pub use error::ParseError;
 pub use generate::{generate, generate_from_seed};
-pub use ruint::aliases::U256;
 pub use verify::verify;
 pub mod audit;
 pub mod nboard;

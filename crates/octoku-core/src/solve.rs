@@ -1,5 +1,6 @@
-//! Solving octoku boards: a fast bitboard solver, a solution counter, a
-//! plain-backtracking baseline and a finder of human-readable contradictions.
+//! Solving octoku boards: a fast bitboard solver and a solution counter.
+//! The plain-backtracking baseline is [`naive`]; human-readable reasons why a
+//! board has no solution are [`contradiction`](crate::explain::contradiction).
 //!
 //! The fast solver keeps, for each digit, a 64-bit board of the cells where
 //! that digit may still go (bit `i` is the cell at reading index
@@ -13,7 +14,10 @@
 //! start board has been read into cells once.
 
 use crate::board::Board;
+use crate::geometry::Geometry;
 use std::fmt;
+
+pub mod naive;
 
 /// Why a start board cannot be solved as given: it holds a value that is no digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +55,9 @@ impl std::error::Error for SolveError {}
 /// 1.6 us from 24 fixed cells; unique 20-30 given puzzles barely change).
 const HIDDEN_FROM: u32 = 24;
 
+/// The board shape the bitboards encode (bit `G.index(row, col)`).
+const G: Geometry = Geometry::OCTOKU;
+
 /// Every cell.
 const ALL: u64 = !0;
 /// Bit 0 of every byte: column 0 of every row, or the anchor of each row.
@@ -58,9 +65,6 @@ const BYTE_LSB: u64 = 0x0101_0101_0101_0101;
 
 /// Peers of each cell (same row, column or subgrid), the cell itself excluded.
 const PEERS: [u64; 64] = build_peers();
-
-/// The 24 units: rows 0-7, then columns 0-7, then subgrids 0-7.
-const UNITS: [u64; 24] = build_units();
 
 const fn row_mask(r: usize) -> u64 {
     0xFFu64 << (8 * r)
@@ -70,31 +74,19 @@ const fn col_mask(c: usize) -> u64 {
     BYTE_LSB << c
 }
 
-/// Subgrid `s = (row / 2) * 2 + col / 4`: rows 2*(s/2), 2*(s/2)+1 and columns 4*(s%2)..+4.
-const fn box_mask(s: usize) -> u64 {
-    0x0F0Fu64 << (16 * (s / 2) + 4 * (s % 2))
-}
-
-const fn build_units() -> [u64; 24] {
-    let mut u = [0u64; 24];
-    let mut k = 0;
-    while k < 8 {
-        u[k] = row_mask(k);
-        u[8 + k] = col_mask(k);
-        u[16 + k] = box_mask(k);
-        k += 1;
-    }
-    u
+/// The cells of box `b` ([`Geometry::box_of`] numbering): the 2×4 block
+/// `0x0F0F` (two rows of four bits) moved to the box's top-left cell.
+const fn box_mask(b: usize) -> u64 {
+    let (r0, c0) = G.box_origin(b);
+    0x0F0Fu64 << G.index(r0, c0)
 }
 
 const fn build_peers() -> [u64; 64] {
     let mut out = [0u64; 64];
     let mut i = 0;
     while i < 64 {
-        let r = i / 8;
-        let c = i % 8;
-        let s = (r / 2) * 2 + c / 4;
-        out[i] = (row_mask(r) | col_mask(c) | box_mask(s)) & !(1u64 << i);
+        let (r, c) = G.position(i);
+        out[i] = (row_mask(r) | col_mask(c) | box_mask(G.box_of(r, c))) & !(1u64 << i);
         i += 1;
     }
     out
@@ -291,14 +283,17 @@ fn search(s: &State, found: &mut impl FnMut(&State) -> bool) -> bool {
 }
 
 /// Reads a board into cells, rejecting values 9-15.
-fn checked_cells(start: Board) -> Result<[u8; 64], SolveError> {
+pub(crate) fn checked_cells(start: Board) -> Result<[u8; 64], SolveError> {
     let cells = start.cells();
     match cells.iter().position(|&v| v > 8) {
-        Some(i) => Err(SolveError::InvalidDigit {
-            row: i / 8,
-            col: i % 8,
-            digit: cells[i],
-        }),
+        Some(i) => {
+            let (row, col) = G.position(i);
+            Err(SolveError::InvalidDigit {
+                row,
+                col,
+                digit: cells[i],
+            })
+        }
         None => Ok(cells),
     }
 }
@@ -343,317 +338,16 @@ pub fn is_unique(start: Board) -> Result<bool, SolveError> {
     Ok(count(start, 2)? == 1)
 }
 
-// ---------------------------------------------------------------------------
-// Human-readable contradictions
-// ---------------------------------------------------------------------------
-
-/// Name of unit `u` (0-23) for messages, 1-based.
-fn unit_name(u: usize) -> String {
-    match u {
-        0..=7 => format!("row {}", u + 1),
-        8..=15 => format!("column {}", u - 7),
-        _ => {
-            let s = u - 16;
-            let r = 2 * (s / 2) + 1;
-            let c = 4 * (s % 2) + 1;
-            format!(
-                "subgrid {} (rows {}-{}, columns {}-{})",
-                s + 1,
-                r,
-                r + 1,
-                c,
-                c + 3
-            )
-        }
-    }
-}
-
-/// How a cell is named inside unit `u` in messages.
-fn cell_in_unit(u: usize, i: usize) -> String {
-    match u {
-        0..=7 => format!("column {}", i % 8 + 1),
-        8..=15 => format!("row {}", i / 8 + 1),
-        _ => format!("row {} column {}", i / 8 + 1, i % 8 + 1),
-    }
-}
-
-/// Joins items as "a", "a and b" or "a, b and c".
-fn join_and(items: &[String], last: &str) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} {} {}", items[..n - 1].join(", "), last, items[n - 1]),
-    }
-}
-
-/// Digits of a mask (bit d = digit d + 1) as strings.
-fn digit_list(mask: u8) -> Vec<String> {
-    (0..8)
-        .filter(|d| mask >> d & 1 != 0)
-        .map(|d| (d + 1).to_string())
-        .collect()
-}
-
-/// Names cells of a unit: "columns 5, 6 and 7" in a row, "rows 1 and 2" in a column.
-fn cells_phrase(u: usize, cells: &[usize]) -> String {
-    match u {
-        0..=15 => {
-            let word = if u < 8 { "column" } else { "row" };
-            let nums: Vec<String> = cells
-                .iter()
-                .map(|&i| if u < 8 { i % 8 + 1 } else { i / 8 + 1 }.to_string())
-                .collect();
-            if nums.len() == 1 {
-                format!("{word} {}", nums[0])
-            } else {
-                format!("{word}s {}", join_and(&nums, "and"))
-            }
-        }
-        _ => {
-            let names: Vec<String> = cells.iter().map(|&i| cell_in_unit(u, i)).collect();
-            join_and(&names, "and")
-        }
-    }
-}
-
-/// A simple human reason why a board has no solution, when one is visible
-/// from the givens alone; `None` when none is found (the board may still be
-/// unsolvable).
-///
-/// Looks, in order, for: a value that is no digit; a digit given twice in a
-/// row, column or subgrid; an empty cell that can take no digit; a digit with
-/// no place left in a unit; and k empty cells of a unit that can hold fewer
-/// than k digits between them, or k missing digits of a unit that have fewer
-/// than k places between them (smallest k first).
-pub fn contradiction(start: Board) -> Option<String> {
-    let cells = match checked_cells(start) {
-        Ok(c) => c,
-        Err(e) => return Some(e.to_string()),
-    };
-    let members: Vec<Vec<usize>> = UNITS
-        .iter()
-        .map(|&m| (0..64).filter(|&i| m >> i & 1 != 0).collect())
-        .collect();
-    // Digits given in each unit; duplicates.
-    let mut used = [0u8; 24];
-    for (u, cs) in members.iter().enumerate() {
-        for &i in cs {
-            let v = cells[i];
-            if v != 0 {
-                let b = 1u8 << (v - 1);
-                if used[u] & b != 0 {
-                    return Some(format!("{} holds {} twice", unit_name(u), v));
-                }
-                used[u] |= b;
-            }
-        }
-    }
-    // Candidates of each empty cell from its three units.
-    let mut cand = [0u8; 64];
-    for i in 0..64 {
-        if cells[i] == 0 {
-            let (r, c) = (i / 8, i % 8);
-            let s = (r / 2) * 2 + c / 4;
-            cand[i] = !(used[r] | used[8 + c] | used[16 + s]);
-            if cand[i] == 0 {
-                return Some(format!(
-                    "row {} column {} can take no digit: its row, column and subgrid already hold 1-8",
-                    r + 1,
-                    c + 1
-                ));
-            }
-        }
-    }
-    // A missing digit with no place in a unit.
-    for (u, cs) in members.iter().enumerate() {
-        for d in 0..8u8 {
-            let b = 1u8 << d;
-            if used[u] & b == 0 && !cs.iter().any(|&i| cells[i] == 0 && cand[i] & b != 0) {
-                return Some(format!("{} has no place for {}", unit_name(u), d + 1));
-            }
-        }
-    }
-    // Subsets of empty cells (naked) or missing digits (hidden), smallest first.
-    for k in 2..=8usize {
-        for (u, cs) in members.iter().enumerate() {
-            let empty: Vec<usize> = cs.iter().copied().filter(|&i| cells[i] == 0).collect();
-            let n = empty.len();
-            if k <= n {
-                for sub in 0u32..(1 << n) {
-                    if sub.count_ones() as usize != k {
-                        continue;
-                    }
-                    let chosen: Vec<usize> = (0..n)
-                        .filter(|j| sub >> j & 1 != 0)
-                        .map(|j| empty[j])
-                        .collect();
-                    let union = chosen.iter().fold(0u8, |a, &i| a | cand[i]);
-                    if (union.count_ones() as usize) < k {
-                        let digits = digit_list(union);
-                        return Some(format!(
-                            "{}: {} can only hold {}",
-                            unit_name(u),
-                            cells_phrase(u, &chosen),
-                            join_and(&digits, "or")
-                        ));
-                    }
-                }
-            }
-            let missing = !used[u];
-            if k <= missing.count_ones() as usize {
-                for sub in 0u32..256 {
-                    let sub = sub as u8;
-                    if sub & !missing != 0 || sub.count_ones() as usize != k {
-                        continue;
-                    }
-                    let places: Vec<usize> = empty
-                        .iter()
-                        .copied()
-                        .filter(|&i| cand[i] & sub != 0)
-                        .collect();
-                    if places.len() < k {
-                        let digits = digit_list(sub);
-                        return Some(format!(
-                            "{}: digits {} can only go in {}",
-                            unit_name(u),
-                            join_and(&digits, "and"),
-                            cells_phrase(u, &places)
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    None
-}
-
-// ---------------------------------------------------------------------------
-// Baseline
-// ---------------------------------------------------------------------------
-
-/// Whether digit `v` may go in cell `i` of `cells`, by scanning its row, column and subgrid.
-fn naive_fits(cells: &[u8; 64], i: usize, v: u8) -> bool {
-    let (r, c) = (i / 8, i % 8);
-    for k in 0..8 {
-        if cells[8 * r + k] == v || cells[8 * k + c] == v {
-            return false;
-        }
-    }
-    let (r0, c0) = (r / 2 * 2, c / 4 * 4);
-    for rr in r0..r0 + 2 {
-        for cc in c0..c0 + 4 {
-            if cells[8 * rr + cc] == v {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// Plain backtracking from reading index `from`: first empty cell, digits 1-8 in order.
-fn naive_fill(cells: &mut [u8; 64], from: usize) -> bool {
-    let Some(i) = (from..64).find(|&i| cells[i] == 0) else {
-        return true;
-    };
-    for v in 1..=8 {
-        if naive_fits(cells, i, v) {
-            cells[i] = v;
-            if naive_fill(cells, i + 1) {
-                return true;
-            }
-        }
-    }
-    cells[i] = 0;
-    false
-}
-
-/// Checks that every value is 0-8 and no digit is given twice in a unit.
-fn naive_valid_givens(cells: &[u8; 64]) -> bool {
-    let mut work = *cells;
-    for i in 0..64 {
-        let v = cells[i];
-        if v > 8 {
-            return false;
-        }
-        if v != 0 {
-            work[i] = 0;
-            let ok = naive_fits(&work, i, v);
-            work[i] = v;
-            if !ok {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// Plain backtracking baseline (first empty cell, try 1-8, check by scanning);
-/// `None` when there is no solution or a value is no digit. Used as a
-/// benchmark baseline and a test oracle; it can be very slow on hard
-/// unsolvable boards.
-pub fn solve_naive(start: Board) -> Option<Board> {
-    let mut cells = start.cells();
-    if !naive_valid_givens(&cells) {
-        return None;
-    }
-    naive_fill(&mut cells, 0).then(|| Board::from_cells(&cells))
-}
-
-/// Whether a complete board is a valid grid: every row, column and subgrid a permutation of 1-8.
-pub fn is_valid_grid(board: Board) -> bool {
-    let cells = board.cells();
-    UNITS.iter().all(|&m| {
-        let mut seen = 0u16;
-        for (i, &v) in cells.iter().enumerate() {
-            if m >> i & 1 != 0 {
-                if v == 0 || v > 8 {
-                    return false;
-                }
-                seen |= 1 << v;
-            }
-        }
-        seen == 0x1FE
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::naive::{count_naive, solve_naive};
     use super::*;
+    use crate::explain::contradiction;
+    use crate::rng::SplitMix64;
+    use crate::verify::is_valid_grid;
     use proptest::prelude::*;
 
-    const GRID: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
     const UNSOLVABLE: &str = "0x0000056070423000000000000000000000000000000000000000800100000000";
-
-    fn grid() -> Board {
-        GRID.parse().unwrap()
-    }
-
-    /// Counts solutions by plain backtracking, up to `limit`.
-    fn count_naive(start: Board, limit: u64) -> u64 {
-        fn go(cells: &mut [u8; 64], n: &mut u64, limit: u64) {
-            let Some(i) = (0..64).find(|&i| cells[i] == 0) else {
-                *n += 1;
-                return;
-            };
-            for v in 1..=8 {
-                if *n >= limit {
-                    return;
-                }
-                if naive_fits(cells, i, v) {
-                    cells[i] = v;
-                    go(cells, n, limit);
-                }
-            }
-            cells[i] = 0;
-        }
-        let mut cells = start.cells();
-        if !naive_valid_givens(&cells) {
-            return 0;
-        }
-        let mut n = 0;
-        go(&mut cells, &mut n, limit);
-        n
-    }
 
     /// A board with up to 8 distinct digits on distinct cells, like `generate` makes.
     fn generated_like() -> impl Strategy<Value = Board> {
@@ -663,13 +357,7 @@ mod tests {
         )
             .prop_map(|(cells, seed)| {
                 let mut digits: Vec<u8> = (1..=8).collect();
-                let mut x = seed | 1;
-                for k in (1..8).rev() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    digits.swap(k, (x % (k as u64 + 1)) as usize);
-                }
+                SplitMix64::new(seed).shuffle(&mut digits);
                 let mut b = [0u8; 64];
                 for (j, &i) in cells.iter().enumerate() {
                     b[i] = digits[j];
@@ -680,7 +368,7 @@ mod tests {
 
     /// The known grid with `blanks` (indices) cleared.
     fn blanked(blanks: &[usize]) -> Board {
-        let mut c = grid().cells();
+        let mut c = Board::BASE_GRID.cells();
         for &i in blanks {
             c[i] = 0;
         }
@@ -689,9 +377,9 @@ mod tests {
 
     #[test]
     fn known_grid_is_valid_and_unique() {
-        assert!(is_valid_grid(grid()));
-        assert_eq!(is_unique(grid()), Ok(true));
-        assert_eq!(solve(grid()), Ok(Some(grid())));
+        assert!(is_valid_grid(Board::BASE_GRID));
+        assert_eq!(is_unique(Board::BASE_GRID), Ok(true));
+        assert_eq!(solve(Board::BASE_GRID), Ok(Some(Board::BASE_GRID)));
     }
 
     #[test]
@@ -710,32 +398,6 @@ mod tests {
         assert_eq!(solve_naive(b), None);
         let why = contradiction(b).expect("a reason");
         assert!(why.starts_with("row 2"), "{why}");
-    }
-
-    #[test]
-    fn contradiction_names_duplicate_givens_and_dead_cells() {
-        let b = Board::EMPTY.with_cell(1, 0, 4).with_cell(1, 6, 4);
-        assert_eq!(contradiction(b).as_deref(), Some("row 2 holds 4 twice"));
-        assert_eq!(solve(b), Ok(None));
-        let b = Board::EMPTY.with_cell(0, 0, 3).with_cell(7, 0, 3);
-        assert_eq!(contradiction(b).as_deref(), Some("column 1 holds 3 twice"));
-        let b = Board::EMPTY.with_cell(0, 0, 3).with_cell(1, 3, 3);
-        assert!(contradiction(b).unwrap().starts_with("subgrid 1"));
-        // Row 1 column 1 sees 1-4 in its row and 5-8 in its column.
-        let mut b = Board::EMPTY;
-        for (k, d) in (1..=4).enumerate() {
-            b = b.with_cell(0, k + 1, d);
-        }
-        for (k, d) in (5..=8).enumerate() {
-            b = b.with_cell(k + 2, 0, d);
-        }
-        assert_eq!(
-            contradiction(b).as_deref(),
-            Some("row 1 column 1 can take no digit: its row, column and subgrid already hold 1-8")
-        );
-        assert_eq!(solve(b), Ok(None));
-        assert_eq!(contradiction(grid()), None);
-        assert_eq!(contradiction(Board::EMPTY), None);
     }
 
     #[test]
@@ -810,7 +472,7 @@ mod tests {
             d in 1u8..=8,
         ) {
             // Blank cells of a valid grid, then overwrite a few with digit d: sometimes unsolvable.
-            let mut c = grid().cells();
+            let mut c = Board::BASE_GRID.cells();
             for &i in &blanks { c[i] = 0; }
             for &i in &extra { c[i] = d; }
             let b = Board::from_cells(&c);
@@ -851,33 +513,23 @@ mod tests {
     #[test]
     #[ignore]
     fn print_unique_puzzles() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
         let mut made = 0;
         while made < 20 {
             // A random grid: solve a random generated-like board.
             let mut c = [0u8; 64];
             let mut digits: Vec<u8> = (1..=8).collect();
-            for k in (1..8).rev() {
-                digits.swap(k, (next() % (k as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut digits);
             for &d in &digits {
-                c[(next() % 64) as usize] = d;
+                c[rng.below(64) as usize] = d;
             }
             let Ok(Some(g)) = solve(Board::from_cells(&c)) else {
                 continue;
             };
             let mut cells = g.cells();
-            let target = 20 + (next() % 11) as usize;
+            let target = 20 + rng.below(11) as usize;
             let mut order: Vec<usize> = (0..64).collect();
-            for k in (1..64).rev() {
-                order.swap(k, (next() % (k as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut order);
             let mut givens = 64;
             for &i in &order {
                 if givens <= target {

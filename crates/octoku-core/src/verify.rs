@@ -11,6 +11,7 @@ use ruint::aliases::U256;
 use ruint::uint;
 
 use crate::board::Board;
+use crate::geometry::Geometry;
 
 /// Which checks start at each nibble: bit 2 row, bit 1 column, bit 0 subgrid.
 ///
@@ -122,35 +123,19 @@ fn check(shifted: U256, shifts: u64) -> bool {
     bitmap == FILLED_BITMAP
 }
 
-/// Returns the 8 cells `(row, col)` of subgrid `s` (0-based), in reading order.
-pub(crate) fn subgrid_cells(s: usize) -> [(usize, usize); 8] {
-    let (row0, col0) = ((s / 2) * 2, (s % 2) * 4);
-    std::array::from_fn(|i| (row0 + i / 4, col0 + i % 4))
-}
-
 /// Returns whether every row, column and subgrid of `solution` holds exactly 1..=8.
 ///
 /// This is an independent, straightforward check (not a mirror of the
 /// contract); it ignores any starting board.
 pub fn is_valid_grid(solution: Board) -> bool {
+    let g = Geometry::OCTOKU;
     let cells = solution.cells();
-    let mut rows = [0u32; 8];
-    let mut cols = [0u32; 8];
-    let mut subgrids = [0u32; 8];
-    for (i, &digit) in cells.iter().enumerate() {
-        if !(1..=8).contains(&digit) {
-            return false;
-        }
-        let (row, col) = (i / 8, i % 8);
-        let bit = 1u32 << digit;
-        rows[row] |= bit;
-        cols[col] |= bit;
-        subgrids[(row / 2) * 2 + col / 4] |= bit;
-    }
-    rows.iter()
-        .chain(&cols)
-        .chain(&subgrids)
-        .all(|&m| m == FILLED_BITMAP)
+    g.units().all(|unit| {
+        let bitmap = g
+            .unit_cells(unit)
+            .fold(0u32, |seen, (r, c)| seen | 1 << cells[g.index(r, c)]);
+        bitmap == FILLED_BITMAP
+    })
 }
 
 /// Returns whether every given (non-zero cell) of `start` is kept in `solution`.
@@ -170,8 +155,6 @@ mod tests {
     fn board(s: &str) -> Board {
         s.parse().expect("test board parses")
     }
-
-    const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
 
     #[test]
     fn checks_table_matches_its_documented_layout() {
@@ -207,36 +190,47 @@ mod tests {
     }
 
     #[test]
-    fn subgrid_cells_follow_numbering() {
-        assert_eq!(subgrid_cells(0)[0], (0, 0));
-        assert_eq!(subgrid_cells(0)[7], (1, 3));
-        assert_eq!(subgrid_cells(5)[0], (4, 4));
-        assert_eq!(subgrid_cells(7)[7], (7, 7));
+    fn geometry_boxes_follow_the_subgrid_numbering_of_checks() {
+        // Subgrid s's check starts at its bottom-right cell (see CHECKS).
+        use crate::geometry::Unit;
+        let g = Geometry::OCTOKU;
+        let cells = |s| g.unit_cells(Unit::Box(s)).collect::<Vec<_>>();
+        assert_eq!(cells(0)[0], (0, 0));
+        assert_eq!(cells(0)[7], (1, 3));
+        assert_eq!(cells(5)[0], (4, 4));
+        assert_eq!(cells(7)[7], (7, 7));
+        for s in 0..8 {
+            let (r, c) = cells(s)[7];
+            assert_eq!(
+                CHECKS >> (4 * (63 - g.index(r, c))) & U256::from(1u8),
+                U256::from(1u8)
+            );
+        }
     }
 
     #[test]
     fn published_vector_valid_solution_is_accepted() {
         let start = board("0x0000000000003000007001000000000000000040500000060000000000020008");
-        assert!(verify(start, board(SOLUTION)));
+        assert!(verify(start, Board::BASE_GRID));
     }
 
     #[test]
     fn published_vector_last_cell_changed_is_rejected() {
         let start = board("0x0000000000003000007001000000000000000040500000060000000000020008");
-        let bad = board("0x7235861418463257457361828621457323681745541728366784532131527467");
+        let bad = Board::BASE_GRID.with_cell(7, 7, 7);
         assert!(!verify(start, bad));
     }
 
     #[test]
     fn published_vector_empty_start_accepts_valid_grid() {
-        assert!(verify(Board::EMPTY, board(SOLUTION)));
-        assert!(is_valid_grid(board(SOLUTION)));
+        assert!(verify(Board::EMPTY, Board::BASE_GRID));
+        assert!(is_valid_grid(Board::BASE_GRID));
     }
 
     #[test]
     fn changed_given_is_rejected_even_if_grid_is_valid() {
         let start = Board::EMPTY.with_cell(0, 0, 1);
-        assert!(!verify(start, board(SOLUTION)));
+        assert!(!verify(start, Board::BASE_GRID));
     }
 
     #[test]
@@ -254,7 +248,7 @@ mod tests {
             any::<[bool; 4]>(),
         )
             .prop_map(|(digits, swap_rows, swap_cols)| {
-                let base = board(SOLUTION).cells();
+                let base = Board::BASE_GRID.cells();
                 let mut cells = [0u8; 64];
                 for row in 0..8 {
                     let src_row = if swap_rows[row / 2] { row ^ 1 } else { row };

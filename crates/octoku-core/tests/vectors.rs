@@ -49,6 +49,11 @@ fn verify_rejects_published_solution_with_last_cell_changed() {
 }
 
 #[test]
+fn base_grid_is_the_published_solution() {
+    assert_eq!(Board::BASE_GRID, board(SOLUTION));
+}
+
+#[test]
 fn verify_accepts_published_solution_for_empty_start() {
     assert!(verify(Board::EMPTY, board(SOLUTION)));
 }

@@ -1,9 +1,7 @@
 //! Input classes shared by the gas report and the fuzzer: valid solutions,
 //! early and late failures, random words, random addresses.
 
-use octoku_core::{Board, symmetry};
-
-use crate::rng::SplitMix64;
+use octoku_core::{Board, rng::SplitMix64, symmetry};
 
 /// A valid solution from the public vectors; every valid grid made here is a
 /// symmetry and digit relabelling of it.

@@ -7,12 +7,12 @@
 use std::fmt;
 
 use alloy_primitives::U256;
-use octoku_core::{Address, Board};
+use octoku_core::{Address, Board, rng::SplitMix64};
 
 use crate::{
     cases::{random_subset, valid_grid, with_index},
-    machine::{EvmError, Machine, Puzzle},
-    rng::SplitMix64,
+    machine::{EvmError, Machine},
+    puzzle::Puzzle,
 };
 
 /// One input, for one function.
@@ -55,7 +55,7 @@ impl fmt::Display for Mismatch {
 pub fn case(seed: u64, index: u64) -> Case {
     let mut rng = SplitMix64::for_index(seed, index);
     match index % 10 {
-        0 | 1 => Case::Generate(Address(rng.bytes20())),
+        0 | 1 => Case::Generate(Address::new(rng.bytes20())),
         2 => Case::Fill(sparse_seed(&mut rng)),
         3 => {
             let grid = valid_grid(&mut rng);
@@ -65,7 +65,7 @@ pub fn case(seed: u64, index: u64) -> Case {
         6 => latin(&mut rng),
         7 => {
             let grid = valid_grid(&mut rng);
-            Case::Verify(octoku_core::generate(&Address(rng.bytes20())), grid)
+            Case::Verify(octoku_core::generate(&Address::new(rng.bytes20())), grid)
         }
         8 => {
             // Random words whose nibbles are mostly 1..8: they get past the first checks.

@@ -6,15 +6,17 @@ use std::{collections::BTreeMap, fmt::Write as _};
 
 use alloy_primitives::Bytes;
 use alloy_sol_types::SolCall;
-use octoku_core::{Address, Board};
+use octoku_core::{Address, Board, rng::SplitMix64};
 use revm::bytecode::opcode::OpCode;
+use serde::Serialize;
 
 use crate::{
     artifacts::{Artifact, SOURCES},
     bindings::IPuzzle,
     cases::{VerifyClass, verify_case},
-    machine::{EvmError, Machine, Puzzle, Step},
-    rng::SplitMix64,
+    machine::{EvmError, Machine},
+    meter::Step,
+    puzzle::Puzzle,
 };
 
 /// Seed of the deterministic cases behind `octoku gas` and the gas snapshot.
@@ -24,10 +26,10 @@ pub const SNAPSHOT_SEED: u64 = 0x0c70_c0de;
 pub const SNAPSHOT_RUNS: usize = 200;
 
 /// One row of the report: a function of one contract on one class of input.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
-    /// The implementation (`reference`, `golf`, `fair`).
-    pub contract: &'static str,
+    /// The implementation.
+    pub puzzle: Puzzle,
     /// `generate` or `verify`.
     pub function: &'static str,
     /// The input class.
@@ -43,10 +45,10 @@ pub struct Row {
 }
 
 /// Deployment cost and size of one contract.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Deployment {
     /// The implementation.
-    pub contract: &'static str,
+    pub puzzle: Puzzle,
     /// Total gas of the deployment transaction.
     pub gas: u64,
     /// Runtime code size in bytes.
@@ -54,7 +56,7 @@ pub struct Deployment {
 }
 
 /// The whole report.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// Cases per input class.
     pub runs: usize,
@@ -71,7 +73,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
     let runs = runs.max(1);
     let mut rows = Vec::new();
     let mut rng = SplitMix64::new(seed);
-    let addresses: Vec<Address> = (0..runs).map(|_| Address(rng.bytes20())).collect();
+    let addresses: Vec<Address> = (0..runs).map(|_| Address::new(rng.bytes20())).collect();
     let mut measured: Vec<(&'static str, &'static str, Vec<(Puzzle, Vec<u64>)>)> = Vec::new();
     let mut per_puzzle = Vec::new();
     for puzzle in Puzzle::ALL {
@@ -108,7 +110,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
             .map_or(1, |s| s.2.max(1));
         for (puzzle, min, median, max) in stats {
             rows.push(Row {
-                contract: puzzle.label(),
+                puzzle,
                 function,
                 case,
                 min,
@@ -121,7 +123,7 @@ pub fn report(machine: &mut Machine, runs: usize, seed: u64) -> Result<Report, E
     let deployments = Puzzle::ALL
         .iter()
         .map(|&p| Deployment {
-            contract: p.label(),
+            puzzle: p,
             gas: machine.deploy_gas(p),
             runtime_size: p.artifact().runtime.len(),
         })
@@ -146,7 +148,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{:<10} {:<9} {:<15} {:>7} {:>7} {:>7} {:>9}",
-                r.contract,
+                r.puzzle.label(),
                 r.function,
                 r.case,
                 r.min,
@@ -165,7 +167,9 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{:<10} {:>10} {:>13}",
-                d.contract, d.gas, d.runtime_size
+                d.puzzle.label(),
+                d.gas,
+                d.runtime_size
             );
         }
         out
@@ -173,16 +177,40 @@ impl Report {
 }
 
 /// Gas of one call, broken down by opcode and by source line.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Profile {
     /// Execution gas of the call frame.
-    pub total: u64,
+    pub gas: u64,
     /// Whether the call returned (rather than reverted).
     pub success: bool,
-    /// `(opcode, executions, gas)`, costliest first.
-    pub by_opcode: Vec<(String, u64, u64)>,
-    /// `(location, source text, executions, gas)`, costliest first; location is `file:line`.
-    pub by_line: Vec<(String, String, u64, u64)>,
+    /// Gas per opcode, costliest first.
+    pub by_opcode: Vec<OpcodeGas>,
+    /// Gas per Solidity source line, costliest first.
+    pub by_line: Vec<LineGas>,
+}
+
+/// The gas one opcode spent in a profiled call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpcodeGas {
+    /// Mnemonic (`SLOAD`), or `0x..` for an unknown byte.
+    pub opcode: String,
+    /// Times it executed.
+    pub count: u64,
+    /// Gas it spent in all.
+    pub gas: u64,
+}
+
+/// The gas the instructions of one source line spent in a profiled call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineGas {
+    /// `file:line`, or a parenthesised note for compiler-generated code.
+    pub location: String,
+    /// The line's text, trimmed.
+    pub source: String,
+    /// Instructions executed.
+    pub count: u64,
+    /// Gas they spent.
+    pub gas: u64,
 }
 
 /// The call to profile.
@@ -198,10 +226,7 @@ pub enum Target {
 /// and by the Solidity line solc's source map attributes it to.
 pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
     let data = match target {
-        Target::Generate(a) => IPuzzle::generateCall {
-            seed: alloy_primitives::Address::from(a.0),
-        }
-        .abi_encode(),
+        Target::Generate(seed) => IPuzzle::generateCall { seed }.abi_encode(),
         Target::Verify(s, g) => IPuzzle::verifyCall {
             start: s.to_u256(),
             solution: g.to_u256(),
@@ -226,16 +251,23 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
         e.0 += 1;
         e.1 += step.gas;
     }
-    let mut by_opcode: Vec<(String, u64, u64)> =
-        by_opcode.into_iter().map(|(k, (n, g))| (k, n, g)).collect();
-    by_opcode.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
-    let mut by_line: Vec<(String, String, u64, u64)> = by_line
+    let mut by_opcode: Vec<OpcodeGas> = by_opcode
         .into_iter()
-        .map(|((l, t), (n, g))| (l, t, n, g))
+        .map(|(opcode, (count, gas))| OpcodeGas { opcode, count, gas })
         .collect();
-    by_line.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| a.0.cmp(&b.0)));
+    by_opcode.sort_by(|a, b| b.gas.cmp(&a.gas).then_with(|| a.opcode.cmp(&b.opcode)));
+    let mut by_line: Vec<LineGas> = by_line
+        .into_iter()
+        .map(|((location, source), (count, gas))| LineGas {
+            location,
+            source,
+            count,
+            gas,
+        })
+        .collect();
+    by_line.sort_by(|a, b| b.gas.cmp(&a.gas).then_with(|| a.location.cmp(&b.location)));
     Ok(Profile {
-        total: outcome.gas,
+        gas: outcome.gas,
         success: outcome.success,
         by_opcode,
         by_line,

@@ -22,8 +22,11 @@ pub mod chain;
 pub mod fuzz;
 pub mod gas;
 pub mod machine;
-pub use octoku_core::rng;
+pub mod meter;
+pub mod puzzle;
 pub mod sample;
 
 pub use artifacts::Artifact;
-pub use machine::{Call, EvmError, Machine, Puzzle, RawOutcome, Step};
+pub use machine::{Call, EvmError, GAS_LIMIT, Machine, RawOutcome};
+pub use meter::Step;
+pub use puzzle::Puzzle;

@@ -1,118 +1,39 @@
-//! An in-memory EVM (revm) holding the deployed puzzle contracts.
+//! An in-memory EVM (revm) holding the deployed puzzle contracts, and the
+//! one reading of revm's execution results ([`settle`]) that it and the
+//! embedded chain share.
 
 use std::fmt;
 
-use alloy_primitives::{Address as EvmAddress, Bytes, TxKind, U256};
+use alloy_primitives::{Address, Bytes, Log, TxKind, U256};
 use alloy_sol_types::SolCall;
-use octoku_core::{Address, Board};
+use octoku_core::Board;
 use revm::{
-    Context, ExecuteCommitEvm, InspectEvm, Inspector, MainBuilder, MainContext,
+    Context, ExecuteCommitEvm, InspectEvm, MainBuilder, MainContext,
     context::{
         TxEnv,
         result::{ExecutionResult, Output},
     },
     database::InMemoryDB,
     handler::MainnetEvm,
-    interpreter::{CallInputs, CallOutcome, Interpreter, interpreter_types::Jumps},
     primitives::hardfork::SpecId,
     state::AccountInfo,
 };
 
 use crate::{
-    artifacts::{self, Artifact},
     bindings::{IFairHarness, IGolfHarness, IPuzzle, IReferenceHarness},
+    meter::{Meter, Step},
+    puzzle::Puzzle,
 };
 
 /// The hardfork the contracts are compiled for (solc `evmVersion`) and run on.
 pub const SPEC: SpecId = SpecId::PRAGUE;
 
 /// The account that deploys and calls, funded in the in-memory state.
-pub const CALLER: EvmAddress = EvmAddress::new([0x0c; 20]);
+pub const CALLER: Address = Address::new([0x0c; 20]);
 
-/// Gas limit of every transaction the machine sends.
-const GAS_LIMIT: u64 = 30_000_000;
-
-/// Which implementation of `IPuzzle` to call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Puzzle {
-    /// The seed's algorithm, output-identical to the published Curta puzzle #1.
-    Reference,
-    /// The same outputs on every input at a fraction of the gas (contracts/Golf.sol).
-    Golf,
-    /// Every board solvable by construction: the published cells, the digits
-    /// of a hidden random valid grid (contracts/Fair.sol).
-    Fair,
-}
-
-impl Puzzle {
-    /// Every implementation, in the order reports list them.
-    pub const ALL: [Puzzle; 3] = [Puzzle::Reference, Puzzle::Golf, Puzzle::Fair];
-
-    /// The compiled contract behind this implementation.
-    pub const fn artifact(self) -> Artifact {
-        match self {
-            Puzzle::Reference => artifacts::REFERENCE,
-            Puzzle::Golf => artifacts::GOLF,
-            Puzzle::Fair => artifacts::FAIR,
-        }
-    }
-
-    /// The Rust mirror of this implementation's `generate`.
-    pub fn mirror_generate(self, address: &Address) -> Board {
-        match self {
-            Puzzle::Reference | Puzzle::Golf => octoku_core::generate(address),
-            Puzzle::Fair => octoku_core::fair::fair_generate(address),
-        }
-    }
-
-    /// The test-only contract that runs this implementation's own generate
-    /// code on a raw seed word (contracts/harness/).
-    pub const fn harness_artifact(self) -> Artifact {
-        match self {
-            Puzzle::Reference => artifacts::REFERENCE_HARNESS,
-            Puzzle::Golf => artifacts::GOLF_HARNESS,
-            Puzzle::Fair => artifacts::FAIR_HARNESS,
-        }
-    }
-
-    /// This implementation's position in [`Puzzle::ALL`].
-    const fn index(self) -> usize {
-        match self {
-            Puzzle::Reference => 0,
-            Puzzle::Golf => 1,
-            Puzzle::Fair => 2,
-        }
-    }
-
-    /// The Rust mirror of this implementation's fill loop on a raw seed word
-    /// (golf's is the published one: same outputs on every seed).
-    pub fn mirror_fill(self, seed: U256) -> Board {
-        match self {
-            Puzzle::Reference | Puzzle::Golf => octoku_core::generate_from_seed(seed),
-            Puzzle::Fair => octoku_core::fair::fair_generate_from_seed(seed),
-        }
-    }
-
-    /// The Rust mirror of this implementation's `verify` (one rule for all).
-    pub fn mirror_verify(self, start: Board, solution: Board) -> bool {
-        octoku_core::verify(start, solution)
-    }
-
-    /// The name used on the command line and in reports.
-    pub const fn label(self) -> &'static str {
-        match self {
-            Puzzle::Reference => "reference",
-            Puzzle::Golf => "golf",
-            Puzzle::Fair => "fair",
-        }
-    }
-}
-
-impl fmt::Display for Puzzle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
+/// Gas limit of every transaction the machine and the embedded chain send
+/// (and of an embedded block).
+pub const GAS_LIMIT: u64 = 30_000_000;
 
 /// A call's decoded result and the execution gas it spent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,7 +73,7 @@ impl fmt::Display for EvmError {
             EvmError::Reverted(data) if data.is_empty() => {
                 write!(f, "the contract reverted without data")
             }
-            EvmError::Reverted(data) => write!(f, "the contract reverted with 0x{}", hex(data)),
+            EvmError::Reverted(data) => write!(f, "the contract reverted with {data}"),
             EvmError::Halted(reason) => write!(f, "execution halted: {reason}"),
             EvmError::Decode(e) => write!(f, "could not decode the contract's return data: {e}"),
             EvmError::Transaction(e) => {
@@ -164,62 +85,31 @@ impl fmt::Display for EvmError {
 
 impl std::error::Error for EvmError {}
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// A transaction that succeeded: what it returned or created, its total gas
+/// (intrinsic cost included) and its logs.
+#[derive(Debug, Clone)]
+pub struct Executed {
+    /// Return data, or the created contract.
+    pub output: Output,
+    /// Total gas used by the transaction.
+    pub gas_used: u64,
+    /// Logs it emitted.
+    pub logs: Vec<Log>,
 }
 
-/// One executed instruction of the outermost frame, for profiling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
-    /// Program counter in the runtime code.
-    pub pc: usize,
-    /// The opcode byte.
-    pub opcode: u8,
-    /// Gas the instruction cost (memory expansion included).
-    pub gas: u64,
-}
-
-/// Records the gas spent by the outermost call frame of a transaction, and,
-/// when profiling, every instruction that frame executed.
-#[derive(Debug, Default)]
-struct Meter {
-    depth: usize,
-    spent: u64,
-    profiling: bool,
-    steps: Vec<Step>,
-    before: u64,
-}
-
-impl<CTX> Inspector<CTX> for Meter {
-    fn step(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
-        if self.profiling && self.depth == 1 {
-            self.before = interp.gas.remaining();
-            self.steps.push(Step {
-                pc: interp.bytecode.pc(),
-                opcode: interp.bytecode.opcode(),
-                gas: 0,
-            });
-        }
-    }
-
-    fn step_end(&mut self, interp: &mut Interpreter, _context: &mut CTX) {
-        if self.profiling && self.depth == 1 {
-            if let Some(last) = self.steps.last_mut() {
-                last.gas = self.before.saturating_sub(interp.gas.remaining());
-            }
-        }
-    }
-
-    fn call(&mut self, _context: &mut CTX, _inputs: &mut CallInputs) -> Option<CallOutcome> {
-        self.depth += 1;
-        None
-    }
-
-    fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, outcome: &mut CallOutcome) {
-        self.depth -= 1;
-        if self.depth == 0 {
-            self.spent = outcome.result.gas.total_gas_spent();
-        }
+/// Reads revm's result of a transaction: success, or the revert data
+/// ([`EvmError::Reverted`]) or the halt reason ([`EvmError::Halted`]).
+pub fn settle<H: fmt::Debug>(result: ExecutionResult<H>) -> Result<Executed, EvmError> {
+    match result {
+        ExecutionResult::Success {
+            output, gas, logs, ..
+        } => Ok(Executed {
+            output,
+            gas_used: gas.tx_gas_used(),
+            logs,
+        }),
+        ExecutionResult::Revert { output, .. } => Err(EvmError::Reverted(output)),
+        ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
     }
 }
 
@@ -249,11 +139,11 @@ pub struct Machine {
 #[derive(Debug, Clone, Copy, Default)]
 struct Deployed {
     /// The puzzle contract.
-    address: EvmAddress,
+    address: Address,
     /// Total gas of the transaction that deployed it.
     gas: u64,
     /// Its raw-seed harness (contracts/harness/).
-    harness: EvmAddress,
+    harness: Address,
 }
 
 impl fmt::Debug for Machine {
@@ -300,29 +190,22 @@ impl Machine {
     }
 
     /// Deploys `initcode`; returns the new address and the transaction's total gas used.
-    pub fn deploy(&mut self, initcode: &[u8]) -> Result<(EvmAddress, u64), EvmError> {
+    pub fn deploy(&mut self, initcode: &[u8]) -> Result<(Address, u64), EvmError> {
         let tx = self.tx(TxKind::Create, Bytes::copy_from_slice(initcode));
         let result = self
             .evm
             .transact_commit(tx)
             .map_err(|e| EvmError::Transaction(e.to_string()))?;
         self.nonce += 1;
-        match result {
-            ExecutionResult::Success {
-                output: Output::Create(_, Some(address)),
-                gas,
-                ..
-            } => Ok((address, gas.tx_gas_used())),
-            ExecutionResult::Success { .. } => {
-                Err(EvmError::Halted("create returned no address".into()))
-            }
-            ExecutionResult::Revert { output, .. } => Err(EvmError::Reverted(output)),
-            ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
+        let executed = settle(result)?;
+        match executed.output {
+            Output::Create(_, Some(address)) => Ok((address, executed.gas_used)),
+            _ => Err(EvmError::Halted("create returned no address".into())),
         }
     }
 
     /// The address `puzzle` is deployed at.
-    pub fn address_of(&self, puzzle: Puzzle) -> EvmAddress {
+    pub fn address_of(&self, puzzle: Puzzle) -> Address {
         self.deployed[puzzle.index()].address
     }
 
@@ -332,7 +215,7 @@ impl Machine {
     }
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.
-    pub fn call_raw(&mut self, to: EvmAddress, data: Bytes) -> Result<RawOutcome, EvmError> {
+    pub fn call_raw(&mut self, to: Address, data: Bytes) -> Result<RawOutcome, EvmError> {
         let tx = self.tx(TxKind::Call(to), data);
         self.evm.inspector.spent = 0;
         let result = self
@@ -341,26 +224,23 @@ impl Machine {
             .map_err(|e| EvmError::Transaction(e.to_string()))?
             .result;
         let gas = self.evm.inspector.spent;
-        match result {
-            ExecutionResult::Success { output, .. } => Ok(RawOutcome {
-                success: true,
-                output: output.into_data(),
-                gas,
-            }),
-            ExecutionResult::Revert { output, .. } => Ok(RawOutcome {
-                success: false,
-                output,
-                gas,
-            }),
-            ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
-        }
+        let (success, output) = match settle(result) {
+            Ok(executed) => (true, executed.output.into_data()),
+            Err(EvmError::Reverted(output)) => (false, output),
+            Err(e) => return Err(e),
+        };
+        Ok(RawOutcome {
+            success,
+            output,
+            gas,
+        })
     }
 
     /// Like [`Machine::call_raw`], also returning every instruction the called
     /// frame executed with its gas.
     pub fn profile_raw(
         &mut self,
-        to: EvmAddress,
+        to: Address,
         data: Bytes,
     ) -> Result<(RawOutcome, Vec<Step>), EvmError> {
         self.evm.inspector.profiling = true;
@@ -371,7 +251,7 @@ impl Machine {
         Ok((outcome?, steps))
     }
 
-    fn call<C: SolCall>(&mut self, to: EvmAddress, call: &C) -> Result<Call<C::Return>, EvmError> {
+    fn call<C: SolCall>(&mut self, to: Address, call: &C) -> Result<Call<C::Return>, EvmError> {
         let outcome = self.call_raw(to, Bytes::from(call.abi_encode()))?;
         if !outcome.success {
             return Err(EvmError::Reverted(outcome.output));
@@ -391,9 +271,7 @@ impl Machine {
 
     /// `puzzle.generate(address)`: the board that address gets.
     pub fn generate(&mut self, puzzle: Puzzle, address: &Address) -> Result<Call<Board>, EvmError> {
-        let call = IPuzzle::generateCall {
-            seed: EvmAddress::from(address.0),
-        };
+        let call = IPuzzle::generateCall { seed: *address };
         Ok(self
             .call(self.address_of(puzzle), &call)?
             .map(Board::from_u256))

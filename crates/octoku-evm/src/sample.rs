@@ -4,15 +4,15 @@
 //! Address `i` of seed `s` is always the same 20 bytes (SplitMix64 seeded with
 //! `s` mixed with `i`), so a run can be split across threads and replayed.
 
-use octoku_core::{Address, Board, solve};
+use octoku_core::{Address, Board, rng::SplitMix64, solve};
 
-use crate::{EvmError, Machine, Puzzle, rng::SplitMix64};
+use crate::{EvmError, Machine, Puzzle};
 
 /// The address with index `index` in the stream of `seed`.
 pub fn address(seed: u64, index: u64) -> Address {
     let mut rng = SplitMix64::for_index(seed, index);
     rng.next_u64();
-    Address(rng.bytes20())
+    Address::new(rng.bytes20())
 }
 
 /// Tallies of one run (mergeable across threads).

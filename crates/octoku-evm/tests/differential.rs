@@ -152,7 +152,7 @@ proptest! {
     /// generate(address): each implementation gives its mirror's board for any address.
     #[test]
     fn generate_agrees_on_random_addresses(bytes in any::<[u8; 20]>()) {
-        let address = Address(bytes);
+        let address = Address::new(bytes);
         for puzzle in Puzzle::ALL {
             let evm = EVM.with(|evm| evm.borrow_mut().generate(puzzle, &address).expect("generate call"));
             prop_assert_eq!(evm.value, puzzle.mirror_generate(&address), "{} generate({})", puzzle, address);
@@ -232,7 +232,7 @@ proptest! {
     /// Generated boards as starts against valid grids and random words.
     #[test]
     fn verify_agrees_on_generated_starts(bytes in any::<[u8; 20]>(), grid in valid_grid()) {
-        let start = generate(&Address(bytes));
+        let start = generate(&Address::new(bytes));
         prop_assert_eq!(evm_verify(start, grid), verify(start, grid), "start {} solution {}", start, grid);
     }
 
@@ -241,7 +241,7 @@ proptest! {
     /// no completion at all.
     #[test]
     fn solver_solutions_verify_in_mirror_and_contract(bytes in any::<[u8; 20]>()) {
-        let start = generate(&Address(bytes));
+        let start = generate(&Address::new(bytes));
         match solve::solve(start).expect("generated boards hold digits 1-8") {
             Some(solution) => {
                 prop_assert!(verify(start, solution), "mirror rejects {} for {}", solution, start);

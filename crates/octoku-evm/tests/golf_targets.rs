@@ -3,12 +3,11 @@
 //! published puzzle's 879 bytes, and at least 35× cheaper than the reference
 //! on a valid solution; and the fair contract's size, verify and generate gas.
 
-use octoku_core::Address;
+use octoku_core::{Address, rng::SplitMix64};
 use octoku_evm::{
     Machine, Puzzle,
     cases::{VerifyClass, verify_case},
     fuzz::{Case, case},
-    rng::SplitMix64,
 };
 
 #[test]
@@ -84,7 +83,7 @@ fn golf_generate_costs_610_plus_81_per_redrawn_cell() {
     let mut rng = SplitMix64::new(686);
     let mut under = 0;
     for _ in 0..2_000 {
-        let address = Address(rng.bytes20());
+        let address = Address::new(rng.bytes20());
         let redraws = redraws(&address);
         let gas = evm.generate(Puzzle::Golf, &address).unwrap().gas;
         assert_eq!(gas, 610 + 81 * redraws, "{address}");
@@ -132,7 +131,7 @@ fn fair_generate_costs_at_most_2000_gas_unless_two_draws_land_on_filled_cells() 
     const SAMPLES: u64 = 2_000;
     let mut under = 0;
     for _ in 0..SAMPLES {
-        let address = Address(rng.bytes20());
+        let address = Address::new(rng.bytes20());
         let fair = evm.generate(Puzzle::Fair, &address).unwrap().gas;
         let published = evm.generate(Puzzle::Reference, &address).unwrap().gas;
         assert_eq!(fair, fair_gas(&address), "{address}");

@@ -28,7 +28,7 @@ use axum::{
 };
 use octoku_core::{
     Board,
-    explain::{Problem, Unit, explain},
+    explain::{Problem, explain},
     geometry::Geometry,
     nboard::NBoard,
     npuzzle, nsolve,
@@ -148,8 +148,7 @@ fn board(name: &str, text: &str) -> Result<Board, ApiError> {
 
 /// An address argument, with the CLI's message.
 fn address(text: &str) -> Result<Address, ApiError> {
-    let parsed: octoku_core::Address = text.parse().map_err(|e| ApiError::bad(format!("{e}")))?;
-    Ok(Address::from(parsed.0))
+    octoku_core::parse_address(text).map_err(|e| ApiError::bad(format!("{e}")))
 }
 
 /// Shared by the handlers.
@@ -347,7 +346,7 @@ fn problem_info(p: &Problem) -> ProblemInfo {
         Problem::ChangedGiven { row, col, .. } => ("changed_given", vec![(*row, *col)]),
         Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),
         Problem::Repeated { cells, .. } => ("repeated", cells.clone()),
-        Problem::Missing { unit, .. } => ("missing", Unit::cells(*unit).to_vec()),
+        Problem::Missing { unit, .. } => ("missing", Geometry::OCTOKU.unit_cells(*unit).collect()),
     };
     ProblemInfo {
         kind: kind.into(),

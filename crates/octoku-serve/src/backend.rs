@@ -11,7 +11,7 @@ use std::{
     sync::Mutex,
 };
 
-use octoku_core::{Board, solve};
+use octoku_core::{Board, explain, solve};
 use octoku_evm::{
     Puzzle,
     chain::{
@@ -284,7 +284,7 @@ impl Backend {
             Ok(None) => (
                 false,
                 Some(
-                    solve::contradiction(start)
+                    explain::contradiction(start)
                         .unwrap_or_else(|| "the search found no completion".into()),
                 ),
             ),
@@ -373,8 +373,7 @@ fn recorded_arena(
     match chain {
         Chain::Embedded(c) => {
             if let Some(d) = c.deployment() {
-                let kind = Puzzle::ALL.into_iter().find(|p| p.label() == d.puzzle_kind);
-                return Ok((d.arena, kind));
+                return Ok((d.arena, Some(d.puzzle_kind)));
             }
         }
         Chain::Rpc(_) => {
@@ -420,7 +419,7 @@ fn deploy_fair(chain: &mut Chain) -> Result<(Address, Option<Puzzle>), ServeErro
         .ok_or_else(|| ServeError::Chain("the arena deployment created no contract".into()))?;
     if let Chain::Embedded(c) = chain {
         c.set_deployment(Deployment {
-            puzzle_kind: kind.label().to_string(),
+            puzzle_kind: kind,
             puzzle: puzzle_address,
             arena: arena_address,
             puzzle_block: puzzle.block,

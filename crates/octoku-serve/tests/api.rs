@@ -333,8 +333,7 @@ async fn malformed_json_and_boards_get_400_with_the_cli_line() {
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert_eq!(
         a.error(),
-        "0x1234"
-            .parse::<octoku_core::Address>()
+        octoku_core::parse_address("0x1234")
             .unwrap_err()
             .to_string()
     );

@@ -2,11 +2,17 @@
 
 use std::{io::Write, process::ExitCode, sync::Mutex, time::Instant};
 
-use octoku_core::audit::{AuditReport, audit_k, binomial};
-use serde_json::json;
+use octoku_core::{
+    Board,
+    audit::{AuditReport, audit_k, binomial},
+};
+use serde::Serialize;
 
 use super::parallel;
-use crate::error::CliError;
+use crate::{
+    error::CliError,
+    output::{self, print_json},
+};
 
 /// Arguments of `octoku audit`.
 #[derive(Debug, clap::Args)]
@@ -22,6 +28,40 @@ pub struct Args {
 /// Upper bound on the chance that a random address hits the seed-exhaustion
 /// path, where generate ORs a digit into a filled cell; derivation in the README.
 const EXHAUSTION_BOUND: f64 = 1e-26;
+
+/// `octoku audit --json`.
+#[derive(Debug, Serialize)]
+struct Audit {
+    cell_sets: u64,
+    expected_cell_sets: u64,
+    classes: u64,
+    symmetries: u32,
+    unsolvable: Vec<Class>,
+    unsolvable_cell_sets: u64,
+    unsolvable_fraction: f64,
+    fewer_givens: Vec<Fewer>,
+    exhaustion_probability_bound: f64,
+    threads: usize,
+    seconds: f64,
+}
+
+/// One unsolvable class of 8-cell sets.
+#[derive(Debug, Serialize)]
+struct Class {
+    size: u64,
+    #[serde(serialize_with = "output::hex")]
+    example: Board,
+}
+
+/// The audit of the boards with fewer givens.
+#[derive(Debug, Serialize)]
+struct Fewer {
+    givens: usize,
+    cell_sets: u64,
+    classes: u64,
+    unsolvable_classes: usize,
+    unsolvable_cell_sets: u64,
+}
 
 /// Audits every 8-cell set up to symmetry, and the smaller sets generate
 /// makes when its seed runs out.
@@ -46,28 +86,35 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
 
     if args.json {
-        let unsolvable: Vec<_> = eight
-            .unsolvable
-            .iter()
-            .map(|c| json!({ "size": c.size, "example": c.example.to_hex() }))
-            .collect();
-        let fewer_json: Vec<_> = fewer
-            .iter()
-            .map(|(k, r)| json!({ "givens": k, "cell_sets": r.cell_sets, "classes": r.classes, "unsolvable_classes": r.unsolvable.len(), "unsolvable_cell_sets": r.unsolvable_cell_sets }))
-            .collect();
-        let out = json!({
-            "cell_sets": eight.cell_sets,
-            "expected_cell_sets": total,
-            "classes": eight.classes,
-            "symmetries": octoku_core::symmetry::ORDER,
-            "unsolvable": unsolvable,
-            "unsolvable_cell_sets": eight.unsolvable_cell_sets,
-            "unsolvable_fraction": eight.unsolvable_cell_sets as f64 / total as f64,
-            "fewer_givens": fewer_json,
-            "exhaustion_probability_bound": EXHAUSTION_BOUND,
-            "seconds": seconds,
-        });
-        println!("{out}");
+        print_json(&Audit {
+            cell_sets: eight.cell_sets,
+            expected_cell_sets: total,
+            classes: eight.classes,
+            symmetries: octoku_core::symmetry::ORDER,
+            unsolvable: eight
+                .unsolvable
+                .iter()
+                .map(|c| Class {
+                    size: c.size,
+                    example: c.example,
+                })
+                .collect(),
+            unsolvable_cell_sets: eight.unsolvable_cell_sets,
+            unsolvable_fraction: eight.unsolvable_cell_sets as f64 / total as f64,
+            fewer_givens: fewer
+                .iter()
+                .map(|(k, r)| Fewer {
+                    givens: *k,
+                    cell_sets: r.cell_sets,
+                    classes: r.classes,
+                    unsolvable_classes: r.unsolvable.len(),
+                    unsolvable_cell_sets: r.unsolvable_cell_sets,
+                })
+                .collect(),
+            exhaustion_probability_bound: EXHAUSTION_BOUND,
+            threads,
+            seconds,
+        })?;
     } else {
         println!(
             "8-cell sets        {} (= C(64,8): every set is covered)",
@@ -85,7 +132,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             100.0 * eight.unsolvable_cell_sets as f64 / total as f64
         );
         for class in eight.unsolvable.iter().take(5) {
-            let why = octoku_core::solve::contradiction(class.example).unwrap_or_default();
+            let why = octoku_core::explain::contradiction(class.example).unwrap_or_default();
             println!("  e.g. {} ({} sets): {why}", class.example, class.size);
         }
         if eight.unsolvable.len() > 5 {

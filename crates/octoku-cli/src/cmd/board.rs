@@ -2,12 +2,16 @@
 
 use std::process::ExitCode;
 
-use octoku_core::Board;
+use octoku_core::{Address, Board};
 use octoku_evm::chain::{Chain, arena};
-use serde_json::json;
+use serde::Serialize;
 
-use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error, evm_address};
-use crate::error::CliError;
+use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error};
+use crate::{
+    error::CliError,
+    input,
+    output::{self, print_json},
+};
 
 /// Arguments of `octoku board`.
 #[derive(Debug, clap::Args)]
@@ -18,9 +22,24 @@ pub struct Args {
     on: ArenaArgs,
 }
 
+/// `octoku board --json`.
+#[derive(Debug, Serialize)]
+struct OnChainBoard<'a> {
+    chain: &'a str,
+    #[serde(serialize_with = "output::checksum")]
+    arena: Address,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    solved: bool,
+    rank: Option<u64>,
+    solved_block: Option<u64>,
+}
+
 /// Reads `arena.boardOf(address)` and `arena.solvedAt(address)`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let player = args.address.as_deref().map(evm_address).transpose()?;
+    let player = args.address.as_deref().map(input::address).transpose()?;
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let player = match player {
         Some(p) => p,
@@ -39,20 +58,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
     let solved = arena::solved_at(&mut opened.chain, arena_addr, player).map_err(chain_error)?;
     if args.on.json {
-        let out = json!({
-            "chain": opened.label,
-            "arena": arena_addr.to_checksum(None),
-            "address": player.to_checksum(None),
-            "start": start.to_hex(),
-            "solved": solved.rank != 0,
-            "rank": (solved.rank != 0).then_some(solved.rank),
-            "solved_block": (solved.rank != 0).then_some(solved.block),
-        });
-        println!("{out}");
+        print_json(&OnChainBoard {
+            chain: &opened.label,
+            arena: arena_addr,
+            address: player,
+            start,
+            solved: solved.rank != 0,
+            rank: (solved.rank != 0).then_some(solved.rank),
+            solved_block: (solved.rank != 0).then_some(solved.block),
+        })?;
     } else {
         println!("chain     {}", opened.label);
-        println!("arena     {}", arena_addr.to_checksum(None));
-        println!("address   {}", player.to_checksum(None));
+        println!("arena     {arena_addr}");
+        println!("address   {player}");
         println!();
         println!("{}", start.grid());
         println!();

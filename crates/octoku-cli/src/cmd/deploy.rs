@@ -2,23 +2,25 @@
 
 use std::process::ExitCode;
 
+use octoku_core::Address;
 use octoku_evm::{
     Puzzle,
     chain::{self, Receipt, arena::arena_initcode, state::Deployment},
 };
-use serde_json::json;
+use serde::Serialize;
 
-use super::onchain::{
-    ChainArgs, KeyUse, chain_error, deployments_path, hash_hex, write_deployment,
+use super::onchain::{ChainArgs, KeyUse, chain_error, deployments_path, write_deployment};
+use crate::{
+    error::CliError,
+    output::{self, Tx, print_json},
 };
-use crate::error::CliError;
 
 /// Arguments of `octoku deploy`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which puzzle implementation to deploy.
-    #[arg(long, value_name = "KIND", default_value = "reference")]
-    puzzle: String,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Shorthand for --puzzle golf.
     #[arg(long, conflicts_with = "puzzle")]
     golf: bool,
@@ -29,24 +31,33 @@ pub struct Args {
     json: bool,
 }
 
-fn puzzle_kind(name: &str) -> Result<Puzzle, CliError> {
-    let name = name.trim().to_ascii_lowercase();
-    if let Some(p) = Puzzle::ALL.iter().copied().find(|p| p.label() == name) {
-        return Ok(p);
-    }
-    let available = Puzzle::ALL
-        .iter()
-        .map(|p| p.label())
-        .collect::<Vec<_>>()
-        .join(", ");
-    Err(CliError::Input(format!(
-        "puzzle {name:?}: unknown; expected one of: {available}"
-    )))
+/// What `deploy` writes to `deployments/<chain-id>.json` (on a node).
+#[derive(Debug, Serialize)]
+pub struct DeploymentRecord {
+    chain_id: u64,
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    #[serde(serialize_with = "output::checksum")]
+    arena: Address,
+    #[serde(serialize_with = "output::checksum")]
+    deployer: Address,
+    puzzle_tx: Tx,
+    arena_tx: Tx,
+}
+
+/// `octoku deploy --json`: the record, the chain and where it was recorded.
+#[derive(Debug, Serialize)]
+struct Deployed<'a> {
+    #[serde(flatten)]
+    record: &'a DeploymentRecord,
+    chain: &'a str,
+    recorded_in: String,
 }
 
 /// Deploys the puzzle, then the arena pointing at it; records both.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let kind = puzzle_kind(if args.golf { "golf" } else { &args.puzzle })?;
+    let kind = if args.golf { Puzzle::Golf } else { args.puzzle };
     let mut opened = args.chain.open(KeyUse::Send, true)?;
     if !args.json {
         println!("chain     {}", opened.label);
@@ -64,24 +75,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .map_err(chain_error)?;
     let arena_address = created(&arena)?;
 
-    let record = json!({
-        "chain_id": chain_id,
-        "puzzle_kind": kind.label(),
-        "puzzle": puzzle_address.to_checksum(None),
-        "arena": arena_address.to_checksum(None),
-        "puzzle_block": puzzle.block,
-        "arena_block": arena.block,
-        "puzzle_tx": hash_hex(puzzle.tx_hash),
-        "arena_tx": hash_hex(arena.tx_hash),
-        "puzzle_gas": puzzle.gas_used,
-        "arena_gas": arena.gas_used,
-        "deployer": deployer.to_checksum(None),
-    });
+    let record = DeploymentRecord {
+        chain_id,
+        puzzle: kind,
+        puzzle_address,
+        arena: arena_address,
+        deployer,
+        puzzle_tx: Tx::from(&puzzle),
+        arena_tx: Tx::from(&arena),
+    };
     // Written only now, after both receipts.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
             c.set_deployment(Deployment {
-                puzzle_kind: kind.label().to_string(),
+                puzzle_kind: kind,
                 puzzle: puzzle_address,
                 arena: arena_address,
                 puzzle_block: puzzle.block,
@@ -98,15 +105,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
 
     if args.json {
-        let mut out = record;
-        out["chain"] = json!(opened.label);
-        out["recorded_in"] = json!(written.display().to_string());
-        println!("{out}");
+        print_json(&Deployed {
+            record: &record,
+            chain: &opened.label,
+            recorded_in: written.display().to_string(),
+        })?;
     } else {
-        println!("deployer  {}", deployer.to_checksum(None));
+        println!("deployer  {deployer}");
         println!(
             "puzzle    {} ({}, block {}, gas {}, tx {})",
-            puzzle_address.to_checksum(None),
+            puzzle_address,
             kind.label(),
             puzzle.block,
             puzzle.gas_used,
@@ -114,17 +122,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         println!(
             "arena     {} (block {}, gas {}, tx {})",
-            arena_address.to_checksum(None),
-            arena.block,
-            arena.gas_used,
-            arena.tx_hash
+            arena_address, arena.block, arena.gas_used, arena.tx_hash
         );
         println!("recorded  {}", written.display());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn created(receipt: &Receipt) -> Result<chain::primitives::Address, CliError> {
+fn created(receipt: &Receipt) -> Result<Address, CliError> {
     receipt.contract_address.ok_or_else(|| {
         CliError::Chain(format!(
             "deployment {} created no contract",

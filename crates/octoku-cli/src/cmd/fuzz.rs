@@ -7,10 +7,10 @@ use octoku_evm::{
     Puzzle,
     fuzz::{Mismatch, check_only},
 };
-use serde_json::json;
+use serde::Serialize;
 
 use super::parallel;
-use crate::{error::CliError, input::PuzzleArg};
+use crate::{error::CliError, output::print_json};
 
 /// Cases a worker claims at a time.
 const BATCH: u64 = 512;
@@ -32,11 +32,40 @@ pub struct Args {
     threads: Option<usize>,
     /// Compare only these implementations with their mirrors (repeat the
     /// flag or separate with commas; default: all).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    puzzle: Vec<PuzzleArg>,
+    #[arg(long, value_enum, ignore_case = true, value_delimiter = ',')]
+    puzzle: Vec<Puzzle>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `octoku fuzz --json`.
+#[derive(Debug, Serialize)]
+struct Fuzzed<'a> {
+    puzzles: &'a [Puzzle],
+    seed: u64,
+    from: u64,
+    cases: u64,
+    threads: usize,
+    seconds: f64,
+    per_second: f64,
+    mismatch: Option<Disagreement>,
+}
+
+/// The first disagreement found.
+#[derive(Debug, Serialize)]
+struct Disagreement {
+    index: u64,
+    description: String,
+    answers: Vec<Answer>,
+    reproduce: String,
+}
+
+/// What one side answered.
+#[derive(Debug, Serialize)]
+struct Answer {
+    who: String,
+    answer: String,
 }
 
 /// Runs the cases on `threads` workers, each with its own in-memory EVM.
@@ -48,7 +77,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The chosen implementations in Puzzle::ALL order, each once; all by default.
     let puzzles: Vec<Puzzle> = Puzzle::ALL
         .into_iter()
-        .filter(|&p| args.puzzle.is_empty() || args.puzzle.iter().any(|&a| Puzzle::from(a) == p))
+        .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
     let found: Mutex<Option<Mismatch>> = Mutex::new(None);
     let unit = parallel::show_progress(args.json).then_some("cases");
@@ -78,13 +107,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (seconds, ran) = (run.seconds, run.done);
     let rate = ran as f64 / seconds.max(1e-9);
     let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
+    let mut out = Fuzzed {
+        puzzles: &puzzles,
+        seed: args.seed,
+        from: args.from,
+        cases: ran,
+        threads,
+        seconds,
+        per_second: rate,
+        mismatch: None,
+    };
     match found.into_inner().unwrap_or_else(|p| p.into_inner()) {
         None => {
             if args.json {
-                println!(
-                    "{}",
-                    json!({"cases": ran, "seed": args.seed, "from": args.from, "threads": threads, "seconds": seconds, "cases_per_second": rate, "mismatch": null, "implementations": implementations})
-                );
+                print_json(&out)?;
             } else {
                 println!(
                     "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
@@ -107,15 +143,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 args.seed, m.index
             );
             if args.json {
-                let answers: Vec<_> = m
-                    .answers
-                    .iter()
-                    .map(|(w, a)| json!({"who": w, "answer": a}))
-                    .collect();
-                println!(
-                    "{}",
-                    json!({"cases": ran, "seed": args.seed, "mismatch": {"index": m.index, "description": m.to_string(), "answers": answers, "reproduce": replay}})
-                );
+                out.mismatch = Some(Disagreement {
+                    index: m.index,
+                    description: m.to_string(),
+                    answers: m
+                        .answers
+                        .iter()
+                        .map(|(who, answer)| Answer {
+                            who: who.clone(),
+                            answer: answer.clone(),
+                        })
+                        .collect(),
+                    reproduce: replay,
+                });
+                print_json(&out)?;
             } else {
                 println!("case {}: {m}", m.index);
                 println!("reproduce: {replay}");

@@ -4,14 +4,11 @@ use std::process::ExitCode;
 
 use octoku_evm::{
     Machine, Puzzle,
-    gas::{self, Target},
+    gas::{self, Profile, Target},
 };
-use serde_json::json;
+use serde::Serialize;
 
-use crate::{
-    error::CliError,
-    input::{self, PuzzleArg},
-};
+use crate::{error::CliError, input, output::print_json};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -26,8 +23,8 @@ pub struct Args {
     #[arg(requires = "profile")]
     args: Vec<String>,
     /// Implementation to profile.
-    #[arg(long, value_enum, default_value_t = PuzzleArg::Reference)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Reference)]
+    puzzle: Puzzle,
     /// Rows to show per profile table.
     #[arg(long, default_value_t = 15)]
     top: usize,
@@ -49,20 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let report = gas::report(&mut machine, args.runs, gas::SNAPSHOT_SEED)?;
     if args.json {
-        let rows: Vec<_> = report
-            .rows
-            .iter()
-            .map(|r| json!({"contract": r.contract, "function": r.function, "case": r.case, "min": r.min, "median": r.median, "max": r.max, "ratio": r.ratio, "runs": report.runs}))
-            .collect();
-        let deployments: Vec<_> = report
-            .deployments
-            .iter()
-            .map(|d| json!({"contract": d.contract, "deploy_gas": d.gas, "runtime_size": d.runtime_size}))
-            .collect();
-        println!(
-            "{}",
-            json!({"runs": report.runs, "rows": rows, "deployments": deployments})
-        );
+        print_json(&report)?;
     } else {
         println!(
             "execution gas of the call ({} cases per class, seed {:#x})\n",
@@ -74,6 +58,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `octoku gas --profile --json`.
+#[derive(Debug, Serialize)]
+struct Profiled<'a> {
+    puzzle: Puzzle,
+    function: &'a str,
+    #[serde(flatten)]
+    profile: &'a Profile,
+}
+
 fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCode, CliError> {
     let target = match (function, args.args.as_slice()) {
         ("generate", [address]) => Target::Generate(input::address(address)?),
@@ -81,45 +74,42 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         ("generate", _) => return Err(CliError::Input("--profile generate takes one ADDRESS; expected `octoku gas --profile generate <ADDRESS>`".into())),
         _ => return Err(CliError::Input("--profile verify takes START and SOLUTION; expected `octoku gas --profile verify <START> <SOLUTION>`".into())),
     };
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let p = gas::profile(machine, puzzle, target)?;
     if args.json {
-        let ops: Vec<_> = p
-            .by_opcode
-            .iter()
-            .map(|(op, n, g)| json!({"opcode": op, "count": n, "gas": g}))
-            .collect();
-        let lines: Vec<_> = p
-            .by_line
-            .iter()
-            .map(|(l, t, n, g)| json!({"location": l, "source": t, "count": n, "gas": g}))
-            .collect();
-        println!(
-            "{}",
-            json!({"contract": puzzle.label(), "function": function, "gas": p.total, "success": p.success, "by_opcode": ops, "by_line": lines})
-        );
+        print_json(&Profiled {
+            puzzle,
+            function,
+            profile: &p,
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     println!(
         "{} {function}: {} gas (execution gas of the call{})\n",
         puzzle,
-        p.total,
+        p.gas,
         if p.success { "" } else { ", reverted" }
     );
     println!(
         "{:<14} {:>7} {:>8} {:>6}",
         "opcode", "count", "gas", "share"
     );
-    for (op, n, g) in p.by_opcode.iter().take(args.top) {
+    for op in p.by_opcode.iter().take(args.top) {
         println!(
-            "{op:<14} {n:>7} {g:>8} {:>5.1}%",
-            100.0 * *g as f64 / p.total.max(1) as f64
+            "{:<14} {:>7} {:>8} {:>5.1}%",
+            op.opcode,
+            op.count,
+            op.gas,
+            100.0 * op.gas as f64 / p.gas.max(1) as f64
         );
     }
     println!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas");
-    for (loc, text, n, g) in p.by_line.iter().take(args.top) {
-        let text: String = text.chars().take(70).collect();
-        println!("{loc:<34} {n:>7} {g:>8}  {text}");
+    for line in p.by_line.iter().take(args.top) {
+        let text: String = line.source.chars().take(70).collect();
+        println!(
+            "{:<34} {:>7} {:>8}  {text}",
+            line.location, line.count, line.gas
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,12 +2,14 @@
 
 use std::process::ExitCode;
 
+use octoku_core::{Address, Board};
 use octoku_evm::{Machine, Puzzle};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::{
     error::CliError,
-    input::{self, PuzzleArg},
+    input,
+    output::{self, print_json},
 };
 
 /// Arguments of `octoku generate`.
@@ -16,17 +18,29 @@ pub struct Args {
     /// The player's address (20-byte hex, checksummed or not).
     address: String,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// `octoku generate --json`.
+#[derive(Debug, Serialize)]
+struct Generated {
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    givens: usize,
+    gas: u64,
+}
+
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let address = input::address(&args.address)?;
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let call = evm.generate(puzzle, &address)?;
     let mirror = puzzle.mirror_generate(&address);
@@ -37,16 +51,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )));
     }
     if args.json {
-        let out = json!({
-            "address": address.to_checksum(),
-            "puzzle": puzzle.label(),
-            "start": call.value.to_hex(),
-            "givens": call.value.givens(),
-            "gas": call.gas,
-        });
-        println!("{out}");
+        print_json(&Generated {
+            address,
+            puzzle,
+            start: call.value,
+            givens: call.value.givens(),
+            gas: call.gas,
+        })?;
     } else {
-        println!("address  {}", address.to_checksum());
+        println!("address  {address}");
         println!(
             "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
             puzzle

@@ -10,6 +10,7 @@ pub mod onchain;
 pub mod parallel;
 pub mod play;
 pub mod sample;
+pub mod serve;
 pub mod solve;
 pub mod submit;
 pub mod verify;

@@ -8,11 +8,9 @@ use std::{
     str::FromStr,
 };
 
-use octoku_evm::chain::{
-    Chain, ChainError, PrivateKey,
-    primitives::{Address, B256},
-    state::write_atomic,
-};
+use octoku_core::Address;
+use octoku_evm::chain::{Chain, ChainError, PrivateKey, state::write_atomic};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::{error::CliError, input};
@@ -123,23 +121,20 @@ pub fn chain_error(e: ChainError) -> CliError {
     }
 }
 
-/// Parses an address argument into the EVM's address type.
-pub fn evm_address(arg: &str) -> Result<Address, CliError> {
-    Ok(Address::from(input::address(arg)?.0))
-}
-
 /// `deployments/<chain-id>.json`, relative to the current directory.
 pub fn deployments_path(chain_id: u64) -> PathBuf {
     Path::new("deployments").join(format!("{chain_id}.json"))
 }
 
 /// Writes the deployment record atomically (temporary file, then rename).
-pub fn write_deployment(path: &Path, record: &Value) -> Result<(), CliError> {
+pub fn write_deployment(path: &Path, record: &impl Serialize) -> Result<(), CliError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Chain(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let text = serde_json::to_string_pretty(record).unwrap_or_default() + "\n";
+    let text = serde_json::to_string_pretty(record)
+        .map_err(|e| CliError::Chain(format!("cannot encode the deployment record: {e}")))?
+        + "\n";
     write_atomic(path, text.as_bytes())
         .map_err(|e| CliError::Chain(format!("cannot write {}: {e}", path.display())))
 }
@@ -168,7 +163,7 @@ pub fn arena_address(opened: &mut Opened, arg: Option<&str>) -> Result<Address, 
 
 fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, CliError> {
     if let Some(a) = arg {
-        return evm_address(a);
+        return input::address(a);
     }
     match &mut opened.chain {
         Chain::Embedded(c) => c.deployment().map(|d| d.arena).ok_or_else(|| {
@@ -187,14 +182,9 @@ fn recorded_arena(opened: &mut Opened, arg: Option<&str>) -> Result<Address, Cli
             let arena = record["arena"]
                 .as_str()
                 .ok_or_else(|| CliError::Input(format!("{} has no \"arena\" address", path.display())))?;
-            evm_address(arena)
+            input::address(arena)
         }
     }
-}
-
-/// `0x…` hex of a hash.
-pub fn hash_hex(hash: B256) -> String {
-    format!("{hash}")
 }
 
 #[cfg(test)]

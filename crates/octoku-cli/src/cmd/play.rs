@@ -3,14 +3,13 @@
 use std::process::ExitCode;
 
 use octoku_core::solve;
-use serde_json::json;
 
 use super::{
     onchain::ArenaArgs,
     solve::DEAD_END_SHARE,
-    submit::{Seat, send_solution},
+    submit::{Seat, Submission, send_solution},
 };
-use crate::error::CliError;
+use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku play`.
 #[derive(Debug, clap::Args)]
@@ -31,22 +30,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ))
     })?;
     let Some(solution) = solution else {
-        let reason = solve::contradiction(start);
+        let reason = octoku_core::explain::contradiction(start);
         if args.on.json {
-            let out = json!({
-                "chain": seat.opened.label,
-                "arena": seat.arena.to_checksum(None),
-                "address": player.to_checksum(None),
-                "start": start.to_hex(),
-                "solution": null,
-                "reason": reason,
-            });
-            println!("{out}");
+            print_json(&Submission {
+                chain: &seat.opened.label,
+                arena: seat.arena,
+                address: player,
+                start,
+                solution: None,
+                rank: None,
+                tx: None,
+                reason,
+            })?;
         } else {
             let why = reason.unwrap_or_else(|| "the search found no completion".into());
             println!(
                 "the board of {} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE}, an arena on the fair puzzle cannot)",
-                player.to_checksum(None),
+                player,
                 start.to_hex()
             );
         }

@@ -3,14 +3,18 @@
 
 use std::{process::ExitCode, sync::Mutex};
 
+use octoku_core::{Address, Board};
 use octoku_evm::{
     Puzzle,
     sample::{Tally, sample},
 };
-use serde_json::json;
+use serde::Serialize;
 
 use super::parallel;
-use crate::{error::CliError, input::PuzzleArg};
+use crate::{
+    error::CliError,
+    output::{self, print_json},
+};
 
 /// Addresses a worker claims at a time.
 const BATCH: u64 = 1024;
@@ -19,8 +23,8 @@ const BATCH: u64 = 1024;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which implementation's generate to sample.
-    #[arg(long, value_enum, default_value_t = PuzzleArg::Fair)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Puzzle::Fair)]
+    puzzle: Puzzle,
     /// Number of addresses.
     #[arg(long, default_value_t = 1_000_000)]
     addresses: u64,
@@ -38,6 +42,42 @@ pub struct Args {
     json: bool,
 }
 
+/// `octoku sample --json`.
+#[derive(Debug, Serialize)]
+struct Sampled {
+    puzzle: Puzzle,
+    seed: u64,
+    addresses: u64,
+    solvable: u64,
+    unsolvable: u64,
+    unique: u64,
+    short_boards: u64,
+    contract_checked: u64,
+    contract_mismatch: Option<Indexed>,
+    unsolvable_examples: Vec<Sample>,
+    threads: usize,
+    seconds: f64,
+    per_second: f64,
+}
+
+/// An address of the stream, by its index.
+#[derive(Debug, Serialize)]
+struct Indexed {
+    index: u64,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+}
+
+/// An address of the stream and the board it gets.
+#[derive(Debug, Serialize)]
+struct Sample {
+    index: u64,
+    #[serde(serialize_with = "output::checksum")]
+    address: Address,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+}
+
 /// Samples on `threads` workers; exit 1 if any board has no solution or the
 /// contract disagrees with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -47,7 +87,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "--addresses 0: expected at least 1 address".into(),
         ));
     }
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let total: Mutex<Tally> = Mutex::new(Tally::default());
     let unit = parallel::show_progress(args.json).then_some("addresses");
 
@@ -68,21 +108,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let rate = t.addresses as f64 / seconds.max(1e-9);
     let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();
     if args.json {
-        let examples: Vec<_> = t
-            .unsolvable_examples
-            .iter()
-            .map(|(i, a, b)| json!({"index": i, "address": a.to_checksum(), "board": b.to_hex()}))
-            .collect();
-        println!(
-            "{}",
-            json!({
-                "puzzle": puzzle.label(), "seed": args.seed, "addresses": t.addresses,
-                "solvable": t.solvable, "unsolvable": t.unsolvable(), "unique": t.unique,
-                "short_boards": t.short, "contract_checked": t.contract_checked,
-                "contract_mismatch": t.contract_mismatch.map(|(i, a)| json!({"index": i, "address": a.to_checksum()})),
-                "unsolvable_examples": examples, "threads": threads, "seconds": seconds, "addresses_per_second": rate,
-            })
-        );
+        print_json(&Sampled {
+            puzzle,
+            seed: args.seed,
+            addresses: t.addresses,
+            solvable: t.solvable,
+            unsolvable: t.unsolvable(),
+            unique: t.unique,
+            short_boards: t.short,
+            contract_checked: t.contract_checked,
+            contract_mismatch: t
+                .contract_mismatch
+                .map(|(index, address)| Indexed { index, address }),
+            unsolvable_examples: t
+                .unsolvable_examples
+                .iter()
+                .map(|&(index, address, start)| Sample {
+                    index,
+                    address,
+                    start,
+                })
+                .collect(),
+            threads,
+            seconds,
+            per_second: rate,
+        })?;
     } else {
         let share = |n: u64| 100.0 * n as f64 / t.addresses as f64;
         println!(
@@ -108,15 +158,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ),
             Some((i, a)) => println!(
                 "contract     DISAGREES with the mirror at address {i} ({})",
-                a.to_checksum()
+                a
             ),
         }
         for (i, a, b) in &t.unsolvable_examples {
-            println!(
-                "no solution  address {i} {}: {}",
-                a.to_checksum(),
-                b.to_hex()
-            );
+            println!("no solution  address {i} {}: {}", a, b.to_hex());
         }
         println!("{seconds:.2} s, {rate:.0} addresses/s");
     }

@@ -2,13 +2,14 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Board, solve};
+use octoku_core::{Address, Board, solve};
 use octoku_evm::{Machine, Puzzle};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::{
     error::CliError,
-    input::{self, PuzzleArg},
+    input,
+    output::{self, print_json},
 };
 
 /// How often the published `generate` hands out a board with no solution
@@ -29,16 +30,33 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     count: Option<u64>,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// `octoku solve --json`, solved or not.
+#[derive(Debug, Serialize)]
+struct Solved {
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::checksum_opt")]
+    address: Option<Address>,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    solution: Option<Board>,
+    valid: bool,
+    gas: Option<u64>,
+    solutions: Option<u64>,
+    solutions_capped: Option<bool>,
+    reason: Option<String>,
+}
+
 /// Solves the start, verifies the solution in the in-memory EVM.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {
         (_, Some(a)) => {
@@ -59,7 +77,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .transpose()
         .map_err(input_error)?;
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
-        return no_solution(start, address.map(|a| a.to_checksum()), puzzle, args.json);
+        return no_solution(start, address, puzzle, args.json);
     };
     let verdict = evm.verify(puzzle, start, solution)?;
     if !verdict.value {
@@ -67,25 +85,22 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "the contract rejects the solver's solution {solution} for {start}"
         )));
     }
+    let capped = solutions.zip(args.count).map(|(n, limit)| n >= limit);
     if args.json {
-        let mut out = json!({
-            "start": start.to_hex(),
-            "solution": solution.to_hex(),
-            "valid": verdict.value,
-            "gas": verdict.gas,
-            "puzzle": puzzle.label(),
-        });
-        if let Some(a) = address {
-            out["address"] = json!(a.to_checksum());
-        }
-        if let (Some(n), Some(limit)) = (solutions, args.count) {
-            out["solutions"] = json!(n);
-            out["solutions_capped"] = json!(n >= limit);
-        }
-        println!("{out}");
+        print_json(&Solved {
+            puzzle,
+            address,
+            start,
+            solution: Some(solution),
+            valid: verdict.value,
+            gas: Some(verdict.gas),
+            solutions,
+            solutions_capped: capped,
+            reason: None,
+        })?;
     } else {
         if let Some(a) = address {
-            println!("address   {}", a.to_checksum());
+            println!("address   {a}");
         }
         println!("start     {}", start.to_hex());
         println!();
@@ -96,8 +111,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "verified  the {} contract accepts it in the in-memory EVM ({} gas)",
             puzzle, verdict.gas
         );
-        if let (Some(n), Some(limit)) = (solutions, args.count) {
-            let bound = if n >= limit {
+        if let (Some(n), Some(capped)) = (solutions, capped) {
+            let bound = if capped {
                 " (stopped at the limit)"
             } else {
                 ""
@@ -111,21 +126,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Reports an unsolvable start in one line (or JSON) and exits 1.
 fn no_solution(
     start: Board,
-    address: Option<String>,
+    address: Option<Address>,
     puzzle: Puzzle,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let reason = solve::contradiction(start);
+    let reason = octoku_core::explain::contradiction(start);
     if json {
-        let out = json!({
-            "start": start.to_hex(),
-            "address": address,
-            "solution": null,
-            "valid": false,
-            "solutions": 0,
-            "reason": reason,
-        });
-        println!("{out}");
+        print_json(&Solved {
+            puzzle,
+            address,
+            start,
+            solution: None,
+            valid: false,
+            gas: None,
+            solutions: Some(0),
+            solutions_capped: Some(false),
+            reason,
+        })?;
     } else {
         let whose = address
             .as_ref()

@@ -2,12 +2,16 @@
 
 use std::process::ExitCode;
 
-use octoku_core::Board;
-use octoku_evm::chain::{arena, primitives::Address};
-use serde_json::json;
+use octoku_core::{Address, Board};
+use octoku_evm::chain::arena;
+use serde::Serialize;
 
-use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error, hash_hex};
-use crate::{error::CliError, input};
+use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error};
+use crate::{
+    error::CliError,
+    input,
+    output::{self, Tx, print_json},
+};
 
 /// Arguments of `octoku submit`.
 #[derive(Debug, clap::Args)]
@@ -16,6 +20,25 @@ pub struct Args {
     solution: String,
     #[command(flatten)]
     on: ArenaArgs,
+}
+
+/// `octoku submit --json` and `octoku play --json`: the seat, the solution
+/// and the mined solve (`solution`, `rank` and `tx` are null, and `reason`
+/// says why, when `play` finds no solution and sends nothing).
+#[derive(Debug, Serialize)]
+pub(crate) struct Submission<'a> {
+    pub chain: &'a str,
+    #[serde(serialize_with = "output::checksum")]
+    pub arena: Address,
+    #[serde(serialize_with = "output::checksum")]
+    pub address: Address,
+    #[serde(serialize_with = "output::hex")]
+    pub start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    pub solution: Option<Board>,
+    pub rank: Option<u64>,
+    pub tx: Option<Tx>,
+    pub reason: Option<String>,
 }
 
 /// Sends `arena.solve(solution)` from the key's address.
@@ -63,8 +86,8 @@ pub(crate) fn send_solution(
     let opened = &mut seat.opened;
     if !json {
         println!("chain     {}", opened.label);
-        println!("arena     {}", arena_addr.to_checksum(None));
-        println!("address   {}", player.to_checksum(None));
+        println!("arena     {arena_addr}");
+        println!("address   {player}");
         println!("start     {}", start.to_hex());
         println!("solution  {}", solution.to_hex());
     }
@@ -72,18 +95,16 @@ pub(crate) fn send_solution(
         arena::solve(&mut opened.chain, arena_addr, solution.to_u256()).map_err(chain_error)?;
     let r = &solved.receipt;
     if json {
-        let out = json!({
-            "chain": opened.label,
-            "arena": arena_addr.to_checksum(None),
-            "address": player.to_checksum(None),
-            "start": start.to_hex(),
-            "solution": solution.to_hex(),
-            "rank": solved.rank,
-            "gas_used": r.gas_used,
-            "tx": hash_hex(r.tx_hash),
-            "block": r.block,
-        });
-        println!("{out}");
+        print_json(&Submission {
+            chain: &opened.label,
+            arena: arena_addr,
+            address: player,
+            start,
+            solution: Some(solution),
+            rank: Some(solved.rank),
+            tx: Some(Tx::from(r)),
+            reason: None,
+        })?;
     } else {
         println!("rank      {}", solved.rank);
         println!("gas used  {}", r.gas_used);

@@ -2,13 +2,15 @@
 
 use std::process::ExitCode;
 
+use octoku_core::Board;
 use octoku_core::explain::explain;
 use octoku_evm::{Machine, Puzzle};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::{
     error::CliError,
-    input::{self, PuzzleArg},
+    input,
+    output::{self, print_json},
 };
 
 /// How many problems the text output lists.
@@ -22,18 +24,32 @@ pub struct Args {
     /// The proposed solution, in the same forms.
     solution: String,
     /// Which implementation to run.
-    #[arg(long, value_enum, default_value_t)]
-    puzzle: PuzzleArg,
+    #[arg(long, value_enum, ignore_case = true, default_value_t)]
+    puzzle: Puzzle,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `octoku verify --json`.
+#[derive(Debug, Serialize)]
+struct Verdict<'a> {
+    valid: bool,
+    puzzle: Puzzle,
+    #[serde(serialize_with = "output::hex")]
+    start: Board,
+    #[serde(serialize_with = "output::hex")]
+    solution: Board,
+    gas: u64,
+    reason: Option<&'a String>,
+    problems: &'a [String],
 }
 
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
-    let puzzle = Puzzle::from(args.puzzle);
+    let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let call = evm.verify(puzzle, start, solution)?;
     let mirror = puzzle.mirror_verify(start, solution);
@@ -48,16 +64,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .map(ToString::to_string)
         .collect();
     if args.json {
-        let out = json!({
-            "valid": call.value,
-            "puzzle": puzzle.label(),
-            "start": start.to_hex(),
-            "solution": solution.to_hex(),
-            "gas": call.gas,
-            "reason": problems.first(),
-            "problems": problems,
-        });
-        println!("{out}");
+        print_json(&Verdict {
+            valid: call.value,
+            puzzle,
+            start,
+            solution,
+            gas: call.gas,
+            reason: problems.first(),
+            problems: &problems,
+        })?;
     } else if call.value {
         println!("valid    the contract accepts this solution");
         println!("gas      {} (execution gas of verify)", call.gas);

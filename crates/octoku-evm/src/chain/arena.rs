@@ -1,31 +1,10 @@
 //! The arena contract (contracts/Arena.sol): typed calls on a [`Chain`].
 
 use alloy_primitives::{Address, B256, Bytes, Log, U256};
-use alloy_sol_types::{SolCall, SolConstructor, SolEvent};
+use alloy_sol_types::{SolCall, SolEvent, SolValue};
 
 use super::{Chain, ChainError, Receipt};
-
-alloy_sol_types::sol! {
-    /// The arena (contracts/Arena.sol, contract OctokuArena).
-    interface IArena {
-        error AlreadySolved(address solver);
-        error WrongSolution();
-        error PuzzleNotAContract(address puzzle);
-
-        event Solved(address indexed solver, uint256 rank, uint256 solution);
-
-        function solve(uint256 solution) external returns (uint256 rank);
-        function boardOf(address player) external view returns (uint256 board);
-        function solvedAt(address player) external view returns (uint256 blockNumber, uint256 rank);
-        function solverCount() external view returns (uint256);
-        function puzzle() external view returns (address);
-    }
-
-    /// The arena's constructor, for encoding its argument.
-    contract OctokuArenaDeploy {
-        constructor(address puzzle_);
-    }
-}
+pub use crate::bindings::IArena;
 
 /// When and in which place an address solved (`rank == 0`: never).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +24,11 @@ pub struct Solve {
     pub receipt: Receipt,
 }
 
-/// Arena creation code: `initcode` followed by the ABI-encoded puzzle address.
+/// Arena creation code: `initcode` followed by the constructor's one
+/// argument, the ABI-encoded puzzle address.
 pub fn arena_initcode(initcode: &[u8], puzzle: Address) -> Bytes {
     let mut code = initcode.to_vec();
-    code.extend(OctokuArenaDeploy::constructorCall { puzzle_: puzzle }.abi_encode());
+    code.extend(puzzle.abi_encode());
     code.into()
 }
 

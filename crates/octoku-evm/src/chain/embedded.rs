@@ -11,13 +11,13 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256, keccak256};
+use alloy_primitives::{Address, B256, Bytes, TxKind, U256, keccak256};
 use revm::{
     Context, ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext,
     bytecode::Bytecode,
     context::{
         BlockEnv, TxEnv,
-        result::{EVMError, ExecutionResult, InvalidTransaction, Output},
+        result::{EVMError, InvalidTransaction, Output},
     },
     database::{AccountState as DbAccountState, InMemoryDB},
     handler::{MainnetContext, MainnetEvm},
@@ -26,13 +26,11 @@ use revm::{
 };
 
 use super::{
-    ChainError, EMBEDDED_CHAIN_ID, PrivateKey, Receipt, Revert,
+    ChainError, EMBEDDED_CHAIN_ID, PrivateKey, Receipt,
     state::{AccountState, ChainState, Deployment, TxRecord},
 };
-use crate::machine::SPEC;
+use crate::machine::{GAS_LIMIT, SPEC, settle};
 
-/// Gas limit of every embedded transaction and block.
-const GAS_LIMIT: u64 = 30_000_000;
 /// Gas price of mined transactions: 1 gwei.
 const GAS_PRICE: u128 = 1_000_000_000;
 /// Seconds between blocks.
@@ -170,11 +168,7 @@ impl EmbeddedChain {
         let tx = self.tx(to, data, 0);
         self.set_block(self.state.block + 1);
         let result = self.evm.transact(tx).map_err(|e| self.tx_error(e))?.result;
-        match result {
-            ExecutionResult::Success { output, .. } => Ok(output.into_data()),
-            ExecutionResult::Revert { output, .. } => Err(ChainError::Reverted(Revert(output))),
-            ExecutionResult::Halt { reason, .. } => Err(ChainError::Halted(format!("{reason:?}"))),
-        }
+        Ok(settle(result)?.output.into_data())
     }
 
     /// Runs a transaction in a new block; if it succeeds, commits it and
@@ -186,23 +180,12 @@ impl EmbeddedChain {
         let number = self.state.block + 1;
         self.set_block(number);
         let outcome = self.evm.transact(tx).map_err(|e| self.tx_error(e))?;
-        let (gas_used, logs, created): (u64, Vec<Log>, Option<Address>) = match outcome.result {
-            ExecutionResult::Success {
-                output, gas, logs, ..
-            } => {
-                let created = match output {
-                    Output::Create(_, address) => address,
-                    Output::Call(_) => None,
-                };
-                (gas.tx_gas_used(), logs, created)
-            }
-            ExecutionResult::Revert { output, .. } => {
-                return Err(ChainError::Reverted(Revert(output)));
-            }
-            ExecutionResult::Halt { reason, .. } => {
-                return Err(ChainError::Halted(format!("{reason:?}")));
-            }
+        let executed = settle(outcome.result)?;
+        let created = match executed.output {
+            Output::Create(_, address) => address,
+            Output::Call(_) => None,
         };
+        let (gas_used, logs) = (executed.gas_used, executed.logs);
         self.evm.commit(outcome.state);
         self.state.block = number;
         self.sync_accounts();
@@ -375,7 +358,7 @@ mod tests {
         );
         assert_eq!(arena::solver_count(&mut chain, arena_address).unwrap(), 0);
         let board = arena::board_of(&mut chain, arena_address, key.address().unwrap()).unwrap();
-        let me = octoku_core::Address(key.address().unwrap().0.0);
+        let me = key.address().unwrap();
         assert_eq!(board, octoku_core::generate(&me).to_u256());
 
         // A wrong solution reverts by name and mines nothing.

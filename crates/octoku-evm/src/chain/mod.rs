@@ -218,6 +218,17 @@ impl fmt::Display for ChainError {
 
 impl std::error::Error for ChainError {}
 
+impl From<crate::EvmError> for ChainError {
+    /// A revert keeps its data (decoded by name when shown); a halt its reason.
+    fn from(e: crate::EvmError) -> ChainError {
+        match e {
+            crate::EvmError::Reverted(data) => ChainError::Reverted(Revert(data)),
+            crate::EvmError::Halted(reason) => ChainError::Halted(reason),
+            other => ChainError::Unexpected(other.to_string()),
+        }
+    }
+}
+
 /// A chain to deploy to and play on: the embedded one or a node.
 #[derive(Debug)]
 pub enum Chain {

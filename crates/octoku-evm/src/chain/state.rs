@@ -13,6 +13,7 @@ use alloy_primitives::{Address, B256, Bytes, U256};
 use serde::{Deserialize, Serialize};
 
 use super::ChainError;
+use crate::Puzzle;
 
 /// Format version written to the file; files of another version are refused.
 pub const FORMAT: u32 = 1;
@@ -39,8 +40,8 @@ fn no_code(code: &Bytes) -> bool {
 /// A deployment made by `octoku deploy` on this chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deployment {
-    /// The puzzle implementation's label (`reference`, `golf`, `fair`).
-    pub puzzle_kind: String,
+    /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
+    pub puzzle_kind: Puzzle,
     /// Puzzle contract.
     pub puzzle: Address,
     /// Arena contract.
@@ -217,6 +218,38 @@ mod tests {
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A state file as the previous release wrote it (puzzle kind as its
+    /// label) still loads, with the kind read as the enum.
+    #[test]
+    fn state_files_of_the_previous_release_load() {
+        let path = std::env::temp_dir().join(format!("octoku-old-{}.json", std::process::id()));
+        let old = r#"{
+  "format": 1,
+  "chain_id": 31337,
+  "block": 2,
+  "genesis_timestamp": 1700000000,
+  "accounts": {},
+  "deployment": {
+    "puzzle_kind": "golf",
+    "puzzle": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+    "arena": "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
+    "puzzle_block": 1,
+    "arena_block": 2
+  },
+  "transactions": []
+}"#;
+        fs::write(&path, old).unwrap();
+        let state = ChainState::load(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        let d = state.deployment.unwrap();
+        assert_eq!(d.puzzle_kind, Puzzle::Golf);
+        assert_eq!(d.arena_block, 2);
+        assert_eq!(
+            d.arena.to_string(),
+            "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
+        );
     }
 
     #[test]

@@ -1,0 +1,65 @@
+//! JSON output: each command's `--json` document is a struct deriving
+//! `Serialize` (fields documented in README.md, "JSON output"), printed on
+//! one line. Addresses are written checksummed (EIP-55), boards as `0x` and
+//! 64 hex digits, transaction hashes as `0x` hex.
+
+use octoku_core::{Address, Board};
+use octoku_evm::chain::{Receipt, primitives::B256};
+use serde::{Serialize, Serializer};
+
+use crate::error::CliError;
+
+/// Prints `value` as one line of JSON on stdout.
+pub fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| CliError::Evm(format!("cannot encode the JSON output: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// An address as its EIP-55 checksummed spelling.
+pub fn checksum<S: Serializer>(address: &Address, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(address)
+}
+
+/// [`checksum`] for an optional address (`null` when absent).
+pub fn checksum_opt<S: Serializer>(address: &Option<Address>, s: S) -> Result<S::Ok, S::Error> {
+    match address {
+        Some(a) => s.collect_str(a),
+        None => s.serialize_none(),
+    }
+}
+
+/// A board as `0x` and 64 hex digits.
+pub fn hex<S: Serializer>(board: &Board, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(board)
+}
+
+/// [`hex`] for an optional board (`null` when absent).
+pub fn hex_opt<S: Serializer>(board: &Option<Board>, s: S) -> Result<S::Ok, S::Error> {
+    match board {
+        Some(b) => s.collect_str(b),
+        None => s.serialize_none(),
+    }
+}
+
+/// A mined transaction: the same three fields wherever one is reported.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Tx {
+    /// Transaction hash.
+    pub hash: B256,
+    /// Block it was mined in.
+    pub block: u64,
+    /// Total gas it used (intrinsic cost included).
+    pub gas: u64,
+}
+
+impl From<&Receipt> for Tx {
+    fn from(r: &Receipt) -> Tx {
+        Tx {
+            hash: r.tx_hash,
+            block: r.block,
+            gas: r.gas_used,
+        }
+    }
+}
