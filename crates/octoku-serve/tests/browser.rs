@@ -425,6 +425,27 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             text(&c, "practice-grid").await.split_whitespace().next(),
             Some("c")
         );
+        // The mouse alone: click an empty cell, then a symbol on the pad; ↶ undoes it.
+        let empty = as_cells(&until(&c, "practice.values").await)
+            .iter()
+            .position(|&v| v == 0)
+            .unwrap();
+        cell(&c, "practice-grid", empty).await.click().await.unwrap();
+        let pad_d = c
+            .find(Locator::Css("#practice-pad button[aria-label='Enter d']"))
+            .await
+            .unwrap();
+        pad_d.click().await.unwrap();
+        assert_eq!(until(&c, &format!("practice.values[{empty}]")).await, json!(4));
+        let undo = c
+            .find(Locator::Css("#practice-pad button[aria-label='Undo']"))
+            .await
+            .unwrap();
+        undo.click().await.unwrap();
+        assert_eq!(
+            until(&c, &format!("practice.values[{empty}] === 0")).await,
+            json!(true)
+        );
         // A malformed import says what is wrong in one line.
         c.execute(
             "document.getElementById('text').value = 'a b c d\\n1,2';",
