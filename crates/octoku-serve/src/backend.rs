@@ -2,11 +2,14 @@
 //! a JSON file) or a node, the arena and its puzzle, and who may send.
 //!
 //! Every chain operation is blocking (the node backend blocks on its own
-//! runtime); the API runs them on tokio's blocking pool, one at a time, so
-//! two solves never race on the embedded state file.
+//! runtime); the API runs them on tokio's blocking pool. The chain is opened
+//! for each request and closed after it, so on the embedded chain the state
+//! file's lock is held only while a request runs: `octoku play` and the other
+//! commands in another terminal take turns with the server, and every
+//! transaction of each stays in the file. Solves sent by the server go one at
+//! a time (one nonce sequence per signer on a node).
 
 use std::{
-    collections::BTreeMap,
     path::{Path, PathBuf},
     sync::Mutex,
 };
@@ -17,8 +20,9 @@ use octoku_evm::{
     chain::{
         self, Chain, ChainError, DEV_ACCOUNTS, EMBEDDED_CHAIN_ID, PrivateKey,
         arena::{self, arena_initcode},
+        deployments::{Deployment, DeploymentsFile, deployments_path},
+        leaderboard,
         primitives::{Address, B256},
-        state::Deployment,
     },
 };
 
@@ -103,9 +107,12 @@ pub struct Backend {
     arena: Address,
     puzzle: Address,
     kind: Option<Puzzle>,
+    /// Block of the arena's deployment when it is on record (else 0): where
+    /// the leaderboard's log queries start.
+    from_block: u64,
     signer: Option<PrivateKey>,
     dev_keys: bool,
-    lock: Mutex<()>,
+    sending: Mutex<()>,
 }
 
 impl std::fmt::Debug for Backend {
@@ -152,22 +159,29 @@ impl Backend {
         };
         let label = chain.describe().map_err(chain_failure)?;
         let chain_id = chain.chain_id().map_err(chain_failure)?;
-        let (arena, recorded_kind) = match config.arena {
-            Some(a) => (a, None),
-            None => recorded_arena(&mut chain, &config.deployments_dir, chain_id)?,
+        let recorded = recorded_deployments(&mut chain, &config.deployments_dir, chain_id)?;
+        let (arena, record) = match config.arena {
+            Some(a) => (a, recorded.into_iter().rev().find(|d| d.arena == a)),
+            None => {
+                let latest = match recorded.into_iter().last() {
+                    Some(latest) => latest,
+                    None if matches!(chain, Chain::Embedded(_)) => deploy_fair(&mut chain)?,
+                    None => {
+                        return Err(ServeError::Input(format!(
+                            "no --arena given and no deployment recorded in {} for chain {chain_id}: pass --arena ADDRESS (or run octoku deploy --rpc-url URL)",
+                            deployments_path(&config.deployments_dir.join("deployments"), chain_id)
+                                .display()
+                        )));
+                    }
+                };
+                (latest.arena, Some(latest))
+            }
         };
-        chain.require_code(arena).map_err(chain_failure)?;
-        let puzzle = arena::puzzle_of(&mut chain, arena).map_err(|e| {
-            ServeError::Chain(format!(
-                "{arena} does not answer as an arena (puzzle()): {e}"
-            ))
-        })?;
-        let code = chain.code_at(puzzle).map_err(chain_failure)?;
-        let kind = recorded_kind.or_else(|| {
-            Puzzle::ALL
-                .into_iter()
-                .find(|p| p.artifact().runtime == code.as_ref())
-        });
+        let puzzle = arena::require_arena(&mut chain, arena).map_err(chain_failure)?;
+        let kind = arena::identify_puzzle(&mut chain, puzzle).map_err(chain_failure)?;
+        // The chain (and on the embedded chain the state file's lock) is
+        // released here: each request opens it again.
+        drop(chain);
         let signer = match (&place, &config.key) {
             (_, Some(k)) => Some(k.clone()),
             (Where::Embedded(_), None) => Some(PrivateKey::anvil_default()),
@@ -181,8 +195,9 @@ impl Backend {
             arena,
             puzzle,
             kind,
+            from_block: record.map_or(0, |d| d.arena_tx.block),
             signer,
-            lock: Mutex::new(()),
+            sending: Mutex::new(()),
         })
     }
 
@@ -275,10 +290,11 @@ impl Backend {
 
     /// The board `player` gets, whether it can be solved, and their rank.
     pub fn seat(&self, player: Address) -> Result<Seat, ChainError> {
-        let _one = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut chain = self.reader()?;
-        let start = Board::from_u256(arena::board_of(&mut chain, self.arena, player)?);
-        let solved = arena::solved_at(&mut chain, self.arena, player)?;
+        let (start, solved) = {
+            let mut chain = self.reader()?;
+            let start = Board::from_u256(arena::board_of(&mut chain, self.arena, player)?);
+            (start, arena::solved_at(&mut chain, self.arena, player)?)
+        };
         let (solvable, reason) = match solve::solve(start) {
             Ok(Some(_)) => (true, None),
             Ok(None) => (
@@ -306,7 +322,7 @@ impl Backend {
         let Some(key) = self.key_for(player) else {
             return Ok(None);
         };
-        let _one = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = self.sending.lock().unwrap_or_else(|p| p.into_inner());
         let mut chain = self.open_as(&key)?;
         let solved = arena::solve(&mut chain, self.arena, solution.to_u256())?;
         Ok(Some(Solved {
@@ -317,94 +333,55 @@ impl Backend {
         }))
     }
 
-    /// Everyone who solved, in rank order. On a node the solvers are read
-    /// from the arena's `Solved` events; the embedded chain keeps no logs,
-    /// so there they are the senders of its mined transactions to the arena.
-    /// Each one's rank and block come from `arena.solvedAt`.
+    /// Everyone who solved, in rank order: the arena's `Solved` events
+    /// (kept in the embedded state too), read from the arena's deployment
+    /// block and checked against `solverCount()` by the chain's leaderboard
+    /// reader.
     pub fn leaderboard(&self) -> Result<Vec<Solver>, ChainError> {
-        let _one = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let mut chain = self.reader()?;
-        let candidates: Vec<Address> = match &chain {
-            Chain::Embedded(c) => c
-                .state()
-                .transactions
-                .iter()
-                .filter(|t| t.status && t.to == Some(self.arena))
-                .map(|t| t.from)
-                .collect(),
-            Chain::Rpc(c) => c
-                .logs(self.arena, arena::SOLVED_TOPIC, 0)?
-                .iter()
-                .filter_map(arena::decode_solved)
-                .map(|e| e.solver)
-                .collect(),
-        };
-        let mut solvers = BTreeMap::new();
-        for address in candidates {
-            if solvers.contains_key(&address) {
-                continue;
-            }
-            let at = arena::solved_at(&mut chain, self.arena, address)?;
-            if at.rank != 0 {
-                solvers.insert(
-                    address,
-                    Solver {
-                        address,
-                        rank: at.rank,
-                        block: at.block,
-                    },
-                );
-            }
-        }
-        let mut list: Vec<Solver> = solvers.into_values().collect();
-        list.sort_by_key(|s| s.rank);
-        Ok(list)
+        let board = leaderboard::read(
+            &mut chain,
+            self.arena,
+            self.from_block,
+            leaderboard::DEFAULT_PAGE,
+        )?;
+        Ok(board
+            .entries
+            .into_iter()
+            .map(|e| Solver {
+                address: e.address,
+                rank: e.rank,
+                block: e.block,
+            })
+            .collect())
     }
 }
 
-/// The arena recorded for this chain: the embedded state's deployment
-/// (deploying the fair puzzle and an arena when there is none), or
-/// `deployments/<chain-id>.json` for a node.
-fn recorded_arena(
+/// Every deployment on record for this chain, oldest first: in the embedded
+/// state, or in `deployments/<chain-id>.json` below `dir` for a node (none
+/// without that file; a file of another chain id is refused).
+fn recorded_deployments(
     chain: &mut Chain,
     dir: &Path,
     chain_id: u64,
-) -> Result<(Address, Option<Puzzle>), ServeError> {
+) -> Result<Vec<Deployment>, ServeError> {
     match chain {
-        Chain::Embedded(c) => {
-            if let Some(d) = c.deployment() {
-                return Ok((d.arena, Some(d.puzzle_kind)));
-            }
-        }
+        Chain::Embedded(c) => Ok(c.deployments().to_vec()),
         Chain::Rpc(_) => {
-            let path = dir.join("deployments").join(format!("{chain_id}.json"));
-            let text = std::fs::read_to_string(&path).map_err(|_| {
-                ServeError::Input(format!(
-                    "no --arena given and no {} here: pass --arena ADDRESS (or run octoku deploy)",
-                    path.display()
-                ))
-            })?;
-            let record: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-                ServeError::Input(format!("{} is not valid JSON: {e}", path.display()))
-            })?;
-            let arena = record["arena"]
-                .as_str()
-                .and_then(|a| a.parse::<Address>().ok())
-                .ok_or_else(|| {
-                    ServeError::Input(format!("{} has no \"arena\" address", path.display()))
-                })?;
-            let kind = record["puzzle_kind"]
-                .as_str()
-                .and_then(|k| Puzzle::ALL.into_iter().find(|p| p.label() == k));
-            return Ok((arena, kind));
+            let path = deployments_path(&dir.join("deployments"), chain_id);
+            Ok(DeploymentsFile::load(&path, chain_id)
+                .map_err(|e| ServeError::Input(e.to_string()))?
+                .map(|f| f.deployments)
+                .unwrap_or_default())
         }
     }
-    deploy_fair(chain)
 }
 
-/// Deploys the fair puzzle and an arena on it, and records them.
-fn deploy_fair(chain: &mut Chain) -> Result<(Address, Option<Puzzle>), ServeError> {
+/// Deploys the fair puzzle and an arena on it on the embedded chain, and
+/// records them in its state as `octoku deploy` would.
+fn deploy_fair(chain: &mut Chain) -> Result<Deployment, ServeError> {
     let kind = Puzzle::Fair;
+    let deployer = chain.sender();
     let puzzle = chain
         .deploy(kind.artifact().initcode.to_vec().into())
         .map_err(chain_failure)?;
@@ -417,17 +394,18 @@ fn deploy_fair(chain: &mut Chain) -> Result<(Address, Option<Puzzle>), ServeErro
     let arena_address = arena
         .contract_address
         .ok_or_else(|| ServeError::Chain("the arena deployment created no contract".into()))?;
+    let record = Deployment {
+        puzzle: kind,
+        puzzle_address,
+        arena: arena_address,
+        deployer,
+        puzzle_tx: (&puzzle).into(),
+        arena_tx: (&arena).into(),
+    };
     if let Chain::Embedded(c) = chain {
-        c.set_deployment(Deployment {
-            puzzle_kind: kind,
-            puzzle: puzzle_address,
-            arena: arena_address,
-            puzzle_block: puzzle.block,
-            arena_block: arena.block,
-        })
-        .map_err(chain_failure)?;
+        c.add_deployment(record.clone()).map_err(chain_failure)?;
     }
-    Ok((arena_address, Some(kind)))
+    Ok(record)
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@ fn fifty_clients_times_two_hundred_verifies_without_an_error() {
     })
     .expect("server starts");
     let url = format!("{}api/verify", server.url());
+    // The workspace builds reqwest with rustls and no built-in crypto
+    // provider (see octoku-evm's rpc.rs): the process default is ring.
+    let _ = rustls::crypto::ring::default_provider().install_default();
 
     // Half the requests carry the right solution, half a wrong one.
     let start_board = fair_generate(

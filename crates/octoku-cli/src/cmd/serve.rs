@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use octoku_serve::{Config, DEFAULT_PORT, ServeError};
 
-use super::onchain::ChainArgs;
+use super::{onchain::ChainArgs, wallet::Identity};
 use crate::{error::CliError, input};
 
 /// Arguments of `octoku serve`.
@@ -20,6 +20,8 @@ pub struct Args {
     /// the fair puzzle and its arena are deployed first).
     #[arg(long, value_name = "ADDRESS")]
     arena: Option<String>,
+    /// The chain and the server's signer (the flags of the other chain
+    /// commands; the key never reaches the page, the output or the log).
     #[command(flatten)]
     chain: ChainArgs,
 }
@@ -34,17 +36,27 @@ fn serve_error(e: ServeError) -> CliError {
 /// Starts the server and serves until the process is stopped.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let arena = args.arena.as_deref().map(input::address).transpose()?;
+    // Checked before a keystore's password is asked for.
+    let probe = Config {
+        host: args.host.clone(),
+        ..Config::default()
+    };
+    probe.ip().map_err(serve_error)?;
+    let Identity { key, address } = args.chain.signer.identity()?;
+    if key.is_none() && address.is_some() {
+        return Err(CliError::Input(
+            "octoku serve signs for the page: --from alone holds no key; expected --private-key, --keystore, --account or -i with it, or no --from".into(),
+        ));
+    }
     let config = Config {
         host: args.host,
         port: args.port,
         rpc_url: args.chain.rpc_url.clone(),
         arena,
-        key: args.chain.key()?,
+        key,
         state: args.chain.state.clone(),
         deployments_dir: ".".into(),
     };
-    // Checked before anything is opened or deployed.
-    config.ip().map_err(serve_error)?;
     if let Some(warning) = config.host_warning() {
         eprintln!("octoku: {warning}");
     }
