@@ -1,6 +1,8 @@
 //! `octoku serve` as a user runs it: on a fresh embedded chain it deploys the
 //! fair puzzle, prints the URL, and the page and API answer there; bad input
-//! is one line and exit 2; a non-loopback host prints a warning.
+//! is one line and exit 2; a non-loopback host prints a warning; `octoku
+//! play` in another terminal takes turns with the running server on the same
+//! state file.
 
 use std::{
     io::{BufRead, BufReader, Read, Write},
@@ -58,16 +60,34 @@ fn serve(dir: &std::path::Path, args: &[&str]) -> (Served, Vec<String>) {
 
 /// One HTTP/1.1 GET with the given Host header; the status line and body.
 fn get(url: &str, path: &str, host: &str) -> (String, String) {
+    request(url, &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n"))
+}
+
+/// One HTTP/1.1 POST of a JSON body with the page's token.
+fn post(url: &str, path: &str, token: &str, body: &str) -> (String, String) {
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    request(
+        url,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {host}\r\nX-Octoku-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+/// Sends `head` (request line and headers, or a whole POST) with
+/// `Connection: close`; the status line and body.
+fn request(url: &str, head: &str) -> (String, String) {
     let addr = url.trim_start_matches("http://").trim_end_matches('/');
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
+        .set_read_timeout(Some(Duration::from_secs(150)))
         .unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    let text = match head.split_once("\r\n\r\n") {
+        Some((headers, body)) => format!("{headers}\r\nConnection: close\r\n\r\n{body}"),
+        None => format!("{head}Connection: close\r\n\r\n"),
+    };
+    stream.write_all(text.as_bytes()).unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     let status = answer.lines().next().unwrap_or("").to_string();
@@ -156,4 +176,118 @@ fn a_non_loopback_host_is_served_with_a_warning() {
         first.starts_with("octoku: warning: --host 0.0.0.0 is not a loopback address"),
         "{first}"
     );
+}
+
+/// anvil's dev keys 1 to 3 (public) and their accounts.
+const DEV: [(&str, &str); 3] = [
+    (
+        "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+        "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    ),
+    (
+        "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+        "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+    ),
+    (
+        "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+        "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    ),
+];
+
+/// Starts `octoku play` as dev account `i` on the server's state file.
+fn play(dir: &std::path::Path, i: usize) -> Child {
+    Command::new(OCTOKU)
+        .args(["play", "--json", "--private-key", DEV[i].0, "--state"])
+        .arg(dir.join("chain.json"))
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("octoku play runs")
+}
+
+fn rank_of_play(child: Child) -> u64 {
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "octoku play failed: {stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["rank"].as_u64().unwrap()
+}
+
+/// The server holds the state file's lock only while a request runs: a
+/// player using `octoku play` in another terminal on the same file, while
+/// the server submits for a dev account at the same moment, and another
+/// `play` after the server's solve, all solve, and the server's leaderboard
+/// (from the arena's Solved events) and `octoku leaderboard` list all three
+/// with distinct ranks.
+#[test]
+fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
+    let dir = scratch("turns");
+    let (_server, lines) = serve(&dir, &[]);
+    let url = lines[3].strip_prefix("open      ").unwrap().to_string();
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let (_, page) = get(&url, "/", host);
+    let token = page
+        .split("name=\"octoku-token\" content=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_string();
+
+    // Dev account 1 through the server while `octoku play` plays dev account 2.
+    let (status, seat) = get(&url, &format!("/api/board/{}", DEV[0].1), host);
+    assert_eq!(status, "HTTP/1.1 200 OK", "{seat}");
+    let seat: serde_json::Value = serde_json::from_str(&seat).unwrap();
+    let start: octoku_core::Board = seat["start"].as_str().unwrap().parse().unwrap();
+    let solution = octoku_core::solve::solve(start).unwrap().unwrap();
+    let playing = play(&dir, 1);
+    let body = serde_json::json!({"player": DEV[0].1, "solution": solution.to_hex()}).to_string();
+    let (status, solved) = post(&url, "/api/submit", &token, &body);
+    assert_eq!(status, "HTTP/1.1 200 OK", "{solved}");
+    let solved: serde_json::Value = serde_json::from_str(&solved).unwrap();
+    let server_rank = solved["rank"].as_u64().unwrap();
+    let play_rank = rank_of_play(playing);
+    let mut ranks = [server_rank, play_rank];
+    ranks.sort();
+    assert_eq!(ranks, [1, 2], "distinct ranks");
+    // A later play sees both earlier solves.
+    assert_eq!(rank_of_play(play(&dir, 2)), 3);
+
+    let expected = [
+        (DEV[0].1, server_rank),
+        (DEV[1].1, play_rank),
+        (DEV[2].1, 3),
+    ];
+    let mut expected = expected.to_vec();
+    expected.sort_by_key(|e| e.1);
+    let (status, board) = get(&url, "/api/leaderboard", host);
+    assert_eq!(status, "HTTP/1.1 200 OK", "{board}");
+    let board: serde_json::Value = serde_json::from_str(&board).unwrap();
+    let listed: Vec<(&str, u64)> = board["solvers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["address"].as_str().unwrap(), s["rank"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(listed, expected);
+
+    let out = Command::new(OCTOKU)
+        .args(["leaderboard", "--json", "--state"])
+        .arg(dir.join("chain.json"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli: Vec<(&str, u64)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["address"].as_str().unwrap(), r["rank"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(cli, expected);
 }
