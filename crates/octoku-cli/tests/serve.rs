@@ -142,6 +142,23 @@ fn serve_refuses_bad_input_in_one_line() {
             "private key: expected 32 bytes of hex",
         ),
         (vec!["--arena", "0x12"], "address"),
+        (
+            vec!["--from", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"],
+            "--from alone holds no key",
+        ),
+        (
+            vec!["--password", "hunter2"],
+            "expected --keystore or --account with them",
+        ),
+        (
+            vec![
+                "--keystore",
+                "/nonexistent/keystore.json",
+                "--password",
+                "x",
+            ],
+            "keystore /nonexistent/keystore.json: cannot read it",
+        ),
     ] {
         let out = Command::new(OCTOKU)
             .arg("serve")
@@ -290,4 +307,89 @@ fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
         .map(|r| (r["address"].as_str().unwrap(), r["rank"].as_u64().unwrap()))
         .collect();
     assert_eq!(cli, expected);
+}
+
+/// `octoku serve` signs with the same flags as the other chain commands: a
+/// keystore by path or by account name with its password from a file or a
+/// flag; the server's signer is the keystore's address, and neither the key
+/// nor the password is printed, logged or sent to the page.
+#[test]
+fn serve_signs_with_a_keystore_and_never_shows_the_key_or_password() {
+    let dir = scratch("keystore");
+    let home = dir.join("home");
+    let keystores = home.join(".foundry/keystores");
+    std::fs::create_dir_all(&keystores).unwrap();
+    // anvil's dev key 4 (public) and its account.
+    let key_hex = "47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
+    let address = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
+    let key = octoku_evm::chain::PrivateKey::parse(key_hex).unwrap();
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(4);
+    alloy_signer_local::PrivateKeySigner::encrypt_keystore(
+        &keystores,
+        &mut rng,
+        key.signer().unwrap().to_bytes(),
+        "correct horse",
+        Some("server"),
+    )
+    .unwrap();
+    let password_file = dir.join("password.txt");
+    std::fs::write(&password_file, "correct horse\n").unwrap();
+    let keystore = keystores.join("server");
+    let by_path = [
+        "--keystore",
+        keystore.to_str().unwrap(),
+        "--password-file",
+        password_file.to_str().unwrap(),
+    ];
+    let by_name = ["--account", "server", "--password", "correct horse"];
+    for args in [&by_path[..], &by_name[..]] {
+        // -vvv: every log line at trace level goes to stderr, checked below.
+        let mut child = Command::new(OCTOKU)
+            .args(["-vvv", "serve", "--port", "0", "--state"])
+            .arg(dir.join("chain.json"))
+            .args(args)
+            .env("HOME", &home)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let mut served = Served(child);
+        let mut seen = String::new();
+        let mut url = None;
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            seen.push_str(&line);
+            if let Some(u) = line.strip_prefix("open      ") {
+                url = Some(u.to_string());
+                break;
+            }
+        }
+        let url = url.unwrap_or_else(|| panic!("{args:?}: no URL in {seen}"));
+        assert!(seen.contains(&format!("signer    {address}")), "{seen}");
+        let host = url.trim_start_matches("http://").trim_end_matches('/');
+        for path in ["/", "/app.js", "/api/info", "/api/leaderboard"] {
+            let (status, body) = get(&url, path, host);
+            assert_eq!(status, "HTTP/1.1 200 OK", "{path}");
+            seen.push_str(&body);
+        }
+        assert!(
+            seen.contains(&format!("\"signer\":\"{address}\"")),
+            "{seen}"
+        );
+        let _ = served.0.kill();
+        let _ = served.0.wait();
+        let mut logged = String::new();
+        BufReader::new(stderr).read_to_string(&mut logged).unwrap();
+        assert!(logged.contains("decrypting the keystore"), "{logged}");
+        seen.push_str(&logged);
+        let lower = seen.to_ascii_lowercase();
+        assert!(!lower.contains(&key_hex[..16]), "{args:?}: the key shows");
+        assert!(
+            !lower.contains("correct horse"),
+            "{args:?}: the password shows"
+        );
+    }
 }
