@@ -10,11 +10,12 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup demo test lint test-rust test-forge forge-build gas-snapshot prove clean
+.PHONY: setup setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove clean
 
 ## setup: install the pinned solc-js, forge and anvil into node_modules, and
-## the pinned SMT solver (bitwuzla, PyPI) into .venv-solver (idempotent)
-setup: $(STAMP) $(SOLVER_STAMP)
+## the pinned SMT solver (bitwuzla, PyPI) into .venv-solver, and Debian's
+## chromium + chromedriver for the browser tests (idempotent)
+setup: $(STAMP) $(SOLVER_STAMP) setup-browser
 
 $(SOLVER_STAMP): tools/solver-requirements.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "octoku setup: $(PYTHON) is missing; install Python 3.9 or newer (it runs the SMT solver), then run make setup again" >&2; exit 1; }
@@ -22,6 +23,12 @@ $(SOLVER_STAMP): tools/solver-requirements.txt
 	$(SOLVER_VENV)/bin/pip install --quiet --disable-pip-version-check -r tools/solver-requirements.txt
 	@$(SOLVER_VENV)/bin/python -c 'import bitwuzla; print("bitwuzla", bitwuzla.version())'
 	@touch $(SOLVER_STAMP)
+
+## setup-browser: Debian's chromium and chromedriver for octoku-serve's browser tests
+setup-browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; \
+	else echo "octoku setup: the browser tests need Chromium: run 'sudo apt-get install chromium chromium-driver' (Debian), then make setup again" >&2; fi
 
 $(STAMP): package.json package-lock.json tools/solc
 	@command -v node >/dev/null 2>&1 || { echo "octoku setup: node is missing; install Node.js 18 or newer (it runs solc-js), then run make setup again" >&2; exit 1; }

@@ -58,6 +58,8 @@ enum Command {
     Completions(cmd::completions::Args),
     /// A Sudoku puzzle of any size (--size N) with exactly one solution.
     Puzzle(cmd::puzzle::Args),
+    /// Play in the browser: a local web server with the board, checks, submits and a leaderboard.
+    Serve(cmd::serve::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
@@ -109,6 +111,7 @@ fn main() -> ExitCode {
         Command::Leaderboard(args) => cmd::leaderboard::run(args),
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(code) => code,

@@ -15,6 +15,7 @@ pub mod play;
 pub mod prove;
 pub mod puzzle;
 pub mod sample;
+pub mod serve;
 pub mod solve;
 pub mod solve_sat;
 pub mod submit;

@@ -1,0 +1,639 @@
+//! The JSON API and the routes (see the README's "octoku serve" section).
+//!
+//! | route | what |
+//! | --- | --- |
+//! | `GET /` | the page |
+//! | `GET /api/info` | chain, arena, puzzle kind, players the server can submit for |
+//! | `GET /api/board/{address}` | the board the arena gives that address |
+//! | `POST /api/verify` | the compiled `verify` in revm, with the problems |
+//! | `POST /api/submit` | the arena's `solve` (needs the page's token) |
+//! | `GET /api/leaderboard` | everyone who solved, in rank order |
+//! | `POST /api/puzzle` | a practice puzzle of any size, or one read from text |
+//! | `POST /api/puzzle/text` | a practice board written in the seed 003 text form |
+//!
+//! Errors are `{"error": "one line"}` with status 400 (bad input), 403
+//! (guard), 409 (the arena reverted: `"revert"` names the error), 413 (body
+//! too large) or 502 (the chain failed).
+
+use std::sync::Arc;
+
+use axum::{
+    Json, Router,
+    body::Bytes,
+    extract::{DefaultBodyLimit, Path, State, rejection::BytesRejection},
+    http::StatusCode,
+    middleware,
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use octoku_core::{
+    Board,
+    explain::{Problem, explain},
+    geometry::Geometry,
+    nboard::NBoard,
+    npuzzle, nsolve,
+    ntext::{self, Form, ReadOptions, Symbols},
+};
+use octoku_evm::{
+    Puzzle,
+    chain::{ChainError, arena::IArena::IArenaErrors, primitives::Address},
+};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use crate::{
+    MAX_BODY,
+    backend::Backend,
+    guard::{self, Guard},
+    page,
+    verifier::Verifier,
+};
+
+/// An error answer: a status and one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    status: StatusCode,
+    body: ErrorBody,
+}
+
+/// The JSON of an error answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// One line saying what is wrong and what was expected.
+    pub error: String,
+    /// The arena's custom error by name (`AlreadySolved`, `WrongSolution`), on a revert.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revert: Option<String>,
+}
+
+impl ApiError {
+    /// An error with this status and message.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            body: ErrorBody {
+                error: message.into(),
+                revert: None,
+            },
+        }
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 413 for a body above [`MAX_BODY`].
+    pub fn too_large() -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body too large: expected at most {MAX_BODY} bytes"),
+        )
+    }
+
+    fn chain(e: ChainError) -> ApiError {
+        let revert = match &e {
+            ChainError::Reverted(r) => r.arena_error().map(|a| {
+                match a {
+                    IArenaErrors::AlreadySolved(_) => "AlreadySolved",
+                    IArenaErrors::WrongSolution(_) => "WrongSolution",
+                    IArenaErrors::PuzzleNotAContract(_) => "PuzzleNotAContract",
+                }
+                .to_string()
+            }),
+            _ => None,
+        };
+        let status = if matches!(e, ChainError::Reverted(_)) {
+            StatusCode::CONFLICT
+        } else {
+            StatusCode::BAD_GATEWAY
+        };
+        ApiError {
+            status,
+            body: ErrorBody {
+                error: e.to_string(),
+                revert,
+            },
+        }
+    }
+
+    fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body)).into_response()
+    }
+}
+
+type ApiResult<T> = Result<Json<T>, ApiError>;
+
+/// A JSON body, with the CLI's one-line messages for what is wrong.
+fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = bytes.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::too_large()
+        } else {
+            ApiError::bad(format!("cannot read the request body: {}", r.body_text()))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("malformed JSON: {e}")))
+}
+
+/// A board argument, named as the CLI names it (`START: ...`).
+fn board(name: &str, text: &str) -> Result<Board, ApiError> {
+    text.parse()
+        .map_err(|e| ApiError::bad(format!("{name}: {e}")))
+}
+
+/// An address argument, with the CLI's message.
+fn address(text: &str) -> Result<Address, ApiError> {
+    octoku_core::parse_address(text).map_err(|e| ApiError::bad(format!("{e}")))
+}
+
+/// Shared by the handlers.
+#[derive(Clone)]
+struct App {
+    backend: Arc<Backend>,
+    index: Arc<str>,
+    verifier: Verifier,
+}
+
+/// The routes, behind the guard and the body limit.
+pub fn router(backend: Arc<Backend>, guard: Guard) -> Router {
+    let app = App {
+        backend,
+        index: page::index_html(guard.token()).into(),
+        verifier: Verifier::new(
+            std::thread::available_parallelism()
+                .map(usize::from)
+                .unwrap_or(2),
+        ),
+    };
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(script))
+        .route("/app.css", get(styles))
+        .route("/api/info", get(info))
+        .route("/api/board/{address}", get(board_of))
+        .route("/api/verify", post(verify))
+        .route("/api/submit", post(submit))
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/puzzle", post(puzzle))
+        .route("/api/puzzle/text", post(puzzle_text))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(guard, guard::enforce))
+        .with_state(app)
+}
+
+async fn index(State(app): State<App>) -> Response {
+    page::asset(app.index.to_string(), "text/html; charset=utf-8")
+}
+
+async fn script() -> Response {
+    page::asset(page::APP_JS.into(), "text/javascript; charset=utf-8")
+}
+
+async fn styles() -> Response {
+    page::asset(page::APP_CSS.into(), "text/css; charset=utf-8")
+}
+
+/// Runs a blocking chain operation off the async workers.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| ApiError::internal("the chain task failed"))?
+}
+
+/// `GET /api/info`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Info {
+    /// `embedded (PATH)` or `URL (chain id N)`.
+    pub chain: String,
+    /// Chain id.
+    pub chain_id: u64,
+    /// The arena.
+    pub arena: String,
+    /// The arena's puzzle contract.
+    pub puzzle_address: String,
+    /// `reference`, `golf`, `fair`, or `unknown`.
+    pub puzzle: String,
+    /// The server signer's address, if any.
+    pub signer: Option<String>,
+    /// Accounts the server can submit for (the signer, dev accounts).
+    pub players: Vec<PlayerInfo>,
+}
+
+/// One account the page may play as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Checksummed address.
+    pub address: String,
+    /// `server signer` or `dev account N`.
+    pub label: String,
+}
+
+fn kind_label(kind: Option<Puzzle>) -> String {
+    kind.map_or("unknown", Puzzle::label).to_string()
+}
+
+async fn info(State(app): State<App>) -> Json<Info> {
+    let b = &app.backend;
+    Json(Info {
+        chain: b.label().to_string(),
+        chain_id: b.chain_id(),
+        arena: b.arena().to_checksum(None),
+        puzzle_address: b.puzzle().to_checksum(None),
+        puzzle: kind_label(b.kind()),
+        signer: b.signer().map(|a| a.to_checksum(None)),
+        players: b
+            .players()
+            .into_iter()
+            .map(|p| PlayerInfo {
+                address: p.address.to_checksum(None),
+                label: p.label,
+            })
+            .collect(),
+    })
+}
+
+/// `GET /api/board/{address}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardInfo {
+    /// The player, checksummed.
+    pub address: String,
+    /// The board word, `0x` and 64 hex digits.
+    pub start: String,
+    /// The 64 cells in reading order (0 empty).
+    pub cells: Vec<u8>,
+    /// `reference`, `golf`, `fair`, or `unknown`.
+    pub puzzle: String,
+    /// Whether the board has a solution.
+    pub solvable: bool,
+    /// Why not, when it has none.
+    pub reason: Option<String>,
+    /// Whether the server can submit for this address (else read-only).
+    pub can_submit: bool,
+    /// Rank and block if the address has solved.
+    pub solved: Option<Ranked>,
+}
+
+/// A rank and the block it was won in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ranked {
+    /// 1-based rank.
+    pub rank: u64,
+    /// Block of the solve.
+    pub block: u64,
+}
+
+async fn board_of(State(app): State<App>, Path(text): Path<String>) -> ApiResult<BoardInfo> {
+    let player = address(&text)?;
+    let backend = app.backend.clone();
+    let seat = blocking(move || backend.seat(player).map_err(ApiError::chain)).await?;
+    Ok(Json(BoardInfo {
+        address: player.to_checksum(None),
+        start: seat.start.to_hex(),
+        cells: seat.start.cells().to_vec(),
+        puzzle: kind_label(app.backend.kind()),
+        solvable: seat.solvable,
+        reason: seat.reason,
+        can_submit: app.backend.can_submit(player),
+        solved: seat.solved.map(|(rank, block)| Ranked { rank, block }),
+    }))
+}
+
+/// `POST /api/verify` body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyRequest {
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.').
+    pub start: String,
+    /// The proposed solution, in the same forms.
+    pub solution: String,
+}
+
+/// `POST /api/verify` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyResponse {
+    /// The contract's verdict.
+    pub valid: bool,
+    /// Execution gas of `verify`.
+    pub gas: u64,
+    /// The implementation that ran (the arena's puzzle; `reference` when unknown).
+    pub puzzle: String,
+    /// The first problem, if any.
+    pub reason: Option<String>,
+    /// Every problem, with the cells involved.
+    pub problems: Vec<ProblemInfo>,
+}
+
+/// One reason a solution is rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProblemInfo {
+    /// `changed_given`, `bad_cell`, `repeated` or `missing`.
+    pub kind: String,
+    /// One line, 1-based positions.
+    pub message: String,
+    /// The cells involved, `[row, column]` 0-based (a missing digit: its unit).
+    pub cells: Vec<[usize; 2]>,
+}
+
+fn problem_info(p: &Problem) -> ProblemInfo {
+    let (kind, cells): (&str, Vec<(usize, usize)>) = match p {
+        Problem::ChangedGiven { row, col, .. } => ("changed_given", vec![(*row, *col)]),
+        Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),
+        Problem::Repeated { cells, .. } => ("repeated", cells.clone()),
+        Problem::Missing { unit, .. } => ("missing", Geometry::OCTOKU.unit_cells(*unit).collect()),
+    };
+    ProblemInfo {
+        kind: kind.into(),
+        message: p.to_string(),
+        cells: cells.into_iter().map(|(r, c)| [r, c]).collect(),
+    }
+}
+
+async fn verify(
+    State(app): State<App>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult<VerifyResponse> {
+    let request: VerifyRequest = body(bytes)?;
+    let start = board("START", &request.start)?;
+    let solution = board("SOLUTION", &request.solution)?;
+    let puzzle = app.backend.kind().unwrap_or(Puzzle::Reference);
+    let call = app
+        .verifier
+        .verify(puzzle, start, solution)
+        .await
+        .map_err(ApiError::internal)?;
+    let mirror = puzzle.mirror_verify(start, solution);
+    if call.value != mirror {
+        return Err(ApiError::internal(format!(
+            "the contract says {} and the Rust mirror says {mirror} for start {start} solution {solution}",
+            call.value
+        )));
+    }
+    let problems: Vec<ProblemInfo> = explain(start, solution).iter().map(problem_info).collect();
+    Ok(Json(VerifyResponse {
+        valid: call.value,
+        gas: call.gas,
+        puzzle: puzzle.label().into(),
+        reason: problems.first().map(|p| p.message.clone()),
+        problems,
+    }))
+}
+
+/// `POST /api/submit` body (with the `X-Octoku-Token` header).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitRequest {
+    /// Who submits: the server signer or a dev account.
+    pub player: String,
+    /// The solved board (0x hex, decimal, or 64 cells of 1-8).
+    pub solution: String,
+}
+
+/// `POST /api/submit` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubmitResponse {
+    /// The solver.
+    pub player: String,
+    /// Rank from the arena's `Solved` event.
+    pub rank: u64,
+    /// Total gas of the transaction.
+    pub gas_used: u64,
+    /// Transaction hash.
+    pub tx: String,
+    /// Block it was mined in.
+    pub block: u64,
+}
+
+async fn submit(
+    State(app): State<App>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult<SubmitResponse> {
+    let request: SubmitRequest = body(bytes)?;
+    let player = address(&request.player)?;
+    let solution = board("SOLUTION", &request.solution)?;
+    let backend = app.backend.clone();
+    let solved =
+        blocking(move || backend.submit(player, solution).map_err(ApiError::chain)).await?;
+    let solved = solved.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "{}: read-only, this server holds no key for it; expected the server signer or a dev account",
+                player.to_checksum(None)
+            ),
+        )
+    })?;
+    Ok(Json(SubmitResponse {
+        player: player.to_checksum(None),
+        rank: solved.rank,
+        gas_used: solved.gas_used,
+        tx: format!("{}", solved.tx),
+        block: solved.block,
+    }))
+}
+
+/// `GET /api/leaderboard`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Leaderboard {
+    /// The arena.
+    pub arena: String,
+    /// Everyone who solved, in rank order.
+    pub solvers: Vec<SolverInfo>,
+}
+
+/// One line of the leaderboard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolverInfo {
+    /// Checksummed address.
+    pub address: String,
+    /// 1-based rank.
+    pub rank: u64,
+    /// Block of the solve.
+    pub block: u64,
+}
+
+async fn leaderboard(State(app): State<App>) -> ApiResult<Leaderboard> {
+    let backend = app.backend.clone();
+    let solvers = blocking(move || backend.leaderboard().map_err(ApiError::chain)).await?;
+    Ok(Json(Leaderboard {
+        arena: app.backend.arena().to_checksum(None),
+        solvers: solvers
+            .into_iter()
+            .map(|s| SolverInfo {
+                address: s.address.to_checksum(None),
+                rank: s.rank,
+                block: s.block,
+            })
+            .collect(),
+    }))
+}
+
+/// `POST /api/puzzle` body: a new puzzle of a size, or a board read from text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleRequest {
+    /// Side of a new puzzle: 4, 6, 8, 9, 10, 12, 14, 15 or 16.
+    #[serde(default)]
+    pub size: Option<usize>,
+    /// Seed of the draw (default: a random one).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// A board in text instead: the seed 003 form, or the core's line or grid form.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Custom symbols, symbol 1 first (default: `1`-`9`, then `A`-`G`; a
+    /// seed 003 text brings its own).
+    #[serde(default)]
+    pub symbols: Option<Vec<String>>,
+}
+
+/// `POST /api/puzzle` answer: a practice board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PracticePuzzle {
+    /// Side of the board.
+    pub size: usize,
+    /// Rows per box.
+    pub box_rows: usize,
+    /// Columns per box.
+    pub box_cols: usize,
+    /// The seed of a drawn puzzle (same seed, same puzzle); none for text.
+    pub seed: Option<u64>,
+    /// The symbols, symbol 1 first.
+    pub symbols: Vec<String>,
+    /// Cells in reading order, 0 empty, else 1..=size.
+    pub cells: Vec<u8>,
+    /// Number of solutions, counted up to 2.
+    pub solutions: u64,
+    /// The solution when there is exactly one.
+    pub solution: Option<Vec<u8>>,
+    /// Why there is none, when a simple reason shows.
+    pub reason: Option<String>,
+}
+
+/// `POST /api/puzzle/text` body: a board to write as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextRequest {
+    /// Side of the board.
+    pub size: usize,
+    /// Cells in reading order, 0 empty.
+    pub cells: Vec<u8>,
+    /// The symbols (default: the standard ones).
+    #[serde(default)]
+    pub symbols: Option<Vec<String>>,
+}
+
+/// `POST /api/puzzle/text` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextResponse {
+    /// The board in the seed 003 form.
+    pub text: String,
+}
+
+fn symbols_of(list: Option<&[String]>, g: Geometry) -> Result<Symbols, ApiError> {
+    let Some(list) = list else {
+        return Ok(Symbols::standard(g.size()));
+    };
+    let symbols = Symbols::new(list).map_err(|e| ApiError::bad(format!("symbols: {e}")))?;
+    if symbols.len() != g.size() {
+        return Err(ApiError::bad(format!(
+            "symbols: {} given, expected {} for a {g} board",
+            symbols.len(),
+            g.size()
+        )));
+    }
+    Ok(symbols)
+}
+
+fn geometry_of(size: usize) -> Result<Geometry, ApiError> {
+    Geometry::for_size(size).map_err(|e| ApiError::bad(format!("size: {e}")))
+}
+
+/// A practice board as the page gets it: the solution when unique, the
+/// reason when there is none.
+fn practice(board: &NBoard, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzle {
+    let g = board.geometry();
+    let solutions = nsolve::count(board, 2);
+    let solution = (solutions == 1)
+        .then(|| nsolve::solve(board))
+        .flatten()
+        .map(|s| s.cells().to_vec());
+    let reason = (solutions == 0).then(|| {
+        nsolve::contradiction(board)
+            .map(|c| c.message(g, &|v| symbols.name(v).to_string()))
+            .unwrap_or_else(|| "the search found no completion".into())
+    });
+    PracticePuzzle {
+        size: g.size(),
+        box_rows: g.box_rows(),
+        box_cols: g.box_cols(),
+        seed,
+        symbols: (1..=g.size() as u8)
+            .map(|v| symbols.name(v).to_string())
+            .collect(),
+        cells: board.cells().to_vec(),
+        solutions,
+        solution,
+        reason,
+    }
+}
+
+async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzle> {
+    let request: PuzzleRequest = body(bytes)?;
+    match (request.size, request.text) {
+        (Some(size), None) => {
+            let g = geometry_of(size)?;
+            let symbols = symbols_of(request.symbols.as_deref(), g)?;
+            let seed = match request.seed {
+                Some(s) => s,
+                None => {
+                    let mut bytes = [0u8; 8];
+                    getrandom::fill(&mut bytes)
+                        .map_err(|e| ApiError::internal(format!("cannot draw a seed: {e}")))?;
+                    u64::from_le_bytes(bytes)
+                }
+            };
+            let p = blocking(move || {
+                npuzzle::generate(g, seed, None).map_err(|e| ApiError::internal(e.to_string()))
+            })
+            .await?;
+            Ok(Json(practice(&p.puzzle, &symbols, Some(seed))))
+        }
+        (None, Some(text)) => {
+            let options = ReadOptions {
+                geometry: None,
+                symbols: request
+                    .symbols
+                    .as_deref()
+                    .map(Symbols::new)
+                    .transpose()
+                    .map_err(|e| ApiError::bad(format!("symbols: {e}")))?,
+            };
+            let parsed =
+                ntext::read(&text, &options).map_err(|e| ApiError::bad(format!("text: {e}")))?;
+            let answer =
+                blocking(move || Ok(practice(&parsed.board, &parsed.symbols, None))).await?;
+            Ok(Json(answer))
+        }
+        _ => Err(ApiError::bad(
+            "expected {\"size\": N} for a new puzzle or {\"text\": \"...\"} to read one, not both",
+        )),
+    }
+}
+
+async fn puzzle_text(bytes: Result<Bytes, BytesRejection>) -> ApiResult<TextResponse> {
+    let request: TextRequest = body(bytes)?;
+    let g = geometry_of(request.size)?;
+    let symbols = symbols_of(request.symbols.as_deref(), g)?;
+    let board =
+        NBoard::from_cells(g, &request.cells).map_err(|e| ApiError::bad(format!("cells: {e}")))?;
+    let text = ntext::write(&board, &symbols, Form::Seed003)
+        .map_err(|e| ApiError::bad(format!("text: {e}")))?;
+    Ok(Json(TextResponse { text }))
+}

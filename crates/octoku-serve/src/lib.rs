@@ -1,0 +1,248 @@
+//! `octoku serve`: play octoku in the browser.
+//!
+//! An HTTP server (axum on tokio) bound to loopback by default. It serves one
+//! page (HTML, CSS and JavaScript compiled into the binary, nothing fetched
+//! from the network) and a JSON API the page uses, which scripts can use too:
+//! the board an address gets from the arena, the compiled `verify` run in
+//! revm, the arena's `solve` sent on the embedded chain or a node, the
+//! leaderboard, and practice puzzles of any size from 4×4 to 16×16.
+//!
+//! ```no_run
+//! use octoku_serve::{Config, start};
+//! let running = start(Config::default()).unwrap();
+//! println!("open {}", running.url());
+//! running.wait().unwrap();
+//! ```
+
+pub mod api;
+pub mod backend;
+pub mod guard;
+pub mod page;
+pub mod verifier;
+
+use std::{
+    fmt,
+    net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener},
+    path::PathBuf,
+    sync::Arc,
+    thread::JoinHandle,
+};
+
+use octoku_evm::chain::{PrivateKey, primitives::Address};
+use tokio::sync::oneshot;
+
+pub use api::router;
+pub use backend::Backend;
+
+/// Largest request body accepted: 64 KiB (a verify request is about 150 bytes).
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// Default state file of the embedded chain (the CLI's default too).
+pub const DEFAULT_STATE: &str = ".octoku/chain.json";
+
+/// Default port of `octoku serve`.
+pub const DEFAULT_PORT: u16 = 8580;
+
+/// How the server is started.
+#[derive(Clone)]
+pub struct Config {
+    /// Interface to bind: an IP address or `localhost` (default `127.0.0.1`).
+    pub host: String,
+    /// TCP port (0: any free port).
+    pub port: u16,
+    /// JSON-RPC URL of a node; `None`: the embedded chain.
+    pub rpc_url: Option<String>,
+    /// The arena; `None`: the recorded one (deployed on the embedded chain
+    /// when none is recorded there).
+    pub arena: Option<Address>,
+    /// The server's signer (on the embedded chain: anvil's first dev
+    /// account when `None`).
+    pub key: Option<PrivateKey>,
+    /// State file of the embedded chain.
+    pub state: PathBuf,
+    /// Directory holding `deployments/<chain-id>.json` (the CLI's current
+    /// directory), read when `rpc_url` is set and `arena` is not.
+    pub deployments_dir: PathBuf,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            host: "127.0.0.1".into(),
+            port: DEFAULT_PORT,
+            rpc_url: None,
+            arena: None,
+            key: None,
+            state: PathBuf::from(DEFAULT_STATE),
+            deployments_dir: PathBuf::from("."),
+        }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("rpc_url", &self.rpc_url)
+            .field("arena", &self.arena)
+            .field("key", &self.key.as_ref().map(|_| "<redacted>"))
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl Config {
+    /// The address to bind: `--host` parsed (`localhost` is 127.0.0.1).
+    pub fn ip(&self) -> Result<IpAddr, ServeError> {
+        let host = self.host.trim();
+        if host.eq_ignore_ascii_case("localhost") {
+            return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        }
+        host.trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse()
+            .map_err(|_| {
+                ServeError::Input(format!(
+                    "--host {host:?}: expected an IP address such as 127.0.0.1 or ::1, or localhost"
+                ))
+            })
+    }
+
+    /// A warning to print when the bound address is reachable from other
+    /// machines (anything but loopback).
+    pub fn host_warning(&self) -> Option<String> {
+        match self.ip() {
+            Ok(ip) if !ip.is_loopback() => Some(format!(
+                "warning: --host {ip} is not a loopback address: other machines on the network can reach this server and read boards (submitting needs the page's token)"
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServeError {
+    /// Bad input (a malformed host, no arena to use ...): exit 2.
+    Input(String),
+    /// The chain failed (unreachable node, no code at the arena ...): exit 4.
+    Chain(String),
+    /// The socket could not be bound or served.
+    Io(String),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Input(m) | ServeError::Chain(m) | ServeError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// A server running on its own thread.
+pub struct Running {
+    addr: SocketAddr,
+    backend: Arc<Backend>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<Result<(), ServeError>>>,
+}
+
+impl fmt::Debug for Running {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Running").field("addr", &self.addr).finish()
+    }
+}
+
+impl Running {
+    /// The bound socket address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The page's URL (`http://127.0.0.1:PORT/`; `localhost` when bound to it).
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// The chain, arena and signer the server plays on.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// Blocks until the server stops (it runs until the process ends).
+    pub fn wait(mut self) -> Result<(), ServeError> {
+        self.join()
+    }
+
+    /// Stops the server and waits for its thread.
+    pub fn stop(mut self) -> Result<(), ServeError> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.join()
+    }
+
+    fn join(&mut self) -> Result<(), ServeError> {
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => Err(ServeError::Io("the server thread panicked".into())),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        let _ = self.join();
+    }
+}
+
+/// Opens the chain (deploying the fair puzzle and its arena on the embedded
+/// chain when none is recorded), binds the socket and serves on a new thread.
+/// Blocking; call it outside any async runtime.
+pub fn start(config: Config) -> Result<Running, ServeError> {
+    let ip = config.ip()?;
+    let backend = Arc::new(Backend::open(&config)?);
+    let listener = TcpListener::bind(SocketAddr::new(ip, config.port))
+        .map_err(|e| ServeError::Io(format!("cannot listen on {ip}:{}: {e}", config.port)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| ServeError::Io(format!("cannot read the bound address: {e}")))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| ServeError::Io(format!("cannot configure the socket: {e}")))?;
+    let guard = guard::Guard::new(&config.host, addr)?;
+    let app = router(backend.clone(), guard);
+    let (tx, rx) = oneshot::channel::<()>();
+    let thread = std::thread::Builder::new()
+        .name("octoku-serve".into())
+        .spawn(move || -> Result<(), ServeError> {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_io()
+                .build()
+                .map_err(|e| ServeError::Io(format!("cannot start the server runtime: {e}")))?;
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener)
+                    .map_err(|e| ServeError::Io(format!("cannot use the socket: {e}")))?;
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = rx.await;
+                    })
+                    .await
+                    .map_err(|e| ServeError::Io(format!("the server stopped: {e}")))
+            })
+        })
+        .map_err(|e| ServeError::Io(format!("cannot start the server thread: {e}")))?;
+    Ok(Running {
+        addr,
+        backend,
+        shutdown: Some(tx),
+        thread: Some(thread),
+    })
+}

@@ -1,0 +1,230 @@
+//! The server on a real node: anvil (from `make setup`) on a free loopback
+//! port, the fair puzzle and an arena deployed there through alloy, the
+//! server started with `--rpc-url`, its own signer and `--arena`. Dev
+//! accounts may play (chain id 31337), an address with no key is read-only,
+//! and the leaderboard is read from the arena's `Solved` events.
+
+use std::{
+    net::{TcpListener, TcpStream},
+    os::unix::process::CommandExt,
+    path::PathBuf,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use octoku_core::{Board, solve};
+use octoku_evm::{
+    Puzzle,
+    chain::{self, Chain, PrivateKey, arena::arena_initcode},
+};
+use octoku_serve::{Config, start};
+use serde_json::{Value, json};
+
+/// anvil's dev key 5 (public): the server's signer here.
+const KEY5: &str = "8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
+const DEV5: &str = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+const DEV6: &str = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// anvil, in its own process group, killed (that group, by its id) on drop.
+struct Anvil(Child);
+
+impl Drop for Anvil {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.0.id())])
+                .stderr(Stdio::null())
+                .status();
+            let _ = self.0.kill();
+        }
+        let _ = self.0.wait();
+    }
+}
+
+/// The native anvil of `make setup` when there is one, else the npm wrapper.
+fn anvil_binary() -> PathBuf {
+    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../node_modules");
+    let native = std::fs::read_dir(modules.join("@foundry-rs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("bin/anvil"))
+        .find(|p| p.is_file() && p.to_string_lossy().contains("anvil-"));
+    let bin = native.unwrap_or_else(|| modules.join(".bin/anvil"));
+    assert!(
+        bin.exists(),
+        "{} is missing: run `make setup`",
+        bin.display()
+    );
+    bin
+}
+
+fn anvil() -> (Anvil, String) {
+    let port = free_port();
+    let child = Command::new(anvil_binary())
+        .args([
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+            "--silent",
+        ])
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("anvil starts");
+    let anvil = Anvil(child);
+    let url = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let key = PrivateKey::anvil_default();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() || Chain::rpc(&url, &key).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "anvil did not answer within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    (anvil, url)
+}
+
+#[test]
+fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_events() {
+    let (_anvil, url) = anvil();
+    let key = PrivateKey::parse(KEY5).unwrap();
+    let mut chain = Chain::rpc(&url, &key).unwrap();
+    let puzzle = chain
+        .deploy(Puzzle::Fair.artifact().initcode.to_vec().into())
+        .unwrap()
+        .contract_address
+        .unwrap();
+    let arena = chain
+        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle))
+        .unwrap()
+        .contract_address
+        .unwrap();
+    drop(chain);
+
+    let dir = std::env::temp_dir().join(format!("octoku-serve-anvil-{}", std::process::id()));
+    let server = start(Config {
+        port: 0,
+        rpc_url: Some(url.clone()),
+        arena: Some(arena),
+        key: Some(key),
+        state: dir.join("unused.json"),
+        deployments_dir: dir.clone(),
+        ..Config::default()
+    })
+    .expect("server starts on anvil");
+    assert!(
+        !dir.join("unused.json").exists(),
+        "no embedded chain is made"
+    );
+    let base = server.url();
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let http = reqwest::Client::builder().no_proxy().build().unwrap();
+        let get = |path: String| {
+            let http = http.clone();
+            let url = format!("{base}{}", path.trim_start_matches('/'));
+            async move {
+                let r = http.get(url).send().await.unwrap();
+                let status = r.status().as_u16();
+                (
+                    status,
+                    serde_json::from_slice::<Value>(&r.bytes().await.unwrap()).unwrap(),
+                )
+            }
+        };
+        // The page's token, as the page reads it.
+        let page = http.get(&base).send().await.unwrap().text().await.unwrap();
+        let token = page
+            .split("name=\"octoku-token\" content=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap()
+            .to_string();
+        let submit = |player: &str, solution: Board| {
+            let http = http.clone();
+            let url = format!("{base}api/submit");
+            let body = json!({"player": player, "solution": solution.to_hex()}).to_string();
+            let token = token.clone();
+            async move {
+                let r = http
+                    .post(url)
+                    .header("x-octoku-token", token)
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                let status = r.status().as_u16();
+                (
+                    status,
+                    serde_json::from_slice::<Value>(&r.bytes().await.unwrap()).unwrap(),
+                )
+            }
+        };
+
+        let (status, info) = get("/api/info".into()).await;
+        assert_eq!(status, 200);
+        assert_eq!(info["chain"], json!(format!("{url} (chain id 31337)")));
+        assert_eq!(info["puzzle"], json!("fair"), "recognised by its code");
+        assert_eq!(info["signer"], json!(DEV5));
+        let players: Vec<&str> = info["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["address"].as_str().unwrap())
+            .collect();
+        assert_eq!(players[0], DEV5);
+        assert!(
+            players.contains(&DEV6) && players.len() == 10,
+            "{players:?}"
+        );
+
+        // The signer, then dev account 6, solve: ranks 1 and 2.
+        for (player, rank) in [(DEV5, 1), (DEV6, 2)] {
+            let (status, seat) = get(format!("/api/board/{player}")).await;
+            assert_eq!(status, 200, "{seat}");
+            assert_eq!(seat["can_submit"], json!(true));
+            let start: Board = seat["start"].as_str().unwrap().parse().unwrap();
+            let solution = solve::solve(start).unwrap().unwrap();
+            let (status, solved) = submit(player, solution).await;
+            assert_eq!(status, 200, "{solved}");
+            assert_eq!(solved["rank"], json!(rank));
+            let (status, again) = submit(player, solution).await;
+            assert_eq!((status, &again["revert"]), (409, &json!("AlreadySolved")));
+        }
+
+        // A stranger reads its board; submitting for it is refused.
+        let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+        let (_, seat) = get(format!("/api/board/{stranger}")).await;
+        assert_eq!(seat["can_submit"], json!(false));
+        let start: Board = seat["start"].as_str().unwrap().parse().unwrap();
+        let (status, refused) = submit(stranger, solve::solve(start).unwrap().unwrap()).await;
+        assert_eq!(status, 403, "{refused}");
+
+        // The leaderboard: both solvers from the Solved events, in rank order.
+        let (_, board) = get("/api/leaderboard".into()).await;
+        let solvers: Vec<(&str, u64)> = board["solvers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["address"].as_str().unwrap(), s["rank"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(solvers, [(DEV5, 1), (DEV6, 2)]);
+    });
+    server.stop().unwrap();
+}
