@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::geometry::{Geometry, Unit};
+use crate::ncheck::{changed_givens, tally};
 
 mod contradiction;
 pub use contradiction::contradiction;
@@ -144,16 +145,13 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
     let given = start.cells();
     let cells = solution.cells();
     let mut problems = Vec::new();
-    for (i, (&g, &s)) in given.iter().zip(cells.iter()).enumerate() {
-        if g != 0 && g != s {
-            let (row, col) = G.position(i);
-            problems.push(Problem::ChangedGiven {
-                row,
-                col,
-                given: g,
-                found: s,
-            });
-        }
+    for (row, col, given, found) in changed_givens(G, &given, &cells) {
+        problems.push(Problem::ChangedGiven {
+            row,
+            col,
+            given,
+            found,
+        });
     }
     for (i, &s) in cells.iter().enumerate() {
         if !(1..=8).contains(&s) {
@@ -162,25 +160,12 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
         }
     }
     for unit in G.units() {
-        let members: Vec<(usize, usize)> = G.unit_cells(unit).collect();
-        for digit in 1..=8u8 {
-            let holding: Vec<(usize, usize)> = members
-                .iter()
-                .copied()
-                .filter(|&(r, c)| cells[G.index(r, c)] == digit)
-                .collect();
-            if holding.len() > 1 {
-                problems.push(Problem::Repeated {
-                    unit,
-                    digit,
-                    cells: holding,
-                });
-            }
+        let (repeats, misses) = tally(G, &cells, unit);
+        for (digit, cells) in repeats {
+            problems.push(Problem::Repeated { unit, digit, cells });
         }
-        for digit in 1..=8u8 {
-            if !members.iter().any(|&(r, c)| cells[G.index(r, c)] == digit) {
-                problems.push(Problem::Missing { unit, digit });
-            }
+        for digit in misses {
+            problems.push(Problem::Missing { unit, digit });
         }
     }
     problems
