@@ -3,21 +3,13 @@
 //! off-chain mirror, `fuzz --size 9`, `gas --profile isValidSolution`, and
 //! one-line errors with exit status 2 on bad input.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
 use serde_json::Value;
 
-fn octoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octoku"))
-        .args(args)
-        .output()
-        .expect("octoku runs")
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
-}
+mod run;
+use run::{json, octoku};
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
