@@ -87,10 +87,7 @@ fn bench_solve(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_secs(1))
-        .sample_size(50);
+    config = common::criterion();
     targets = bench_solve
 }
 
@@ -117,10 +114,5 @@ fn print_distributions() {
 }
 
 fn main() {
-    // Only for a real benchmark run, not for `cargo test --benches`.
-    if std::env::args().any(|a| a == "--bench") {
-        print_distributions();
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main(print_distributions, benches);
 }

@@ -1,6 +1,6 @@
 //! What the benchmarks share: the 8×8 board set and per-item timing.
 
-use criterion::black_box;
+use criterion::{Criterion, black_box};
 use octoku_core::board::Board;
 use octoku_core::rng::SplitMix64;
 use octoku_core::solve::solve;
@@ -46,4 +46,23 @@ pub fn sorted_times<T>(items: &[T], reps: u32, f: impl Fn(&T)) -> Vec<Duration> 
         .collect();
     times.sort();
     times
+}
+
+/// The criterion settings of every group: 1 s warm-up, 3 s measurement,
+/// 50 samples.
+pub fn criterion() -> Criterion {
+    Criterion::default()
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(50)
+}
+
+/// A benchmark binary's `main`: `report` (a real benchmark run only, not
+/// `cargo test --benches`), then the criterion groups of `benches`.
+pub fn main(report: fn(), benches: fn()) {
+    if std::env::args().any(|a| a == "--bench") {
+        report();
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
 }
