@@ -60,7 +60,7 @@ pub enum Problem {
 }
 
 /// Joins items as `a`, `a and b` or `a, b and c` (`last` in place of `and`).
-fn join_and(items: &[String], last: &str) -> String {
+pub(crate) fn join_and(items: &[String], last: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -70,8 +70,8 @@ fn join_and(items: &[String], last: &str) -> String {
 
 /// Names cells `(row, col)` of a unit: `column 5` or `columns 5, 6 and 7` in
 /// a row, `rows 1 and 2` in a column, `row 1 column 1 and row 2 column 4` in
-/// a subgrid.
-fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
+/// a subgrid (`no column` or `no row` for none).
+pub(crate) fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
     let (word, nums): (&str, Vec<String>) = match unit {
         Unit::Row(_) => (
             "column",
@@ -90,6 +90,7 @@ fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
         }
     };
     match nums.as_slice() {
+        [] => format!("no {word}"),
         [one] => format!("{word} {one}"),
         _ => format!("{word}s {}", join_and(&nums, "and")),
     }
