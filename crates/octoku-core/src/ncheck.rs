@@ -14,6 +14,7 @@
 //! assert!(check(&NBoard::empty(g), &grid).is_empty());
 //! ```
 
+use crate::explain::cells_phrase;
 use crate::geometry::{Geometry, Unit};
 use crate::nboard::NBoard;
 
@@ -99,27 +100,11 @@ impl Problem {
                 symbol,
                 cells,
             } => {
-                let (label, places): (&str, Vec<String>) = match unit {
-                    Unit::Row(_) => (
-                        "columns ",
-                        cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
-                    ),
-                    Unit::Column(_) => (
-                        "rows ",
-                        cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
-                    ),
-                    Unit::Box(_) => ("", cells.iter().map(|&(r, c)| at(r, c)).collect()),
-                };
-                let list = match places.split_last() {
-                    Some((last, init)) if !init.is_empty() => {
-                        format!("{} and {last}", init.join(", "))
-                    }
-                    _ => places.concat(),
-                };
                 format!(
-                    "{} repeats {} ({label}{list})",
+                    "{} repeats {} ({})",
                     geometry.describe(*unit),
-                    name(*symbol)
+                    name(*symbol),
+                    cells_phrase(*unit, cells)
                 )
             }
             Problem::Missing { unit, symbol } => {
