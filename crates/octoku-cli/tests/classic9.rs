@@ -4,26 +4,15 @@
 //! one-line errors with exit status 2 on bad input; `deploy --puzzle
 //! classic9` on the embedded chain and its seed 000 answers.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
 use serde_json::Value;
 
 mod common;
 use common::assert_keys;
-
-fn octoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octoku"))
-        .args(args)
-        .env_remove("ETH_RPC_URL")
-        .env_remove("OCTOKU_STATE")
-        .output()
-        .expect("octoku runs")
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
-}
+mod run;
+use run::{json, octoku};
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

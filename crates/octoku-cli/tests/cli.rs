@@ -7,18 +7,9 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
+mod run;
 use common::assert_keys;
-
-fn octoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octoku"))
-        .args(args)
-        .output()
-        .expect("octoku runs")
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
-}
+use run::{json, octoku};
 
 /// The JSON of a run that must exit 0 (its stderr shown if it does not).
 fn ok_json(output: &Output) -> Value {

@@ -9,12 +9,13 @@
 //! means (octoku time / sudoku time: below 1 means octoku is faster).
 
 use criterion::{Criterion, black_box, criterion_group};
-use octoku_core::board::Board;
 use octoku_core::nboard::NBoard;
 use octoku_core::ntext::{self, ReadOptions};
-use octoku_core::rng::SplitMix64;
 use octoku_core::{nsolve, solve};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod common;
+use common::{generated_boards, sorted_times};
 
 /// The puzzles of a data file (line form, `#` comments).
 fn puzzles(text: &str) -> Vec<NBoard> {
@@ -58,43 +59,9 @@ fn other_sets() -> Vec<(&'static str, Vec<NBoard>)> {
     ]
 }
 
-/// `n` solvable 8×8 boards like the published generate's: digits 1-8 on 8 distinct random cells.
-fn octoku_boards(n: usize) -> Vec<Board> {
-    let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut cells = [0u8; 64];
-        let mut digits: Vec<u8> = (1..=8).collect();
-        rng.shuffle(&mut digits);
-        let mut placed = 0;
-        while placed < 8 {
-            let i = rng.below(64) as usize;
-            if cells[i] == 0 {
-                cells[i] = digits[placed];
-                placed += 1;
-            }
-        }
-        let b = Board::from_cells(&cells);
-        if matches!(solve::solve(b), Ok(Some(_))) {
-            out.push(b);
-        }
-    }
-    out
-}
-
 /// Per-item times of `f` (each item timed alone over `reps` runs): (median, mean).
 fn timed<T>(items: &[T], reps: u32, f: impl Fn(&T)) -> (Duration, Duration) {
-    let mut times: Vec<Duration> = items
-        .iter()
-        .map(|x| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f(black_box(x));
-            }
-            t.elapsed() / reps
-        })
-        .collect();
-    times.sort();
+    let times = sorted_times(items, reps, f);
     let mean = times.iter().sum::<Duration>() / times.len() as u32;
     (times[times.len() / 2], mean)
 }
@@ -133,7 +100,7 @@ fn print_summary() {
         });
         println!("{name:<19} solve         {m:>9.2?} / {a:>9.2?}");
     }
-    let boards = octoku_boards(256);
+    let boards = generated_boards(256);
     let general: Vec<NBoard> = boards
         .iter()
         .map(|&b| NBoard::try_from(b).unwrap())
@@ -192,7 +159,7 @@ fn bench_family(c: &mut Criterion) {
         });
         g.finish();
     }
-    let boards = octoku_boards(256);
+    let boards = generated_boards(256);
     let general: Vec<NBoard> = boards
         .iter()
         .map(|&b| NBoard::try_from(b).unwrap())
@@ -209,18 +176,10 @@ fn bench_family(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_secs(1))
-        .sample_size(50);
+    config = common::criterion();
     targets = bench_family
 }
 
 fn main() {
-    // Only for a real benchmark run, not for `cargo test --benches`.
-    if std::env::args().any(|a| a == "--bench") {
-        print_summary();
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main(print_summary, benches);
 }

@@ -8,34 +8,12 @@
 
 use criterion::{Criterion, black_box, criterion_group};
 use octoku_core::board::Board;
-use octoku_core::rng::SplitMix64;
 use octoku_core::solve::naive::solve_naive;
 use octoku_core::solve::{count, is_unique, solve};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// `n` solvable boards with digits 1-8 (shuffled) on 8 distinct random cells.
-fn generated_boards(n: usize) -> Vec<Board> {
-    let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut cells = [0u8; 64];
-        let mut digits: Vec<u8> = (1..=8).collect();
-        rng.shuffle(&mut digits);
-        let mut placed = 0;
-        while placed < 8 {
-            let i = rng.below(64) as usize;
-            if cells[i] == 0 {
-                cells[i] = digits[placed];
-                placed += 1;
-            }
-        }
-        let b = Board::from_cells(&cells);
-        if matches!(solve(b), Ok(Some(_))) {
-            out.push(b);
-        }
-    }
-    out
-}
+mod common;
+use common::{generated_boards, sorted_times};
 
 /// The unique-solution puzzles kept in `data/unique_puzzles.txt`.
 fn unique_puzzles() -> Vec<Board> {
@@ -49,17 +27,7 @@ fn unique_puzzles() -> Vec<Board> {
 
 /// Median, 90th percentile and maximum time of `f` per board, each board timed alone.
 fn distribution(boards: &[Board], reps: u32, f: impl Fn(Board)) -> (Duration, Duration, Duration) {
-    let mut times: Vec<Duration> = boards
-        .iter()
-        .map(|&b| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f(black_box(b));
-            }
-            t.elapsed() / reps
-        })
-        .collect();
-    times.sort();
+    let times = sorted_times(boards, reps, |&b| f(b));
     let n = times.len();
     (times[n / 2], times[n * 9 / 10], times[n - 1])
 }
@@ -119,10 +87,7 @@ fn bench_solve(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_secs(1))
-        .sample_size(50);
+    config = common::criterion();
     targets = bench_solve
 }
 
@@ -149,10 +114,5 @@ fn print_distributions() {
 }
 
 fn main() {
-    // Only for a real benchmark run, not for `cargo test --benches`.
-    if std::env::args().any(|a| a == "--bench") {
-        print_distributions();
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main(print_distributions, benches);
 }

@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::geometry::{Geometry, Unit};
+use crate::ncheck::{changed_givens, tally};
 
 mod contradiction;
 pub use contradiction::contradiction;
@@ -59,7 +60,7 @@ pub enum Problem {
 }
 
 /// Joins items as `a`, `a and b` or `a, b and c` (`last` in place of `and`).
-fn join_and(items: &[String], last: &str) -> String {
+pub(crate) fn join_and(items: &[String], last: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -69,8 +70,8 @@ fn join_and(items: &[String], last: &str) -> String {
 
 /// Names cells `(row, col)` of a unit: `column 5` or `columns 5, 6 and 7` in
 /// a row, `rows 1 and 2` in a column, `row 1 column 1 and row 2 column 4` in
-/// a subgrid.
-fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
+/// a subgrid (`no column` or `no row` for none).
+pub(crate) fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
     let (word, nums): (&str, Vec<String>) = match unit {
         Unit::Row(_) => (
             "column",
@@ -89,6 +90,7 @@ fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
         }
     };
     match nums.as_slice() {
+        [] => format!("no {word}"),
         [one] => format!("{word} {one}"),
         _ => format!("{word}s {}", join_and(&nums, "and")),
     }
@@ -144,16 +146,13 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
     let given = start.cells();
     let cells = solution.cells();
     let mut problems = Vec::new();
-    for (i, (&g, &s)) in given.iter().zip(cells.iter()).enumerate() {
-        if g != 0 && g != s {
-            let (row, col) = G.position(i);
-            problems.push(Problem::ChangedGiven {
-                row,
-                col,
-                given: g,
-                found: s,
-            });
-        }
+    for (row, col, given, found) in changed_givens(G, &given, &cells) {
+        problems.push(Problem::ChangedGiven {
+            row,
+            col,
+            given,
+            found,
+        });
     }
     for (i, &s) in cells.iter().enumerate() {
         if !(1..=8).contains(&s) {
@@ -162,25 +161,12 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
         }
     }
     for unit in G.units() {
-        let members: Vec<(usize, usize)> = G.unit_cells(unit).collect();
-        for digit in 1..=8u8 {
-            let holding: Vec<(usize, usize)> = members
-                .iter()
-                .copied()
-                .filter(|&(r, c)| cells[G.index(r, c)] == digit)
-                .collect();
-            if holding.len() > 1 {
-                problems.push(Problem::Repeated {
-                    unit,
-                    digit,
-                    cells: holding,
-                });
-            }
+        let (repeats, misses) = tally(G, &cells, unit);
+        for (digit, cells) in repeats {
+            problems.push(Problem::Repeated { unit, digit, cells });
         }
-        for digit in 1..=8u8 {
-            if !members.iter().any(|&(r, c)| cells[G.index(r, c)] == digit) {
-                problems.push(Problem::Missing { unit, digit });
-            }
+        for digit in misses {
+            problems.push(Problem::Missing { unit, digit });
         }
     }
     problems

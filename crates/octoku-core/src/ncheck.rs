@@ -14,6 +14,7 @@
 //! assert!(check(&NBoard::empty(g), &grid).is_empty());
 //! ```
 
+use crate::explain::cells_phrase;
 use crate::geometry::{Geometry, Unit};
 use crate::nboard::NBoard;
 
@@ -99,27 +100,11 @@ impl Problem {
                 symbol,
                 cells,
             } => {
-                let (label, places): (&str, Vec<String>) = match unit {
-                    Unit::Row(_) => (
-                        "columns ",
-                        cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
-                    ),
-                    Unit::Column(_) => (
-                        "rows ",
-                        cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
-                    ),
-                    Unit::Box(_) => ("", cells.iter().map(|&(r, c)| at(r, c)).collect()),
-                };
-                let list = match places.split_last() {
-                    Some((last, init)) if !init.is_empty() => {
-                        format!("{} and {last}", init.join(", "))
-                    }
-                    _ => places.concat(),
-                };
                 format!(
-                    "{} repeats {} ({label}{list})",
+                    "{} repeats {} ({})",
                     geometry.describe(*unit),
-                    name(*symbol)
+                    name(*symbol),
+                    cells_phrase(*unit, cells)
                 )
             }
             Problem::Missing { unit, symbol } => {
@@ -143,16 +128,13 @@ pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
         }];
     }
     let mut out = Vec::new();
-    for (i, (&s, &v)) in start.cells().iter().zip(solution.cells()).enumerate() {
-        if s != 0 && s != v {
-            let (row, col) = g.position(i);
-            out.push(Problem::ChangedGiven {
-                row,
-                col,
-                given: s,
-                found: v,
-            });
-        }
+    for (row, col, given, found) in changed_givens(g, start.cells(), solution.cells()) {
+        out.push(Problem::ChangedGiven {
+            row,
+            col,
+            given,
+            found,
+        });
     }
     for (i, (&s, &v)) in start.cells().iter().zip(solution.cells()).enumerate() {
         if v == 0 && s == 0 {
@@ -161,27 +143,60 @@ pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
         }
     }
     for unit in g.units() {
-        let cells: Vec<(usize, usize)> = g.unit_cells(unit).collect();
-        let mut misses = Vec::new();
-        for symbol in 1..=g.size() as u8 {
-            let holding: Vec<(usize, usize)> = cells
-                .iter()
-                .copied()
-                .filter(|&(r, c)| solution.get(r, c) == symbol)
-                .collect();
-            match holding.len() {
-                0 => misses.push(Problem::Missing { unit, symbol }),
-                1 => {}
-                _ => out.push(Problem::Repeated {
-                    unit,
-                    symbol,
-                    cells: holding,
-                }),
-            }
+        let (repeats, misses) = tally(g, solution.cells(), unit);
+        for (symbol, cells) in repeats {
+            out.push(Problem::Repeated {
+                unit,
+                symbol,
+                cells,
+            });
         }
-        out.append(&mut misses);
+        for symbol in misses {
+            out.push(Problem::Missing { unit, symbol });
+        }
     }
     out
+}
+
+/// The givens of `start` that `solution` changed (or emptied), in reading
+/// order, as `(row, col, given, found)`; both are cells of geometry `g`.
+pub(crate) fn changed_givens<'a>(
+    g: Geometry,
+    start: &'a [u8],
+    solution: &'a [u8],
+) -> impl Iterator<Item = (usize, usize, u8, u8)> + 'a {
+    start
+        .iter()
+        .zip(solution)
+        .enumerate()
+        .filter(|&(_, (&s, &v))| s != 0 && s != v)
+        .map(move |(i, (&s, &v))| {
+            let (row, col) = g.position(i);
+            (row, col, s, v)
+        })
+}
+
+/// The symbols a unit repeats, each with the (row, column) cells holding it.
+pub(crate) type Repeats = Vec<(u8, Vec<(usize, usize)>)>;
+
+/// Unit `unit` of the cells of geometry `g`: the symbols it repeats, each
+/// with the cells holding it, and the symbols it misses, both ascending.
+pub(crate) fn tally(g: Geometry, cells: &[u8], unit: Unit) -> (Repeats, Vec<u8>) {
+    let members: Vec<(usize, usize)> = g.unit_cells(unit).collect();
+    let (mut repeats, mut misses) = (Vec::new(), Vec::new());
+    for symbol in 1..=g.size() as u8 {
+        let holding: Vec<(usize, usize)> = members
+            .iter()
+            .copied()
+            .filter(|&(r, c)| cells[g.index(r, c)] == symbol)
+            .collect();
+        match holding.len() {
+            0 => misses.push(symbol),
+            1 => {}
+            _ => repeats.push((symbol, holding)),
+        }
+    }
+    (repeats, misses)
 }
 
 /// Whether `solution` keeps every given of `start` and is a valid solved grid.

@@ -20,6 +20,7 @@
 
 use std::sync::OnceLock;
 
+use crate::explain::{cells_phrase, join_and};
 use crate::geometry::{Geometry, Unit};
 use crate::nboard::NBoard;
 use crate::rng::SplitMix64;
@@ -467,39 +468,6 @@ pub enum Contradiction {
     },
 }
 
-/// Joins items as `a`, `a and b` or `a, b and c` (`last` instead of `and`).
-fn join(items: &[String], last: &str) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
-    }
-}
-
-/// Names cells of a unit: `columns 5 and 7` in a row, `rows 1 and 2` in a column,
-/// `row 1 column 2 and row 2 column 1` in a box.
-fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
-    let (word, nums): (&str, Vec<String>) = match unit {
-        Unit::Row(_) => (
-            "column",
-            cells.iter().map(|c| (c.1 + 1).to_string()).collect(),
-        ),
-        Unit::Column(_) => ("row", cells.iter().map(|c| (c.0 + 1).to_string()).collect()),
-        Unit::Box(_) => {
-            let names: Vec<String> = cells
-                .iter()
-                .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
-                .collect();
-            return join(&names, "and");
-        }
-    };
-    match nums.len() {
-        0 => format!("no {word}"),
-        1 => format!("{word} {}", nums[0]),
-        _ => format!("{word}s {}", join(&nums, "and")),
-    }
-}
-
 impl Contradiction {
     /// The reason in one line, naming symbols with `name` (e.g. the board's own symbol set).
     pub fn message(&self, geometry: Geometry, name: &dyn Fn(u8) -> String) -> String {
@@ -526,7 +494,7 @@ impl Contradiction {
                 "{}: {} can only hold {}",
                 unit_name(*unit),
                 cells_phrase(*unit, cells),
-                join(&names(symbols), "or")
+                join_and(&names(symbols), "or")
             ),
             Contradiction::CrowdedSymbols {
                 unit,
@@ -535,7 +503,7 @@ impl Contradiction {
             } => format!(
                 "{}: {} can only go in {}",
                 unit_name(*unit),
-                join(&names(symbols), "and"),
+                join_and(&names(symbols), "and"),
                 cells_phrase(*unit, cells)
             ),
         }

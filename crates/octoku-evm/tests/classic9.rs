@@ -6,8 +6,6 @@
 //!
 //! Set `PROPTEST_CASES` to scale every property.
 
-use std::cell::RefCell;
-
 use octoku_core::{
     classic9::{self as mirror, CELLS, Classic9Error, Outcome, SEED_INVALID, SEED_VALID},
     rng::SplitMix64,
@@ -18,9 +16,8 @@ use octoku_evm::{
 };
 use proptest::prelude::*;
 
-thread_local! {
-    static EVM: RefCell<Machine> = RefCell::new(Machine::new().expect("contracts deploy"));
-}
+mod common;
+use common::EVM;
 
 /// Default cases per property when `PROPTEST_CASES` is not set.
 const DEFAULT_CASES: u32 = 1_000;
@@ -29,18 +26,6 @@ const DEFAULT_CASES: u32 = 1_000;
 /// with length 81 (tests/Classic9Golf.t.sol measures the same figures).
 const GOLF_IS_VALID_GAS: u64 = 1_267;
 const GOLF_VERIFY_GAS: u64 = 1_690;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(DEFAULT_CASES);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 fn digits(text: &str) -> Vec<u8> {
     text.bytes().map(|b| b - b'0').collect()
@@ -220,7 +205,7 @@ fn golf_gas_is_exact_and_the_same_on_every_input_of_length_81() {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::config(DEFAULT_CASES))]
 
     /// Any bytes of any length, as grid, start and solution: all three agree.
     #[test]

@@ -6,33 +6,18 @@
 //! `PROPTEST_CASES` to scale every property. A mismatch fails with proptest's
 //! minimal reproducing input printed as hex.
 
-use std::cell::RefCell;
-
 use octoku_core::{Board, generate, rng::SplitMix64, solve, verify};
 use octoku_evm::{
-    Machine, Puzzle,
+    Puzzle,
     cases::{self, VerifyClass},
 };
 use proptest::prelude::*;
 
-thread_local! {
-    static EVM: RefCell<Machine> = RefCell::new(Machine::new().expect("contracts deploy"));
-}
+mod common;
+use common::EVM;
 
 /// Default cases per property when `PROPTEST_CASES` is not set.
 const DEFAULT_CASES: u32 = 1_500;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(DEFAULT_CASES);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 /// The verdict every implementation gives; panics (failing the property with
 /// its input) if two implementations disagree with each other.
@@ -64,7 +49,7 @@ fn drawn<T: std::fmt::Debug>(draw: fn(&mut SplitMix64) -> T) -> impl Strategy<Va
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::config(DEFAULT_CASES))]
 
     /// generate(address): each implementation gives its mirror's board for any address.
     #[test]

@@ -3,7 +3,7 @@
 
 use std::{process::ExitCode, time::Instant};
 
-use octoku_evm::{Machine, Puzzle, classic9, fuzz::check_only};
+use octoku_evm::{EvmError, Machine, Puzzle, classic9, fuzz::check_only};
 use serde::Serialize;
 
 use super::parallel;
@@ -88,108 +88,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.size == 9 {
         return run_classic9(&args, threads, end, &puzzles);
     }
-    let pool = parallel::pool(threads)?;
-    let bar = parallel::progress(args.cases, "cases", args.json);
-    parallel::catch_interrupts();
-    let started = Instant::now();
-    let found = parallel::first_failure(
-        &pool,
-        args.from..end,
-        BATCH,
-        &bar,
-        || Machine::new().map_err(|e| e.to_string()),
-        |machine, index| {
-            check_only(machine, args.seed, index, &puzzles)
-                .map_err(|e| format!("case {index}: {e}"))
-        },
-    );
-    bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
-    let found = match found {
-        Ok(found) => found,
-        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
-        Err(parallel::Halt::Interrupted { next }) => {
-            let only = if puzzles.len() == Puzzle::ALL.len() {
-                String::new()
-            } else {
-                let labels: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
-                format!(" --puzzle {}", labels.join(","))
-            };
-            eprintln!(
-                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz --seed {} --from {next} --cases {}{only}",
-                args.from,
-                next - args.from,
-                args.cases,
-                args.seed,
-                end - next
-            );
-            return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
-        }
+    let labels: Vec<String> = puzzles.iter().map(|p| p.label().to_string()).collect();
+    // A subset run resumes and replays on the same subset.
+    let only = if puzzles.len() == Puzzle::ALL.len() {
+        String::new()
+    } else {
+        format!(" --puzzle {}", labels.join(","))
     };
-    // Every case below the first failure ran and agreed.
-    let ran = found
-        .as_ref()
-        .map_or(args.cases, |m| m.index - args.from + 1);
-    let rate = ran as f64 / seconds.max(1e-9);
-    let implementations: Vec<&str> = puzzles.iter().map(|p| p.label()).collect();
-    let mut out = Fuzzed {
+    let plan = Plan {
+        threads,
+        end,
         puzzles: &puzzles,
         size: None,
-        seed: args.seed,
-        from: args.from,
-        cases: ran,
-        threads,
-        seconds,
-        per_second: rate,
-        mismatch: None,
+        labels,
+        before: "",
+        after: only,
     };
-    match found {
-        None => {
-            if args.json {
-                print_json(&out)?;
-            } else {
-                crate::outln!(
-                    "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
-                    implementations.join(", "),
-                    args.seed
-                )?;
-                crate::outln!("{seconds:.2} s, {rate:.0} cases/s")?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Some(m) => {
-            // A subset run replays on the same subset.
-            let only = if puzzles.len() == Puzzle::ALL.len() {
-                String::new()
-            } else {
-                format!(" --puzzle {}", implementations.join(","))
-            };
-            let replay = format!(
-                "octoku fuzz --seed {} --from {} --cases 1{only}",
-                args.seed, m.index
-            );
-            if args.json {
-                out.mismatch = Some(Disagreement {
-                    index: m.index,
-                    description: m.to_string(),
-                    answers: m
-                        .answers
-                        .iter()
-                        .map(|(who, answer)| Answer {
-                            who: who.clone(),
-                            answer: answer.clone(),
-                        })
-                        .collect(),
-                    reproduce: replay,
-                });
-                print_json(&out)?;
-            } else {
-                crate::outln!("case {}: {m}", m.index)?;
-                crate::outln!("reproduce: {replay}")?;
-            }
-            Ok(ExitCode::from(1))
-        }
-    }
+    fuzz(&args, &plan, check_only)
 }
 
 /// `octoku fuzz --size 9`: the classic 9×9 cases (octoku_evm::classic9::case)
@@ -210,6 +125,86 @@ fn run_classic9(
             "--size 9 --puzzle fair: the fair puzzle has no 9x9 validator; expected reference or golf".into(),
         ));
     }
+    let plan = Plan {
+        threads,
+        end,
+        puzzles: &puzzles,
+        size: Some(9),
+        labels: puzzles.iter().map(|p| format!("classic9 {p}")).collect(),
+        before: " --size 9",
+        after: String::new(),
+    };
+    fuzz(args, &plan, classic9::check_only)
+}
+
+/// What one run compares, on how many workers, and how its resume and replay
+/// commands read.
+struct Plan<'a> {
+    threads: usize,
+    /// One past the last case index.
+    end: u64,
+    puzzles: &'a [Puzzle],
+    /// The `size` of the JSON output.
+    size: Option<u8>,
+    /// The implementations as the summary line names them.
+    labels: Vec<String>,
+    /// Flags of a resume or replay command before `--seed`.
+    before: &'static str,
+    /// Flags of a resume or replay command at its end.
+    after: String,
+}
+
+/// A disagreement of either board size, as `octoku fuzz` reports it.
+trait Found: std::fmt::Display + Send {
+    /// The case index within its seed.
+    fn index(&self) -> u64;
+    /// What each side answered.
+    fn answers(&self) -> Vec<Answer>;
+}
+
+impl Found for octoku_evm::fuzz::Mismatch {
+    fn index(&self) -> u64 {
+        self.index
+    }
+
+    fn answers(&self) -> Vec<Answer> {
+        self.answers
+            .iter()
+            .map(|(who, answer)| Answer {
+                who: who.clone(),
+                answer: answer.clone(),
+            })
+            .collect()
+    }
+}
+
+impl Found for classic9::Mismatch {
+    fn index(&self) -> u64 {
+        self.index
+    }
+
+    fn answers(&self) -> Vec<Answer> {
+        self.answers
+            .iter()
+            .map(|(who, success, output)| Answer {
+                who: who.clone(),
+                answer: format!(
+                    "{} {output}",
+                    if *success { "returned" } else { "reverted" }
+                ),
+            })
+            .collect()
+    }
+}
+
+/// Runs `check` on cases `args.from..plan.end` and reports as `octoku fuzz` does.
+fn fuzz<M: Found>(
+    args: &Args,
+    plan: &Plan<'_>,
+    check: impl Fn(&mut Machine, u64, u64, &[Puzzle]) -> Result<Option<M>, EvmError> + Sync + Send,
+) -> Result<ExitCode, CliError> {
+    let (threads, end) = (plan.threads, plan.end);
+    let (before, after) = (plan.before, &plan.after);
     let pool = parallel::pool(threads)?;
     let bar = parallel::progress(args.cases, "cases", args.json);
     parallel::catch_interrupts();
@@ -221,8 +216,7 @@ fn run_classic9(
         &bar,
         || Machine::new().map_err(|e| e.to_string()),
         |machine, index| {
-            classic9::check_only(machine, args.seed, index, &puzzles)
-                .map_err(|e| format!("case {index}: {e}"))
+            check(machine, args.seed, index, plan.puzzles).map_err(|e| format!("case {index}: {e}"))
         },
     );
     bar.finish_and_clear();
@@ -232,7 +226,7 @@ fn run_classic9(
         Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
         Err(parallel::Halt::Interrupted { next }) => {
             eprintln!(
-                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz --size 9 --seed {} --from {next} --cases {}",
+                "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz{before} --seed {} --from {next} --cases {}{after}",
                 args.from,
                 next - args.from,
                 args.cases,
@@ -242,14 +236,14 @@ fn run_classic9(
             return Ok(ExitCode::from(parallel::INTERRUPTED_EXIT));
         }
     };
+    // Every case below the first failure ran and agreed.
     let ran = found
         .as_ref()
-        .map_or(args.cases, |m| m.index - args.from + 1);
+        .map_or(args.cases, |m| m.index() - args.from + 1);
     let rate = ran as f64 / seconds.max(1e-9);
-    let implementations: Vec<String> = puzzles.iter().map(|p| format!("classic9 {p}")).collect();
     let mut out = Fuzzed {
-        puzzles: &puzzles,
-        size: Some(9),
+        puzzles: plan.puzzles,
+        size: plan.size,
         seed: args.seed,
         from: args.from,
         cases: ran,
@@ -265,7 +259,7 @@ fn run_classic9(
             } else {
                 crate::outln!(
                     "{ran} cases, no disagreement (mirror vs {}), seed {}, {threads} threads",
-                    implementations.join(", "),
+                    plan.labels.join(", "),
                     args.seed
                 )?;
                 crate::outln!("{seconds:.2} s, {rate:.0} cases/s")?;
@@ -274,29 +268,20 @@ fn run_classic9(
         }
         Some(m) => {
             let replay = format!(
-                "octoku fuzz --size 9 --seed {} --from {} --cases 1",
-                args.seed, m.index
+                "octoku fuzz{before} --seed {} --from {} --cases 1{after}",
+                args.seed,
+                m.index()
             );
             if args.json {
                 out.mismatch = Some(Disagreement {
-                    index: m.index,
+                    index: m.index(),
                     description: m.to_string(),
-                    answers: m
-                        .answers
-                        .iter()
-                        .map(|(who, success, output)| Answer {
-                            who: who.clone(),
-                            answer: format!(
-                                "{} {output}",
-                                if *success { "returned" } else { "reverted" }
-                            ),
-                        })
-                        .collect(),
+                    answers: m.answers(),
                     reproduce: replay,
                 });
                 print_json(&out)?;
             } else {
-                crate::outln!("case {}: {m}", m.index)?;
+                crate::outln!("case {}: {m}", m.index())?;
                 crate::outln!("reproduce: {replay}")?;
             }
             Ok(ExitCode::from(1))
