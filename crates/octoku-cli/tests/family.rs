@@ -395,3 +395,32 @@ fn bad_sized_input_gets_one_line_and_exit_two() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
     }
 }
+
+/// `solve --sat` with `--size`/`--box` gives the same first solution and the
+/// same count as the core solver, on a 9×9 (unique) and a 4×4 (several).
+#[test]
+fn solve_sat_with_size_agrees_with_the_core_solver_on_9x9_and_4x4() {
+    let empty4 = ".".repeat(16);
+    let cases: [(&[&str], &str, &str); 3] = [
+        (&["--size", "9"], EASY, "2"),
+        (&["--size", "4"], "1.3..........2.1", "2"),
+        (&["--box", "2x2"], &empty4, "3"),
+    ];
+    for (shape, board, count) in cases {
+        let run = |sat: bool| {
+            let mut args = vec!["solve"];
+            args.extend_from_slice(shape);
+            args.extend([board, "--count", count, "--json"]);
+            if sat {
+                args.push("--sat");
+            }
+            json_with(&octoku(&args), 0)
+        };
+        let (core, sat) = (run(false), run(true));
+        assert_eq!(sat["solutions"], core["solutions"], "{board}");
+        assert!(sat["solution"].is_string(), "{board}: {sat}");
+        if core["solutions"] == 1 {
+            assert_eq!(sat["solution"], core["solution"], "{board}");
+        }
+    }
+}

@@ -78,7 +78,7 @@ fn prove_verify_refuses_the_reference_against_itself() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("expected golf or fair"), "{err}");
+    assert!(err.contains("expected golf, fair or classic9"), "{err}");
 }
 
 /// On a unique puzzle, --sat finds the bitboard solver's solution and proves

@@ -128,6 +128,16 @@ pub struct Call {
 }
 
 impl Call {
+    /// Calldata given byte by byte, no value.
+    pub fn from_cells(terms: &mut Terms, calldata: Vec<Cell>) -> Call {
+        let zero = terms.small(0);
+        Call {
+            calldata,
+            callvalue: zero,
+            zero,
+        }
+    }
+
     /// Calldata `selector ++ args` (each argument a 32-byte word), no value.
     pub fn abi(terms: &mut Terms, selector: [u8; 4], args: &[TermId]) -> Call {
         let mut calldata: Vec<Cell> = selector

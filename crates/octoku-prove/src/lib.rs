@@ -7,6 +7,7 @@
 //! answer proves the two contracts equal on every input; a `sat` answer gives
 //! inputs that are replayed on the real contracts in revm.
 
+pub mod classic9;
 pub mod exec;
 pub mod prove;
 pub mod sat;

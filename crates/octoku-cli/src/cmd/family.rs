@@ -292,6 +292,82 @@ pub fn solve(
     crate::exit(solution.is_some())
 }
 
+/// `octoku solve --sat --size N START`: the SMT solver from the rule alone
+/// (octoku_prove::sat) on any shape; its solutions are checked against the
+/// core solver's count and first solution. Exit 0 solved, 1 no solution, 3 if
+/// the two solvers disagree.
+pub fn solve_sat(
+    args: &SizeArgs,
+    start: &str,
+    count: Option<u64>,
+    json_out: bool,
+) -> Result<ExitCode, CliError> {
+    let options = args.read_options()?;
+    let parsed = read_board("START", start, &options)?;
+    let (start, symbols) = (&parsed.board, &parsed.symbols);
+    let g = start.geometry();
+    let limit = count.unwrap_or(1).clamp(1, 10_000);
+    let cells = octoku_prove::sat::Cells {
+        geometry: g,
+        values: start.cells().to_vec(),
+    };
+    let dir = octoku_prove::solver::repo_root().join("target/prove/solve-sat");
+    let found = octoku_prove::sat::solve(&cells, limit as usize, &dir).map_err(CliError::Evm)?;
+    let core = nsolve::count(start, limit);
+    if core != found.solutions.len() as u64 {
+        return Err(CliError::Evm(format!(
+            "the SAT solver found {} solutions of this {g} board and the core solver {core}",
+            found.solutions.len()
+        )));
+    }
+    let boards = found
+        .solutions
+        .iter()
+        .map(|c| NBoard::from_cells(g, &c.values))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::Evm(format!("the SAT solver returned a malformed board: {e:?}")))?;
+    if let (Some(first), 1) = (boards.first(), core)
+        && Some(first) != nsolve::solve(start).as_ref()
+    {
+        return Err(CliError::Evm(
+            "the SAT solver and the core solver give different unique solutions".into(),
+        ));
+    }
+    let solutions = count.map(|_| boards.len() as u64);
+    if json_out {
+        print_json(&Solved {
+            size: g.size(),
+            box_shape: box_label(g),
+            start: json_board(start, symbols)?,
+            solution: boards.first().map(|s| json_board(s, symbols)).transpose()?,
+            solutions,
+            solutions_capped: solutions.zip(count).map(|(n, limit)| n >= limit),
+            reason: boards
+                .is_empty()
+                .then(|| "the SMT solver proved the checker unsatisfiable".to_owned()),
+        })?;
+    } else {
+        match boards.first() {
+            Some(s) => println!(
+                "{}",
+                text_of(s, symbols, display_form(args, Some(parsed.form)))?
+            ),
+            None => println!(
+                "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"
+            ),
+        }
+        if let Some(n) = solutions {
+            let bound = if n >= limit {
+                " (stopped at the limit)"
+            } else {
+                ""
+            };
+            println!("solutions {n}{bound} (sat: {} solver calls)", found.calls);
+        }
+    }
+    crate::exit(!boards.is_empty())
+}
+
 /// `octoku verify --size N START SOLUTION`: exit 0 valid, 1 invalid; an
 /// empty START asks whether SOLUTION is a valid solved grid.
 pub fn verify(

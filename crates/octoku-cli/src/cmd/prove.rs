@@ -33,12 +33,26 @@ enum What {
 /// Arguments of `octoku prove verify`.
 #[derive(Debug, clap::Args)]
 struct VerifyArgs {
-    /// The implementation to compare with the reference (golf or fair).
+    /// The implementation to compare with the reference: golf or fair (8x8),
+    /// or classic9 (the golfed 9x9 validator against the 9x9 reference).
     #[arg(long, value_enum, ignore_case = true, default_value = "golf")]
-    puzzle: Puzzle,
+    puzzle: Target,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// What `prove verify --puzzle` compares with its reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Target {
+    /// The 8x8 reference itself (refused: nothing to compare).
+    Reference,
+    /// The golfed 8x8 puzzle.
+    Golf,
+    /// The fair 8x8 puzzle.
+    Fair,
+    /// The golfed 9x9 validator (contracts/classic9).
+    Classic9,
 }
 
 /// One side of the proof, as the executor saw it.
@@ -91,10 +105,15 @@ struct Proof {
 /// gives up, or a counterexample does not replay.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let What::Verify(args) = args.what;
-    let puzzle = args.puzzle;
+    let puzzle = match args.puzzle {
+        Target::Classic9 => return classic9(args.json),
+        Target::Reference => Puzzle::Reference,
+        Target::Golf => Puzzle::Golf,
+        Target::Fair => Puzzle::Fair,
+    };
     if puzzle == Puzzle::Reference {
         return Err(CliError::Input(
-            "--puzzle reference is what the others are proved equal to; expected golf or fair"
+            "--puzzle reference is what the others are proved equal to; expected golf, fair or classic9"
                 .into(),
         ));
     }
@@ -198,4 +217,101 @@ fn print_text(puzzle: Puzzle, r: &Report) {
         r.query.display(),
         r.query_bytes
     );
+}
+
+/// `octoku prove verify --puzzle classic9 --json`.
+#[derive(Debug, Serialize)]
+struct Classic9Proof {
+    puzzle: &'static str,
+    function: &'static str,
+    /// "proved" or "counterexample".
+    result: &'static str,
+    solver: String,
+    solve_seconds: f64,
+    execution_seconds: f64,
+    query: String,
+    query_bytes: usize,
+    reference: SideJson,
+    implementation: SideJson,
+    /// The differing 81-byte grids in hex, one per argument.
+    grids: Option<Vec<String>>,
+    reference_output: Option<String>,
+    implementation_output: Option<String>,
+}
+
+/// The golfed 9x9 verify(bytes,bytes) against the 9x9 reference's, on every
+/// pair of 81-byte arguments.
+fn classic9(json: bool) -> Result<ExitCode, CliError> {
+    use octoku_evm::artifacts;
+    use octoku_prove::classic9::{Function, prove_equal};
+    let path = repo_root().join("target/prove/classic9/verify-golf.smt2");
+    let r = prove_equal(
+        Function::Verify,
+        artifacts::CLASSIC9_REFERENCE.runtime,
+        artifacts::CLASSIC9_GOLF.runtime,
+        &path,
+        "classic9 golf verify = classic9 reference verify",
+    )
+    .map_err(|e| CliError::Evm(format!("prove verify --puzzle classic9: {e}")))?;
+    let hex = |g: &[u8]| g.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    if json {
+        let c = r.counterexample.as_ref();
+        print_json(&Classic9Proof {
+            puzzle: "classic9",
+            function: Function::Verify.signature(),
+            result: if c.is_some() {
+                "counterexample"
+            } else {
+                "proved"
+            },
+            solver: r.solver.clone(),
+            solve_seconds: r.solve_time.as_secs_f64(),
+            execution_seconds: r.exec_time.as_secs_f64(),
+            query: r.query.display().to_string(),
+            query_bytes: r.query_bytes,
+            reference: SideJson::from(&r.reference),
+            implementation: SideJson::from(&r.implementation),
+            grids: c.map(|c| c.grids.iter().map(|g| hex(g)).collect()),
+            reference_output: c.map(|c| outcome(c.reference.success, &c.reference.output)),
+            implementation_output: c
+                .map(|c| outcome(c.implementation.success, &c.implementation.output)),
+        })?;
+    } else {
+        match &r.counterexample {
+            None => println!(
+                "proved for all 2^1296 argument pairs: classic9 golf verify(bytes,bytes) = reference verify (81-byte arguments, standard encoding)"
+            ),
+            Some(c) => {
+                println!("refuted: classic9 golf verify differs from the reference's");
+                for (name, g) in ["start", "solution"].iter().zip(&c.grids) {
+                    println!("{name:<9} 0x{}", hex(g));
+                }
+                println!(
+                    "replayed  reference {}; golf {}",
+                    outcome(c.reference.success, &c.reference.output),
+                    outcome(c.implementation.success, &c.implementation.output)
+                );
+            }
+        }
+        println!(
+            "solver    {} in {:.1} s (one query)",
+            r.solver,
+            r.solve_time.as_secs_f64()
+        );
+        for (name, s) in [("reference", &r.reference), ("golf", &r.implementation)] {
+            println!(
+                "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
+                s.stats.steps, s.stats.forks, s.stats.merges, s.stats.max_live, s.nodes
+            );
+        }
+        println!(
+            "query     {} ({} bytes; must answer unsat in any SMT-LIB2 solver)",
+            r.query.display(),
+            r.query_bytes
+        );
+    }
+    Ok(match r.counterexample {
+        None => ExitCode::SUCCESS,
+        Some(_) => ExitCode::from(1),
+    })
 }

@@ -65,6 +65,9 @@ struct Solved {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.size.active() {
         return match (&args.start, &args.address) {
+            (Some(start), None) if args.sat => {
+                family::solve_sat(&args.size, start, args.count, args.json)
+            }
             (Some(start), None) => family::solve(&args.size, start, args.count, args.json),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
