@@ -1,6 +1,8 @@
 """Decide one SMT-LIB2 file with the pinned bitwuzla (PyPI) and print the answer.
 
-Usage: .venv-solver/bin/python tools/smt-solve.py FILE.smt2
+Usage: .venv-solver/bin/python tools/smt-solve.py FILE.smt2 [SECONDS]
+
+SECONDS limits the check (default 600); past it the answer is "unknown".
 
 Prints, one per line:
   solver bitwuzla <version>
@@ -19,13 +21,21 @@ import bitwuzla
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
-        print("usage: smt-solve.py FILE.smt2", file=sys.stderr)
+    if len(sys.argv) not in (2, 3):
+        print("usage: smt-solve.py FILE.smt2 [SECONDS]", file=sys.stderr)
         return 2
     path = sys.argv[1]
+    try:
+        limit = float(sys.argv[2]) if len(sys.argv) == 3 else 600.0
+    except ValueError:
+        limit = -1.0
+    if not limit > 0:
+        print(f"smt-solve: SECONDS must be a positive number, got {sys.argv[2]!r}", file=sys.stderr)
+        return 2
     tm = bitwuzla.TermManager()
     options = bitwuzla.Options()
     options.set(bitwuzla.Option.PRODUCE_MODELS, True)
+    options.set(bitwuzla.Option.TIME_LIMIT_PER, int(limit * 1000))
     parser = bitwuzla.Parser(tm, options)
     try:
         parser.parse(path, parse_only=True)

@@ -126,3 +126,33 @@ fn solve_sat_reports_no_solution_with_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("no solution for"));
 }
+
+/// A query the solver cannot decide within its time limit ends as
+/// "undecided" with exit status 3 and never says "proved" (the classic 9×9
+/// equivalence is such a query today: bitwuzla does not decide it in minutes).
+#[test]
+fn an_undecided_query_says_so_and_never_proved() {
+    let out = Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(["prove", "verify", "--puzzle", "classic9"])
+        .env("OCTOKU_SOLVER_TIME_LIMIT", "3")
+        .output()
+        .expect("the octoku binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(stderr.contains("undecided"), "{stderr}");
+    assert!(stderr.contains("nothing is proved"), "{stderr}");
+    assert!(!stdout.contains("proved for all"), "{stdout}");
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(["prove", "verify", "--puzzle", "golf"])
+        .env("OCTOKU_SOLVER_TIME_LIMIT", "soon")
+        .output()
+        .expect("the octoku binary runs");
+    assert_ne!(bad.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("OCTOKU_SOLVER_TIME_LIMIT"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

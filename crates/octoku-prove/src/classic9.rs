@@ -261,9 +261,10 @@ pub fn prove_equal(
         Answer::Unsat => None,
         Answer::Unknown => {
             return Err(ProveError::Solver(format!(
-                "{} answered unknown on {}",
+                "undecided: {} answered unknown on {} within {:.0} s (OCTOKU_SOLVER_TIME_LIMIT sets the limit); nothing is proved",
                 solved.solver,
-                query.display()
+                query.display(),
+                solved.wall.as_secs_f64()
             )));
         }
         Answer::Sat(values) => {

@@ -284,7 +284,7 @@ pub fn prove_verify(
         Answer::Unsat => Verdict::Proved,
         Answer::Unknown => {
             return Err(ProveError::Solver(format!(
-                "{} answered unknown on a query in {}",
+                "undecided: {} answered unknown on a query in {} (OCTOKU_SOLVER_TIME_LIMIT seconds per query, default 600); nothing is proved",
                 solved.solver,
                 query.display()
             )));

@@ -46,8 +46,25 @@ pub fn python() -> PathBuf {
     }
 }
 
-/// Decides the SMT-LIB2 file at `path`.
+/// The solver's time limit per query: `OCTOKU_SOLVER_TIME_LIMIT` seconds
+/// (default 600). Past it the answer is [`Answer::Unknown`], so a query the
+/// solver cannot decide ends as "undecided" instead of running on.
+pub fn time_limit() -> Result<f64, String> {
+    match std::env::var("OCTOKU_SOLVER_TIME_LIMIT") {
+        Err(_) => Ok(600.0),
+        Ok(text) if text.is_empty() => Ok(600.0),
+        Ok(text) => match text.parse::<f64>() {
+            Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+            _ => Err(format!(
+                "OCTOKU_SOLVER_TIME_LIMIT is {text:?}: expected a positive number of seconds"
+            )),
+        },
+    }
+}
+
+/// Decides the SMT-LIB2 file at `path` within [`time_limit`].
 pub fn solve(path: &Path) -> Result<Solved, String> {
+    let limit = time_limit()?;
     let python = python();
     if !python.exists() {
         return Err(format!(
@@ -60,6 +77,7 @@ pub fn solve(path: &Path) -> Result<Solved, String> {
     let out = Command::new(&python)
         .arg(&script)
         .arg(path)
+        .arg(limit.to_string())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
     let wall = began.elapsed();
