@@ -408,6 +408,11 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             .click()
             .await
             .unwrap();
+        until(
+            &c,
+            "document.getElementById('practice-status').textContent.startsWith('Imported')",
+        )
+        .await;
         let status = text(&c, "practice-status").await;
         assert_eq!(
             status,
@@ -459,6 +464,13 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             .click()
             .await
             .unwrap();
+        // The import answers asynchronously: wait for its message, not the
+        // previous import's.
+        until(
+            &c,
+            "document.getElementById('practice-status').textContent.startsWith('text: ')",
+        )
+        .await;
         let status = text(&c, "practice-status").await;
         assert!(
             status.starts_with("text: ") && !status.contains('\n'),
