@@ -131,11 +131,11 @@ contract Classic9Golf {
             // Whether the 81 bytes at memory 0 are a solved Sudoku.
             // -------------------------------------------------------------------
             // Valid iff (1) every cell is in 1..9, (2) every row, column and box
-            // holds each of 1..8, (3) the 81 cells sum to 405. Given (2), a row
-            // is 1..8 once each plus one cell v in 1..9, so the sum is 324 plus
-            // the nine v's, and 405 needs every v = 9: each row holds one 9, nine
-            // 9s in all; a column or box holding 1..8 has room for one 9 at
-            // most, so each holds exactly one.
+            // holds each of 1..8, (3) every column holds a 9. Given (1) to (3)
+            // each column holds 1..9, so the grid holds nine 9s; a row or box
+            // holding 1..8 has room for one 9 at most, so each of the nine rows
+            // (boxes) holds exactly one. (`octoku prove verify --puzzle
+            // classic9` proves this contract equal to the reference by SMT.)
             //
             // Band k (rows 3k..3k+2) is x = shr(40, mload(27k)), see the lane
             // table above the contract. Per band:
@@ -164,12 +164,15 @@ contract Classic9Golf {
             let rows := not(0)
             let boxes := not(0)
             let cols
+            let nines
             {
                 let x := shr(40, mload(0))
                 let e := add(x, k7f)
                 let g := and(e, not(or(add(x, k76), x)))
                 gates := and(gates, g)
-                let u := and(and(shr(7, g), k01), not(shr(3, e)))
+                let c3 := shr(3, e)
+                nines := c3
+                let u := and(and(shr(7, g), k01), not(c3))
                 u := add(u, and(u, e))
                 u := add(u, mul(and(u, mul(and(shr(1, e), k01), 3)), 3))
                 u := add(u, mul(and(u, mul(and(shr(2, e), k01), 15)), 15))
@@ -183,7 +186,9 @@ contract Classic9Golf {
                 let e := add(x, k7f)
                 let g := and(e, not(or(add(x, k76), x)))
                 gates := and(gates, g)
-                let u := and(and(shr(7, g), k01), not(shr(3, e)))
+                let c3 := shr(3, e)
+                nines := or(nines, c3)
+                let u := and(and(shr(7, g), k01), not(c3))
                 u := add(u, and(u, e))
                 u := add(u, mul(and(u, mul(and(shr(1, e), k01), 3)), 3))
                 u := add(u, mul(and(u, mul(and(shr(2, e), k01), 15)), 15))
@@ -197,7 +202,9 @@ contract Classic9Golf {
                 let e := add(x, k7f)
                 let g := and(e, not(or(add(x, k76), x)))
                 gates := and(gates, g)
-                let u := and(and(shr(7, g), k01), not(shr(3, e)))
+                let c3 := shr(3, e)
+                nines := or(nines, c3)
+                let u := and(and(shr(7, g), k01), not(c3))
                 u := add(u, and(u, e))
                 u := add(u, mul(and(u, mul(and(shr(1, e), k01), 3)), 3))
                 u := add(u, mul(and(u, mul(and(shr(2, e), k01), 15)), 15))
@@ -213,11 +220,11 @@ contract Classic9Golf {
             b := or(b, and(not(rows), 0xff0000000000000000ff0000000000000000ff))
             b := or(b, and(not(boxes), 0xff0000ff0000ff))
             b := or(b, and(not(cols), 0xffffffffffffffffff))
-            // (3) lanes add without carry (at most 3 * 9 each), and a word is its
-            // byte sum mod 255 (256 = 1 mod 255). Given (2) the sum is in
-            // 333..405, where only 405 is 150 mod 255.
-            let sum := add(add(shr(40, mload(0)), shr(40, mload(27))), shr(40, mload(54)))
-            b := or(b, xor(mod(sum, 255), 150))
+            // (3) a column without a 9: bit 0 of a lane of c3 is bit 3 of e, set
+            // iff the cell is 9 (given (1)); ORed over the bands and folded like
+            // the columns of u (column 8 - L at lane L in 0..8).
+            nines := or(or(nines, shr(72, nines)), shr(144, nines))
+            b := or(b, and(not(nines), 0x010101010101010101))
             mstore(0x00, iszero(b))
             return(0x00, 0x20)
         }
