@@ -1,14 +1,18 @@
 //! Equivalence of two 9×9 validators' `verify(bytes,bytes)` (and
 //! `isValidSolution(bytes)`) on every pair of 81-byte grids, from their
 //! runtime bytecode: a well-formed ABI call with concrete offsets and lengths
-//! whose 81 bytes per argument are unknowns, one SMT query, and a replay in
-//! revm of any counterexample.
+//! whose 81 bytes per argument are unknowns, a proof in six SMT queries
+//! through the specifications of [`crate::spec9`], and a replay in revm of
+//! any counterexample.
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use alloy_primitives::Bytes;
 use octoku_core::U256;
+use octoku_core::rng::SplitMix64;
 use octoku_evm::RawOutcome;
 use octoku_evm::classic9::{encode_is_valid, encode_verify};
 
@@ -16,10 +20,10 @@ use crate::exec::{self, Call, Cell, Limits, Outcome};
 use crate::prove::{ProveError, Side, deployer};
 use crate::smt;
 use crate::solver::{self, Answer};
+use crate::spec9::{self, Cut};
 use crate::term::{TermId, Terms};
 
-/// Cells of a 9×9 grid argument.
-pub const CELLS: usize = 81;
+pub use crate::spec9::CELLS;
 
 /// 32-byte words that hold one argument's 81 bytes (the last one 17 bytes).
 const WORDS: usize = CELLS.div_ceil(32);
@@ -59,6 +63,21 @@ impl Function {
     }
 }
 
+/// One query of a 9×9 proof, answered `unsat`.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// Short name (also the query file's stem).
+    pub name: &'static str,
+    /// What its `unsat` shows.
+    pub claim: String,
+    /// The saved query.
+    pub query: PathBuf,
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// Wall time of the solver run (process included).
+    pub time: Duration,
+}
+
 /// A finished 9×9 equivalence check.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -70,16 +89,20 @@ pub struct Report {
     pub reference: Side,
     /// The implementation side.
     pub implementation: Side,
-    /// The saved query.
+    /// The directory of the saved queries.
     pub query: PathBuf,
-    /// Size of the query in bytes.
+    /// Size of all queries in bytes.
     pub query_bytes: usize,
     /// Solver name and version.
     pub solver: String,
-    /// Wall time of the solver run (process included).
+    /// Wall time of all solver runs (processes included).
     pub solve_time: Duration,
     /// Time of the symbolic execution of both contracts.
     pub exec_time: Duration,
+    /// The queries answered `unsat`, in the order run (all six when proved).
+    pub steps: Vec<Step>,
+    /// Cut points used: what each node of the implementation's terms is.
+    pub cuts: Vec<(Cut, String)>,
 }
 
 /// Grids on which the two contracts differ, as replayed in revm.
@@ -196,14 +219,112 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Grids on which to evaluate the implementation's terms to find its cut
+/// points: every solution byte 1..9 (the case the cut lemmas are about).
+fn samples(function: Function) -> Vec<Vec<U256>> {
+    let mut rng = SplitMix64::new(0x0c7_0c75);
+    (0..24)
+        .map(|_| {
+            let grids: Vec<Vec<u8>> = function
+                .arguments()
+                .iter()
+                .map(|_| (0..CELLS).map(|_| 1 + rng.below(9) as u8).collect())
+                .collect();
+            words_of(&grids)
+        })
+        .collect()
+}
+
+/// The variables' values (three words per argument) for these grids.
+fn words_of(grids: &[Vec<u8>]) -> Vec<U256> {
+    grids
+        .iter()
+        .flat_map(|g| {
+            let mut padded = g.clone();
+            padded.resize(32 * WORDS, 0);
+            padded
+                .chunks(32)
+                .map(U256::from_be_slice)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Nodes of the implementation's terms (reachable from `roots`) that take
+/// each cut point's value on every sample: candidates only, proved by a query.
+fn find_cuts(
+    terms: &Terms,
+    roots: &[TermId],
+    function: Function,
+    grid_of: impl Fn(&[U256]) -> Vec<u8>,
+) -> Vec<(Cut, TermId)> {
+    let samples = samples(function);
+    let nodes = smt::reachable(terms, roots);
+    let mut memos: Vec<_> = samples.iter().map(|_| HashMap::new()).collect();
+    let mut found = Vec::new();
+    for cut in Cut::all() {
+        let wanted: Vec<U256> = samples.iter().map(|v| cut.value(&grid_of(v))).collect();
+        let mask = cut.mask();
+        // The last matching node: the one the rest of the code uses.
+        let hit = nodes.iter().rev().copied().find(|&t| {
+            terms.as_const(t).is_none()
+                && samples
+                    .iter()
+                    .zip(&mut memos)
+                    .zip(&wanted)
+                    .all(|((v, memo), w)| terms.eval_memo(t, v, memo) & mask == *w)
+        });
+        if let Some(t) = hit {
+            found.push((cut, t));
+        }
+    }
+    found
+}
+
+/// Decides one query; `Ok(None)` for `unsat`, `Ok(Some(values))` for a model.
+fn decide(
+    name: &'static str,
+    claim: String,
+    dir: &Path,
+    text: &str,
+    steps: &mut Vec<Step>,
+    solver_name: &mut String,
+) -> Result<Option<Vec<(String, U256)>>, ProveError> {
+    let query = dir.join(format!("{name}.smt2"));
+    std::fs::write(&query, text)
+        .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", query.display())))?;
+    let solved = solver::solve(&query).map_err(ProveError::Solver)?;
+    *solver_name = solved.solver.clone();
+    match solved.answer {
+        Answer::Unsat => {
+            steps.push(Step {
+                name,
+                claim,
+                query,
+                bytes: text.len(),
+                time: solved.wall,
+            });
+            Ok(None)
+        }
+        Answer::Sat(values) => Ok(Some(values)),
+        Answer::Unknown => Err(ProveError::Solver(format!(
+            "undecided: {} answered unknown on {} ({claim}) within {:.0} s (OCTOKU_SOLVER_TIME_LIMIT sets the limit); nothing is proved",
+            solved.solver,
+            query.display(),
+            solved.wall.as_secs_f64()
+        ))),
+    }
+}
+
 /// Proves `implementation`'s `function` equal to `reference`'s on every
 /// choice of the 81-byte grids, or finds and replays grids where they
-/// differ. The query is written to `query` (a file; its directory is created).
+/// differ. The queries are written to the directory `dir` (created), one
+/// file per step (see [`crate::spec9`]).
 pub fn prove_equal(
     function: Function,
     reference: &[u8],
     implementation: &[u8],
-    query: &Path,
+    dir: &Path,
     title: &str,
 ) -> Result<Report, ProveError> {
     let began = Instant::now();
@@ -218,120 +339,270 @@ pub fn prove_equal(
             which: "implementation",
             error,
         })?;
-    let exec_time = began.elapsed();
     let (ref_side, imp_side) = (
         side(&terms, &ref_out, ref_stats),
         side(&terms, &imp_out, imp_stats),
     );
-    let header = vec![
-        format!("octoku: {title}"),
-        format!(
-            "Satisfiable exactly when the two {} calls (no value, standard ABI encoding,",
-            function.signature()
-        ),
-        format!(
-            "each argument 81 bytes, held in the variables NAME0 NAME1 NAME2: bytes 0..31, 32..63, 64..80) can give different results; arguments: {}.",
-            function.arguments().join(", ")
-        ),
-        "Packed outcome: success (1 returned, 0 reverted or halted) ++ data length ++ data words."
-            .to_string(),
-        format!(
-            "reference: {} forks, {} merges, {} distinct ends, {} nodes; implementation: {} forks, {} merges, {} distinct ends, {} nodes",
-            ref_stats.forks,
-            ref_stats.merges,
-            ref_stats.ended,
-            ref_side.nodes,
-            imp_stats.forks,
-            imp_stats.merges,
-            imp_stats.ended,
-            imp_side.nodes
-        ),
-    ];
-    let text = smt::distinct_query(&terms, &ref_out, &imp_out, &header, None);
-    if let Some(dir) = query.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let args = function.arguments();
+    let solution = args[args.len() - 1];
+    let start = (args.len() == 2).then_some(args[0]);
+    let grid_of = |values: &[U256]| grids_of(function, values).pop().expect("one grid");
+    let imp_roots = smt::roots(&imp_out);
+    let cuts = find_cuts(&terms, &imp_roots, function, grid_of);
+    let exec_time = began.elapsed();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let width = ref_out.words.len().max(imp_out.words.len());
+    let bits = 256 * (2 + width);
+    let spec = spec9::definitions(solution, start);
+    let header = |lines: &[&str]| -> Vec<String> {
+        let mut h = vec![
+            format!("octoku: {title}"),
+            format!(
+                "{} of the validators (no value, standard ABI encoding, each argument 81 bytes in the variables NAME0 NAME1 NAME2: bytes 0..31, 32..63, 64..80; arguments: {}).",
+                function.signature(),
+                args.join(", ")
+            ),
+            "Packed outcome: success (1 returned, 0 reverted or halted) ++ data length ++ data words. b0..b80: solution bytes, s0..s80: start bytes.".to_string(),
+        ];
+        h.extend(lines.iter().map(|l| l.to_string()));
+        h
+    };
+    let cut_facts: Vec<String> = cuts
+        .iter()
+        .map(|(cut, t)| cut.fact(&smt::node_name(&terms, *t)))
+        .collect();
+    let mut steps = Vec::new();
+    let mut solver_name = String::new();
+    let w_of = |start: Option<&str>| if start.is_some() { "(and G W)" } else { "W" };
+    let v_of = |start: Option<&str>| if start.is_some() { "(and G V)" } else { "V" };
+
+    // 2. The cut points.
+    let mut text = smt::preamble(
+        &terms,
+        &imp_roots,
+        &header(&[
+            "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 1..9.",
+        ]),
+    );
+    text.push_str(&spec);
+    writeln!(
+        text,
+        "(assert (not (and true {})))\n(check-sat)\n(exit)",
+        cut_facts.join(" ")
+    )
+    .expect("String");
+    let claim = format!(
+        "cut points of the implementation: {}",
+        cuts.iter()
+            .map(|(c, _)| c.describe())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if decide(
+        "cut-points",
+        claim,
+        dir,
+        &text,
+        &mut steps,
+        &mut solver_name,
+    )?
+    .is_some()
+    {
+        return Err(ProveError::Solver(format!(
+            "undecided: a cut point found on sample grids does not hold on all grids ({}); nothing is proved",
+            dir.join("cut-points.smt2").display()
+        )));
     }
-    std::fs::write(query, &text)
-        .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", query.display())))?;
-    let solve_began = Instant::now();
-    let solved = solver::solve(query).map_err(ProveError::Solver)?;
-    let solve_time = solve_began.elapsed();
-    let counterexample = match solved.answer {
-        Answer::Unsat => None,
-        Answer::Unknown => {
-            return Err(ProveError::Solver(format!(
-                "undecided: {} answered unknown on {} within {:.0} s (OCTOKU_SOLVER_TIME_LIMIT sets the limit); nothing is proved",
-                solved.solver,
-                query.display(),
-                solved.wall.as_secs_f64()
+
+    // 3. The implementation against W, with the cut points assumed.
+    let mut text = smt::preamble(
+        &terms,
+        &imp_roots,
+        &header(&[
+            "Implementation = specification W (1..8 per unit, nine 9s), assuming the cut points (cut-points.smt2); unsat = equal on every input.",
+        ]),
+    );
+    text.push_str(&spec);
+    for fact in &cut_facts {
+        writeln!(text, "(assert {fact})").expect("String");
+    }
+    writeln!(
+        text,
+        "(define-fun implementation () (_ BitVec {bits}) {})\n(assert (distinct implementation {}))\n(check-sat)\n(exit)",
+        smt::packed(&terms, &imp_out, width),
+        spec9::returned(w_of(start), width)
+    )
+    .expect("String");
+    let claim = format!("implementation = returned {}", w_of(start));
+    if let Some(values) = decide(
+        "implementation",
+        claim,
+        dir,
+        &text,
+        &mut steps,
+        &mut solver_name,
+    )? {
+        // The implementation differs from W there: a counterexample if it
+        // also differs from the reference.
+        let grids = grids_of(function, &model_values(&terms, &values));
+        let counterexample = replay_checked(
+            &terms,
+            function,
+            reference,
+            implementation,
+            (&ref_out, &imp_out),
+            grids,
+        )?;
+        return match counterexample {
+            Some(c) => Ok(Report {
+                function,
+                counterexample: Some(c),
+                reference: ref_side,
+                implementation: imp_side,
+                query: dir.to_path_buf(),
+                query_bytes: steps.iter().map(|s| s.bytes).sum::<usize>() + text.len(),
+                solver: solver_name,
+                solve_time: steps.iter().map(|s| s.time).sum(),
+                exec_time,
+                steps,
+                cuts: cuts
+                    .iter()
+                    .map(|(c, t)| (*c, smt::node_name(&terms, *t)))
+                    .collect(),
+            }),
+            None => Err(ProveError::Solver(format!(
+                "undecided: the implementation differs from the specification W ({}) on an input where it agrees with the reference; this proof's decomposition does not apply; nothing is proved",
+                dir.join("implementation.smt2").display()
+            ))),
+        };
+    }
+
+    // 1. The reference against V.
+    let ref_roots = smt::roots(&ref_out);
+    let mut text = smt::preamble(
+        &terms,
+        &ref_roots,
+        &header(&[
+            "Reference = specification V (1..9 in every row, column and box); unsat = equal on every input.",
+        ]),
+    );
+    text.push_str(&spec);
+    writeln!(
+        text,
+        "(define-fun reference () (_ BitVec {bits}) {})\n(assert (distinct reference {}))\n(check-sat)\n(exit)",
+        smt::packed(&terms, &ref_out, width),
+        spec9::returned(v_of(start), width)
+    )
+    .expect("String");
+    let claim = format!("reference = returned {}", v_of(start));
+    if decide("reference", claim, dir, &text, &mut steps, &mut solver_name)?.is_some() {
+        return Err(ProveError::Solver(format!(
+            "undecided: the reference differs from the specification V ({}); nothing is proved",
+            dir.join("reference.smt2").display()
+        )));
+    }
+
+    // 4, 5, 6. W = V, from the unit lemma and the count identities.
+    for (name, claim, text) in [
+        (
+            "unit-lemma",
+            "nine bytes in 1..9 holding 1..8 hold at most one 9, exactly one iff 9 is among them",
+            spec9::unit_lemma_query(),
+        ),
+        (
+            "count-identities",
+            "the count of 9s is the sum of the rows', the columns' and the boxes' counts",
+            spec9::identities_query(solution),
+        ),
+        (
+            "w-equals-v",
+            "W = V, assuming the unit lemma for the 27 units and the count identities",
+            spec9::equivalence_query(solution),
+        ),
+    ] {
+        if decide(
+            name,
+            claim.to_string(),
+            dir,
+            &text,
+            &mut steps,
+            &mut solver_name,
+        )?
+        .is_some()
+        {
+            return Err(ProveError::Unsound(format!(
+                "the solver refutes {} ({claim}), a fact about the specifications alone",
+                dir.join(format!("{name}.smt2")).display()
             )));
         }
-        Answer::Sat(values) => {
-            let vars: Vec<U256> = terms
-                .var_names()
-                .iter()
-                .map(|name| {
-                    values
-                        .iter()
-                        .find(|(n, _)| n == name)
-                        .map(|(_, v)| *v)
-                        .unwrap_or(U256::ZERO)
-                })
-                .collect();
-            // The bytes of the third words past byte 17 are not in the
-            // calldata; zero them so the terms see exactly the replayed input.
-            let grids = grids_of(function, &vars);
-            let vars: Vec<U256> = grids
-                .iter()
-                .flat_map(|g| {
-                    let mut padded = g.clone();
-                    padded.resize(32 * WORDS, 0);
-                    padded
-                        .chunks(32)
-                        .map(U256::from_be_slice)
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            let concrete = replay(&[reference, implementation], function, &grids)?;
-            let (r, i) = (concrete[0].clone(), concrete[1].clone());
-            for (which, outcome, run) in [
-                ("reference", &ref_out, &r),
-                ("implementation", &imp_out, &i),
-            ] {
-                let (success, data) = evaluate(&terms, outcome, &vars);
-                if success != run.success || data != run.output.as_ref() {
-                    return Err(ProveError::Unsound(format!(
-                        "the {which}'s terms give ({success}, 0x{}) on grids {}, revm gives ({}, {})",
-                        hex(&data),
-                        grids.iter().map(|g| hex(g)).collect::<Vec<_>>().join(", "),
-                        run.success,
-                        run.output
-                    )));
-                }
-            }
-            if r.success == i.success && r.output == i.output {
-                return Err(ProveError::Unsound(format!(
-                    "the counterexample {} does not reproduce in revm",
-                    grids.iter().map(|g| hex(g)).collect::<Vec<_>>().join(", ")
-                )));
-            }
-            Some(Counterexample {
-                grids,
-                reference: r,
-                implementation: i,
-            })
-        }
-    };
+    }
     Ok(Report {
         function,
-        counterexample,
+        counterexample: None,
         reference: ref_side,
         implementation: imp_side,
-        query: query.to_path_buf(),
-        query_bytes: text.len(),
-        solver: solved.solver,
-        solve_time,
+        query: dir.to_path_buf(),
+        query_bytes: steps.iter().map(|s| s.bytes).sum(),
+        solver: solver_name,
+        solve_time: steps.iter().map(|s| s.time).sum(),
         exec_time,
+        steps,
+        cuts: cuts
+            .iter()
+            .map(|(c, t)| (*c, smt::node_name(&terms, *t)))
+            .collect(),
     })
+}
+
+/// The values of the store's variables in declaration order from a model
+/// (absent ones 0), with the third words' bytes past the 81st cleared so the
+/// terms see exactly the replayed calldata.
+fn model_values(terms: &Terms, values: &[(String, U256)]) -> Vec<U256> {
+    terms
+        .var_names()
+        .iter()
+        .map(|name| {
+            values
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| *v)
+                .unwrap_or(U256::ZERO)
+        })
+        .collect()
+}
+
+/// Replays `grids` in revm on both contracts, checks that each side's terms
+/// give what revm gives (else a prover bug), and returns the counterexample
+/// when the two differ.
+fn replay_checked(
+    terms: &Terms,
+    function: Function,
+    reference: &[u8],
+    implementation: &[u8],
+    (ref_out, imp_out): (&Outcome, &Outcome),
+    grids: Vec<Vec<u8>>,
+) -> Result<Option<Counterexample>, ProveError> {
+    let vars = words_of(&grids);
+    let concrete = replay(&[reference, implementation], function, &grids)?;
+    let (r, i) = (concrete[0].clone(), concrete[1].clone());
+    for (which, outcome, run) in [("reference", ref_out, &r), ("implementation", imp_out, &i)] {
+        let (success, data) = evaluate(terms, outcome, &vars);
+        if success != run.success || data != run.output.as_ref() {
+            return Err(ProveError::Unsound(format!(
+                "the {which}'s terms give ({success}, 0x{}) on grids {}, revm gives ({}, {})",
+                hex(&data),
+                grids.iter().map(|g| hex(g)).collect::<Vec<_>>().join(", "),
+                run.success,
+                run.output
+            )));
+        }
+    }
+    Ok(
+        (r.success != i.success || r.output != i.output).then_some(Counterexample {
+            grids,
+            reference: r,
+            implementation: i,
+        }),
+    )
 }

@@ -13,4 +13,5 @@ pub mod prove;
 pub mod sat;
 pub mod smt;
 pub mod solver;
+pub mod spec9;
 pub mod term;

@@ -70,7 +70,7 @@ fn definition(terms: &Terms, t: TermId) -> String {
 }
 
 /// Every node reachable from `roots`, children before parents.
-fn reachable_sorted(terms: &Terms, roots: &[TermId]) -> Vec<TermId> {
+pub fn reachable(terms: &Terms, roots: &[TermId]) -> Vec<TermId> {
     let mut seen = vec![false; terms.len()];
     let mut stack: Vec<TermId> = roots.to_vec();
     while let Some(t) = stack.pop() {
@@ -93,12 +93,51 @@ fn reachable_sorted(terms: &Terms, roots: &[TermId]) -> Vec<TermId> {
 
 /// The outcome packed into one bit-vector expression: success, length, then
 /// each data word (`width` words, zero-padded), 256 bits each.
-fn packed(terms: &Terms, o: &Outcome, width: usize) -> String {
+pub fn packed(terms: &Terms, o: &Outcome, width: usize) -> String {
     let mut parts = vec![name(terms, o.success), name(terms, o.len)];
     for k in 0..width {
         parts.push(o.words.get(k).map_or(ZERO.to_string(), |&w| name(terms, w)));
     }
     format!("(concat {})", parts.join(" "))
+}
+
+/// The name by which a query refers to node `t` (a literal, a variable or `tN`).
+pub fn node_name(terms: &Terms, t: TermId) -> String {
+    name(terms, t)
+}
+
+/// The roots of an outcome: success, length and data words.
+pub fn roots(o: &Outcome) -> Vec<TermId> {
+    let mut roots = vec![o.success, o.len];
+    roots.extend(&o.words);
+    roots
+}
+
+/// The start of a QF_BV query: `header` lines as comments, the logic, every
+/// variable of `terms` (256 bits), and one `define-fun` per node reachable
+/// from `roots`, children first.
+pub fn preamble(terms: &Terms, roots: &[TermId], header: &[String]) -> String {
+    let mut out = String::new();
+    for line in header {
+        writeln!(out, "; {line}").expect("write to String");
+    }
+    out.push_str("(set-logic QF_BV)\n(set-option :produce-models true)\n");
+    for v in terms.var_names() {
+        writeln!(out, "(declare-const {v} (_ BitVec 256))").expect("write to String");
+    }
+    for t in reachable(terms, roots) {
+        if matches!(terms.node(t), Node::Const(_) | Node::Var(_)) {
+            continue;
+        }
+        writeln!(
+            out,
+            "(define-fun t{} () (_ BitVec 256) {})",
+            t.index(),
+            definition(terms, t)
+        )
+        .expect("write to String");
+    }
+    out
 }
 
 /// A QF_BV query that is satisfiable exactly when the two outcomes differ for
@@ -114,34 +153,9 @@ pub fn distinct_query(
     case: Option<&str>,
 ) -> String {
     let width = reference.words.len().max(implementation.words.len());
-    let mut roots = vec![
-        reference.success,
-        reference.len,
-        implementation.success,
-        implementation.len,
-    ];
-    roots.extend(&reference.words);
-    roots.extend(&implementation.words);
-    let mut out = String::new();
-    for line in header {
-        writeln!(out, "; {line}").expect("write to String");
-    }
-    out.push_str("(set-logic QF_BV)\n(set-option :produce-models true)\n");
-    for v in terms.var_names() {
-        writeln!(out, "(declare-const {v} (_ BitVec 256))").expect("write to String");
-    }
-    for t in reachable_sorted(terms, &roots) {
-        if matches!(terms.node(t), Node::Const(_) | Node::Var(_)) {
-            continue;
-        }
-        writeln!(
-            out,
-            "(define-fun t{} () (_ BitVec 256) {})",
-            t.index(),
-            definition(terms, t)
-        )
-        .expect("write to String");
-    }
+    let mut all = roots(reference);
+    all.extend(roots(implementation));
+    let mut out = preamble(terms, &all, header);
     let bits = 256 * (2 + width);
     writeln!(
         out,

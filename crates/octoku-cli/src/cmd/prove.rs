@@ -229,8 +229,11 @@ struct Classic9Proof {
     solver: String,
     solve_seconds: f64,
     execution_seconds: f64,
+    /// The directory of the saved queries.
     query: String,
     query_bytes: usize,
+    /// The queries answered unsat, in order.
+    steps: Vec<StepJson>,
     reference: SideJson,
     implementation: SideJson,
     /// The differing 81-byte grids in hex, one per argument.
@@ -239,17 +242,27 @@ struct Classic9Proof {
     implementation_output: Option<String>,
 }
 
+/// One query of the 9x9 proof.
+#[derive(Debug, Serialize)]
+struct StepJson {
+    name: &'static str,
+    claim: String,
+    query: String,
+    query_bytes: usize,
+    seconds: f64,
+}
+
 /// The golfed 9x9 verify(bytes,bytes) against the 9x9 reference's, on every
 /// pair of 81-byte arguments.
 fn classic9(json: bool) -> Result<ExitCode, CliError> {
     use octoku_evm::artifacts;
     use octoku_prove::classic9::{Function, prove_equal};
-    let path = repo_root().join("target/prove/classic9/verify-golf.smt2");
+    let dir = repo_root().join("target/prove/classic9/verify-golf");
     let r = prove_equal(
         Function::Verify,
         artifacts::CLASSIC9_REFERENCE.runtime,
         artifacts::CLASSIC9_GOLF.runtime,
-        &path,
+        &dir,
         "classic9 golf verify = classic9 reference verify",
     )
     .map_err(|e| CliError::Evm(format!("prove verify --puzzle classic9: {e}")))?;
@@ -269,6 +282,17 @@ fn classic9(json: bool) -> Result<ExitCode, CliError> {
             execution_seconds: r.exec_time.as_secs_f64(),
             query: r.query.display().to_string(),
             query_bytes: r.query_bytes,
+            steps: r
+                .steps
+                .iter()
+                .map(|s| StepJson {
+                    name: s.name,
+                    claim: s.claim.clone(),
+                    query: s.query.display().to_string(),
+                    query_bytes: s.bytes,
+                    seconds: s.time.as_secs_f64(),
+                })
+                .collect(),
             reference: SideJson::from(&r.reference),
             implementation: SideJson::from(&r.implementation),
             grids: c.map(|c| c.grids.iter().map(|g| hex(g)).collect()),
@@ -294,10 +318,19 @@ fn classic9(json: bool) -> Result<ExitCode, CliError> {
             }
         }
         println!(
-            "solver    {} in {:.1} s (one query)",
+            "solver    {} in {:.1} s ({} queries)",
             r.solver,
-            r.solve_time.as_secs_f64()
+            r.solve_time.as_secs_f64(),
+            r.steps.len()
         );
+        for s in &r.steps {
+            println!(
+                "  unsat {:>6.1} s  {} ({})",
+                s.time.as_secs_f64(),
+                s.claim,
+                s.query.display()
+            );
+        }
         for (name, s) in [("reference", &r.reference), ("golf", &r.implementation)] {
             println!(
                 "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
@@ -305,7 +338,7 @@ fn classic9(json: bool) -> Result<ExitCode, CliError> {
             );
         }
         println!(
-            "query     {} ({} bytes; must answer unsat in any SMT-LIB2 solver)",
+            "queries   {} ({} bytes; each must answer unsat in any SMT-LIB2 solver)",
             r.query.display(),
             r.query_bytes
         );
