@@ -63,6 +63,16 @@ impl Function {
     }
 }
 
+/// The queries of a 9×9 proof, in the order they run.
+pub const STEPS: [&str; 6] = [
+    "cut-points",
+    "implementation",
+    "reference",
+    "unit-lemma",
+    "count-identities",
+    "w-equals-v",
+];
+
 /// One query of a 9×9 proof, answered `unsat`.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -353,7 +363,6 @@ pub fn prove_equal(
     std::fs::create_dir_all(dir)
         .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let width = ref_out.words.len().max(imp_out.words.len());
-    let bits = 256 * (2 + width);
     let spec = spec9::definitions(solution, start);
     let header = |lines: &[&str]| -> Vec<String> {
         let mut h = vec![
@@ -372,26 +381,55 @@ pub fn prove_equal(
         .iter()
         .map(|(cut, t)| cut.fact(&smt::node_name(&terms, *t)))
         .collect();
+    let cut_names: Vec<(Cut, String)> = cuts
+        .iter()
+        .map(|(c, t)| (*c, smt::node_name(&terms, *t)))
+        .collect();
+    let dir_path = dir.to_path_buf();
+    let report = move |counterexample, steps: Vec<Step>, solver| Report {
+        function,
+        counterexample,
+        reference: ref_side,
+        implementation: imp_side,
+        query: dir_path,
+        query_bytes: steps.iter().map(|s| s.bytes).sum(),
+        solve_time: steps.iter().map(|s| s.time).sum(),
+        solver,
+        exec_time,
+        steps,
+        cuts: cut_names,
+    };
     let mut steps = Vec::new();
     let mut solver_name = String::new();
     let w_of = |start: Option<&str>| if start.is_some() { "(and G W)" } else { "W" };
     let v_of = |start: Option<&str>| if start.is_some() { "(and G V)" } else { "V" };
 
+    // One query over the implementation's (or reference's) terms and the
+    // specifications: assumptions, then the goal whose negation is asserted.
+    let query = |roots: &[TermId], note: &str, facts: &[String], goal: &str| {
+        let mut text = smt::preamble(&terms, roots, &header(&[note]));
+        text.push_str(&spec);
+        for fact in facts {
+            writeln!(text, "(assert {fact})").expect("String");
+        }
+        writeln!(text, "(assert (not {goal}))\n(check-sat)\n(exit)").expect("String");
+        text
+    };
+    let packed = |o: &Outcome, predicate: &str| {
+        format!(
+            "(= {} {})",
+            smt::packed(&terms, o, width),
+            spec9::returned(predicate, width)
+        )
+    };
+
     // 2. The cut points.
-    let mut text = smt::preamble(
-        &terms,
+    let text = query(
         &imp_roots,
-        &header(&[
-            "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 1..9.",
-        ]),
+        "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 1..9.",
+        &[],
+        &format!("(and true {})", cut_facts.join(" ")),
     );
-    text.push_str(&spec);
-    writeln!(
-        text,
-        "(assert (not (and true {})))\n(check-sat)\n(exit)",
-        cut_facts.join(" ")
-    )
-    .expect("String");
     let claim = format!(
         "cut points of the implementation: {}",
         cuts.iter()
@@ -416,24 +454,12 @@ pub fn prove_equal(
     }
 
     // 3. The implementation against W, with the cut points assumed.
-    let mut text = smt::preamble(
-        &terms,
+    let text = query(
         &imp_roots,
-        &header(&[
-            "Implementation = specification W (1..8 per unit, nine 9s), assuming the cut points (cut-points.smt2); unsat = equal on every input.",
-        ]),
+        "Implementation = specification W (1..8 in every unit, a 9 in every column), assuming the cut points (cut-points.smt2); unsat = equal on every input.",
+        &cut_facts,
+        &packed(&imp_out, w_of(start)),
     );
-    text.push_str(&spec);
-    for fact in &cut_facts {
-        writeln!(text, "(assert {fact})").expect("String");
-    }
-    writeln!(
-        text,
-        "(define-fun implementation () (_ BitVec {bits}) {})\n(assert (distinct implementation {}))\n(check-sat)\n(exit)",
-        smt::packed(&terms, &imp_out, width),
-        spec9::returned(w_of(start), width)
-    )
-    .expect("String");
     let claim = format!("implementation = returned {}", w_of(start));
     if let Some(values) = decide(
         "implementation",
@@ -455,22 +481,7 @@ pub fn prove_equal(
             grids,
         )?;
         return match counterexample {
-            Some(c) => Ok(Report {
-                function,
-                counterexample: Some(c),
-                reference: ref_side,
-                implementation: imp_side,
-                query: dir.to_path_buf(),
-                query_bytes: steps.iter().map(|s| s.bytes).sum::<usize>() + text.len(),
-                solver: solver_name,
-                solve_time: steps.iter().map(|s| s.time).sum(),
-                exec_time,
-                steps,
-                cuts: cuts
-                    .iter()
-                    .map(|(c, t)| (*c, smt::node_name(&terms, *t)))
-                    .collect(),
-            }),
+            Some(c) => Ok(report(Some(c), steps, solver_name)),
             None => Err(ProveError::Solver(format!(
                 "undecided: the implementation differs from the specification W ({}) on an input where it agrees with the reference; this proof's decomposition does not apply; nothing is proved",
                 dir.join("implementation.smt2").display()
@@ -479,22 +490,12 @@ pub fn prove_equal(
     }
 
     // 1. The reference against V.
-    let ref_roots = smt::roots(&ref_out);
-    let mut text = smt::preamble(
-        &terms,
-        &ref_roots,
-        &header(&[
-            "Reference = specification V (1..9 in every row, column and box); unsat = equal on every input.",
-        ]),
+    let text = query(
+        &smt::roots(&ref_out),
+        "Reference = specification V (1..9 in every row, column and box); unsat = equal on every input.",
+        &[],
+        &packed(&ref_out, v_of(start)),
     );
-    text.push_str(&spec);
-    writeln!(
-        text,
-        "(define-fun reference () (_ BitVec {bits}) {})\n(assert (distinct reference {}))\n(check-sat)\n(exit)",
-        smt::packed(&terms, &ref_out, width),
-        spec9::returned(v_of(start), width)
-    )
-    .expect("String");
     let claim = format!("reference = returned {}", v_of(start));
     if decide("reference", claim, dir, &text, &mut steps, &mut solver_name)?.is_some() {
         return Err(ProveError::Solver(format!(
@@ -537,22 +538,7 @@ pub fn prove_equal(
             )));
         }
     }
-    Ok(Report {
-        function,
-        counterexample: None,
-        reference: ref_side,
-        implementation: imp_side,
-        query: dir.to_path_buf(),
-        query_bytes: steps.iter().map(|s| s.bytes).sum(),
-        solver: solver_name,
-        solve_time: steps.iter().map(|s| s.time).sum(),
-        exec_time,
-        steps,
-        cuts: cuts
-            .iter()
-            .map(|(c, t)| (*c, smt::node_name(&terms, *t)))
-            .collect(),
-    })
+    Ok(report(None, steps, solver_name))
 }
 
 /// The values of the store's variables in declaration order from a model
