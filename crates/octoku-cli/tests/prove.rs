@@ -24,18 +24,23 @@ fn json(out: &Output) -> Value {
     })
 }
 
-/// The fair puzzle's verify is proved equal to the reference's, end to end
-/// (the golfed one is proved in octoku-prove's own tests).
-#[test]
-fn prove_verify_fair_proves_and_reports_its_figures() {
-    let out = octoku(&["prove", "verify", "--puzzle", "fair", "--json"]);
+/// `octoku prove verify --puzzle PUZZLE --json`, which must exit 0.
+fn proved(puzzle: &str) -> Value {
+    let out = octoku(&["prove", "verify", "--puzzle", puzzle, "--json"]);
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v = json(&out);
+    json(&out)
+}
+
+/// The fair puzzle's verify is proved equal to the reference's, end to end
+/// (the golfed one is proved in octoku-prove's own tests).
+#[test]
+fn prove_verify_fair_proves_and_reports_its_figures() {
+    let v = proved("fair");
     assert_keys(
         &v,
         &[
@@ -131,14 +136,7 @@ fn solve_sat_reports_no_solution_with_exit_1() {
 /// through the six queries of `octoku_prove::spec9`, each reported.
 #[test]
 fn prove_verify_classic9_proves_in_six_queries() {
-    let out = octoku(&["prove", "verify", "--puzzle", "classic9", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = proved("classic9");
     assert_keys(
         &v,
         &[
