@@ -233,6 +233,11 @@ fn deploy_puzzle_classic9_on_the_embedded_chain_answers_seed_000_grids() {
         text.contains(&format!("(9x9 golf, block 3, gas {}, tx ", row["gas"])),
         "{text}"
     );
+    // The printed next command names the same chain.
+    assert!(
+        text.contains(&format!(" --state {state} START SOLUTION")),
+        "{text}"
+    );
 
     let start = empty();
     for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {

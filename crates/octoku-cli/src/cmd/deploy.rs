@@ -15,7 +15,9 @@ use octoku_evm::{
 use serde::Serialize;
 
 use super::{
-    onchain::{ChainArgs, KeyUse, chain_error, deployments_path, recorded_deployments},
+    onchain::{
+        ChainArgs, DEFAULT_STATE, KeyUse, chain_error, deployments_path, recorded_deployments,
+    },
     wallet::TxArgs,
 };
 use crate::{
@@ -238,7 +240,18 @@ fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
             receipt.gas_used,
             receipt.tx_hash
         )?;
-        outln!("verify    octoku verify --size 9 --puzzle-address {address} START SOLUTION")?;
+        // The same chain for the next command: the node, or a state file
+        // other than the default.
+        let chain = match (&args.chain.rpc_url, &args.chain.state) {
+            (Some(url), _) => format!(" --rpc-url {url}"),
+            (None, state) if state.as_path() != std::path::Path::new(DEFAULT_STATE) => {
+                format!(" --state {}", state.display())
+            }
+            _ => String::new(),
+        };
+        outln!(
+            "verify    octoku verify --size 9 --puzzle-address {address}{chain} START SOLUTION"
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
