@@ -159,6 +159,18 @@ fn serve_refuses_bad_input_in_one_line() {
             ],
             "keystore /nonexistent/keystore.json: cannot read it",
         ),
+        (
+            vec!["--nonce", "3"],
+            "--nonce 3: octoku serve sends one transaction per submission",
+        ),
+        (
+            vec!["--confirmations", "2"],
+            "the embedded chain mines one block per transaction",
+        ),
+        (
+            vec!["--gas-price", "1gwei", "--priority-gas-price", "2gwei"],
+            "--priority-gas-price 2000000000 is above --gas-price",
+        ),
     ] {
         let out = Command::new(OCTOKU)
             .arg("serve")

@@ -18,7 +18,7 @@ use octoku_core::{Board, explain, solve};
 use octoku_evm::{
     Puzzle,
     chain::{
-        self, Chain, ChainError, DEV_ACCOUNTS, EMBEDDED_CHAIN_ID, PrivateKey,
+        self, Chain, ChainError, DEV_ACCOUNTS, EMBEDDED_CHAIN_ID, PrivateKey, TxOptions,
         arena::{self, arena_initcode},
         deployments::{Deployment, DeploymentsFile, deployments_path},
         leaderboard,
@@ -113,6 +113,7 @@ pub struct Backend {
     signer: Option<PrivateKey>,
     dev_keys: bool,
     sending: Mutex<()>,
+    tx: TxOptions,
 }
 
 impl std::fmt::Debug for Backend {
@@ -157,6 +158,11 @@ impl Backend {
                 Chain::embedded(&config.state, &read_key, true).map_err(chain_failure)?,
             ),
         };
+        // Options the chain refuses (several confirmations on the embedded
+        // chain, a gas limit above its block's) fail here, not per request.
+        chain
+            .set_tx_options(config.tx.clone())
+            .map_err(|e| ServeError::Input(e.to_string()))?;
         let label = chain.describe().map_err(chain_failure)?;
         let chain_id = chain.chain_id().map_err(chain_failure)?;
         let recorded = recorded_deployments(&mut chain, &config.deployments_dir, chain_id)?;
@@ -198,6 +204,7 @@ impl Backend {
             from_block: record.map_or(0, |d| d.arena_tx.block),
             signer,
             sending: Mutex::new(()),
+            tx: config.tx.clone(),
         })
     }
 
@@ -324,6 +331,7 @@ impl Backend {
         };
         let _one = self.sending.lock().unwrap_or_else(|p| p.into_inner());
         let mut chain = self.open_as(&key)?;
+        chain.set_tx_options(self.tx.clone())?;
         let solved = arena::solve(&mut chain, self.arena, solution.to_u256())?;
         Ok(Some(Solved {
             rank: solved.rank,

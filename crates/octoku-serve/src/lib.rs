@@ -28,7 +28,7 @@ use std::{
     thread::JoinHandle,
 };
 
-use octoku_evm::chain::{PrivateKey, primitives::Address};
+use octoku_evm::chain::{PrivateKey, TxOptions, primitives::Address};
 use tokio::sync::oneshot;
 
 pub use api::router;
@@ -63,6 +63,9 @@ pub struct Config {
     /// Directory holding `deployments/<chain-id>.json` (the CLI's current
     /// directory), read when `rpc_url` is set and `arena` is not.
     pub deployments_dir: PathBuf,
+    /// How the submissions' transactions are priced and awaited (its
+    /// `nonce` must be `None`: each submission takes the account's next).
+    pub tx: TxOptions,
 }
 
 impl Default for Config {
@@ -75,6 +78,7 @@ impl Default for Config {
             key: None,
             state: PathBuf::from(DEFAULT_STATE),
             deployments_dir: PathBuf::from("."),
+            tx: TxOptions::default(),
         }
     }
 }

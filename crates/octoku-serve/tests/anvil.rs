@@ -9,13 +9,14 @@ use std::{
     os::unix::process::CommandExt,
     path::PathBuf,
     process::{Child, Command, Stdio},
+    sync::atomic::{AtomicU64, Ordering},
     time::{Duration, Instant},
 };
 
 use octoku_core::{Board, solve};
 use octoku_evm::{
     Puzzle,
-    chain::{self, Chain, PrivateKey, arena::arena_initcode},
+    chain::{self, Chain, PrivateKey, TxOptions, arena::arena_initcode, primitives::U256},
 };
 use octoku_serve::{Config, start};
 use serde_json::{Value, json};
@@ -121,9 +122,21 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
         key: Some(key),
         state: dir.join("unused.json"),
         deployments_dir: dir.clone(),
+        // Legacy transactions at 3 gwei, as `--legacy --gas-price 3gwei`.
+        tx: TxOptions {
+            gas_price: Some(3_000_000_000),
+            legacy: true,
+            ..TxOptions::default()
+        },
         ..Config::default()
     })
     .expect("server starts on anvil");
+    let signer: chain::primitives::Address = DEV5.parse().unwrap();
+    let mut watcher = Chain::rpc(&url, &PrivateKey::parse(KEY5).unwrap()).unwrap();
+    let before = watcher.balance(signer).unwrap();
+    // Gas of the one transaction the signer sends for itself (the others
+    // are refused before sending, or signed by dev account 6).
+    let signer_gas = AtomicU64::new(0);
     assert!(
         !dir.join("unused.json").exists(),
         "no embedded chain is made"
@@ -204,6 +217,9 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
             let (status, solved) = submit(player, solution).await;
             assert_eq!(status, 200, "{solved}");
             assert_eq!(solved["rank"], json!(rank));
+            if player == DEV5 {
+                signer_gas.store(solved["gas_used"].as_u64().unwrap(), Ordering::SeqCst);
+            }
             let (status, again) = submit(player, solution).await;
             assert_eq!((status, &again["revert"]), (409, &json!("AlreadySolved")));
         }
@@ -226,5 +242,12 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
             .collect();
         assert_eq!(solvers, [(DEV5, 1), (DEV6, 2)]);
     });
+    let gas = signer_gas.load(Ordering::SeqCst);
+    assert!(gas > 21_000, "the signer's submission was mined");
+    assert_eq!(
+        before - watcher.balance(signer).unwrap(),
+        U256::from(gas) * U256::from(3_000_000_000u64),
+        "the signer paid exactly 3 gwei per gas (legacy, as configured)"
+    );
     server.stop().unwrap();
 }

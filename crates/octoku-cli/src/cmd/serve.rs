@@ -4,7 +4,10 @@ use std::process::ExitCode;
 
 use octoku_serve::{Config, DEFAULT_PORT, ServeError};
 
-use super::{onchain::ChainArgs, wallet::Identity};
+use super::{
+    onchain::ChainArgs,
+    wallet::{Identity, TxArgs},
+};
 use crate::{error::CliError, input};
 
 /// Arguments of `octoku serve`.
@@ -24,6 +27,11 @@ pub struct Args {
     /// commands; the key never reaches the page, the output or the log).
     #[command(flatten)]
     chain: ChainArgs,
+    /// How each submission's transaction is priced and awaited (the flags of
+    /// the other sending commands, but --nonce: each submission takes the
+    /// account's next nonce).
+    #[command(flatten)]
+    tx: TxArgs,
 }
 
 fn serve_error(e: ServeError) -> CliError {
@@ -42,6 +50,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ..Config::default()
     };
     probe.ip().map_err(serve_error)?;
+    if let Some(nonce) = args.tx.nonce {
+        return Err(CliError::Input(format!(
+            "--nonce {nonce}: octoku serve sends one transaction per submission, each with the account's next nonce; expected no --nonce"
+        )));
+    }
+    let tx = args.tx.options()?;
     let Identity { key, address } = args.chain.signer.identity()?;
     if key.is_none() && address.is_some() {
         return Err(CliError::Input(
@@ -56,6 +70,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         key,
         state: args.chain.state.clone(),
         deployments_dir: ".".into(),
+        tx,
     };
     if let Some(warning) = config.host_warning() {
         eprintln!("octoku: {warning}");
