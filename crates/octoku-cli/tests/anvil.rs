@@ -1464,7 +1464,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
             &["--puzzle", "classic9"][..],
             "golf",
             octoku_evm::artifacts::CLASSIC9_GOLF.runtime,
-            226_164,
+            232_652,
         ),
         (
             &["--size", "9", "--puzzle=reference"],
