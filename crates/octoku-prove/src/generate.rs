@@ -128,14 +128,30 @@ impl Pattern {
     }
 
     /// A seed of this pattern, its free choices drawn from `rng`: fresh
-    /// chunks distinct and non-zero, each redraw a copy of an earlier fresh
-    /// chunk, and for `Full` the chunks after the last draw random.
-    pub fn witness(&self, rng: &mut SplitMix64) -> U256 {
+    /// chunks distinct and non-zero (but chunk 0 is 0 when `cell_zero` and
+    /// there are two draws or more, so that cell 0 is filled), each redraw a
+    /// copy of an earlier fresh chunk, and for `Full` the chunks after the
+    /// last draw random.
+    pub fn witness(&self, rng: &mut SplitMix64, cell_zero: bool) -> U256 {
         let mut used: Vec<u64> = Vec::new();
         let mut seed = U256::ZERO;
+        let last = self.fresh.len().saturating_sub(1);
+        // Chunk 0 can be 0 unless the seed would then end before its last
+        // draw: that draw is non-zero, so a last redraw needs a non-zero
+        // fresh chunk to copy.
+        let cell_zero = cell_zero
+            && last > 0
+            && (self.fresh[last] || self.fresh[..last].iter().filter(|&&f| f).count() >= 2);
         for (j, &fresh) in self.fresh.iter().enumerate() {
             let bound = if j == CHUNKS - 1 { 16 } else { 64 };
-            let c = if fresh {
+            // A redraw as the last draw copies chunk 0 only if it is non-zero.
+            let zero_ok = |c: &u64| *c != 0 || j != last;
+            let c = if fresh && j == 0 && cell_zero {
+                0
+            } else if !fresh && used.iter().any(zero_ok) {
+                let choices: Vec<u64> = used.iter().copied().filter(|c| zero_ok(c)).collect();
+                choices[rng.below(choices.len() as u64) as usize]
+            } else if fresh {
                 loop {
                     let c = 1 + rng.below(bound - 1);
                     if !used.contains(&c) {
@@ -143,7 +159,7 @@ impl Pattern {
                     }
                 }
             } else {
-                used[rng.below(used.len() as u64) as usize]
+                unreachable!("a redraw has a non-zero fresh chunk to copy")
             };
             if fresh {
                 used.push(c);
@@ -378,6 +394,9 @@ impl fmt::Display for GenerateReport {
     }
 }
 
+/// The stream of [`SplitMix64`] the witnesses are drawn from.
+const WITNESS_STREAM: u64 = 0x6f63_746f_6b75;
+
 /// Rounds (model-guided refinements) per pattern before it is given up.
 const MAX_ROUNDS: usize = 6;
 
@@ -438,23 +457,35 @@ pub fn prove_generate(
 
     let mut pending: Vec<Pending> = Vec::new();
     for (k, pattern) in patterns(max_redraws).into_iter().enumerate() {
-        let mut rng = SplitMix64::new(0x6f63_746f_6b75 ^ k as u64);
-        let witness = pattern.witness(&mut rng);
-        debug_assert_eq!(pattern_of(witness), pattern);
+        let mut rng = SplitMix64::for_index(WITNESS_STREAM, k as u64);
         let condition = pattern.condition(&mut terms, seed);
-        let r = run(&mut terms, reference, &ref_call, witness, "reference")?;
-        let i = run(
-            &mut terms,
-            implementation,
-            &imp_call,
-            witness,
-            "implementation",
-        )?;
+        // Two witnesses: cell 0 empty and filled (the golfed fast path reads
+        // cell 0 once the seed is spent, so its path depends on that).
+        let mut refs: Vec<Guided> = Vec::new();
+        let mut imps: Vec<Guided> = Vec::new();
+        for cell_zero in [false, true] {
+            let witness = pattern.witness(&mut rng, cell_zero);
+            debug_assert_eq!(pattern_of(witness), pattern);
+            let r = run(&mut terms, reference, &ref_call, witness, "reference")?;
+            let i = run(
+                &mut terms,
+                implementation,
+                &imp_call,
+                witness,
+                "implementation",
+            )?;
+            if !refs.iter().any(|q| q.guard == r.guard) {
+                refs.push(r);
+            }
+            if !imps.iter().any(|q| q.guard == i.guard) {
+                imps.push(i);
+            }
+        }
         pending.push(Pending {
             pattern,
             condition,
-            reference: vec![r],
-            implementation: vec![i],
+            reference: refs,
+            implementation: imps,
             rounds: 0,
             check: Duration::ZERO,
             query_bytes: 0,
