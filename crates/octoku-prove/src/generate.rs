@@ -21,6 +21,7 @@
 //! again with every path found so far; a model on which the contracts differ
 //! is replayed in revm.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -440,6 +441,17 @@ pub fn prove_generate(
     ];
     std::fs::create_dir_all(query)
         .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", query.display())))?;
+    // Queries of an earlier run (perhaps of a wider class) would be mistaken
+    // for this run's.
+    let stale = std::fs::read_dir(query)
+        .map_err(|e| ProveError::Io(format!("cannot read {}: {e}", query.display())))?;
+    for entry in stale.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "smt2") {
+            std::fs::remove_file(&path)
+                .map_err(|e| ProveError::Io(format!("cannot remove {}: {e}", path.display())))?;
+        }
+    }
 
     let mut exec_time = Duration::ZERO;
     let mut run = |terms: &mut Terms,
@@ -638,7 +650,59 @@ fn case_claim(terms: &mut Terms, p: &Pending, compare: Compare) -> TermId {
     let covered = terms.and_bool(r_cover, i_cover);
     let good = terms.and_bool(covered, same);
     let bad = terms.is_zero(good);
-    terms.and_bool(p.condition, bad)
+    let claim = terms.and_bool(p.condition, bad);
+    abstract_remainders(terms, claim)
+}
+
+/// `claim` with every remainder by a non-zero constant, `x mod c`, replaced
+/// by a fresh variable `r` constrained to `r < c`, and those constraints
+/// conjoined. Sound for an `unsat` answer: the real remainder is one value of
+/// `r`, so a claim that no assignment satisfies stays unsatisfiable. (The
+/// fair fill picks permutations by `mod 24` of its hash; the solver handles
+/// the free choice below 24 far better than 256-bit remainder circuits.)
+/// Terms without a remainder come back unchanged.
+fn abstract_remainders(terms: &mut Terms, claim: TermId) -> TermId {
+    use crate::term::Node;
+    let mut map: HashMap<TermId, TermId> = HashMap::new();
+    let mut ranges = terms.small(1);
+    let mut stack = vec![(claim, false)];
+    while let Some((t, ready)) = stack.pop() {
+        if map.contains_key(&t) {
+            continue;
+        }
+        let node = terms.node(t);
+        let children: Vec<TermId> = match node {
+            Node::Const(_) | Node::Var(_) => vec![],
+            Node::Bin(_, a, b) => vec![a, b],
+            Node::Not(a) | Node::IsZero(a) => vec![a],
+            Node::Ite(c, a, b) => vec![c, a, b],
+        };
+        if let Node::Bin(Bin::Mod, _, b) = node
+            && terms.as_const(b).is_some_and(|c| !c.is_zero())
+        {
+            let r = terms.var_shared(&format!("rem_{}", t.index()));
+            let below = terms.bin(Bin::Lt, r, b);
+            ranges = terms.and_bool(ranges, below);
+            map.insert(t, r);
+            continue;
+        }
+        if !ready {
+            stack.push((t, true));
+            stack.extend(children.iter().map(|&c| (c, false)));
+            continue;
+        }
+        let m = |x: TermId| map[&x];
+        let new = match node {
+            Node::Const(_) | Node::Var(_) => t,
+            Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
+            Node::Not(a) => terms.not(m(a)),
+            Node::IsZero(a) => terms.is_zero(m(a)),
+            Node::Ite(c, a, b) => terms.ite(m(c), m(a), m(b)),
+        };
+        map.insert(t, new);
+    }
+    let abstracted = map[&claim];
+    terms.and_bool(ranges, abstracted)
 }
 
 /// The disjunction of the paths' conditions, and the outcome of whichever
