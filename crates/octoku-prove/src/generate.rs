@@ -398,6 +398,10 @@ impl fmt::Display for GenerateReport {
 /// The stream of [`SplitMix64`] the witnesses are drawn from.
 const WITNESS_STREAM: u64 = 0x6f63_746f_6b75;
 
+/// Random hash values a hash-only word is evaluated on to guess its byte
+/// ranges (then proved by a lemma query).
+const RANGE_SAMPLES: usize = 4096;
+
 /// Rounds (model-guided refinements) per pattern before it is given up.
 const MAX_ROUNDS: usize = 6;
 
@@ -509,6 +513,9 @@ pub fn prove_generate(
     let mut solve_time = Duration::ZERO;
     let mut check_time = Duration::ZERO;
     let mut counterexample: Option<Counterexample> = None;
+    // Hash-only words and their proved byte ranges (None: not proved).
+    let mut lemmas: HashMap<TermId, Option<(TermId, TermId)>> = HashMap::new();
+    let mut lemma_rng = SplitMix64::new(WITNESS_STREAM);
     loop {
         let open: Vec<usize> = (0..pending.len())
             .filter(|&k| pending[k].result.is_none())
@@ -516,10 +523,65 @@ pub fn prove_generate(
         if open.is_empty() {
             break;
         }
+        let claims: Vec<TermId> = open
+            .iter()
+            .map(|&k| case_claim(&mut terms, &pending[k], compare))
+            .collect();
+        // Hash-only words: replace each by a variable bounded by its byte
+        // ranges, once a lemma query proves the ranges for every value of
+        // the hash (sound: the real word is one value of the variable).
+        let mut lemma_files = Vec::new();
+        let mut lemma_parts = Vec::new();
+        for &claim in &claims {
+            for x in hash_parts(&terms, claim) {
+                if lemmas.contains_key(&x) || lemma_parts.iter().any(|&(y, _, _)| y == x) {
+                    continue;
+                }
+                let v = terms.var_shared(&format!("part_{}", x.index()));
+                let ranges = sampled_ranges(&mut terms, x, v, &mut lemma_rng);
+                let own = substitute(&mut terms, ranges, &HashMap::from([(v, x)]));
+                let broken = terms.is_zero(own);
+                let lemma = abstract_remainders(&mut terms, broken);
+                let header = vec![
+                    "octoku: generate, a lemma about a word computed from the hash alone"
+                        .to_string(),
+                    format!(
+                        "Satisfiable exactly when term t{} leaves the byte ranges seen on {RANGE_SAMPLES} random hashes.",
+                        x.index()
+                    ),
+                ];
+                let text = smt::nonzero_query(&terms, lemma, &header);
+                let path = query.join(format!("lemma-t{}.smt2", x.index()));
+                std::fs::write(&path, &text)
+                    .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", path.display())))?;
+                lemma_files.push(path);
+                lemma_parts.push((x, v, ranges));
+            }
+        }
+        if !lemma_files.is_empty() {
+            let began = Instant::now();
+            let answers = solver::solve_batch(&lemma_files).map_err(ProveError::Solver)?;
+            solve_time += began.elapsed();
+            for ((x, v, ranges), solved) in lemma_parts.into_iter().zip(answers) {
+                check_time += solved.check;
+                let proved = solved.answer == Answer::Unsat;
+                lemmas.insert(x, proved.then_some((v, ranges)));
+            }
+        }
         let mut files = Vec::new();
-        for &k in &open {
+        for (&k, &claim) in open.iter().zip(&claims) {
             let p = &mut pending[k];
-            let claim = case_claim(&mut terms, p, compare);
+            let mut map = HashMap::new();
+            let mut bounds = terms.small(1);
+            for x in hash_parts(&terms, claim) {
+                if let Some(Some((v, ranges))) = lemmas.get(&x) {
+                    map.insert(x, *v);
+                    bounds = terms.and_bool(bounds, *ranges);
+                }
+            }
+            let claim = substitute(&mut terms, claim, &map);
+            let claim = terms.and_bool(bounds, claim);
+            let claim = abstract_remainders(&mut terms, claim);
             let header = vec![
                 "octoku: generate, one pattern of draws".to_string(),
                 format!(
@@ -650,8 +712,142 @@ fn case_claim(terms: &mut Terms, p: &Pending, compare: Compare) -> TermId {
     let covered = terms.and_bool(r_cover, i_cover);
     let good = terms.and_bool(covered, same);
     let bad = terms.is_zero(good);
-    let claim = terms.and_bool(p.condition, bad);
-    abstract_remainders(terms, claim)
+    terms.and_bool(p.condition, bad)
+}
+
+/// The maximal sub-terms of `claim` that depend on some variable but not on
+/// `seed` (variable 0): in the fair fill, words computed from the hash alone
+/// (its row, column and label tables).
+fn hash_parts(terms: &Terms, claim: TermId) -> Vec<TermId> {
+    use crate::term::Node;
+    // Per node: (depends on the seed, depends on any variable).
+    let mut deps: HashMap<TermId, (bool, bool)> = HashMap::new();
+    let mut stack = vec![(claim, false)];
+    while let Some((t, ready)) = stack.pop() {
+        if deps.contains_key(&t) {
+            continue;
+        }
+        let children = children(terms.node(t));
+        if !ready {
+            stack.push((t, true));
+            stack.extend(children.iter().map(|&c| (c, false)));
+            continue;
+        }
+        let d = match terms.node(t) {
+            Node::Const(_) => (false, false),
+            Node::Var(n) => (n == 0, true),
+            _ => children.iter().fold((false, false), |acc, c| {
+                let d = deps[c];
+                (acc.0 || d.0, acc.1 || d.1)
+            }),
+        };
+        deps.insert(t, d);
+    }
+    let mut parts = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![claim];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match deps[&t] {
+            (false, true) => {
+                if !matches!(terms.node(t), crate::term::Node::Var(_)) {
+                    parts.push(t);
+                }
+            }
+            (true, _) => stack.extend(children(terms.node(t))),
+            (false, false) => {}
+        }
+    }
+    parts.sort();
+    parts
+}
+
+fn children(node: crate::term::Node) -> Vec<TermId> {
+    use crate::term::Node;
+    match node {
+        Node::Const(_) | Node::Var(_) => vec![],
+        Node::Bin(_, a, b) => vec![a, b],
+        Node::Not(a) | Node::IsZero(a) => vec![a],
+        Node::Ite(c, a, b) => vec![c, a, b],
+    }
+}
+
+/// What a hash-only word `x` was seen to be on random values of the
+/// variables, as a 0/1 term over `v`: the bits that were always 0 are 0, the
+/// bits that were always 1 are 1, and for every byte b whose range is not all
+/// of 0..=255, lo_b <= byte b of v <= hi_b.
+fn sampled_ranges(terms: &mut Terms, x: TermId, v: TermId, rng: &mut SplitMix64) -> TermId {
+    let mut lo = [255u8; 32];
+    let mut hi = [0u8; 32];
+    let (mut any, mut all) = (U256::ZERO, U256::MAX);
+    let vars = terms.var_names().len();
+    for _ in 0..RANGE_SAMPLES {
+        let values: Vec<U256> = (0..vars).map(|_| rng.u256()).collect();
+        let word = terms.eval(x, &values);
+        any |= word;
+        all &= word;
+        let w = word.to_be_bytes::<32>();
+        for b in 0..32 {
+            lo[b] = lo[b].min(w[b]);
+            hi[b] = hi[b].max(w[b]);
+        }
+    }
+    // Bits seen 0 on every sample stay 0, bits seen 1 stay 1 (alignment).
+    let never = terms.constant(!any);
+    let off = terms.bin(Bin::And, v, never);
+    let mut acc = terms.is_zero(off);
+    let always = terms.constant(all);
+    let on = terms.bin(Bin::And, v, always);
+    let kept = terms.bin(Bin::Eq, on, always);
+    acc = terms.and_bool(acc, kept);
+    let ff = terms.small(0xff);
+    for b in 0..32 {
+        if (lo[b], hi[b]) == (0, 255) {
+            continue;
+        }
+        let k = terms.small(8 * (31 - b as u64));
+        let sh = terms.bin(Bin::Shr, v, k);
+        let byte = terms.bin(Bin::And, sh, ff);
+        let l = terms.small(u64::from(lo[b]));
+        let h = terms.small(u64::from(hi[b]));
+        let below = terms.bin(Bin::Lt, byte, l);
+        let above = terms.bin(Bin::Lt, h, byte);
+        let out = terms.or_bool(below, above);
+        let inside = terms.is_zero(out);
+        acc = terms.and_bool(acc, inside);
+    }
+    acc
+}
+
+/// `claim` with every sub-term in `map` replaced by its variable.
+fn substitute(terms: &mut Terms, claim: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+    use crate::term::Node;
+    let mut done: HashMap<TermId, TermId> = map.clone();
+    let mut stack = vec![(claim, false)];
+    while let Some((t, ready)) = stack.pop() {
+        if done.contains_key(&t) {
+            continue;
+        }
+        let node = terms.node(t);
+        let kids = children(node);
+        if !ready {
+            stack.push((t, true));
+            stack.extend(kids.iter().map(|&c| (c, false)));
+            continue;
+        }
+        let m = |x: TermId| done[&x];
+        let new = match node {
+            Node::Const(_) | Node::Var(_) => t,
+            Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
+            Node::Not(a) => terms.not(m(a)),
+            Node::IsZero(a) => terms.is_zero(m(a)),
+            Node::Ite(c, a, b) => terms.ite(m(c), m(a), m(b)),
+        };
+        done.insert(t, new);
+    }
+    done[&claim]
 }
 
 /// `claim` with every remainder by a non-zero constant, `x mod c`, replaced
