@@ -428,6 +428,25 @@ pub fn prove_generate(
     max_redraws: usize,
     query: &Path,
 ) -> Result<GenerateReport, ProveError> {
+    prove_patterns(
+        reference,
+        implementation,
+        compare,
+        patterns(max_redraws),
+        query,
+    )
+}
+
+/// [`prove_generate`] on the given patterns only (the report's
+/// `max_redraws` is the largest number of redraws among them).
+pub fn prove_patterns(
+    reference: Fill<'_>,
+    implementation: Fill<'_>,
+    compare: Compare,
+    list: Vec<Pattern>,
+    query: &Path,
+) -> Result<GenerateReport, ProveError> {
+    let max_redraws = list.iter().map(Pattern::redraws).max().unwrap_or(0);
     let mut terms = Terms::new();
     let seed = terms.var("seed");
     let ref_call = Call::abi(&mut terms, reference.selector, &[seed]);
@@ -472,7 +491,7 @@ pub fn prove_generate(
     };
 
     let mut pending: Vec<Pending> = Vec::new();
-    for (k, pattern) in patterns(max_redraws).into_iter().enumerate() {
+    for (k, pattern) in list.into_iter().enumerate() {
         let mut rng = SplitMix64::for_index(WITNESS_STREAM, k as u64);
         let condition = pattern.condition(&mut terms, seed);
         // Two witnesses: cell 0 empty and filled (the golfed fast path reads
