@@ -144,7 +144,8 @@ impl Call {
 
     /// KECCAK256 of concrete-offset, concrete-size memory gives a free
     /// 256-bit variable, one per distinct input (the same input bytes give
-    /// the same variable, named `keccak_<len>_<digest of the input's terms>`).
+    /// the same variable, named `keccak_<len>_<keccak256 of the input's term
+    /// ids and byte positions>`).
     /// A query proved unsat over such variables holds for every value of
     /// them, so in particular for the real hash; a satisfying model may give a
     /// value that is not the hash, so it must be replayed before it is called
@@ -911,15 +912,10 @@ impl Exec<'_> {
             key.extend_from_slice(&(c.term.index() as u32).to_be_bytes());
             key.push(c.byte);
         }
+        // The whole digest: two inputs sharing a variable would constrain
+        // their hashes to be equal, which no real hash promises.
         let digest = alloy_primitives::keccak256(&key);
-        let name = format!(
-            "keccak_{}_{:02x}{:02x}{:02x}{:02x}",
-            cells.len(),
-            digest[0],
-            digest[1],
-            digest[2],
-            digest[3]
-        );
+        let name = format!("keccak_{}_{digest:x}", cells.len());
         let v = self.terms.var_shared(&name);
         if self.guide.is_some() {
             let bytes: Vec<u8> = cells
