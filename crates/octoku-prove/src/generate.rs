@@ -20,6 +20,9 @@
 //! the pattern does not fix) becomes one more witness, and the query is asked
 //! again with every path found so far; a model on which the contracts differ
 //! is replayed in revm.
+//!
+//! README "generate: what is and is not proved" has the classes proved and
+//! the figures.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -419,8 +422,11 @@ struct Pending {
 /// Proves `implementation`'s fill equal to the reference harness's `_fill`
 /// (`reference`) on every seed whose reference fill makes at most
 /// `max_redraws` redraws, one query per [`Pattern`], written under `query`.
-/// `hashes`: KECCAK256 in the implementation is a free variable (for the fair
-/// fill; see [`Call::hashes_as_variables`]).
+/// KECCAK256 in the implementation is a free variable (the fair fill; see
+/// [`Call::hashes_as_variables`]), words computed from such variables alone
+/// are replaced by variables bounded by lemmas the solver proves first, and
+/// remainders by constants by bounded variables: each step only widens the
+/// set of values the query ranges over, so `unsat` still proves the claim.
 pub fn prove_generate(
     reference: Fill<'_>,
     implementation: Fill<'_>,

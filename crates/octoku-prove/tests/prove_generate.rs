@@ -235,3 +235,39 @@ fn fair_fill_fills_the_reference_cells_on_every_spent_seed_with_at_most_one_redr
     assert_eq!(report.cases.len(), count);
     assert_eq!(count, 1 + 7 + 28);
 }
+
+/// The fair fill's cell mask `and(shl(2, s), 0xfc)` → `0xf8` (a chunk's
+/// lowest bit dropped, so chunk 1 lands on cell 0): refuted on a spent seed,
+/// with a counterexample replayed in revm (so the fair proof above is not
+/// vacuous, hash variables and bounded tables included).
+#[test]
+fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x60, 0xfc, 0x88, 0x60, 0x02],
+        1,
+        0xf8,
+    )
+    .unwrap();
+    let spent: Vec<_> = patterns(0)
+        .into_iter()
+        .filter(|p| p.ending == Ending::Spent)
+        .collect();
+    let dir = repo_root().join("target/prove/generate-test/fair-mutant");
+    let report = generate::prove_patterns(
+        reference(),
+        Fill {
+            code: &code,
+            selector: selector("fairFromSeed(uint256)"),
+        },
+        Compare::Cells,
+        spent,
+        &dir,
+    )
+    .expect("the proof runs");
+    let c = report
+        .counterexample
+        .expect("a counterexample replayed in revm");
+    assert_eq!(pattern_of(c.seed).ending, Ending::Spent, "{}", c.pattern);
+    assert_ne!(c.reference.output, c.implementation.output);
+}
