@@ -34,7 +34,7 @@ enum Command {
     Verify(cmd::verify::Args),
     /// Solve a board and have the contract verify the solution.
     Solve(cmd::solve::Args),
-    /// Prove properties of the compiled contracts with an SMT solver (prove verify).
+    /// Prove properties of the compiled contracts with an SMT solver (prove verify, prove generate).
     Prove(cmd::prove::Args),
     /// Check that every board generate can produce is solvable (exhaustive, up to symmetry).
     Audit(cmd::audit::Args),

@@ -86,6 +86,62 @@ fn prove_verify_refuses_the_reference_against_itself() {
     assert!(err.contains("expected golf, fair or classic9"), "{err}");
 }
 
+/// generate: the golfed fill is proved equal to the reference `_fill` on
+/// every seed with at most one redraw, end to end, with its figures.
+#[test]
+fn prove_generate_golf_proves_a_redraw_class_and_reports_its_figures() {
+    let out = octoku(&["prove", "generate", "--redraws", "1", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_keys(
+        &v,
+        &[
+            "puzzle",
+            "property",
+            "result",
+            "class",
+            "max_redraws",
+            "compare",
+            "patterns",
+            "proved_patterns",
+            "undecided_patterns",
+            "solver",
+            "solve_seconds",
+            "check_seconds",
+            "execution_seconds",
+            "queries",
+            "query_bytes",
+            "seed",
+            "reference_output",
+            "implementation_output",
+        ],
+    );
+    assert_eq!(v["result"], "proved");
+    assert_eq!(v["puzzle"], "golf");
+    assert_eq!(v["compare"], "board");
+    assert_eq!(v["max_redraws"], 1);
+    assert_eq!(v["patterns"], 44);
+    assert_eq!(v["proved_patterns"], 44);
+    assert_eq!(v["seed"], Value::Null);
+    assert!(v["solver"].as_str().unwrap().starts_with("bitwuzla "));
+}
+
+#[test]
+fn prove_generate_refuses_the_reference_and_a_class_too_wide() {
+    let out = octoku(&["prove", "generate", "--puzzle", "reference"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[possible values: golf, fair]"), "{err}");
+    let out = octoku(&["prove", "generate", "--redraws", "7"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--redraws"));
+}
+
 /// On a unique puzzle, --sat finds the bitboard solver's solution and proves
 /// it unique (--count 2 finds one, all found).
 #[test]

@@ -7,7 +7,7 @@
 //! if-then-else terms. Everything the executor does not model is refused with
 //! an [`ExecError`], so a result always describes every path.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use octoku_core::U256;
@@ -125,6 +125,9 @@ pub struct Call {
     pub callvalue: TermId,
     /// The constant 0 in the same store (unwritten memory, missing calldata).
     zero: TermId,
+    /// Whether KECCAK256 gives a free variable (see [`Call::hashes_as_variables`])
+    /// instead of a refusal.
+    hashes_as_variables: bool,
 }
 
 impl Call {
@@ -135,7 +138,21 @@ impl Call {
             calldata,
             callvalue: zero,
             zero,
+            hashes_as_variables: false,
         }
+    }
+
+    /// KECCAK256 of concrete-offset, concrete-size memory gives a free
+    /// 256-bit variable, one per distinct input (the same input bytes give
+    /// the same variable, named `keccak_<len>_<keccak256 of the input's term
+    /// ids and byte positions>`).
+    /// A query proved unsat over such variables holds for every value of
+    /// them, so in particular for the real hash; a satisfying model may give a
+    /// value that is not the hash, so it must be replayed before it is called
+    /// a counterexample.
+    pub fn hashes_as_variables(mut self) -> Call {
+        self.hashes_as_variables = true;
+        self
     }
 
     /// Calldata `selector ++ args` (each argument a 32-byte word), no value.
@@ -155,6 +172,7 @@ impl Call {
             calldata,
             callvalue: zero,
             zero,
+            hashes_as_variables: false,
         }
     }
 }
@@ -209,8 +227,65 @@ pub fn execute(
         limits,
         jumpdests: jumpdests(code),
         stats: Stats::default(),
+        guide: None,
     };
-    machine.run()
+    machine.run().map(|(outcome, _, stats)| (outcome, stats))
+}
+
+/// One path of a program, chosen by concrete values of the variables.
+#[derive(Debug, Clone)]
+pub struct Guided {
+    /// The outcome on this path.
+    pub outcome: Outcome,
+    /// The path condition: the conjunction of the branch conditions the path
+    /// took, a 0/1 term. Every assignment that makes it 1 runs this path and
+    /// so ends with `outcome`.
+    pub guard: TermId,
+    /// Executor counters (`forks` counts the input-dependent branches decided).
+    pub stats: Stats,
+    /// The values of all variables: the witness given, then the real hash of
+    /// every KECCAK256 input met (see [`Call::hashes_as_variables`]).
+    pub values: Vec<U256>,
+}
+
+/// Symbolic execution of the one path that the variables' values `witness`
+/// (by variable index) take: at every input-dependent JUMPI the branch the
+/// witness takes is followed and its condition added to the path condition,
+/// the other branch dropped. The terms stay symbolic, so the result holds for
+/// every assignment that satisfies [`Guided::guard`], not only the witness.
+pub fn execute_guided(
+    terms: &mut Terms,
+    code: &[u8],
+    call: &Call,
+    limits: Limits,
+    witness: &[U256],
+) -> Result<Guided, ExecError> {
+    let mut machine = Exec {
+        terms,
+        code,
+        call,
+        limits,
+        jumpdests: jumpdests(code),
+        stats: Stats::default(),
+        guide: Some(Guide {
+            values: witness.to_vec(),
+            memo: HashMap::new(),
+        }),
+    };
+    let (outcome, guard, stats) = machine.run()?;
+    let values = machine.guide.map(|g| g.values).unwrap_or_default();
+    Ok(Guided {
+        outcome,
+        guard,
+        stats,
+        values,
+    })
+}
+
+/// Concrete values that choose the branches of a guided run.
+struct Guide {
+    values: Vec<U256>,
+    memo: HashMap<TermId, U256>,
 }
 
 /// Program counters of the valid JUMPDESTs (not inside PUSH data).
@@ -245,6 +320,7 @@ struct Exec<'a> {
     limits: Limits,
     jumpdests: HashSet<usize>,
     stats: Stats,
+    guide: Option<Guide>,
 }
 
 /// What one executed block left behind.
@@ -255,7 +331,7 @@ enum Next {
 }
 
 impl Exec<'_> {
-    fn run(&mut self) -> Result<(Outcome, Stats), ExecError> {
+    fn run(&mut self) -> Result<(Outcome, TermId, Stats), ExecError> {
         let root = State {
             pc: 0,
             stack: Vec::new(),
@@ -311,6 +387,10 @@ impl Exec<'_> {
             }
         }
         self.stats.ended = ended.len() as u64;
+        let mut reached = self.terms.small(0);
+        for (guard, _) in &ended {
+            reached = self.terms.or_bool(reached, *guard);
+        }
         let width = ended.iter().map(|(_, o)| o.words.len()).max().unwrap_or(0);
         let zero = self.terms.small(0);
         let mut acc: Option<Outcome> = None;
@@ -331,7 +411,7 @@ impl Exec<'_> {
             });
         }
         let outcome = acc.expect("the root path ends");
-        Ok((outcome, self.stats))
+        Ok((outcome, reached, self.stats))
     }
 
     fn mergeable(&self, a: &State, b: &State) -> bool {
@@ -694,6 +774,31 @@ impl Exec<'_> {
                                 }
                                 next_pc = target;
                             }
+                            None if self.guide.is_some() => {
+                                let taken = self.witness_value(cond) != U256::ZERO;
+                                let literal = if taken {
+                                    self.terms.to_bool(cond)
+                                } else {
+                                    self.terms.is_zero(cond)
+                                };
+                                s.guard = self.terms.and_bool(s.guard, literal);
+                                self.stats.forks += 1;
+                                let (zero_word, zero_branch) = self.zero_side(cond);
+                                if zero_branch == taken {
+                                    let z = self.zero_term();
+                                    for slot in s.stack.iter_mut() {
+                                        if *slot == zero_word {
+                                            *slot = z;
+                                        }
+                                    }
+                                }
+                                if taken {
+                                    if !valid {
+                                        return Ok(self.halt(s));
+                                    }
+                                    next_pc = target;
+                                }
+                            }
                             None => {
                                 let yes = self.terms.to_bool(cond);
                                 let no = self.terms.is_zero(cond);
@@ -719,6 +824,12 @@ impl Exec<'_> {
                             }
                         }
                     }
+                }
+                0x20 if self.call.hashes_as_variables => {
+                    let len = self.concrete(args[1], pc, "hash length")?;
+                    let off = self.touch(&mut s, args[0], len, pc)?;
+                    let cells = s.memory[off..off + len].to_vec();
+                    push = Some(self.hash_variable(&cells));
                 }
                 0x58 => push = Some(t.small(pc as u64)),
                 0x59 => push = Some(t.small(s.memory.len() as u64)),
@@ -786,6 +897,48 @@ impl Exec<'_> {
         }
     }
 
+    /// The witness value of `t` in a guided run.
+    fn witness_value(&mut self, t: TermId) -> U256 {
+        let guide = self.guide.as_mut().expect("a guided run");
+        self.terms.eval_memo(t, &guide.values, &mut guide.memo)
+    }
+
+    /// The variable standing for KECCAK256 of `cells`: one per distinct input,
+    /// named after a digest of the input's terms; in a guided run its value is
+    /// the real hash of the input's witness value.
+    fn hash_variable(&mut self, cells: &[Cell]) -> TermId {
+        let mut key = Vec::with_capacity(5 * cells.len());
+        for c in cells {
+            key.extend_from_slice(&(c.term.index() as u32).to_be_bytes());
+            key.push(c.byte);
+        }
+        // The whole digest: two inputs sharing a variable would constrain
+        // their hashes to be equal, which no real hash promises.
+        let digest = alloy_primitives::keccak256(&key);
+        let name = format!("keccak_{}_{digest:x}", cells.len());
+        let v = self.terms.var_shared(&name);
+        if self.guide.is_some() {
+            let bytes: Vec<u8> = cells
+                .iter()
+                .map(|c| {
+                    let w = self.witness_value(c.term).to_be_bytes::<32>();
+                    w[usize::from(c.byte)]
+                })
+                .collect();
+            let hash = U256::from_be_bytes(alloy_primitives::keccak256(&bytes).0);
+            let crate::term::Node::Var(n) = self.terms.node(v) else {
+                unreachable!("var_shared gives a variable")
+            };
+            let guide = self.guide.as_mut().expect("a guided run");
+            let n = n as usize;
+            if guide.values.len() <= n {
+                guide.values.resize(n + 1, U256::ZERO);
+            }
+            guide.values[n] = hash;
+        }
+        v
+    }
+
     /// For a JUMPI condition, the word that is 0 on one branch and whether
     /// that branch is the taken one: `iszero(x)` jumps when x = 0,
     /// `iszero(iszero(x))` and `x` itself fall through when x = 0.
@@ -841,7 +994,7 @@ impl Exec<'_> {
 /// check their own depth.
 fn stack_io(op: u8) -> (usize, usize) {
     match op {
-        0x01..=0x07 | 0x0a | 0x0b | 0x10..=0x14 | 0x16..=0x18 | 0x1a..=0x1d => (2, 1),
+        0x01..=0x07 | 0x0a | 0x0b | 0x10..=0x14 | 0x16..=0x18 | 0x1a..=0x1d | 0x20 => (2, 1),
         0x08 | 0x09 => (3, 1),
         0x15 | 0x19 | 0x35 | 0x51 => (1, 1),
         0x37 | 0x39 | 0x5e => (3, 0),

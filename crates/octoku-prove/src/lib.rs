@@ -9,6 +9,7 @@
 
 pub mod classic9;
 pub mod exec;
+pub mod generate;
 pub mod prove;
 pub mod sat;
 pub mod smt;

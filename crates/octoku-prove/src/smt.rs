@@ -177,6 +177,36 @@ pub fn distinct_query(
     out
 }
 
+/// A QF_BV query that is satisfiable exactly when the 0/1 term `claim` can
+/// be non-zero: one `define-fun` per node reachable from it, then
+/// `(assert (distinct claim 0))`. `header` lines are written as comments at
+/// the top.
+pub fn nonzero_query(terms: &Terms, claim: TermId, header: &[String]) -> String {
+    let mut out = String::new();
+    for line in header {
+        writeln!(out, "; {line}").expect("write to String");
+    }
+    out.push_str("(set-logic QF_BV)\n(set-option :produce-models true)\n");
+    for v in terms.var_names() {
+        writeln!(out, "(declare-const {v} (_ BitVec 256))").expect("write to String");
+    }
+    for t in reachable_sorted(terms, &[claim]) {
+        if matches!(terms.node(t), Node::Const(_) | Node::Var(_)) {
+            continue;
+        }
+        writeln!(
+            out,
+            "(define-fun t{} () (_ BitVec 256) {})",
+            t.index(),
+            definition(terms, t)
+        )
+        .expect("write to String");
+    }
+    writeln!(out, "(assert {})", cond(terms, claim)).expect("write to String");
+    out.push_str("(check-sat)\n(exit)\n");
+    out
+}
+
 /// "Every nibble of the 256-bit variable `var` is a digit 1..8", as a
 /// Boolean SMT-LIB2 expression.
 pub fn all_nibbles_digits(var: &str) -> String {

@@ -62,9 +62,8 @@ pub fn time_limit() -> Result<f64, String> {
     }
 }
 
-/// Decides the SMT-LIB2 file at `path` within [`time_limit`].
-pub fn solve(path: &Path) -> Result<Solved, String> {
-    let limit = time_limit()?;
+/// The solver's Python interpreter, or why it cannot be run.
+fn installed_python() -> Result<PathBuf, String> {
     let python = python();
     if !python.exists() {
         return Err(format!(
@@ -72,6 +71,13 @@ pub fn solve(path: &Path) -> Result<Solved, String> {
             python.display()
         ));
     }
+    Ok(python)
+}
+
+/// Decides the SMT-LIB2 file at `path` within [`time_limit`].
+pub fn solve(path: &Path) -> Result<Solved, String> {
+    let limit = time_limit()?;
+    let python = installed_python()?;
     let script = repo_root().join("tools/smt-solve.py");
     let began = Instant::now();
     let out = Command::new(&python)
@@ -90,6 +96,65 @@ pub fn solve(path: &Path) -> Result<Solved, String> {
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
+    parse_answer(&text, wall)
+}
+
+/// Decides the SMT-LIB2 files at `paths` one after the other in one solver
+/// process (`tools/smt-solve-batch.py`), each within [`time_limit`]. The
+/// answers come in the order of `paths`; each one's `wall` is its check time
+/// (the process's start-up is shared).
+pub fn solve_batch(paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let limit = time_limit()?;
+    let python = installed_python()?;
+    let script = repo_root().join("tools/smt-solve-batch.py");
+    let out = Command::new(&python)
+        .arg(&script)
+        .arg(limit.to_string())
+        .args(paths)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "the solver failed on a batch of {} files ({}): {}",
+            paths.len(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let mut blocks: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("file ") {
+            blocks.push(String::new());
+        } else if let Some(block) = blocks.last_mut() {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    if blocks.len() != paths.len() {
+        return Err(format!(
+            "the solver answered {} of {} files",
+            blocks.len(),
+            paths.len()
+        ));
+    }
+    blocks
+        .iter()
+        .map(|b| {
+            let solved = parse_answer(b, Duration::ZERO)?;
+            Ok(Solved {
+                wall: solved.check,
+                ..solved
+            })
+        })
+        .collect()
+}
+
+/// The answer in the lines the solver scripts print.
+fn parse_answer(text: &str, wall: Duration) -> Result<Solved, String> {
     let mut solver = String::new();
     let mut result = None;
     let mut check = Duration::ZERO;

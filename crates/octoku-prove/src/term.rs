@@ -309,6 +309,15 @@ impl Terms {
         self.intern(Node::Var(n), Known::NONE)
     }
 
+    /// The variable named `name`: the existing one if there is one, else a
+    /// new one.
+    pub fn var_shared(&mut self, name: &str) -> TermId {
+        match self.names.iter().position(|n| n == name) {
+            Some(n) => self.intern(Node::Var(n as u32), Known::NONE),
+            None => self.var(name),
+        }
+    }
+
     /// Bitwise not.
     pub fn not(&mut self, a: TermId) -> TermId {
         match self.node(a) {

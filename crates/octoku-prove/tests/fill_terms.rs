@@ -2,7 +2,8 @@
 //! the reference's `_fill` and the golfed fill, run symbolically through their
 //! raw-seed harnesses (contracts/harness/), give terms that evaluate to what
 //! revm returns, seed by seed. The fair harness is refused: its fill hashes
-//! the seed (KECCAK256 is not modeled).
+//! the seed (KECCAK256 is not modeled unless the call asks for it to be a
+//! free variable, as the generate proof does: tests/prove_generate.rs).
 
 use alloy_primitives::{Bytes, keccak256};
 use octoku_core::U256;

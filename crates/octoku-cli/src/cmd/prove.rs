@@ -1,6 +1,8 @@
 //! `octoku prove verify`: prove from the compiled runtime bytecode that an
 //! implementation's verify equals the reference's on all 2^512 inputs
-//! (crates/octoku-prove; README "Proofs").
+//! (crates/octoku-prove; README "Proofs"). `octoku prove generate`: the same
+//! for generate's fill on every seed with at most K redraws (README
+//! "generate: what is and is not proved").
 
 use std::process::ExitCode;
 
@@ -28,6 +30,26 @@ pub struct Args {
 enum What {
     /// verify(start, solution) of --puzzle equals the reference's on every input.
     Verify(VerifyArgs),
+    /// generate's fill of --puzzle equals the reference `_fill` on every raw
+    /// seed with at most --redraws draws on filled cells (the board for golf,
+    /// the filled cells for fair).
+    Generate(GenerateArgs),
+}
+
+/// Arguments of `octoku prove generate`.
+#[derive(Debug, clap::Args)]
+struct GenerateArgs {
+    /// The implementation to compare with the reference: golf (the whole
+    /// board) or fair (which cells are filled; its digits come from a hash).
+    #[arg(long, value_enum, ignore_case = true, default_value = "golf")]
+    puzzle: FillTarget,
+    /// The class: every seed whose reference fill makes at most this many
+    /// draws that land on a filled cell (0..=6).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=6))]
+    redraws: u8,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `octoku prove verify`.
@@ -53,6 +75,15 @@ enum Target {
     Fair,
     /// The golfed 9x9 validator (contracts/classic9).
     Classic9,
+}
+
+/// Whose fill `prove generate --puzzle` compares with the reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FillTarget {
+    /// The golfed puzzle: the whole board.
+    Golf,
+    /// The fair puzzle: which cells are filled.
+    Fair,
 }
 
 /// One side of the proof, as the executor saw it.
@@ -104,7 +135,10 @@ struct Proof {
 /// revm), 2 bad input, 3 when the executor refuses, the solver is missing or
 /// gives up, or a counterexample does not replay.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let What::Verify(args) = args.what;
+    let args = match args.what {
+        What::Verify(args) => args,
+        What::Generate(args) => return generate(args),
+    };
     let puzzle = match args.puzzle {
         Target::Classic9 => return classic9(args.json),
         Target::Reference => Puzzle::Reference,
@@ -347,4 +381,160 @@ fn classic9(json: bool) -> Result<ExitCode, CliError> {
         None => ExitCode::SUCCESS,
         Some(_) => ExitCode::from(1),
     })
+}
+
+/// `octoku prove generate --json`.
+#[derive(Debug, Serialize)]
+struct GenerateProof {
+    puzzle: Puzzle,
+    property: &'static str,
+    /// "proved", "counterexample" or "undecided".
+    result: &'static str,
+    /// The class of seeds, in words.
+    class: String,
+    max_redraws: usize,
+    /// "board" (golf) or "cells" (fair).
+    compare: &'static str,
+    patterns: usize,
+    proved_patterns: usize,
+    undecided_patterns: Vec<String>,
+    solver: String,
+    solve_seconds: f64,
+    check_seconds: f64,
+    execution_seconds: f64,
+    queries: String,
+    query_bytes: usize,
+    #[serde(serialize_with = "output::hex_opt")]
+    seed: Option<Board>,
+    reference_output: Option<String>,
+    implementation_output: Option<String>,
+}
+
+/// generate's fill of the chosen implementation against the reference
+/// `_fill`, pattern by pattern: exit 0 proved, 1 refuted (replayed in revm),
+/// 3 when some pattern is undecided or the executor or solver fails.
+fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
+    use octoku_prove::generate::{CaseResult, Compare, Fill, prove_generate, selector};
+    let (puzzle, compare, sel) = match args.puzzle {
+        FillTarget::Golf => (Puzzle::Golf, Compare::Board, "fill(uint256)"),
+        FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
+    };
+    let k = usize::from(args.redraws);
+    let dir = repo_root()
+        .join("target/prove")
+        .join(format!("generate-{}", puzzle.label()));
+    let reference = Fill {
+        code: Puzzle::Reference.harness_artifact().runtime,
+        selector: selector("generateFromSeed(uint256)"),
+    };
+    let implementation = Fill {
+        code: puzzle.harness_artifact().runtime,
+        selector: selector(sel),
+    };
+    let r = prove_generate(reference, implementation, compare, k, &dir)
+        .map_err(|e| CliError::Evm(format!("prove generate --puzzle {puzzle}: {e}")))?;
+    let proved = r.count(|c| *c == CaseResult::Proved);
+    let open: Vec<String> = r
+        .cases
+        .iter()
+        .filter(|c| matches!(c.result, CaseResult::Undecided | CaseResult::Stuck))
+        .map(|c| c.pattern.name())
+        .collect();
+    let what = match compare {
+        Compare::Board => "the same board",
+        Compare::Cells => "the same filled cells",
+    };
+    let class = format!(
+        "every 256-bit seed whose reference _fill makes at most {k} draws that land on a filled cell"
+    );
+    let result = if r.counterexample.is_some() {
+        "counterexample"
+    } else if open.is_empty() {
+        "proved"
+    } else {
+        "undecided"
+    };
+    let query_bytes = r.cases.iter().map(|c| c.query_bytes).sum();
+    if args.json {
+        let c = r.counterexample.as_ref();
+        print_json(&GenerateProof {
+            puzzle,
+            property: "generate",
+            result,
+            class: class.clone(),
+            max_redraws: k,
+            compare: match compare {
+                Compare::Board => "board",
+                Compare::Cells => "cells",
+            },
+            patterns: r.cases.len(),
+            proved_patterns: proved,
+            undecided_patterns: open.clone(),
+            solver: r.solver.clone(),
+            solve_seconds: r.solve_time.as_secs_f64(),
+            check_seconds: r.check_time.as_secs_f64(),
+            execution_seconds: r.exec_time.as_secs_f64(),
+            queries: r.query.display().to_string(),
+            query_bytes,
+            seed: c.map(|c| Board(c.seed)),
+            reference_output: c.map(|c| outcome(c.reference.success, &c.reference.output)),
+            implementation_output: c
+                .map(|c| outcome(c.implementation.success, &c.implementation.output)),
+        })?;
+    } else {
+        match (&r.counterexample, open.is_empty()) {
+            (Some(c), _) => {
+                println!("refuted: {puzzle} fill differs from the reference _fill");
+                println!(
+                    "seed      {} (pattern {})",
+                    Board(c.seed).to_hex(),
+                    c.pattern
+                );
+                println!(
+                    "replayed  reference {}; {puzzle} {}",
+                    outcome(c.reference.success, &c.reference.output),
+                    outcome(c.implementation.success, &c.implementation.output)
+                );
+            }
+            (None, true) => {
+                println!("proved for {class}: {puzzle} fill gives {what} as the reference _fill")
+            }
+            (None, false) => println!(
+                "undecided: {} of {} patterns not decided ({}); nothing is proved for them",
+                open.len(),
+                r.cases.len(),
+                open.join(", ")
+            ),
+        }
+        println!(
+            "patterns  {proved} of {} proved, one query each (+{} refinement rounds)",
+            r.cases.len(),
+            r.cases
+                .iter()
+                .map(|c| c.rounds.saturating_sub(1))
+                .sum::<usize>()
+        );
+        println!(
+            "solver    {} in {:.1} s ({:.1} s of checks); execution {:.2} s",
+            r.solver,
+            r.solve_time.as_secs_f64(),
+            r.check_time.as_secs_f64(),
+            r.exec_time.as_secs_f64()
+        );
+        println!(
+            "queries   {} ({query_bytes} bytes; each file must answer unsat in any SMT-LIB2 solver)",
+            r.query.display()
+        );
+    }
+    if r.counterexample.is_some() {
+        return Ok(ExitCode::from(1));
+    }
+    if !open.is_empty() {
+        return Err(CliError::Evm(format!(
+            "prove generate --puzzle {puzzle}: undecided: {} of {} patterns (OCTOKU_SOLVER_TIME_LIMIT seconds per query, default 600); nothing is proved for them",
+            open.len(),
+            r.cases.len()
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
 }

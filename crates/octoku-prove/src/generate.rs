@@ -1,0 +1,1032 @@
+//! `generate`'s fill, proved equal to the reference `_fill` from bytecode, one
+//! class of seeds at a time.
+//!
+//! The reference loop draws 6-bit chunks `c_j = (seed >> 6j) & 63` from the
+//! low end of the seed. A draw is *fresh* when its cell is still empty (c_j
+//! differs from every earlier chunk) and a *redraw* otherwise; the loop stops
+//! after the 8th fresh draw, or when the seed is spent (no non-zero bits left
+//! before a draw). So every seed has one [`Pattern`]: the fresh/redraw flags
+//! of its draws and how the loop ended. The seeds of one pattern are given by
+//! a formula over the chunks ([`Pattern::condition`]), and they all run the
+//! same path through the reference's bytecode.
+//!
+//! For each pattern, both contracts are executed symbolically along the path
+//! of a witness seed of the pattern ([`exec::execute_guided`]): the terms are
+//! symbolic, the branches are those the witness takes, and the path
+//! condition is kept. One query per pattern asks whether some seed of the
+//! pattern leaves those paths or gets different boards on them; `unsat`
+//! proves the two fills equal on every seed of the pattern. A model that
+//! leaves the paths (possible where the implementation branches on things
+//! the pattern does not fix) becomes one more witness, and the query is asked
+//! again with every path found so far; a model on which the contracts differ
+//! is replayed in revm.
+//!
+//! README "generate: what is and is not proved" has the classes proved and
+//! the figures.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use alloy_primitives::{Address, Bytes, keccak256};
+use octoku_core::U256;
+use octoku_core::rng::SplitMix64;
+use octoku_evm::{Machine, RawOutcome};
+
+use crate::exec::{self, Call, Guided, Limits, Outcome};
+use crate::prove::{ProveError, deployer};
+use crate::smt;
+use crate::solver::{self, Answer};
+use crate::term::{Bin, TermId, Terms};
+
+/// Digits the fill places.
+const DIGITS: usize = 8;
+
+/// Chunks in a seed: 42 of 6 bits and a 43rd of 4.
+const CHUNKS: usize = 43;
+
+/// How the reference loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The seed is 0: no draw at all.
+    Zero,
+    /// The 8th fresh draw placed digit 8 (the seed may have bits left).
+    Full,
+    /// The seed was spent after the last draw with fewer than 8 fresh draws
+    /// (the seed has exactly as many chunks as draws).
+    Spent,
+}
+
+/// The fresh/redraw flags of a seed's draws and how the loop ended.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    /// `fresh[j]`: draw j lands on an empty cell.
+    pub fresh: Vec<bool>,
+    /// How the loop ended.
+    pub ending: Ending,
+}
+
+impl Pattern {
+    /// Draws that land on a filled cell.
+    pub fn redraws(&self) -> usize {
+        self.fresh.iter().filter(|&&f| !f).count()
+    }
+
+    /// A short name: `zero`, or `full-` / `spent-` and one letter per draw
+    /// (F fresh, R redraw).
+    pub fn name(&self) -> String {
+        let flags: String = self
+            .fresh
+            .iter()
+            .map(|&f| if f { 'F' } else { 'R' })
+            .collect();
+        match self.ending {
+            Ending::Zero => "zero".to_string(),
+            Ending::Full => format!("full-{flags}"),
+            Ending::Spent => format!("spent-{flags}"),
+        }
+    }
+
+    /// The seeds of this pattern, as a 0/1 term over `seed`: the chunk of
+    /// every fresh draw differs from the chunks of all earlier fresh draws,
+    /// the chunk of every redraw equals one of them, and
+    /// - `Zero`: seed = 0;
+    /// - `Full` with D draws: seed >> 6(D-1) != 0 (draw D-1 happens);
+    /// - `Spent` with D draws: seed >> 6(D-1) != 0 and seed >> 6D = 0.
+    pub fn condition(&self, terms: &mut Terms, seed: TermId) -> TermId {
+        let zero = terms.small(0);
+        let mut acc = terms.small(1);
+        let d = self.fresh.len();
+        match self.ending {
+            Ending::Zero => {
+                let z = terms.is_zero(seed);
+                return terms.and_bool(acc, z);
+            }
+            Ending::Full | Ending::Spent => {
+                let last = shifted(terms, seed, 6 * (d - 1));
+                let drawn = terms.to_bool(last);
+                acc = terms.and_bool(acc, drawn);
+                if self.ending == Ending::Spent {
+                    let rest = shifted(terms, seed, 6 * d);
+                    let spent = terms.is_zero(rest);
+                    acc = terms.and_bool(acc, spent);
+                }
+            }
+        }
+        let chunks: Vec<TermId> = (0..d).map(|j| chunk(terms, seed, j)).collect();
+        for j in 0..d {
+            let earlier: Vec<TermId> = (0..j)
+                .filter(|&f| self.fresh[f])
+                .map(|f| terms.bin(Bin::Eq, chunks[j], chunks[f]))
+                .collect();
+            let hit = earlier.into_iter().fold(zero, |a, e| terms.or_bool(a, e));
+            let literal = if self.fresh[j] {
+                terms.is_zero(hit)
+            } else {
+                hit
+            };
+            acc = terms.and_bool(acc, literal);
+        }
+        acc
+    }
+
+    /// A seed of this pattern, its free choices drawn from `rng`: fresh
+    /// chunks distinct and non-zero (but chunk 0 is 0 when `cell_zero` and
+    /// there are two draws or more, so that cell 0 is filled), each redraw a
+    /// copy of an earlier fresh chunk, and for `Full` the chunks after the
+    /// last draw random.
+    pub fn witness(&self, rng: &mut SplitMix64, cell_zero: bool) -> U256 {
+        let mut used: Vec<u64> = Vec::new();
+        let mut seed = U256::ZERO;
+        let last = self.fresh.len().saturating_sub(1);
+        // Chunk 0 can be 0 unless the seed would then end before its last
+        // draw: that draw is non-zero, so a last redraw needs a non-zero
+        // fresh chunk to copy.
+        let cell_zero = cell_zero
+            && last > 0
+            && (self.fresh[last] || self.fresh[..last].iter().filter(|&&f| f).count() >= 2);
+        for (j, &fresh) in self.fresh.iter().enumerate() {
+            let bound = if j == CHUNKS - 1 { 16 } else { 64 };
+            // A redraw as the last draw copies chunk 0 only if it is non-zero.
+            let zero_ok = |c: &u64| *c != 0 || j != last;
+            let c = if fresh && j == 0 && cell_zero {
+                0
+            } else if !fresh && used.iter().any(zero_ok) {
+                let choices: Vec<u64> = used.iter().copied().filter(|c| zero_ok(c)).collect();
+                choices[rng.below(choices.len() as u64) as usize]
+            } else if fresh {
+                loop {
+                    let c = 1 + rng.below(bound - 1);
+                    if !used.contains(&c) {
+                        break c;
+                    }
+                }
+            } else {
+                unreachable!("a redraw has a non-zero fresh chunk to copy")
+            };
+            if fresh {
+                used.push(c);
+            }
+            seed |= U256::from(c) << (6 * j);
+        }
+        if self.ending == Ending::Full {
+            for j in self.fresh.len()..CHUNKS {
+                let bound = if j == CHUNKS - 1 { 16 } else { 64 };
+                seed |= U256::from(rng.below(bound)) << (6 * j);
+            }
+        }
+        seed
+    }
+}
+
+fn shifted(terms: &mut Terms, seed: TermId, bits: usize) -> TermId {
+    let k = terms.small(bits as u64);
+    terms.bin(Bin::Shr, seed, k)
+}
+
+/// Chunk j of the seed, `(seed >> 6j) & 63`, as a term.
+fn chunk(terms: &mut Terms, seed: TermId, j: usize) -> TermId {
+    let s = shifted(terms, seed, 6 * j);
+    let mask = terms.small(63);
+    terms.bin(Bin::And, s, mask)
+}
+
+/// The pattern of a concrete seed: the reference loop, run on its chunks.
+pub fn pattern_of(seed: U256) -> Pattern {
+    if seed.is_zero() {
+        return Pattern {
+            fresh: Vec::new(),
+            ending: Ending::Zero,
+        };
+    }
+    let mut filled = [false; 64];
+    let mut fresh = Vec::new();
+    let mut placed = 0;
+    let mut s = seed;
+    while !s.is_zero() && placed < DIGITS {
+        let c = (s & U256::from(63u8)).to::<usize>();
+        s >>= 6;
+        let new = !filled[c];
+        filled[c] = true;
+        fresh.push(new);
+        if new {
+            placed += 1;
+        }
+    }
+    let ending = if placed == DIGITS {
+        Ending::Full
+    } else {
+        Ending::Spent
+    };
+    Pattern { fresh, ending }
+}
+
+/// Every pattern with at most `max_redraws` redraws, in order of redraws,
+/// then ending, then flags: the zero seed; `Full` with 8 + r draws (draw 0
+/// and the last fresh, r redraws among the others); `Spent` with D draws,
+/// D = 1 ..= 7 + max_redraws, at most 7 fresh and at most `max_redraws`
+/// redraws (draw 0 is always fresh). Every seed whose reference fill makes
+/// at most `max_redraws` redraws has exactly one of them.
+pub fn patterns(max_redraws: usize) -> Vec<Pattern> {
+    let mut out = vec![Pattern {
+        fresh: Vec::new(),
+        ending: Ending::Zero,
+    }];
+    for r in 0..=max_redraws {
+        let d = DIGITS + r;
+        for flags in flag_sets(d - 2, r) {
+            let mut fresh = vec![true];
+            fresh.extend(flags);
+            fresh.push(true);
+            out.push(Pattern {
+                fresh,
+                ending: Ending::Full,
+            });
+        }
+        for d in 1..=(DIGITS - 1 + r).min(CHUNKS) {
+            for flags in flag_sets(d - 1, r) {
+                let mut fresh = vec![true];
+                fresh.extend(flags);
+                if fresh.iter().filter(|&&f| f).count() < DIGITS {
+                    out.push(Pattern {
+                        fresh,
+                        ending: Ending::Spent,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// All flag vectors of length `n` with exactly `r` false entries.
+fn flag_sets(n: usize, r: usize) -> Vec<Vec<bool>> {
+    if r > n {
+        return Vec::new();
+    }
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for mut rest in flag_sets(n - 1, r) {
+        rest.insert(0, true);
+        out.push(rest);
+    }
+    if r > 0 {
+        for mut rest in flag_sets(n - 1, r - 1) {
+            rest.insert(0, false);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// What the implementation is compared with the reference on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// The whole call result: success, length and the board word.
+    Board,
+    /// Success, length, and which cells are filled (the non-zero nibbles of
+    /// the board): the choice of cells, not the digits in them. For the fair
+    /// fill, whose digits come from a hash.
+    Cells,
+}
+
+/// The fill under proof: its harness runtime code and calldata selector.
+#[derive(Debug, Clone, Copy)]
+pub struct Fill<'a> {
+    /// Runtime bytecode of the harness.
+    pub code: &'a [u8],
+    /// Selector of the call that runs the fill on a raw seed.
+    pub selector: [u8; 4],
+}
+
+/// How one pattern ended up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseResult {
+    /// Equal on every seed of the pattern (the solver answered unsat).
+    Proved,
+    /// The solver gave up within the time limit.
+    Undecided,
+    /// Every model found lay on paths already covered or its hash value is
+    /// not the real hash: no progress; nothing is claimed.
+    Stuck,
+    /// A seed on which the two contracts differ in revm.
+    Counterexample(U256),
+}
+
+/// One pattern's proof.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The pattern.
+    pub pattern: Pattern,
+    /// Its result.
+    pub result: CaseResult,
+    /// Paths of the reference and of the implementation used.
+    pub paths: (usize, usize),
+    /// Solver rounds (queries asked).
+    pub rounds: usize,
+    /// Solver check time over its rounds.
+    pub check: Duration,
+    /// Size of its last query in bytes.
+    pub query_bytes: usize,
+}
+
+/// A concrete difference, replayed in revm.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// The seed.
+    pub seed: U256,
+    /// The pattern it belongs to.
+    pub pattern: String,
+    /// The reference harness's result.
+    pub reference: RawOutcome,
+    /// The implementation harness's result.
+    pub implementation: RawOutcome,
+}
+
+/// A finished run over all patterns up to some number of redraws.
+#[derive(Debug, Clone)]
+pub struct GenerateReport {
+    /// The largest number of redraws in the class.
+    pub max_redraws: usize,
+    /// What was compared.
+    pub compare: Compare,
+    /// Every pattern's result.
+    pub cases: Vec<Case>,
+    /// The first counterexample, if any.
+    pub counterexample: Option<Counterexample>,
+    /// Directory of the query files.
+    pub query: PathBuf,
+    /// Solver name and version.
+    pub solver: String,
+    /// Symbolic execution time (all paths of all patterns).
+    pub exec_time: Duration,
+    /// Sum of the solver's check times.
+    pub check_time: Duration,
+    /// Wall time of the solver processes.
+    pub solve_time: Duration,
+}
+
+impl GenerateReport {
+    /// Whether every pattern was proved.
+    pub fn proved(&self) -> bool {
+        self.cases.iter().all(|c| c.result == CaseResult::Proved)
+    }
+
+    /// Number of patterns with this result kind.
+    pub fn count(&self, pred: impl Fn(&CaseResult) -> bool) -> usize {
+        self.cases.iter().filter(|c| pred(&c.result)).count()
+    }
+}
+
+impl fmt::Display for GenerateReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let proved = self.count(|r| *r == CaseResult::Proved);
+        write!(
+            f,
+            "{} of {} patterns proved (at most {} redraws), {} ({:.1} s of checks, {:.1} s solver wall, {:.2} s execution)",
+            proved,
+            self.cases.len(),
+            self.max_redraws,
+            self.solver,
+            self.check_time.as_secs_f64(),
+            self.solve_time.as_secs_f64(),
+            self.exec_time.as_secs_f64()
+        )
+    }
+}
+
+/// The stream of [`SplitMix64`] the witnesses are drawn from.
+const WITNESS_STREAM: u64 = 0x6f63_746f_6b75;
+
+/// Random hash values a hash-only word is evaluated on to guess its byte
+/// ranges (then proved by a lemma query).
+const RANGE_SAMPLES: usize = 4096;
+
+/// Rounds (model-guided refinements) per pattern before it is given up.
+const MAX_ROUNDS: usize = 6;
+
+struct Pending {
+    pattern: Pattern,
+    condition: TermId,
+    reference: Vec<Guided>,
+    implementation: Vec<Guided>,
+    rounds: usize,
+    check: Duration,
+    query_bytes: usize,
+    result: Option<CaseResult>,
+}
+
+/// Proves `implementation`'s fill equal to the reference harness's `_fill`
+/// (`reference`) on every seed whose reference fill makes at most
+/// `max_redraws` redraws, one query per [`Pattern`], written under `query`.
+/// KECCAK256 in the implementation is a free variable (the fair fill; see
+/// [`Call::hashes_as_variables`]), words computed from such variables alone
+/// are replaced by variables bounded by lemmas the solver proves first, and
+/// remainders by constants by bounded variables: each step only widens the
+/// set of values the query ranges over, so `unsat` still proves the claim.
+pub fn prove_generate(
+    reference: Fill<'_>,
+    implementation: Fill<'_>,
+    compare: Compare,
+    max_redraws: usize,
+    query: &Path,
+) -> Result<GenerateReport, ProveError> {
+    prove_patterns(
+        reference,
+        implementation,
+        compare,
+        patterns(max_redraws),
+        query,
+    )
+}
+
+/// [`prove_generate`] on the given patterns only (the report's
+/// `max_redraws` is the largest number of redraws among them).
+pub fn prove_patterns(
+    reference: Fill<'_>,
+    implementation: Fill<'_>,
+    compare: Compare,
+    list: Vec<Pattern>,
+    query: &Path,
+) -> Result<GenerateReport, ProveError> {
+    let max_redraws = list.iter().map(Pattern::redraws).max().unwrap_or(0);
+    let mut terms = Terms::new();
+    let seed = terms.var("seed");
+    let ref_call = Call::abi(&mut terms, reference.selector, &[seed]);
+    let imp_call = Call::abi(&mut terms, implementation.selector, &[seed]).hashes_as_variables();
+    let mut machine = Machine::new().map_err(|e| ProveError::Evm(e.to_string()))?;
+    let deploy = |machine: &mut Machine, code: &[u8]| -> Result<Address, ProveError> {
+        Ok(machine
+            .deploy(&deployer(code))
+            .map_err(|e| ProveError::Evm(e.to_string()))?
+            .0)
+    };
+    let addresses = [
+        deploy(&mut machine, reference.code)?,
+        deploy(&mut machine, implementation.code)?,
+    ];
+    std::fs::create_dir_all(query)
+        .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", query.display())))?;
+    // Queries of an earlier run (perhaps of a wider class) would be mistaken
+    // for this run's.
+    let stale = std::fs::read_dir(query)
+        .map_err(|e| ProveError::Io(format!("cannot read {}: {e}", query.display())))?;
+    for entry in stale.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "smt2") {
+            std::fs::remove_file(&path)
+                .map_err(|e| ProveError::Io(format!("cannot remove {}: {e}", path.display())))?;
+        }
+    }
+
+    let mut exec_time = Duration::ZERO;
+    let mut run = |terms: &mut Terms,
+                   fill: Fill<'_>,
+                   call: &Call,
+                   witness: U256,
+                   which: &'static str|
+     -> Result<Guided, ProveError> {
+        let began = Instant::now();
+        let g = exec::execute_guided(terms, fill.code, call, Limits::default(), &[witness])
+            .map_err(|error| ProveError::Exec { which, error })?;
+        exec_time += began.elapsed();
+        Ok(g)
+    };
+
+    let mut pending: Vec<Pending> = Vec::new();
+    for (k, pattern) in list.into_iter().enumerate() {
+        let mut rng = SplitMix64::for_index(WITNESS_STREAM, k as u64);
+        let condition = pattern.condition(&mut terms, seed);
+        // Two witnesses: cell 0 empty and filled (the golfed fast path reads
+        // cell 0 once the seed is spent, so its path depends on that).
+        let mut refs: Vec<Guided> = Vec::new();
+        let mut imps: Vec<Guided> = Vec::new();
+        for cell_zero in [false, true] {
+            let witness = pattern.witness(&mut rng, cell_zero);
+            debug_assert_eq!(pattern_of(witness), pattern);
+            let r = run(&mut terms, reference, &ref_call, witness, "reference")?;
+            let i = run(
+                &mut terms,
+                implementation,
+                &imp_call,
+                witness,
+                "implementation",
+            )?;
+            if !refs.iter().any(|q| q.guard == r.guard) {
+                refs.push(r);
+            }
+            if !imps.iter().any(|q| q.guard == i.guard) {
+                imps.push(i);
+            }
+        }
+        pending.push(Pending {
+            pattern,
+            condition,
+            reference: refs,
+            implementation: imps,
+            rounds: 0,
+            check: Duration::ZERO,
+            query_bytes: 0,
+            result: None,
+        });
+    }
+
+    let mut solver_name = String::new();
+    let mut solve_time = Duration::ZERO;
+    let mut check_time = Duration::ZERO;
+    let mut counterexample: Option<Counterexample> = None;
+    // Hash-only words and their proved byte ranges (None: not proved).
+    let mut lemmas: HashMap<TermId, Option<(TermId, TermId)>> = HashMap::new();
+    let mut lemma_rng = SplitMix64::new(WITNESS_STREAM);
+    loop {
+        let open: Vec<usize> = (0..pending.len())
+            .filter(|&k| pending[k].result.is_none())
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        let claims: Vec<TermId> = open
+            .iter()
+            .map(|&k| case_claim(&mut terms, &pending[k], compare))
+            .collect();
+        // Hash-only words: replace each by a variable bounded by its byte
+        // ranges, once a lemma query proves the ranges for every value of
+        // the hash (sound: the real word is one value of the variable).
+        let mut lemma_files = Vec::new();
+        let mut lemma_parts = Vec::new();
+        for &claim in &claims {
+            for x in hash_parts(&terms, claim) {
+                if lemmas.contains_key(&x) || lemma_parts.iter().any(|&(y, _, _)| y == x) {
+                    continue;
+                }
+                let v = terms.var_shared(&format!("part_{}", x.index()));
+                let ranges = sampled_ranges(&mut terms, x, v, &mut lemma_rng);
+                let own = substitute(&mut terms, ranges, &HashMap::from([(v, x)]));
+                let broken = terms.is_zero(own);
+                let lemma = abstract_remainders(&mut terms, broken);
+                let header = vec![
+                    "octoku: generate, a lemma about a word computed from the hash alone"
+                        .to_string(),
+                    format!(
+                        "Satisfiable exactly when term t{} leaves the byte ranges seen on {RANGE_SAMPLES} random hashes.",
+                        x.index()
+                    ),
+                ];
+                let text = smt::nonzero_query(&terms, lemma, &header);
+                let path = query.join(format!("lemma-t{}.smt2", x.index()));
+                std::fs::write(&path, &text)
+                    .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", path.display())))?;
+                lemma_files.push(path);
+                lemma_parts.push((x, v, ranges));
+            }
+        }
+        if !lemma_files.is_empty() {
+            let began = Instant::now();
+            let answers = solver::solve_batch(&lemma_files).map_err(ProveError::Solver)?;
+            solve_time += began.elapsed();
+            for ((x, v, ranges), solved) in lemma_parts.into_iter().zip(answers) {
+                check_time += solved.check;
+                let proved = solved.answer == Answer::Unsat;
+                lemmas.insert(x, proved.then_some((v, ranges)));
+            }
+        }
+        let mut files = Vec::new();
+        for (&k, &claim) in open.iter().zip(&claims) {
+            let p = &mut pending[k];
+            let mut map = HashMap::new();
+            let mut bounds = terms.small(1);
+            for x in hash_parts(&terms, claim) {
+                if let Some(Some((v, ranges))) = lemmas.get(&x) {
+                    map.insert(x, *v);
+                    bounds = terms.and_bool(bounds, *ranges);
+                }
+            }
+            let claim = substitute(&mut terms, claim, &map);
+            let claim = terms.and_bool(bounds, claim);
+            let claim = abstract_remainders(&mut terms, claim);
+            let header = vec![
+                "octoku: generate, one pattern of draws".to_string(),
+                format!(
+                    "Pattern {} ({} redraws): satisfiable exactly when a seed of the pattern",
+                    p.pattern.name(),
+                    p.pattern.redraws()
+                ),
+                format!(
+                    "leaves the {} reference and {} implementation paths found or gets different {} on them.",
+                    p.reference.len(),
+                    p.implementation.len(),
+                    match compare {
+                        Compare::Board => "results",
+                        Compare::Cells => "filled cells",
+                    }
+                ),
+            ];
+            let text = smt::nonzero_query(&terms, claim, &header);
+            let path = query.join(format!("{}.smt2", p.pattern.name()));
+            p.query_bytes = text.len();
+            std::fs::write(&path, &text)
+                .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", path.display())))?;
+            files.push(path);
+        }
+        let began = Instant::now();
+        let answers = solver::solve_batch(&files).map_err(ProveError::Solver)?;
+        solve_time += began.elapsed();
+        for (&k, solved) in open.iter().zip(answers) {
+            solver_name.clone_from(&solved.solver);
+            check_time += solved.check;
+            let p = &mut pending[k];
+            p.rounds += 1;
+            p.check += solved.check;
+            match solved.answer {
+                Answer::Unsat => p.result = Some(CaseResult::Proved),
+                Answer::Unknown => p.result = Some(CaseResult::Undecided),
+                Answer::Sat(values) => {
+                    let s = values
+                        .iter()
+                        .find(|(n, _)| n == "seed")
+                        .map_or(U256::ZERO, |(_, v)| *v);
+                    if pattern_of(s) != p.pattern {
+                        return Err(ProveError::Unsound(format!(
+                            "the model seed {s:#x} is not of pattern {} (it is {})",
+                            p.pattern.name(),
+                            pattern_of(s).name()
+                        )));
+                    }
+                    let runs = [
+                        machine
+                            .call_raw(addresses[0], calldata(reference.selector, s))
+                            .map_err(|e| ProveError::Evm(e.to_string()))?,
+                        machine
+                            .call_raw(addresses[1], calldata(implementation.selector, s))
+                            .map_err(|e| ProveError::Evm(e.to_string()))?,
+                    ];
+                    if differ(&runs[0], &runs[1], compare) {
+                        p.result = Some(CaseResult::Counterexample(s));
+                        if counterexample.is_none() {
+                            let [r, i] = runs;
+                            counterexample = Some(Counterexample {
+                                seed: s,
+                                pattern: p.pattern.name(),
+                                reference: r,
+                                implementation: i,
+                            });
+                        }
+                        continue;
+                    }
+                    // The contracts agree on the model: it lies off the
+                    // paths found (or its hash variables are not the real
+                    // hash). Follow its real paths.
+                    let r = run(&mut terms, reference, &ref_call, s, "reference")?;
+                    let i = run(&mut terms, implementation, &imp_call, s, "implementation")?;
+                    for (g, run) in [(&r, &runs[0]), (&i, &runs[1])] {
+                        let got = evaluate(&terms, &g.outcome, &g.values);
+                        if got.0 != run.success || got.1 != run.output.as_ref() {
+                            return Err(ProveError::Unsound(format!(
+                                "the path terms of seed {s:#x} disagree with revm"
+                            )));
+                        }
+                    }
+                    let new_r = !p.reference.iter().any(|q| q.guard == r.guard);
+                    let new_i = !p.implementation.iter().any(|q| q.guard == i.guard);
+                    if new_r {
+                        p.reference.push(r);
+                    }
+                    if new_i {
+                        p.implementation.push(i);
+                    }
+                    if !(new_r || new_i) || p.rounds >= MAX_ROUNDS {
+                        p.result = Some(CaseResult::Stuck);
+                    }
+                }
+            }
+        }
+    }
+    let cases = pending
+        .into_iter()
+        .map(|p| Case {
+            pattern: p.pattern,
+            result: p.result.expect("every case decided"),
+            paths: (p.reference.len(), p.implementation.len()),
+            rounds: p.rounds,
+            check: p.check,
+            query_bytes: p.query_bytes,
+        })
+        .collect();
+    Ok(GenerateReport {
+        max_redraws,
+        compare,
+        cases,
+        counterexample,
+        query: query.to_path_buf(),
+        solver: solver_name,
+        exec_time,
+        check_time,
+        solve_time,
+    })
+}
+
+/// "Some seed of the pattern leaves the paths found or gets different
+/// results on them", as a 0/1 term.
+fn case_claim(terms: &mut Terms, p: &Pending, compare: Compare) -> TermId {
+    let (r_cover, r_out) = combine(terms, &p.reference);
+    let (i_cover, i_out) = combine(terms, &p.implementation);
+    let same = same_outcome(terms, &r_out, &i_out, compare);
+    let covered = terms.and_bool(r_cover, i_cover);
+    let good = terms.and_bool(covered, same);
+    let bad = terms.is_zero(good);
+    terms.and_bool(p.condition, bad)
+}
+
+/// The maximal sub-terms of `claim` that depend on some variable but not on
+/// `seed` (variable 0): in the fair fill, words computed from the hash alone
+/// (its row, column and label tables).
+fn hash_parts(terms: &Terms, claim: TermId) -> Vec<TermId> {
+    use crate::term::Node;
+    // Per node: (depends on the seed, depends on any variable).
+    let mut deps: HashMap<TermId, (bool, bool)> = HashMap::new();
+    let mut stack = vec![(claim, false)];
+    while let Some((t, ready)) = stack.pop() {
+        if deps.contains_key(&t) {
+            continue;
+        }
+        let children = children(terms.node(t));
+        if !ready {
+            stack.push((t, true));
+            stack.extend(children.iter().map(|&c| (c, false)));
+            continue;
+        }
+        let d = match terms.node(t) {
+            Node::Const(_) => (false, false),
+            Node::Var(n) => (n == 0, true),
+            _ => children.iter().fold((false, false), |acc, c| {
+                let d = deps[c];
+                (acc.0 || d.0, acc.1 || d.1)
+            }),
+        };
+        deps.insert(t, d);
+    }
+    let mut parts = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![claim];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match deps[&t] {
+            (false, true) => {
+                if !matches!(terms.node(t), crate::term::Node::Var(_)) {
+                    parts.push(t);
+                }
+            }
+            (true, _) => stack.extend(children(terms.node(t))),
+            (false, false) => {}
+        }
+    }
+    parts.sort();
+    parts
+}
+
+fn children(node: crate::term::Node) -> Vec<TermId> {
+    use crate::term::Node;
+    match node {
+        Node::Const(_) | Node::Var(_) => vec![],
+        Node::Bin(_, a, b) => vec![a, b],
+        Node::Not(a) | Node::IsZero(a) => vec![a],
+        Node::Ite(c, a, b) => vec![c, a, b],
+    }
+}
+
+/// What a hash-only word `x` was seen to be on random values of the
+/// variables, as a 0/1 term over `v`: the bits that were always 0 are 0, the
+/// bits that were always 1 are 1, and for every byte b whose range is not all
+/// of 0..=255, lo_b <= byte b of v <= hi_b.
+fn sampled_ranges(terms: &mut Terms, x: TermId, v: TermId, rng: &mut SplitMix64) -> TermId {
+    let mut lo = [255u8; 32];
+    let mut hi = [0u8; 32];
+    let (mut any, mut all) = (U256::ZERO, U256::MAX);
+    let vars = terms.var_names().len();
+    for _ in 0..RANGE_SAMPLES {
+        let values: Vec<U256> = (0..vars).map(|_| rng.u256()).collect();
+        let word = terms.eval(x, &values);
+        any |= word;
+        all &= word;
+        let w = word.to_be_bytes::<32>();
+        for b in 0..32 {
+            lo[b] = lo[b].min(w[b]);
+            hi[b] = hi[b].max(w[b]);
+        }
+    }
+    // Bits seen 0 on every sample stay 0, bits seen 1 stay 1 (alignment).
+    let never = terms.constant(!any);
+    let off = terms.bin(Bin::And, v, never);
+    let mut acc = terms.is_zero(off);
+    let always = terms.constant(all);
+    let on = terms.bin(Bin::And, v, always);
+    let kept = terms.bin(Bin::Eq, on, always);
+    acc = terms.and_bool(acc, kept);
+    let ff = terms.small(0xff);
+    for b in 0..32 {
+        if (lo[b], hi[b]) == (0, 255) {
+            continue;
+        }
+        let k = terms.small(8 * (31 - b as u64));
+        let sh = terms.bin(Bin::Shr, v, k);
+        let byte = terms.bin(Bin::And, sh, ff);
+        let l = terms.small(u64::from(lo[b]));
+        let h = terms.small(u64::from(hi[b]));
+        let below = terms.bin(Bin::Lt, byte, l);
+        let above = terms.bin(Bin::Lt, h, byte);
+        let out = terms.or_bool(below, above);
+        let inside = terms.is_zero(out);
+        acc = terms.and_bool(acc, inside);
+    }
+    acc
+}
+
+/// `claim` with every sub-term in `map` replaced by its variable.
+fn substitute(terms: &mut Terms, claim: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+    use crate::term::Node;
+    let mut done: HashMap<TermId, TermId> = map.clone();
+    let mut stack = vec![(claim, false)];
+    while let Some((t, ready)) = stack.pop() {
+        if done.contains_key(&t) {
+            continue;
+        }
+        let node = terms.node(t);
+        let kids = children(node);
+        if !ready {
+            stack.push((t, true));
+            stack.extend(kids.iter().map(|&c| (c, false)));
+            continue;
+        }
+        let m = |x: TermId| done[&x];
+        let new = match node {
+            Node::Const(_) | Node::Var(_) => t,
+            Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
+            Node::Not(a) => terms.not(m(a)),
+            Node::IsZero(a) => terms.is_zero(m(a)),
+            Node::Ite(c, a, b) => terms.ite(m(c), m(a), m(b)),
+        };
+        done.insert(t, new);
+    }
+    done[&claim]
+}
+
+/// `claim` with every remainder by a non-zero constant, `x mod c`, replaced
+/// by a fresh variable `r` constrained to `r < c`, and those constraints
+/// conjoined. Sound for an `unsat` answer: the real remainder is one value of
+/// `r`, so a claim that no assignment satisfies stays unsatisfiable. (The
+/// fair fill picks permutations by `mod 24` of its hash; the solver handles
+/// the free choice below 24 far better than 256-bit remainder circuits.)
+/// Terms without a remainder come back unchanged.
+fn abstract_remainders(terms: &mut Terms, claim: TermId) -> TermId {
+    use crate::term::Node;
+    let mut map: HashMap<TermId, TermId> = HashMap::new();
+    let mut ranges = terms.small(1);
+    let mut stack = vec![(claim, false)];
+    while let Some((t, ready)) = stack.pop() {
+        if map.contains_key(&t) {
+            continue;
+        }
+        let node = terms.node(t);
+        let children: Vec<TermId> = match node {
+            Node::Const(_) | Node::Var(_) => vec![],
+            Node::Bin(_, a, b) => vec![a, b],
+            Node::Not(a) | Node::IsZero(a) => vec![a],
+            Node::Ite(c, a, b) => vec![c, a, b],
+        };
+        if let Node::Bin(Bin::Mod, _, b) = node
+            && terms.as_const(b).is_some_and(|c| !c.is_zero())
+        {
+            let r = terms.var_shared(&format!("rem_{}", t.index()));
+            let below = terms.bin(Bin::Lt, r, b);
+            ranges = terms.and_bool(ranges, below);
+            map.insert(t, r);
+            continue;
+        }
+        if !ready {
+            stack.push((t, true));
+            stack.extend(children.iter().map(|&c| (c, false)));
+            continue;
+        }
+        let m = |x: TermId| map[&x];
+        let new = match node {
+            Node::Const(_) | Node::Var(_) => t,
+            Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
+            Node::Not(a) => terms.not(m(a)),
+            Node::IsZero(a) => terms.is_zero(m(a)),
+            Node::Ite(c, a, b) => terms.ite(m(c), m(a), m(b)),
+        };
+        map.insert(t, new);
+    }
+    let abstracted = map[&claim];
+    terms.and_bool(ranges, abstracted)
+}
+
+/// The disjunction of the paths' conditions, and the outcome of whichever
+/// path holds (the last one where none does).
+fn combine(terms: &mut Terms, paths: &[Guided]) -> (TermId, Outcome) {
+    let mut cover = terms.small(0);
+    let last = paths.last().expect("at least one path");
+    let mut out = last.outcome.clone();
+    for g in paths.iter().rev() {
+        cover = terms.or_bool(cover, g.guard);
+    }
+    let width = paths
+        .iter()
+        .map(|g| g.outcome.words.len())
+        .max()
+        .unwrap_or(0);
+    let zero = terms.small(0);
+    out.words.resize(width, zero);
+    for g in paths.iter().rev().skip(1) {
+        let mut words = g.outcome.words.clone();
+        words.resize(width, zero);
+        out = Outcome {
+            success: terms.ite(g.guard, g.outcome.success, out.success),
+            len: terms.ite(g.guard, g.outcome.len, out.len),
+            words: words
+                .iter()
+                .zip(&out.words)
+                .map(|(&a, &b)| terms.ite(g.guard, a, b))
+                .collect(),
+        };
+    }
+    (cover, out)
+}
+
+/// The non-zero nibbles of a word, as bit 0 of each nibble.
+fn filled_cells(terms: &mut Terms, w: TermId) -> TermId {
+    let mut acc = w;
+    for k in 1..4 {
+        let s = terms.small(k);
+        let x = terms.bin(Bin::Shr, w, s);
+        acc = terms.bin(Bin::Or, acc, x);
+    }
+    let ones = terms.constant(U256::MAX / U256::from(15u8));
+    terms.bin(Bin::And, acc, ones)
+}
+
+fn same_outcome(terms: &mut Terms, a: &Outcome, b: &Outcome, compare: Compare) -> TermId {
+    let mut acc = terms.bin(Bin::Eq, a.success, b.success);
+    let len = terms.bin(Bin::Eq, a.len, b.len);
+    acc = terms.and_bool(acc, len);
+    let zero = terms.small(0);
+    let width = a.words.len().max(b.words.len());
+    for k in 0..width {
+        let x = a.words.get(k).copied().unwrap_or(zero);
+        let y = b.words.get(k).copied().unwrap_or(zero);
+        let (x, y) = match compare {
+            Compare::Board => (x, y),
+            Compare::Cells => (filled_cells(terms, x), filled_cells(terms, y)),
+        };
+        let e = terms.bin(Bin::Eq, x, y);
+        acc = terms.and_bool(acc, e);
+    }
+    acc
+}
+
+fn differ(a: &RawOutcome, b: &RawOutcome, compare: Compare) -> bool {
+    if a.success != b.success || a.output.len() != b.output.len() {
+        return true;
+    }
+    match compare {
+        Compare::Board => a.output != b.output,
+        Compare::Cells => {
+            a.output.iter().zip(b.output.iter()).any(|(x, y)| {
+                ((x >> 4) == 0) != ((y >> 4) == 0) || ((x & 15) == 0) != ((y & 15) == 0)
+            })
+        }
+    }
+}
+
+/// Calldata `selector ++ seed`.
+pub fn calldata(selector: [u8; 4], seed: U256) -> Bytes {
+    let mut data = selector.to_vec();
+    data.extend_from_slice(&seed.to_be_bytes::<32>());
+    Bytes::from(data)
+}
+
+/// The selector of a function signature.
+pub fn selector(signature: &str) -> [u8; 4] {
+    let h = keccak256(signature.as_bytes());
+    [h[0], h[1], h[2], h[3]]
+}
+
+/// An outcome's terms evaluated at `values`, in revm's form.
+fn evaluate(terms: &Terms, o: &Outcome, values: &[U256]) -> (bool, Vec<u8>) {
+    let mut memo = Default::default();
+    let success = !terms.eval_memo(o.success, values, &mut memo).is_zero();
+    let len = terms
+        .eval_memo(o.len, values, &mut memo)
+        .saturating_to::<usize>();
+    let mut data = Vec::new();
+    for &w in &o.words {
+        data.extend_from_slice(&terms.eval_memo(w, values, &mut memo).to_be_bytes::<32>());
+    }
+    data.truncate(len);
+    (success, data)
+}
