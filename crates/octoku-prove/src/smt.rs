@@ -182,26 +182,7 @@ pub fn distinct_query(
 /// `(assert (distinct claim 0))`. `header` lines are written as comments at
 /// the top.
 pub fn nonzero_query(terms: &Terms, claim: TermId, header: &[String]) -> String {
-    let mut out = String::new();
-    for line in header {
-        writeln!(out, "; {line}").expect("write to String");
-    }
-    out.push_str("(set-logic QF_BV)\n(set-option :produce-models true)\n");
-    for v in terms.var_names() {
-        writeln!(out, "(declare-const {v} (_ BitVec 256))").expect("write to String");
-    }
-    for t in reachable_sorted(terms, &[claim]) {
-        if matches!(terms.node(t), Node::Const(_) | Node::Var(_)) {
-            continue;
-        }
-        writeln!(
-            out,
-            "(define-fun t{} () (_ BitVec 256) {})",
-            t.index(),
-            definition(terms, t)
-        )
-        .expect("write to String");
-    }
+    let mut out = preamble(terms, &[claim], header);
     writeln!(out, "(assert {})", cond(terms, claim)).expect("write to String");
     out.push_str("(check-sat)\n(exit)\n");
     out
