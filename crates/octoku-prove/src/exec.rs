@@ -220,16 +220,9 @@ pub fn execute(
     call: &Call,
     limits: Limits,
 ) -> Result<(Outcome, Stats), ExecError> {
-    let mut machine = Exec {
-        terms,
-        code,
-        call,
-        limits,
-        jumpdests: jumpdests(code),
-        stats: Stats::default(),
-        guide: None,
-    };
-    machine.run().map(|(outcome, _, stats)| (outcome, stats))
+    Exec::new(terms, code, call, limits, None)
+        .run()
+        .map(|(outcome, _, stats)| (outcome, stats))
 }
 
 /// One path of a program, chosen by concrete values of the variables.
@@ -260,18 +253,11 @@ pub fn execute_guided(
     limits: Limits,
     witness: &[U256],
 ) -> Result<Guided, ExecError> {
-    let mut machine = Exec {
-        terms,
-        code,
-        call,
-        limits,
-        jumpdests: jumpdests(code),
-        stats: Stats::default(),
-        guide: Some(Guide {
-            values: witness.to_vec(),
-            memo: HashMap::new(),
-        }),
+    let guide = Guide {
+        values: witness.to_vec(),
+        memo: HashMap::new(),
     };
+    let mut machine = Exec::new(terms, code, call, limits, Some(guide));
     let (outcome, guard, stats) = machine.run()?;
     let values = machine.guide.map(|g| g.values).unwrap_or_default();
     Ok(Guided {
@@ -321,6 +307,26 @@ struct Exec<'a> {
     jumpdests: HashSet<usize>,
     stats: Stats,
     guide: Option<Guide>,
+}
+
+impl<'a> Exec<'a> {
+    fn new(
+        terms: &'a mut Terms,
+        code: &'a [u8],
+        call: &'a Call,
+        limits: Limits,
+        guide: Option<Guide>,
+    ) -> Exec<'a> {
+        Exec {
+            terms,
+            code,
+            call,
+            limits,
+            jumpdests: jumpdests(code),
+            stats: Stats::default(),
+            guide,
+        }
+    }
 }
 
 /// What one executed block left behind.

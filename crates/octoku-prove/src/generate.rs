@@ -846,24 +846,31 @@ fn sampled_ranges(terms: &mut Terms, x: TermId, v: TermId, rng: &mut SplitMix64)
     acc
 }
 
-/// `claim` with every sub-term in `map` replaced by its variable.
-fn substitute(terms: &mut Terms, claim: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+/// `root` rebuilt bottom-up, with every node for which `replace` gives a
+/// term replaced by it (and not looked into).
+fn rewrite(
+    terms: &mut Terms,
+    root: TermId,
+    mut replace: impl FnMut(&mut Terms, TermId) -> Option<TermId>,
+) -> TermId {
     use crate::term::Node;
-    let mut done: HashMap<TermId, TermId> = map.clone();
-    let mut stack = vec![(claim, false)];
+    let mut done: HashMap<TermId, TermId> = HashMap::new();
+    let mut stack = vec![(root, false)];
     while let Some((t, ready)) = stack.pop() {
         if done.contains_key(&t) {
             continue;
         }
-        let node = terms.node(t);
-        let kids = children(node);
         if !ready {
+            if let Some(r) = replace(terms, t) {
+                done.insert(t, r);
+                continue;
+            }
             stack.push((t, true));
-            stack.extend(kids.iter().map(|&c| (c, false)));
+            stack.extend(children(terms.node(t)).into_iter().map(|c| (c, false)));
             continue;
         }
         let m = |x: TermId| done[&x];
-        let new = match node {
+        let new = match terms.node(t) {
             Node::Const(_) | Node::Var(_) => t,
             Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
             Node::Not(a) => terms.not(m(a)),
@@ -872,7 +879,12 @@ fn substitute(terms: &mut Terms, claim: TermId, map: &HashMap<TermId, TermId>) -
         };
         done.insert(t, new);
     }
-    done[&claim]
+    done[&root]
+}
+
+/// `claim` with every sub-term in `map` replaced by its variable.
+fn substitute(terms: &mut Terms, claim: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+    rewrite(terms, claim, |_, t| map.get(&t).copied())
 }
 
 /// `claim` with every remainder by a non-zero constant, `x mod c`, replaced
@@ -884,45 +896,16 @@ fn substitute(terms: &mut Terms, claim: TermId, map: &HashMap<TermId, TermId>) -
 /// Terms without a remainder come back unchanged.
 fn abstract_remainders(terms: &mut Terms, claim: TermId) -> TermId {
     use crate::term::Node;
-    let mut map: HashMap<TermId, TermId> = HashMap::new();
     let mut ranges = terms.small(1);
-    let mut stack = vec![(claim, false)];
-    while let Some((t, ready)) = stack.pop() {
-        if map.contains_key(&t) {
-            continue;
-        }
-        let node = terms.node(t);
-        let children: Vec<TermId> = match node {
-            Node::Const(_) | Node::Var(_) => vec![],
-            Node::Bin(_, a, b) => vec![a, b],
-            Node::Not(a) | Node::IsZero(a) => vec![a],
-            Node::Ite(c, a, b) => vec![c, a, b],
-        };
-        if let Node::Bin(Bin::Mod, _, b) = node
-            && terms.as_const(b).is_some_and(|c| !c.is_zero())
-        {
+    let abstracted = rewrite(terms, claim, |terms, t| match terms.node(t) {
+        Node::Bin(Bin::Mod, _, b) if terms.as_const(b).is_some_and(|c| !c.is_zero()) => {
             let r = terms.var_shared(&format!("rem_{}", t.index()));
             let below = terms.bin(Bin::Lt, r, b);
             ranges = terms.and_bool(ranges, below);
-            map.insert(t, r);
-            continue;
+            Some(r)
         }
-        if !ready {
-            stack.push((t, true));
-            stack.extend(children.iter().map(|&c| (c, false)));
-            continue;
-        }
-        let m = |x: TermId| map[&x];
-        let new = match node {
-            Node::Const(_) | Node::Var(_) => t,
-            Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
-            Node::Not(a) => terms.not(m(a)),
-            Node::IsZero(a) => terms.is_zero(m(a)),
-            Node::Ite(c, a, b) => terms.ite(m(c), m(a), m(b)),
-        };
-        map.insert(t, new);
-    }
-    let abstracted = map[&claim];
+        _ => None,
+    });
     terms.and_bool(ranges, abstracted)
 }
 

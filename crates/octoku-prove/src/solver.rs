@@ -74,33 +74,21 @@ fn installed_python() -> Result<PathBuf, String> {
     Ok(python)
 }
 
-/// Decides the SMT-LIB2 file at `path` within [`time_limit`].
+/// Decides the SMT-LIB2 file at `path` within [`time_limit`]; `wall` is
+/// the whole solver process's time.
 pub fn solve(path: &Path) -> Result<Solved, String> {
-    let limit = time_limit()?;
-    let python = installed_python()?;
-    let script = repo_root().join("tools/smt-solve.py");
     let began = Instant::now();
-    let out = Command::new(&python)
-        .arg(&script)
-        .arg(path)
-        .arg(limit.to_string())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    let wall = began.elapsed();
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        return Err(format!(
-            "the solver failed on {} ({}): {}",
-            path.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    parse_answer(&text, wall)
+    let solved = solve_batch(&[path.to_path_buf()])?
+        .pop()
+        .expect("one answer per file");
+    Ok(Solved {
+        wall: began.elapsed(),
+        ..solved
+    })
 }
 
 /// Decides the SMT-LIB2 files at `paths` one after the other in one solver
-/// process (`tools/smt-solve-batch.py`), each within [`time_limit`]. The
+/// process (`tools/smt-solve.py`), each within [`time_limit`]. The
 /// answers come in the order of `paths`; each one's `wall` is its check time
 /// (the process's start-up is shared).
 pub fn solve_batch(paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
@@ -109,9 +97,10 @@ pub fn solve_batch(paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
     }
     let limit = time_limit()?;
     let python = installed_python()?;
-    let script = repo_root().join("tools/smt-solve-batch.py");
+    let script = repo_root().join("tools/smt-solve.py");
     let out = Command::new(&python)
         .arg(&script)
+        .arg("--seconds")
         .arg(limit.to_string())
         .args(paths)
         .output()
