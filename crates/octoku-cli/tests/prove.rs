@@ -255,3 +255,30 @@ fn an_undecided_query_says_so_and_never_proved() {
         String::from_utf8_lossy(&bad.stderr)
     );
 }
+
+/// Two proofs into the same query directory at once: the second waits for
+/// the first's lock instead of clearing the files its solver reads; both
+/// prove.
+#[test]
+fn two_proofs_into_one_directory_take_turns() {
+    let runs: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_octoku"))
+                .args(["prove", "generate", "--redraws", "0"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("the octoku binary runs")
+        })
+        .collect();
+    for run in runs {
+        let out = run.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("proved for every 256-bit seed"));
+    }
+}

@@ -360,8 +360,7 @@ pub fn prove_equal(
     let imp_roots = smt::roots(&imp_out);
     let cuts = find_cuts(&terms, &imp_roots, function, grid_of);
     let exec_time = began.elapsed();
-    std::fs::create_dir_all(dir)
-        .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let _lock = solver::query_dir(dir).map_err(ProveError::Io)?;
     let width = ref_out.words.len().max(imp_out.words.len());
     let spec = spec9::definitions(solution, start);
     let header = |lines: &[&str]| -> Vec<String> {

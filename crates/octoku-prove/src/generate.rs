@@ -468,8 +468,7 @@ pub fn prove_patterns(
         deploy(&mut machine, reference.code)?,
         deploy(&mut machine, implementation.code)?,
     ];
-    std::fs::create_dir_all(query)
-        .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", query.display())))?;
+    let _lock = solver::query_dir(query).map_err(ProveError::Io)?;
     // Queries of an earlier run (perhaps of a wider class) would be mistaken
     // for this run's.
     let stale = std::fs::read_dir(query)

@@ -246,8 +246,7 @@ pub fn prove_verify(
         bytes += text.len();
         files.push((path, text));
     }
-    std::fs::create_dir_all(query)
-        .map_err(|e| ProveError::Io(format!("cannot create {}: {e}", query.display())))?;
+    let _lock = solver::query_dir(query).map_err(ProveError::Io)?;
     for (path, text) in &files {
         std::fs::write(path, text)
             .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", path.display())))?;

@@ -139,7 +139,7 @@ pub fn solve(start: &Cells, limit: usize, dir: &Path) -> Result<SatSolutions, St
             g.size()
         ));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let _lock = solver::query_dir(dir)?;
     let mut result = SatSolutions {
         solutions: Vec::new(),
         complete: false,

@@ -74,6 +74,26 @@ fn installed_python() -> Result<PathBuf, String> {
     Ok(python)
 }
 
+/// The directory `dir` for a run's query files, created, with an exclusive
+/// lock on `<dir>.lock` held until the returned file is dropped: a second
+/// octoku proving into the same directory waits instead of overwriting (or
+/// clearing) files the first one's solver is reading.
+pub fn query_dir(dir: &Path) -> Result<std::fs::File, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    let lock = dir.with_file_name(name);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| format!("cannot open the lock {}: {e}", lock.display()))?;
+    file.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", lock.display()))?;
+    Ok(file)
+}
+
 /// Decides the SMT-LIB2 file at `path` within [`time_limit`]; `wall` is
 /// the whole solver process's time.
 pub fn solve(path: &Path) -> Result<Solved, String> {
