@@ -239,17 +239,30 @@ fn print_text(puzzle: Puzzle, r: &Report) {
         r.solver,
         r.solve_time.as_secs_f64()
     );
-    let label = puzzle.label();
-    for (name, s) in [("reference", &r.reference), (label, &r.implementation)] {
+    print_sides(
+        &r.reference,
+        (puzzle.label(), &r.implementation),
+        &r.query,
+        r.query_bytes,
+    );
+}
+
+/// The executor's figures of both contracts, then where the queries are.
+fn print_sides(
+    reference: &Side,
+    (label, implementation): (&str, &Side),
+    query: &std::path::Path,
+    bytes: usize,
+) {
+    for (name, s) in [("reference", reference), (label, implementation)] {
         println!(
             "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
             s.stats.steps, s.stats.forks, s.stats.merges, s.stats.max_live, s.nodes
         );
     }
     println!(
-        "queries   {} ({} bytes; each file must answer unsat in any SMT-LIB2 solver)",
-        r.query.display(),
-        r.query_bytes
+        "queries   {} ({bytes} bytes; each file must answer unsat in any SMT-LIB2 solver)",
+        query.display()
     );
 }
 
@@ -365,16 +378,11 @@ fn classic9(json: bool) -> Result<ExitCode, CliError> {
                 s.query.display()
             );
         }
-        for (name, s) in [("reference", &r.reference), ("golf", &r.implementation)] {
-            println!(
-                "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
-                s.stats.steps, s.stats.forks, s.stats.merges, s.stats.max_live, s.nodes
-            );
-        }
-        println!(
-            "queries   {} ({} bytes; each must answer unsat in any SMT-LIB2 solver)",
-            r.query.display(),
-            r.query_bytes
+        print_sides(
+            &r.reference,
+            ("golf", &r.implementation),
+            &r.query,
+            r.query_bytes,
         );
     }
     Ok(match r.counterexample {
