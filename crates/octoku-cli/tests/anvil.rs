@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use octoku_core::{Board, solve};
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::chain::{
     Chain, PrivateKey, arena,
     primitives::{Address, U256},
@@ -726,7 +726,7 @@ fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
         let player = address_of(key);
         assert_eq!(
             start,
-            octoku_core::fair::fair_generate(&player),
+            octoku_core::octoku::fair::fair_generate(&player),
             "the arena serves the fair board"
         );
         assert_ne!(start, octoku_core::generate(&player));
@@ -1395,7 +1395,7 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
     let player: Address = DEV_0.parse().unwrap();
     assert_eq!(
         read["start"].as_str().unwrap().parse::<U256>().unwrap(),
-        octoku_core::fair::fair_generate(&player).to_u256()
+        octoku_core::octoku::fair::fair_generate(&player).to_u256()
     );
     assert!(!read["name"].as_str().unwrap().is_empty(), "{read}");
     assert_eq!(read["puzzle"], "fair");

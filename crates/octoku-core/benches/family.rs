@@ -1,4 +1,4 @@
-//! Sudoku-family benchmarks: the general solver (`octoku_core::nsolve`) on 9×9
+//! Sudoku-family benchmarks: the general solver (`octoku_core::solve`) on 9×9
 //! against the `sudoku` crate (a Rust port of jczsolve) on the same fixed
 //! puzzle sets, on 6×6, 12×12 and 16×16 puzzles, and on 8×8 boards against
 //! the 8×8-only solver (`octoku_core::solve`).
@@ -9,9 +9,9 @@
 //! means (octoku time / sudoku time: below 1 means octoku is faster).
 
 use criterion::{Criterion, black_box, criterion_group};
-use octoku_core::nboard::NBoard;
-use octoku_core::ntext::{self, ReadOptions};
-use octoku_core::{nsolve, solve};
+use octoku_core::grid::NBoard;
+use octoku_core::grid::text::{self as ntext, ReadOptions};
+use octoku_core::solve::{self as nsolve, octoku as solve};
 use std::time::Duration;
 
 mod common;

@@ -12,9 +12,9 @@
 //! `none` (reads the set only, the baseline to subtract). Sets: `generated`
 //! (data/classic_generated.txt), `hard` (data/classic_hard.txt).
 
-use octoku_core::nboard::NBoard;
-use octoku_core::nsolve;
-use octoku_core::ntext::{self, ReadOptions};
+use octoku_core::grid::NBoard;
+use octoku_core::grid::text::{self as ntext, ReadOptions};
+use octoku_core::solve as nsolve;
 use std::hint::black_box;
 use std::process::ExitCode;
 

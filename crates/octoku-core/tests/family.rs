@@ -3,12 +3,12 @@
 //! boards, on properties over every geometry, and on every kind of bad input.
 
 use octoku_core::Board;
-use octoku_core::geometry::Geometry;
-use octoku_core::nboard::NBoard;
-use octoku_core::npuzzle::{self, PuzzleError};
-use octoku_core::nsolve::{self, Contradiction};
-use octoku_core::ntext::{self, Form, ReadOptions, Symbols, TextError};
+use octoku_core::grid::NBoard;
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::grid::text::{self as ntext, Form, ReadOptions, Symbols, TextError};
+use octoku_core::puzzle::{self as npuzzle, PuzzleError};
 use octoku_core::rng::SplitMix64;
+use octoku_core::solve::{self as nsolve, Contradiction};
 use proptest::prelude::*;
 
 /// Every box shape octoku plays: r×c boxes with 4 ≤ r·c ≤ 16.
@@ -145,12 +145,12 @@ fn octoku_board_and_n_board_agree_on_cells_and_solutions() {
         .parse()
         .unwrap();
     let nb = NBoard::try_from(start).unwrap();
-    let fast = octoku_core::solve::solve(start).unwrap().unwrap();
+    let fast = octoku_core::solve::octoku::solve(start).unwrap().unwrap();
     let general = nsolve::solve(&nb).unwrap();
     assert_eq!(Board::try_from(&general).unwrap(), fast);
     assert_eq!(
         nsolve::count(&nb, 5),
-        octoku_core::solve::count(start, 5).unwrap()
+        octoku_core::solve::octoku::count(start, 5).unwrap()
     );
 }
 

@@ -62,7 +62,7 @@ impl Puzzle {
     pub fn mirror_generate(self, address: &Address) -> Board {
         match self {
             Puzzle::Reference | Puzzle::Golf => octoku_core::generate(address),
-            Puzzle::Fair => octoku_core::fair::fair_generate(address),
+            Puzzle::Fair => octoku_core::octoku::fair::fair_generate(address),
         }
     }
 
@@ -71,7 +71,7 @@ impl Puzzle {
     pub fn mirror_fill(self, seed: U256) -> Board {
         match self {
             Puzzle::Reference | Puzzle::Golf => octoku_core::generate_from_seed(seed),
-            Puzzle::Fair => octoku_core::fair::fair_generate_from_seed(seed),
+            Puzzle::Fair => octoku_core::octoku::fair::fair_generate_from_seed(seed),
         }
     }
 

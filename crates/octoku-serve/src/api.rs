@@ -28,11 +28,11 @@ use axum::{
 };
 use octoku_core::{
     Board,
-    explain::{Problem, explain},
-    geometry::Geometry,
-    nboard::NBoard,
-    npuzzle, nsolve,
-    ntext::{self, Form, ReadOptions, Symbols},
+    grid::NBoard,
+    grid::geometry::Geometry,
+    grid::text::{self as ntext, Form, ReadOptions, Symbols},
+    octoku::explain::{Problem, explain},
+    puzzle as npuzzle, solve as nsolve,
 };
 use octoku_evm::{
     Puzzle,

@@ -5,15 +5,15 @@
 //!
 //! A board argument is the board's text (line form on the command line),
 //! `@FILE` for a file, or `-` for standard input, in any of the core's text
-//! forms (line, grid, seed003; see `octoku_core::ntext`).
+//! forms (line, grid, seed003; see `octoku_core::grid::text`).
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use octoku_core::geometry::Geometry;
-use octoku_core::nboard::NBoard;
-use octoku_core::ntext::{self, Form, ReadOptions, Symbols};
-use octoku_core::{ncheck, nsolve};
+use octoku_core::grid::NBoard;
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::grid::text::{self as ntext, Form, ReadOptions, Symbols};
+use octoku_core::{rules as ncheck, solve as nsolve};
 use serde::Serialize;
 
 use crate::{error::CliError, output::print_json};

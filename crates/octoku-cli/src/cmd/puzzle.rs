@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use octoku_core::npuzzle;
-use octoku_core::ntext::{Form, Symbols};
+use octoku_core::grid::text::{Form, Symbols};
+use octoku_core::puzzle as npuzzle;
 use serde::Serialize;
 
 use super::family::{self, SizeArgs};

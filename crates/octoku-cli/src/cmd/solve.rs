@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, solve};
+use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle};
 use serde::Serialize;
 
@@ -153,7 +153,7 @@ fn no_solution(
     puzzle: Puzzle,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let reason = octoku_core::explain::contradiction(start);
+    let reason = octoku_core::octoku::explain::contradiction(start);
     if json {
         print_json(&Solved {
             puzzle,

@@ -7,8 +7,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use octoku_core::geometry::Geometry;
-use octoku_core::{Board, solve};
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle};
 use octoku_prove::sat::{self, Cells};
 use octoku_prove::solver::repo_root;

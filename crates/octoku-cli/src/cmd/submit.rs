@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, explain::explain, verify};
+use octoku_core::{Address, Board, octoku::explain::explain, verify};
 use octoku_evm::{Puzzle, chain::arena};
 use serde::Serialize;
 

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use octoku_core::explain::explain;
-use octoku_core::{Address, Board, classic9, geometry::Geometry};
+use octoku_core::octoku::explain::explain;
+use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
 use serde::Serialize;
 

@@ -1,6 +1,6 @@
 //! Solving octoku boards: a fast bitboard solver and a solution counter.
 //! The plain-backtracking baseline is [`naive`]; human-readable reasons why a
-//! board has no solution are [`contradiction`](crate::explain::contradiction).
+//! board has no solution are [`contradiction`](crate::octoku::explain::contradiction).
 //!
 //! The fast solver keeps, for each digit, a 64-bit board of the cells where
 //! that digit may still go (bit `i` is the cell at reading index
@@ -13,11 +13,9 @@
 //! is allocated while searching and no `U256` arithmetic happens after the
 //! start board has been read into cells once.
 
-use crate::board::Board;
-use crate::geometry::Geometry;
+use crate::grid::geometry::Geometry;
+use crate::octoku::board::Board;
 use std::fmt;
-
-pub mod naive;
 
 /// Why a start board cannot be solved as given: it holds a value that is no digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -340,11 +338,11 @@ pub fn is_unique(start: Board) -> Result<bool, SolveError> {
 
 #[cfg(test)]
 mod tests {
-    use super::naive::{count_naive, solve_naive};
     use super::*;
-    use crate::explain::contradiction;
+    use crate::octoku::explain::contradiction;
+    use crate::octoku::verify::is_valid_grid;
     use crate::rng::SplitMix64;
-    use crate::verify::is_valid_grid;
+    use crate::solve::naive::{count_naive, solve_naive};
     use proptest::prelude::*;
 
     const UNSOLVABLE: &str = "0x0000056070423000000000000000000000000000000000000000800100000000";
@@ -428,7 +426,7 @@ mod tests {
 
     #[test]
     fn unique_puzzle_file_lines_are_unique_with_20_to_30_givens() {
-        let text = include_str!("../data/unique_puzzles.txt");
+        let text = include_str!("../../data/unique_puzzles.txt");
         let mut n = 0;
         for line in text
             .lines()

@@ -18,7 +18,7 @@
 //! seed 003's own example does).
 //!
 //! ```
-//! use octoku_core::ntext::{read, write, Form, ReadOptions};
+//! use octoku_core::grid::text::{read, write, Form, ReadOptions};
 //! let text = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
 //! let parsed = read(text, &ReadOptions::default()).unwrap();
 //! assert_eq!(parsed.form, Form::Seed003);
@@ -28,8 +28,8 @@
 
 use std::fmt;
 
-use crate::geometry::{Geometry, GeometryError};
-use crate::nboard::NBoard;
+use crate::grid::NBoard;
+use crate::grid::geometry::{Geometry, GeometryError};
 
 /// One of the three text forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

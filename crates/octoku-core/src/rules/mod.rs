@@ -1,22 +1,22 @@
 //! Checking a proposed solution of a board of any geometry, with every reason
-//! it fails: the N-board counterpart of [`crate::explain`].
+//! it fails: the N-board counterpart of [`crate::octoku::explain`].
 //!
 //! A solution is accepted when it keeps every given of the start and every
 //! row, column and box holds each of the N symbols once. An empty start asks
 //! only the second question: is this a valid solved grid (seed 000's).
 //!
 //! ```
-//! use octoku_core::geometry::Geometry;
-//! use octoku_core::nboard::NBoard;
-//! use octoku_core::ncheck::check;
+//! use octoku_core::grid::geometry::Geometry;
+//! use octoku_core::grid::NBoard;
+//! use octoku_core::rules::check;
 //! let g = Geometry::for_size(4).unwrap();
 //! let grid = NBoard::from_cells(g, &[1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
 //! assert!(check(&NBoard::empty(g), &grid).is_empty());
 //! ```
 
-use crate::explain::cells_phrase;
-use crate::geometry::{Geometry, Unit};
-use crate::nboard::NBoard;
+use crate::grid::NBoard;
+use crate::grid::geometry::{Geometry, Unit};
+use crate::octoku::explain::cells_phrase;
 
 /// One reason a solution is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,5 +1,5 @@
 //! Human-readable reasons why a solution fails, kept apart from the
-//! contract mirror in [`verify`](mod@crate::verify), and why a start board
+//! contract mirror in [`verify`](mod@crate::octoku::verify), and why a start board
 //! has no solution ([`contradiction`]).
 //!
 //! Indices inside [`Problem`] and [`Unit`] are 0-based, like the rest of the
@@ -8,9 +8,9 @@
 
 use std::fmt;
 
-use crate::board::Board;
-use crate::geometry::{Geometry, Unit};
-use crate::ncheck::{changed_givens, tally};
+use crate::grid::geometry::{Geometry, Unit};
+use crate::octoku::board::Board;
+use crate::rules::{changed_givens, tally};
 
 mod contradiction;
 pub use contradiction::contradiction;
@@ -137,7 +137,7 @@ impl fmt::Display for Problem {
 }
 
 /// Lists every reason `solution` fails for `start`; empty exactly when
-/// [`crate::verify::verify`] accepts.
+/// [`crate::octoku::verify::verify`] accepts.
 ///
 /// Order: changed givens, then bad cells (both in reading order), then each
 /// unit's repeats and misses (rows, then columns, then subgrids; digits
@@ -175,7 +175,7 @@ pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::verify;
+    use crate::octoku::verify::verify;
     use proptest::prelude::*;
     use ruint::aliases::U256;
 

@@ -9,7 +9,7 @@
 //! reaches it the error says the fewest givens reached.
 //!
 //! ```
-//! use octoku_core::geometry::Geometry;
+//! use octoku_core::grid::geometry::Geometry;
 //! use octoku_core::{npuzzle, nsolve};
 //! let p = npuzzle::generate(Geometry::CLASSIC, 7, Some(30)).unwrap();
 //! assert_eq!(p.puzzle.givens(), 30);
@@ -19,10 +19,10 @@
 
 use std::fmt;
 
-use crate::geometry::Geometry;
-use crate::nboard::NBoard;
-use crate::nsolve;
+use crate::grid::NBoard;
+use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
+use crate::solve as nsolve;
 
 /// Passes tried (each on a fresh grid) before a target number of givens is declared out of reach.
 pub const PASSES: usize = 8;

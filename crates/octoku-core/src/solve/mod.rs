@@ -20,12 +20,14 @@
 
 use std::sync::OnceLock;
 
-use crate::explain::{cells_phrase, join_and};
-use crate::geometry::{Geometry, Unit};
-use crate::nboard::NBoard;
+use crate::grid::NBoard;
+use crate::grid::geometry::{Geometry, Unit};
+use crate::octoku::explain::{cells_phrase, join_and};
 use crate::rng::SplitMix64;
 
 mod bands;
+pub mod naive;
+pub mod octoku;
 
 /// The largest side, in symbols: a symbol set fits a `u16`.
 const MAX_N: usize = Geometry::MAX_SIZE;

@@ -8,7 +8,7 @@
 //! rows `2 * (b / 2)..+2` and columns `4 * (b % 2)..+4`.
 //!
 //! ```
-//! use octoku_core::geometry::{Geometry, Unit};
+//! use octoku_core::grid::geometry::{Geometry, Unit};
 //! let g = Geometry::OCTOKU;
 //! assert_eq!(g.size(), 8);
 //! assert_eq!(g.box_of(3, 5), 3);

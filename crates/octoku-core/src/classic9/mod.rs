@@ -20,8 +20,8 @@ use std::fmt;
 use ruint::aliases::U256;
 use ruint::uint;
 
-use crate::geometry::Geometry;
-use crate::nboard::NBoard;
+use crate::grid::NBoard;
+use crate::grid::geometry::Geometry;
 
 /// Cells in a grid (`CELLS` in the contract).
 pub const CELLS: usize = 81;

@@ -2,8 +2,8 @@
 //! one is visible from the givens alone.
 
 use super::{G, cells_phrase, join_and};
-use crate::board::Board;
-use crate::solve::checked_cells;
+use crate::octoku::board::Board;
+use crate::solve::octoku::checked_cells;
 
 /// Digits of a mask (bit d = digit d + 1) as strings.
 fn digit_list(mask: u8) -> Vec<String> {
@@ -133,7 +133,7 @@ pub fn contradiction(start: Board) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::solve;
+    use crate::solve::octoku::solve;
 
     #[test]
     fn contradiction_names_duplicate_givens_and_dead_cells() {

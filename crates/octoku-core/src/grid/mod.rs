@@ -7,18 +7,21 @@
 //! every value.
 //!
 //! ```
-//! use octoku_core::geometry::Geometry;
-//! use octoku_core::nboard::NBoard;
+//! use octoku_core::grid::geometry::Geometry;
+//! use octoku_core::grid::NBoard;
 //! let mut b = NBoard::empty(Geometry::CLASSIC);
 //! b.set(0, 8, 9);
 //! assert_eq!(b.cells()[8], 9);
 //! assert_eq!(NBoard::from_cells(Geometry::CLASSIC, b.cells()), Ok(b));
 //! ```
 
+pub mod geometry;
+pub mod text;
+
 use std::fmt;
 
-use crate::board::Board;
-use crate::geometry::Geometry;
+use crate::grid::geometry::Geometry;
+use crate::octoku::board::Board;
 
 /// An N×N board of a given geometry: one value per cell, 0 = empty, 1..=N a symbol.
 #[derive(Clone, PartialEq, Eq, Hash)]
