@@ -1453,7 +1453,7 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
 /// alloy, and the errors for a wrong address and a short grid.
 #[test]
 fn classic9_validators_on_anvil_answer_seed_000_grids() {
-    use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
+    use octoku_core::classic9::{INVALID_GRIDS, VALID_GRIDS};
     let anvil = Anvil::start();
     let url = anvil.url();
     let dir = temp_dir("classic9");
@@ -1500,7 +1500,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
         let mut chain = Chain::rpc(&url, &PrivateKey::parse(KEYS[1]).unwrap()).unwrap();
         assert_eq!(chain.code_at(address).unwrap().as_ref(), runtime);
         let a = address.to_string();
-        for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+        for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
             for grid in grids {
                 let run = octoku(
                     &dir,
@@ -1533,7 +1533,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
                 "--rpc-url",
                 &url,
                 "0x0102",
-                SEED_VALID[0],
+                VALID_GRIDS[0],
             ],
         )
         .fails(2, "a grid of 2 bytes: expected 81 bytes");
@@ -1549,7 +1549,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
             "--rpc-url",
             &url,
             &empty,
-            SEED_VALID[0],
+            VALID_GRIDS[0],
         ],
     )
     .fails(4, "no contract code at");

@@ -489,7 +489,7 @@ async fn practice_puzzles_of_any_size_have_one_solution() {
         assert_eq!(p.cells.len(), size * size);
         assert_eq!(p.box_rows * p.box_cols, size);
         let g = octoku_core::grid::geometry::Geometry::for_size(size).unwrap();
-        let board = octoku_core::grid::NBoard::from_cells(g, &p.cells).unwrap();
+        let board = octoku_core::grid::Grid::from_cells(g, &p.cells).unwrap();
         assert_eq!(octoku_core::solve::count(&board, 2), 1);
         assert_eq!(p.solutions, 1);
         assert_eq!(p.solution.as_ref().map(Vec::len), Some(size * size));

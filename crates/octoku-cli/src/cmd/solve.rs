@@ -21,7 +21,7 @@ pub(crate) const DEAD_END_SHARE: &str =
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, or - for standard input).
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, or - for standard input).
     #[arg(required_unless_present = "address", conflicts_with = "address")]
     start: Option<String>,
     /// Solve the board this address gets from generate instead.
@@ -30,7 +30,7 @@ pub struct Args {
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
-    /// Solve with the SMT solver from the rule alone (checker-driven, seed 002).
+    /// Solve with the SMT solver from the rule alone (checker-driven).
     #[arg(long)]
     sat: bool,
     /// Which implementation to run.

@@ -21,7 +21,7 @@ const SHOWN: usize = 12;
 /// Arguments of `octoku verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, - for standard input, or "" for none).
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, - for standard input, or "" for none).
     start: String,
     /// The proposed solution, in the same forms.
     solution: String,
@@ -155,7 +155,7 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     };
     let start = grid("START", &args.start)?;
     let solution = grid("SOLUTION", &args.solution)?;
-    let mirror = classic9::verify(&start, &solution);
+    let mirror = classic9::verify_bytes(&start, &solution);
     let hex = |bytes: &[u8]| -> String {
         let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         format!("0x{digits}")

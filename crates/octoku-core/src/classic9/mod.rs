@@ -1,5 +1,5 @@
 //! Classic 9×9 Sudoku: a bit-exact mirror of the on-chain validator
-//! `contracts/classic9/Classic9Reference.sol` (seed 000's method), which the
+//! `contracts/classic9/Classic9Reference.sol`, which the
 //! golfed `Classic9Golf.sol` matches on every call.
 //!
 //! A grid is 81 bytes, one byte per cell in reading order: byte `9r + c` is
@@ -8,11 +8,11 @@
 //! outside 1..=9 makes it invalid. In a start, a 0 byte is an empty cell and
 //! any other byte must equal the solution's.
 //!
-//! [`is_valid_solution`] and [`verify`] mirror the two functions over byte
+//! [`is_valid_solution`] and [`verify_bytes`] mirror the two functions over byte
 //! slices; the contract's `GridLength(uint256)` revert is
 //! [`Classic9Error::GridLength`]. [`run`] mirrors a whole call, calldata and
 //! value included, as solc's dispatcher and ABI decoder handle it.
-//! [`is_valid_board`] and [`verify_boards`] take the general [`NBoard`] of
+//! [`is_valid_board`] and [`verify_boards`] take the general [`Grid`] of
 //! [`Geometry::CLASSIC`] (its cells are exactly the contract's 81 bytes).
 
 use std::fmt;
@@ -20,7 +20,7 @@ use std::fmt;
 use ruint::aliases::U256;
 use ruint::uint;
 
-use crate::grid::NBoard;
+use crate::grid::Grid;
 use crate::grid::geometry::Geometry;
 
 /// Cells in a grid (`CELLS` in the contract).
@@ -77,8 +77,8 @@ impl fmt::Display for Classic9Error {
 
 impl std::error::Error for Classic9Error {}
 
-/// Seed 000's `test_valid_solution` grids (valid), one digit per cell.
-pub const SEED_VALID: [&str; 5] = [
+/// Five valid grids from the reference validator's tests, one digit per cell.
+pub const VALID_GRIDS: [&str; 5] = [
     "953168742862734951417952836746893125281645397395271468138529674574386219629417583",
     "256734198891265374347198652514683729728519436963427581135942867689371245472856913",
     "964532178187694235235817964629451783573986412841273596416728359352169847798345621",
@@ -86,8 +86,8 @@ pub const SEED_VALID: [&str; 5] = [
     "123745689456819237789263514897452361632198745541637928315924876274586193968371452",
 ];
 
-/// Seed 000's `test_invalid_solution` grids (each a valid grid with one cell changed).
-pub const SEED_INVALID: [&str; 5] = [
+/// Five invalid grids from the same tests (each a valid grid with one cell changed).
+pub const INVALID_GRIDS: [&str; 5] = [
     "953168742862734951417952836746893125281645397395271468138529674574386219629417582",
     "256734198891265374347198652414683729728519436963427581135942867689371245472856913",
     "964532178187594235235817964629451783573986412841273596416728359352169847798345621",
@@ -188,7 +188,7 @@ pub fn is_valid_solution(grid: &[u8]) -> Result<bool, Classic9Error> {
 /// }
 /// return _valid(solution);
 /// ```
-pub fn verify(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
+pub fn verify_bytes(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
     let start = exact(start)?;
     let solution = exact(solution)?;
     for i in 0..CELLS {
@@ -221,18 +221,18 @@ impl fmt::Display for NotClassic {
 impl std::error::Error for NotClassic {}
 
 /// [`is_valid_solution`] of a board's cells (a 9×9 board with 3×3 boxes).
-pub fn is_valid_board(board: &NBoard) -> Result<bool, NotClassic> {
+pub fn is_valid_board(board: &Grid) -> Result<bool, NotClassic> {
     Ok(valid(classic_cells(board)?))
 }
 
-/// [`verify`] of two boards' cells (both 9×9 with 3×3 boxes).
-pub fn verify_boards(start: &NBoard, solution: &NBoard) -> Result<bool, NotClassic> {
+/// [`verify_bytes`] of two boards' cells (both 9×9 with 3×3 boxes).
+pub fn verify_boards(start: &Grid, solution: &Grid) -> Result<bool, NotClassic> {
     let (start, solution) = (classic_cells(start)?, classic_cells(solution)?);
     Ok(start.iter().zip(solution).all(|(&s, &x)| s == 0 || s == x) && valid(solution))
 }
 
 /// The 81 cells of a board of [`Geometry::CLASSIC`].
-fn classic_cells(board: &NBoard) -> Result<&[u8; CELLS], NotClassic> {
+fn classic_cells(board: &Grid) -> Result<&[u8; CELLS], NotClassic> {
     let not_classic = NotClassic {
         geometry: board.geometry(),
     };
@@ -249,7 +249,7 @@ fn exact(grid: &[u8]) -> Result<&[u8; CELLS], Classic9Error> {
     })
 }
 
-/// Seed 000's masks, as `Classic9Reference._valid`.
+/// The reference validator's masks, as `Classic9Reference._valid`.
 ///
 /// ```solidity
 /// uint256 rows = GROUP; uint256 columns = GROUP; uint256 boxes = GROUP;
@@ -353,7 +353,7 @@ pub fn run(calldata: &[u8], value_sent: bool) -> Outcome {
     let result = if arguments == 1 {
         is_valid_solution(args[0])
     } else {
-        verify(args[0], args[1])
+        verify_bytes(args[0], args[1])
     };
     match result {
         Ok(valid) => Outcome::Returned(valid),
@@ -447,26 +447,26 @@ mod tests {
 
     #[test]
     fn seed_valid_grids_are_valid() {
-        for text in SEED_VALID {
+        for text in VALID_GRIDS {
             let grid = digits(text);
             assert_eq!(is_valid_solution(&grid), Ok(true), "{text}");
-            assert_eq!(verify(&[0; CELLS], &grid), Ok(true), "{text}");
-            assert_eq!(verify(&grid, &grid), Ok(true), "{text}");
+            assert_eq!(verify_bytes(&[0; CELLS], &grid), Ok(true), "{text}");
+            assert_eq!(verify_bytes(&grid, &grid), Ok(true), "{text}");
         }
     }
 
     #[test]
     fn seed_invalid_grids_are_invalid() {
-        for text in SEED_INVALID {
+        for text in INVALID_GRIDS {
             let grid = digits(text);
             assert_eq!(is_valid_solution(&grid), Ok(false), "{text}");
-            assert_eq!(verify(&[0; CELLS], &grid), Ok(false), "{text}");
+            assert_eq!(verify_bytes(&[0; CELLS], &grid), Ok(false), "{text}");
         }
     }
 
     #[test]
     fn every_byte_outside_1_to_9_makes_a_valid_grid_invalid() {
-        let grid = digits(SEED_VALID[0]);
+        let grid = digits(VALID_GRIDS[0]);
         for value in (0..=255u8).filter(|v| !(1..=9).contains(v)) {
             for cell in [0, 40, 80] {
                 let mut bad = grid.clone();
@@ -478,13 +478,13 @@ mod tests {
 
     #[test]
     fn a_given_must_be_empty_or_equal_to_the_solution() {
-        let grid = digits(SEED_VALID[1]);
+        let grid = digits(VALID_GRIDS[1]);
         let mut start = [0u8; CELLS];
         start[17] = grid[17];
-        assert_eq!(verify(&start, &grid), Ok(true));
+        assert_eq!(verify_bytes(&start, &grid), Ok(true));
         for value in (1..=255u8).filter(|&v| v != grid[17]) {
             start[17] = value;
-            assert_eq!(verify(&start, &grid), Ok(false), "given {value}");
+            assert_eq!(verify_bytes(&start, &grid), Ok(false), "given {value}");
         }
     }
 
@@ -504,14 +504,14 @@ mod tests {
 
     #[test]
     fn boards_of_the_classic_geometry_agree_with_the_bytes() {
-        for text in SEED_VALID.iter().chain(&SEED_INVALID) {
+        for text in VALID_GRIDS.iter().chain(&INVALID_GRIDS) {
             let grid = digits(text);
-            let board = NBoard::from_cells(Geometry::CLASSIC, &grid).unwrap();
-            let empty = NBoard::empty(Geometry::CLASSIC);
+            let board = Grid::from_cells(Geometry::CLASSIC, &grid).unwrap();
+            let empty = Grid::empty(Geometry::CLASSIC);
             assert_eq!(is_valid_board(&board).ok(), is_valid_solution(&grid).ok());
             assert_eq!(
                 verify_boards(&empty, &board).ok(),
-                verify(&[0; CELLS], &grid).ok()
+                verify_bytes(&[0; CELLS], &grid).ok()
             );
             let mut start = empty.clone();
             start.set(4, 4, grid[40] % 9 + 1);
@@ -519,10 +519,10 @@ mod tests {
             given[40] = grid[40] % 9 + 1;
             assert_eq!(
                 verify_boards(&start, &board).ok(),
-                verify(&given, &grid).ok()
+                verify_bytes(&given, &grid).ok()
             );
         }
-        let octoku = NBoard::empty(Geometry::OCTOKU);
+        let octoku = Grid::empty(Geometry::OCTOKU);
         assert_eq!(
             is_valid_board(&octoku),
             Err(NotClassic {
@@ -530,7 +530,7 @@ mod tests {
             })
         );
         let rows = Geometry::new(1, 9).unwrap();
-        let err = is_valid_board(&NBoard::empty(rows)).unwrap_err();
+        let err = is_valid_board(&Grid::empty(rows)).unwrap_err();
         assert_eq!(
             err.to_string(),
             "a 9x9 board with 1x9 boxes: the classic validator takes 9x9 boards with 3x3 boxes"
@@ -539,9 +539,9 @@ mod tests {
 
     #[test]
     fn grids_parse_from_digits_dots_and_hex() {
-        let grid = parse_grid("GRID", SEED_VALID[0]).unwrap();
-        assert_eq!(grid, digits(SEED_VALID[0]));
-        let spaced: String = SEED_VALID[0]
+        let grid = parse_grid("GRID", VALID_GRIDS[0]).unwrap();
+        assert_eq!(grid, digits(VALID_GRIDS[0]));
+        let spaced: String = VALID_GRIDS[0]
             .as_bytes()
             .chunks(9)
             .map(|row| format!("{} |\n", std::str::from_utf8(row).unwrap()))
@@ -564,15 +564,15 @@ mod tests {
 
     #[test]
     fn every_other_length_is_a_grid_length_error() {
-        let grid = digits(SEED_VALID[2]);
+        let grid = digits(VALID_GRIDS[2]);
         for len in (0..=200).filter(|&len| len != CELLS) {
             let wrong = vec![1u8; len];
             let error = Err(Classic9Error::GridLength { length: len as u64 });
             assert_eq!(is_valid_solution(&wrong), error);
-            assert_eq!(verify(&wrong, &grid), error);
-            assert_eq!(verify(&grid, &wrong), error);
+            assert_eq!(verify_bytes(&wrong, &grid), error);
+            assert_eq!(verify_bytes(&grid, &wrong), error);
             // the start's length is checked first
-            assert_eq!(verify(&wrong, &[0; 7]), error);
+            assert_eq!(verify_bytes(&wrong, &[0; 7]), error);
         }
     }
 
@@ -591,12 +591,12 @@ mod tests {
 
     #[test]
     fn run_decodes_well_formed_calls() {
-        let grid = digits(SEED_VALID[3]);
+        let grid = digits(VALID_GRIDS[3]);
         let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
         assert_eq!(run(&call, false), Outcome::Returned(true));
         assert_eq!(run(&call, false).output(), word_bytes(1));
         assert_eq!(run(&call, true), Outcome::Refused);
-        let bad = digits(SEED_INVALID[3]);
+        let bad = digits(INVALID_GRIDS[3]);
         let call = encode(VERIFY_SELECTOR, &[&[0; CELLS], &bad]);
         assert_eq!(run(&call, false), Outcome::Returned(false));
         assert_eq!(run(&call, false).output(), word_bytes(0));
@@ -609,7 +609,7 @@ mod tests {
 
     #[test]
     fn run_refuses_what_solcs_decoder_refuses() {
-        let grid = digits(SEED_VALID[4]);
+        let grid = digits(VALID_GRIDS[4]);
         let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
         // calldata shorter than 4 bytes, unknown selector
         assert_eq!(run(&[], false), Outcome::Refused);

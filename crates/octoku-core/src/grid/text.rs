@@ -1,10 +1,10 @@
-//! Text forms of an [`NBoard`], read and written exactly.
+//! Text forms of an [`Grid`], read and written exactly.
 //!
 //! - **line**: the N² cells row by row, one symbol each, `.` (or `0` when `0`
 //!   is not a symbol) for an empty cell: `1.3.` …
 //! - **grid**: one row per line; spaces and box rules (`|`, `-`, `+`) are
 //!   ignored when reading, and [`write`] draws them between boxes.
-//! - **seed003** (the text format of seed 003's Sudoku game): a header line
+//! - **header** (symbols header, comma-separated rows): a header line
 //!   with the N symbols separated by single spaces, then one line per row,
 //!   cells separated by commas, a single space for an empty cell. Symbols are
 //!   any N distinct non-empty strings without a space or a comma, so letters
@@ -14,21 +14,21 @@
 //! The symbols of the line and grid forms are `1`-`9`, then `A`-`G`
 //! ([`Symbols::standard`]) unless a custom set of single characters is given.
 //! [`read`] then [`Parsed::to_text`] gives back the text read, for every text
-//! [`write`] can produce (and for a seed 003 header that ends in one space, as
-//! seed 003's own example does).
+//! [`write`] can produce (and for a header that ends in one space, as some
+//! published examples of this form do).
 //!
 //! ```
 //! use octoku_core::grid::text::{read, write, Form, ReadOptions};
 //! let text = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
 //! let parsed = read(text, &ReadOptions::default()).unwrap();
-//! assert_eq!(parsed.form, Form::Seed003);
+//! assert_eq!(parsed.form, Form::Header);
 //! assert_eq!(parsed.to_text().unwrap(), text);
 //! assert_eq!(write(&parsed.board, &parsed.symbols, Form::Line).unwrap(), ".1.4421..3422.3.");
 //! ```
 
 use std::fmt;
 
-use crate::grid::NBoard;
+use crate::grid::Grid;
 use crate::grid::geometry::{Geometry, GeometryError};
 
 /// One of the three text forms.
@@ -38,8 +38,8 @@ pub enum Form {
     Line,
     /// One row per line, with box rules.
     Grid,
-    /// Seed 003's header of symbols and comma-separated rows.
-    Seed003,
+    /// A header of the symbols, then comma-separated rows.
+    Header,
 }
 
 impl fmt::Display for Form {
@@ -47,7 +47,7 @@ impl fmt::Display for Form {
         f.write_str(match self {
             Form::Line => "line",
             Form::Grid => "grid",
-            Form::Seed003 => "seed003",
+            Form::Header => "header",
         })
     }
 }
@@ -135,7 +135,7 @@ impl Symbols {
         self.0.iter().position(|s| s == symbol).map(|i| i as u8 + 1)
     }
 
-    /// The symbols separated by spaces, as a seed 003 header writes them.
+    /// The symbols separated by spaces, as the header form writes them.
     pub fn listed(&self) -> String {
         self.0.join(" ")
     }
@@ -155,7 +155,7 @@ impl Symbols {
                     }),
                     _ => Err(TextError::BadSymbol {
                         symbol: s.clone(),
-                        why: "the line and grid forms need one character per symbol (the seed003 form takes longer symbols)",
+                        why: "the line and grid forms need one character per symbol (the header form takes longer symbols)",
                     }),
                 }
             })
@@ -208,7 +208,7 @@ pub enum TextError {
         /// Cells needed.
         expected: usize,
     },
-    /// A symbol listed twice (seed 003 header or `--symbols`).
+    /// A symbol listed twice (a header or `--symbols`).
     RepeatedSymbol {
         /// The symbol.
         symbol: String,
@@ -250,7 +250,7 @@ pub enum TextError {
         /// What was seen.
         detail: String,
     },
-    /// The seed 003 header disagrees with the symbols asked for.
+    /// The header disagrees with the symbols asked for.
     HeaderMismatch {
         /// The header's symbols.
         header: String,
@@ -260,7 +260,7 @@ pub enum TextError {
 }
 
 /// The accepted forms, for messages about text that fits none.
-const FORMS: &str = "a line of N² symbols, a grid with one row per line, or the seed003 form (a header of N symbols, then rows of comma-separated cells)";
+const FORMS: &str = "a line of N² symbols, a grid with one row per line, or the header form (a header of N symbols, then rows of comma-separated cells)";
 
 impl fmt::Display for TextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -289,7 +289,7 @@ impl fmt::Display for TextError {
                 symbols,
             } => {
                 let empty = match form {
-                    Form::Seed003 => "one space",
+                    Form::Header => "one space",
                     _ => "`.`",
                 };
                 if found.is_empty() {
@@ -369,7 +369,7 @@ impl fmt::Display for TextError {
             }
             TextError::HeaderMismatch { header, asked } => write!(
                 f,
-                "seed003 form: the header lists the symbols {header} but the symbols asked for are {asked}; expected the same symbols in the same order"
+                "header form: the header lists the symbols {header} but the symbols asked for are {asked}; expected the same symbols in the same order"
             ),
         }
     }
@@ -382,7 +382,7 @@ impl std::error::Error for TextError {}
 pub struct ReadOptions {
     /// The shape the board must have (else N comes from the text, with its default boxes).
     pub geometry: Option<Geometry>,
-    /// Custom symbols (else the standard ones; a seed 003 header must then agree).
+    /// Custom symbols (else the standard ones; a header must then agree).
     pub symbols: Option<Symbols>,
 }
 
@@ -390,12 +390,12 @@ pub struct ReadOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
     /// The board.
-    pub board: NBoard,
-    /// Its symbols (the standard ones, the custom ones, or the seed 003 header's).
+    pub board: Grid,
+    /// Its symbols (the standard ones, the custom ones, or the header's).
     pub symbols: Symbols,
     /// The form it was read in.
     pub form: Form,
-    /// A seed 003 header ended in one space.
+    /// A header ended in one space.
     header_space: bool,
 }
 
@@ -448,14 +448,14 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     if text.contains(',') {
         if first.contains(',') {
             return Err(TextError::Mixed {
-                detail: "a comma in the first line, where the seed003 form lists its symbols separated by spaces".to_owned(),
+                detail: "a comma in the first line, where the header form lists its symbols separated by spaces".to_owned(),
             });
         }
         if second.is_some_and(|l| l.contains(',')) {
-            return read_seed003(text, options);
+            return read_header(text, options);
         }
         return Err(TextError::Mixed {
-            detail: "commas below a line without any, where the seed003 form has a comma-separated row right below its header".to_owned(),
+            detail: "commas below a line without any, where the header form has a comma-separated row right below its header".to_owned(),
         });
     }
     if text.trim().lines().count() == 1 {
@@ -480,7 +480,7 @@ fn board_from_chars(
     g: Geometry,
     symbols: &Symbols,
     cells: &[char],
-) -> Result<NBoard, TextError> {
+) -> Result<Grid, TextError> {
     let chars = symbols.chars()?;
     let mut values = Vec::with_capacity(cells.len());
     for (i, &c) in cells.iter().enumerate() {
@@ -496,7 +496,7 @@ fn board_from_chars(
         };
         values.push(v);
     }
-    Ok(NBoard::from_cells(g, &values).expect("values are 0..=N and N² of them"))
+    Ok(Grid::from_cells(g, &values).expect("values are 0..=N and N² of them"))
 }
 
 /// Reads the line form (`line` already trimmed).
@@ -590,8 +590,8 @@ fn read_grid(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     })
 }
 
-/// Reads the seed 003 form.
-fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
+/// Reads the header form.
+fn read_header(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     let body = text.trim_end_matches(['\n', '\r']);
     let mut lines = body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     let header = lines.next().unwrap_or("");
@@ -603,11 +603,11 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
     if parts.iter().any(|p| p.is_empty()) {
         return Err(TextError::BadSymbol {
             symbol: String::new(),
-            why: "the seed003 header lists its symbols separated by single spaces (found two spaces in a row, or one at the start)",
+            why: "the header lists its symbols separated by single spaces (found two spaces in a row, or one at the start)",
         });
     }
     let symbols = Symbols::new(&parts)?;
-    let g = geometry_for(Form::Seed003, symbols.len(), options.geometry)?;
+    let g = geometry_for(Form::Header, symbols.len(), options.geometry)?;
     if let Some(asked) = &options.symbols
         && asked != &symbols
     {
@@ -620,7 +620,7 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
     let n = g.size();
     if rows.len() != n {
         return Err(TextError::RowCount {
-            form: Form::Seed003,
+            form: Form::Header,
             found: rows.len(),
             expected: n,
         });
@@ -630,7 +630,7 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
         let cells: Vec<&str> = line.split(',').collect();
         if cells.len() != n {
             return Err(TextError::RowLength {
-                form: Form::Seed003,
+                form: Form::Header,
                 row,
                 found: cells.len(),
                 expected: n,
@@ -640,7 +640,7 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
             let v = match *cell {
                 " " => 0,
                 s => symbols.value(s).ok_or_else(|| TextError::UnknownSymbol {
-                    form: Form::Seed003,
+                    form: Form::Header,
                     row,
                     col,
                     found: s.to_owned(),
@@ -650,11 +650,11 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
             values.push(v);
         }
     }
-    let board = NBoard::from_cells(g, &values).expect("values are 0..=N and N² of them");
+    let board = Grid::from_cells(g, &values).expect("values are 0..=N and N² of them");
     Ok(Parsed {
         board,
         symbols,
-        form: Form::Seed003,
+        form: Form::Header,
         header_space,
     })
 }
@@ -664,8 +664,8 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
 /// - line: N² characters, `.` for an empty cell, no newline;
 /// - grid: rows of characters separated by spaces, ` | ` between boxes, a
 ///   rule line (`-` and `+`) between bands of boxes, no final newline;
-/// - seed003: the header, then the rows; no final newline.
-pub fn write(board: &NBoard, symbols: &Symbols, form: Form) -> Result<String, TextError> {
+/// - header: the header, then the rows; no final newline.
+pub fn write(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, TextError> {
     let g = board.geometry();
     let n = g.size();
     if symbols.len() != n {
@@ -716,7 +716,7 @@ pub fn write(board: &NBoard, symbols: &Symbols, form: Form) -> Result<String, Te
             }
             Ok(lines.join("\n"))
         }
-        Form::Seed003 => {
+        Form::Header => {
             let mut lines = vec![symbols.listed()];
             for row in rows {
                 let cells: Vec<&str> = row

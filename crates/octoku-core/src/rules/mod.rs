@@ -3,18 +3,18 @@
 //!
 //! A solution is accepted when it keeps every given of the start and every
 //! row, column and box holds each of the N symbols once. An empty start asks
-//! only the second question: is this a valid solved grid (seed 000's).
+//! only the second question: is this a valid solved grid.
 //!
 //! ```
 //! use octoku_core::grid::geometry::Geometry;
-//! use octoku_core::grid::NBoard;
+//! use octoku_core::grid::Grid;
 //! use octoku_core::rules::check;
 //! let g = Geometry::for_size(4).unwrap();
-//! let grid = NBoard::from_cells(g, &[1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
-//! assert!(check(&NBoard::empty(g), &grid).is_empty());
+//! let grid = Grid::from_cells(g, &[1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+//! assert!(check(&Grid::empty(g), &grid).is_empty());
 //! ```
 
-use crate::grid::NBoard;
+use crate::grid::Grid;
 use crate::grid::geometry::{Geometry, Unit};
 use crate::octoku::explain::cells_phrase;
 
@@ -119,7 +119,7 @@ impl Problem {
 /// Order: a shape mismatch alone; else changed givens, then empty cells
 /// (both in reading order), then each unit's repeats and misses (rows,
 /// columns, boxes; in a unit its repeats, then its misses, symbols ascending).
-pub fn check(start: &NBoard, solution: &NBoard) -> Vec<Problem> {
+pub fn check(start: &Grid, solution: &Grid) -> Vec<Problem> {
     let g = solution.geometry();
     if start.geometry() != g {
         return vec![Problem::Shape {
@@ -200,7 +200,7 @@ pub(crate) fn tally(g: Geometry, cells: &[u8], unit: Unit) -> (Repeats, Vec<u8>)
 }
 
 /// Whether `solution` keeps every given of `start` and is a valid solved grid.
-pub fn verify(start: &NBoard, solution: &NBoard) -> bool {
+pub fn is_solution(start: &Grid, solution: &Grid) -> bool {
     solution.keeps_givens(start) && solution.is_valid_grid()
 }
 
@@ -208,8 +208,8 @@ pub fn verify(start: &NBoard, solution: &NBoard) -> bool {
 mod tests {
     use super::*;
 
-    fn grid4(cells: [u8; 16]) -> NBoard {
-        NBoard::from_cells(Geometry::for_size(4).unwrap(), &cells).unwrap()
+    fn grid4(cells: [u8; 16]) -> Grid {
+        Grid::from_cells(Geometry::for_size(4).unwrap(), &cells).unwrap()
     }
 
     const VALID: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
@@ -217,10 +217,10 @@ mod tests {
     #[test]
     fn a_valid_grid_keeping_its_givens_has_no_problem() {
         let sol = grid4(VALID);
-        let mut start = NBoard::empty(sol.geometry());
+        let mut start = Grid::empty(sol.geometry());
         start.set(0, 0, 1);
         assert!(check(&start, &sol).is_empty());
-        assert!(verify(&start, &sol));
+        assert!(is_solution(&start, &sol));
     }
 
     #[test]
@@ -230,7 +230,7 @@ mod tests {
         sol[1] = 1; // row 1 now 1 1 3 4
         sol[15] = 0;
         let sol = grid4(sol);
-        let mut start = NBoard::empty(g);
+        let mut start = Grid::empty(g);
         start.set(0, 1, 2);
         let name = |v: u8| v.to_string();
         let msgs: Vec<String> = check(&start, &sol)
@@ -253,8 +253,8 @@ mod tests {
                 "subgrid 4 (rows 3-4, columns 3-4) misses 1",
             ]
         );
-        assert!(!verify(&start, &sol));
-        let other = NBoard::empty(Geometry::CLASSIC);
+        assert!(!is_solution(&start, &sol));
+        let other = Grid::empty(Geometry::CLASSIC);
         assert_eq!(
             check(&other, &sol)[0].message(g, &name),
             "the solution is a 4x4 (2x2 boxes) board; expected a 9x9 (3x3 boxes) board like the start"

@@ -1,4 +1,4 @@
-//! Solving boards of every geometry ([`NBoard`]): `solve`, `count`,
+//! Solving boards of every geometry ([`Grid`]): `solve`, `count`,
 //! `is_unique`, and a one-line reason when a simple contradiction shows.
 //!
 //! The solver keeps, for each symbol, a bitboard of the cells where it may
@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use crate::grid::NBoard;
+use crate::grid::Grid;
 use crate::grid::geometry::{Geometry, Unit};
 use crate::octoku::explain::{cells_phrase, join_and};
 use crate::rng::SplitMix64;
@@ -354,7 +354,7 @@ impl<const W: usize> Solver<W> {
     /// Runs the search on `board`, calling `found` with each solution's cells until it returns true.
     fn run(
         &self,
-        board: &NBoard,
+        board: &Grid,
         mut rng: Option<&mut SplitMix64>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) {
@@ -374,7 +374,7 @@ impl<const W: usize> Solver<W> {
 }
 
 /// Runs the search at the width the board needs.
-fn run(board: &NBoard, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
+fn run(board: &Grid, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
     let g = board.geometry();
     if g == Geometry::CLASSIC {
         return bands::run(board.cells(), rng, found);
@@ -388,10 +388,10 @@ fn run(board: &NBoard, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8
 }
 
 /// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
-pub fn solve(board: &NBoard) -> Option<NBoard> {
+pub fn solve(board: &Grid) -> Option<Grid> {
     let mut out = None;
     run(board, None, &mut |cells: &[u8]| {
-        out = NBoard::from_cells(board.geometry(), cells).ok();
+        out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
     out
@@ -399,17 +399,17 @@ pub fn solve(board: &NBoard) -> Option<NBoard> {
 
 /// A solution picked at random (the candidates of each branch in an order
 /// drawn from `rng`): the same seed gives the same grid.
-pub fn solve_random(board: &NBoard, rng: &mut SplitMix64) -> Option<NBoard> {
+pub fn solve_random(board: &Grid, rng: &mut SplitMix64) -> Option<Grid> {
     let mut out = None;
     run(board, Some(rng), &mut |cells: &[u8]| {
-        out = NBoard::from_cells(board.geometry(), cells).ok();
+        out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
     out
 }
 
 /// Counts the solutions of a board, exactly up to `limit` (the count stops there).
-pub fn count(board: &NBoard, limit: u64) -> u64 {
+pub fn count(board: &Grid, limit: u64) -> u64 {
     if limit == 0 {
         return 0;
     }
@@ -422,7 +422,7 @@ pub fn count(board: &NBoard, limit: u64) -> u64 {
 }
 
 /// Whether a board has exactly one solution.
-pub fn is_unique(board: &NBoard) -> bool {
+pub fn is_unique(board: &Grid) -> bool {
     count(board, 2) == 1
 }
 
@@ -535,7 +535,7 @@ impl Contradiction {
 /// cells of a unit that can hold fewer than k symbols between them, or k
 /// missing symbols of a unit with fewer than k places between them (k = 2,
 /// then 3).
-pub fn contradiction(board: &NBoard) -> Option<Contradiction> {
+pub fn contradiction(board: &Grid) -> Option<Contradiction> {
     let g = board.geometry();
     let n = g.size();
     let cells = board.cells();
