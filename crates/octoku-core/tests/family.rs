@@ -8,7 +8,8 @@ use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols, TextError};
 use octoku_core::puzzle::{self, PuzzleError};
 use octoku_core::rng::SplitMix64;
-use octoku_core::solve::{self, Contradiction};
+use octoku_core::rules::{self, Contradiction};
+use octoku_core::solve;
 use proptest::prelude::*;
 
 /// Every box shape octoku plays: r×c boxes with 4 ≤ r·c ≤ 16.
@@ -70,7 +71,7 @@ fn seed000_valid_grids_are_solved_grids_and_invalid_ones_are_not() {
         assert!(!b.is_valid_grid(), "{line}");
         assert_eq!(solve::count(&b, 2), 0, "{line}");
         assert!(matches!(
-            solve::contradiction(&b),
+            rules::contradiction(&b),
             Some(Contradiction::Repeated { .. })
         ));
     }
@@ -258,7 +259,7 @@ proptest! {
             None => prop_assert_eq!(solve::count(&b, 3), 0),
         }
         if !givens_consistent(&b) {
-            let repeated = matches!(solve::contradiction(&b), Some(Contradiction::Repeated { .. }));
+            let repeated = matches!(rules::contradiction(&b), Some(Contradiction::Repeated { .. }));
             prop_assert!(repeated);
         }
     }
@@ -394,7 +395,7 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
         let line = format!("{prefix:.<81}");
         let b = classic(&line);
         assert_eq!(
-            solve::contradiction(&b).unwrap().describe(g),
+            rules::contradiction(&b).unwrap().describe(g),
             want,
             "{line}"
         );
@@ -409,7 +410,7 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
     b.set(0, 2, 2);
     b.set(2, 2, 3);
     assert_eq!(
-        solve::contradiction(&b).unwrap().describe(g),
+        rules::contradiction(&b).unwrap().describe(g),
         "column 3 has no place for 1"
     );
     // Row 1 misses 7, 8 and 9; columns 8 and 9 already hold 7 and 8.
@@ -419,16 +420,16 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
     b.set(4, 8, 7);
     b.set(7, 7, 7);
     assert_eq!(
-        solve::contradiction(&b).unwrap().describe(g),
+        rules::contradiction(&b).unwrap().describe(g),
         "row 1: columns 8 and 9 can only hold 9"
     );
     // A solvable board has no contradiction to report.
-    assert_eq!(solve::contradiction(&classic(SEED002_HARD)), None);
+    assert_eq!(rules::contradiction(&classic(SEED002_HARD)), None);
     // Custom names.
     let b = classic(&format!("{:.<81}", "55"));
     let syms = Symbols::parse("a b c d e f g h i").unwrap();
     assert_eq!(
-        solve::contradiction(&b)
+        rules::contradiction(&b)
             .unwrap()
             .message(g, &|v| syms.name(v).to_owned()),
         "row 1 holds e twice"

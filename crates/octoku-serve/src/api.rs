@@ -31,8 +31,8 @@ use octoku_core::{
     grid::Grid,
     grid::geometry::Geometry,
     grid::text::{self, Form, ReadOptions, Symbols},
-    octoku::explain::{Problem, explain},
-    puzzle, solve,
+    octoku::explain::{Problem, describe, explain},
+    puzzle, rules, solve,
 };
 use octoku_evm::{
     Puzzle,
@@ -347,10 +347,12 @@ fn problem_info(p: &Problem) -> ProblemInfo {
         Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),
         Problem::Repeated { cells, .. } => ("repeated", cells.clone()),
         Problem::Missing { unit, .. } => ("missing", Geometry::OCTOKU.unit_cells(*unit).collect()),
+        // Two 8×8 boards always have the same shape.
+        Problem::Shape { .. } => ("shape", Vec::new()),
     };
     ProblemInfo {
         kind: kind.into(),
-        message: p.to_string(),
+        message: describe(p),
         cells: cells.into_iter().map(|(r, c)| [r, c]).collect(),
     }
 }
@@ -565,7 +567,7 @@ fn practice(board: &Grid, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzl
         .flatten()
         .map(|s| s.cells().to_vec());
     let reason = (solutions == 0).then(|| {
-        solve::contradiction(board)
+        rules::contradiction(board)
             .map(|c| c.message(g, &|v| symbols.name(v).to_string()))
             .unwrap_or_else(|| "the search found no completion".into())
     });

@@ -252,7 +252,7 @@ pub fn solve(
     let reason = match &solution {
         Some(_) => None,
         None => Some(
-            solve::contradiction(start)
+            rules::contradiction(start)
                 .map(|c| c.message(g, &namer(symbols)))
                 .unwrap_or_else(|| "the search found no completion".to_owned()),
         ),

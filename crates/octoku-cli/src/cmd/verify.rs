@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_core::octoku::explain::explain;
+use octoku_core::octoku::explain::{describe, explain};
 use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
 use serde::Serialize;
@@ -113,10 +113,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             call.value
         )));
     }
-    let problems: Vec<String> = explain(start, solution)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let problems: Vec<String> = explain(start, solution).iter().map(describe).collect();
     if args.json {
         print_json(&Verdict {
             valid: call.value,

@@ -1,140 +1,22 @@
-//! Human-readable reasons why a solution fails, kept apart from the
-//! contract mirror in [`verify`](mod@crate::octoku::verify), and why a start board
-//! has no solution ([`contradiction`]).
+//! Human-readable reasons why an 8×8 solution fails, kept apart from the
+//! contract mirror in [`verify`](mod@crate::octoku::verify), and why a start
+//! board has no solution ([`contradiction`]): the family's rules
+//! ([`crate::rules`]) walked over the 64 cells of a uint256 board, worded in
+//! digits 1-8.
 //!
-//! Indices inside [`Problem`] and [`Unit`] are 0-based, like the rest of the
+//! Indices inside [`Problem`] and [`Unit`](crate::grid::geometry::Unit) are 0-based, like the rest of the
 //! crate; messages are 1-based ("row 1" to "row 8", see
 //! [`Geometry::describe`]) for people.
 
-use std::fmt;
-
-use crate::grid::geometry::{Geometry, Unit};
+use crate::grid::geometry::Geometry;
 use crate::octoku::board::Board;
-use crate::rules::{changed_givens, tally};
+use crate::rules::{self, Contradiction};
+use crate::solve::octoku::checked_cells;
 
-mod contradiction;
-pub use contradiction::contradiction;
+pub use crate::rules::Problem;
 
 /// The board shape every message here describes.
 const G: Geometry = Geometry::OCTOKU;
-
-/// One reason a solution is rejected.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Problem {
-    /// A given of the starting board was not kept.
-    ChangedGiven {
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-        /// The starting board's digit.
-        given: u8,
-        /// The solution's digit.
-        found: u8,
-    },
-    /// A solution cell that is empty (0) or out of range (9..=15).
-    BadCell {
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-        /// The cell's value.
-        found: u8,
-    },
-    /// A digit 1..=8 that appears more than once in a unit.
-    Repeated {
-        /// The unit.
-        unit: Unit,
-        /// The repeated digit.
-        digit: u8,
-        /// Every cell `(row, col)` of the unit holding it, in reading order.
-        cells: Vec<(usize, usize)>,
-    },
-    /// A digit 1..=8 that does not appear in a unit.
-    Missing {
-        /// The unit.
-        unit: Unit,
-        /// The missing digit.
-        digit: u8,
-    },
-}
-
-/// Joins items as `a`, `a and b` or `a, b and c` (`last` in place of `and`).
-pub(crate) fn join_and(items: &[String], last: &str) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
-    }
-}
-
-/// Names cells `(row, col)` of a unit: `column 5` or `columns 5, 6 and 7` in
-/// a row, `rows 1 and 2` in a column, `row 1 column 1 and row 2 column 4` in
-/// a subgrid (`no column` or `no row` for none).
-pub(crate) fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
-    let (word, nums): (&str, Vec<String>) = match unit {
-        Unit::Row(_) => (
-            "column",
-            cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
-        ),
-        Unit::Column(_) => (
-            "row",
-            cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
-        ),
-        Unit::Box(_) => {
-            let names: Vec<String> = cells
-                .iter()
-                .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
-                .collect();
-            return join_and(&names, "and");
-        }
-    };
-    match nums.as_slice() {
-        [] => format!("no {word}"),
-        [one] => format!("{word} {one}"),
-        _ => format!("{word}s {}", join_and(&nums, "and")),
-    }
-}
-
-impl fmt::Display for Problem {
-    /// Prints one line with 1-based positions.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::ChangedGiven {
-                row,
-                col,
-                given,
-                found,
-            } => write!(
-                f,
-                "row {} column {}: the given {given} was changed to {found}",
-                row + 1,
-                col + 1
-            ),
-            Problem::BadCell { row, col, found: 0 } => write!(
-                f,
-                "row {} column {} is empty; cells must hold 1-8",
-                row + 1,
-                col + 1
-            ),
-            Problem::BadCell { row, col, found } => write!(
-                f,
-                "row {} column {} holds {found}; cells must hold 1-8",
-                row + 1,
-                col + 1
-            ),
-            Problem::Repeated { unit, digit, cells } => write!(
-                f,
-                "{} repeats {digit} ({})",
-                G.describe(*unit),
-                cells_phrase(*unit, cells)
-            ),
-            Problem::Missing { unit, digit } => {
-                write!(f, "{} misses {digit}", G.describe(*unit))
-            }
-        }
-    }
-}
 
 /// Lists every reason `solution` fails for `start`; empty exactly when
 /// [`crate::octoku::verify::verify`] accepts.
@@ -143,39 +25,54 @@ impl fmt::Display for Problem {
 /// unit's repeats and misses (rows, then columns, then subgrids; digits
 /// ascending, repeats before misses within a unit).
 pub fn explain(start: Board, solution: Board) -> Vec<Problem> {
-    let given = start.cells();
-    let cells = solution.cells();
-    let mut problems = Vec::new();
-    for (row, col, given, found) in changed_givens(G, &given, &cells) {
-        problems.push(Problem::ChangedGiven {
-            row,
-            col,
-            given,
-            found,
-        });
-    }
-    for (i, &s) in cells.iter().enumerate() {
-        if !(1..=8).contains(&s) {
-            let (row, col) = G.position(i);
-            problems.push(Problem::BadCell { row, col, found: s });
+    rules::check_cells(G, &start.cells(), &solution.cells())
+}
+
+/// A problem in one line, 1-based, with the digits 1-8.
+pub fn describe(problem: &Problem) -> String {
+    problem.describe(G)
+}
+
+/// A simple human reason why a board has no solution, when one is visible
+/// from the givens alone; `None` when none is found (the board may still be
+/// unsolvable).
+///
+/// Looks, in order, for: a value that is no digit; then the family's search
+/// ([`rules::contradiction_in`]) with subsets up to 8 cells or digits.
+pub fn contradiction(start: Board) -> Option<String> {
+    let cells = match checked_cells(start) {
+        Ok(c) => c,
+        Err(e) => return Some(e.to_string()),
+    };
+    rules::contradiction::contradiction_in(G, &cells, G.size()).map(|c| match c {
+        Contradiction::DeadCell { row, col } => format!(
+            "row {} column {} can take no digit: its row, column and subgrid already hold 1-8",
+            row + 1,
+            col + 1
+        ),
+        Contradiction::CrowdedSymbols {
+            unit,
+            symbols,
+            cells,
+        } => {
+            let digits: Vec<String> = symbols.iter().map(u8::to_string).collect();
+            format!(
+                "{}: digits {} can only go in {}",
+                G.describe(unit),
+                rules::join_and(&digits, "and"),
+                rules::cells_phrase(unit, &cells)
+            )
         }
-    }
-    for unit in G.units() {
-        let (repeats, misses) = tally(G, &cells, unit);
-        for (digit, cells) in repeats {
-            problems.push(Problem::Repeated { unit, digit, cells });
-        }
-        for digit in misses {
-            problems.push(Problem::Missing { unit, digit });
-        }
-    }
-    problems
+        other => other.describe(G),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::geometry::Unit;
     use crate::octoku::verify::verify;
+    use crate::solve::octoku::solve;
     use proptest::prelude::*;
     use ruint::aliases::U256;
 
@@ -204,7 +101,7 @@ mod tests {
     fn changed_last_cell_reports_given_repeats_and_misses() {
         let bad = Board::BASE_GRID.with_cell(7, 7, 7);
         let problems = explain(board(START), bad);
-        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        let lines: Vec<String> = problems.iter().map(describe).collect();
         assert_eq!(
             lines,
             vec![
@@ -224,48 +121,46 @@ mod tests {
         let b = Board::BASE_GRID.with_cell(1, 0, 9).with_cell(0, 3, 0);
         let problems = explain(Board::EMPTY, b);
         assert_eq!(
-            problems[0].to_string(),
+            describe(&problems[0]),
             "row 1 column 4 is empty; cells must hold 1-8"
         );
         assert_eq!(
-            problems[1].to_string(),
+            describe(&problems[1]),
             "row 2 column 1 holds 9; cells must hold 1-8"
         );
         assert!(matches!(
             problems[2],
             Problem::Missing {
                 unit: Unit::Row(0),
-                digit: 5
+                symbol: 5
             }
         ));
     }
 
     #[test]
-    fn join_and_uses_commas_then_the_last_word() {
-        let s =
-            |v: &[&str], last| join_and(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>(), last);
-        assert_eq!(s(&[], "and"), "");
-        assert_eq!(s(&["2"], "and"), "2");
-        assert_eq!(s(&["2", "7"], "and"), "2 and 7");
-        assert_eq!(s(&["2", "5", "7"], "and"), "2, 5 and 7");
-        assert_eq!(s(&["2", "5", "7"], "or"), "2, 5 or 7");
-    }
-
-    #[test]
-    fn cells_phrase_names_cells_by_what_varies_in_the_unit() {
-        assert_eq!(cells_phrase(Unit::Row(2), &[(2, 4)]), "column 5");
+    fn contradiction_names_duplicate_givens_and_dead_cells() {
+        let b = Board::EMPTY.with_cell(1, 0, 4).with_cell(1, 6, 4);
+        assert_eq!(contradiction(b).as_deref(), Some("row 2 holds 4 twice"));
+        assert_eq!(solve(b), Ok(None));
+        let b = Board::EMPTY.with_cell(0, 0, 3).with_cell(7, 0, 3);
+        assert_eq!(contradiction(b).as_deref(), Some("column 1 holds 3 twice"));
+        let b = Board::EMPTY.with_cell(0, 0, 3).with_cell(1, 3, 3);
+        assert!(contradiction(b).unwrap().starts_with("subgrid 1"));
+        // Row 1 column 1 sees 1-4 in its row and 5-8 in its column.
+        let mut b = Board::EMPTY;
+        for (k, d) in (1..=4).enumerate() {
+            b = b.with_cell(0, k + 1, d);
+        }
+        for (k, d) in (5..=8).enumerate() {
+            b = b.with_cell(k + 2, 0, d);
+        }
         assert_eq!(
-            cells_phrase(Unit::Row(2), &[(2, 4), (2, 5), (2, 6)]),
-            "columns 5, 6 and 7"
+            contradiction(b).as_deref(),
+            Some("row 1 column 1 can take no digit: its row, column and subgrid already hold 1-8")
         );
-        assert_eq!(
-            cells_phrase(Unit::Column(0), &[(0, 0), (1, 0)]),
-            "rows 1 and 2"
-        );
-        assert_eq!(
-            cells_phrase(Unit::Box(0), &[(0, 0), (1, 3)]),
-            "row 1 column 1 and row 2 column 4"
-        );
+        assert_eq!(solve(b), Ok(None));
+        assert_eq!(contradiction(Board::BASE_GRID), None);
+        assert_eq!(contradiction(Board::EMPTY), None);
     }
 
     fn any_board() -> impl Strategy<Value = Board> {
@@ -308,7 +203,7 @@ mod tests {
         #[test]
         fn every_problem_prints_one_line((start, solution) in near_valid_pair()) {
             for p in explain(start, solution) {
-                let line = p.to_string();
+                let line = describe(&p);
                 prop_assert!(!line.contains('\n'));
                 prop_assert!(!line.is_empty());
             }

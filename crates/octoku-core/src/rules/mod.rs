@@ -1,5 +1,7 @@
-//! Checking a proposed solution of a board of any geometry, with every reason
-//! it fails: the N-board counterpart of [`crate::octoku::explain`].
+//! The rules of every board in the family, in one place: checking a proposed
+//! solution with every reason it fails ([`check`]), and a simple reason why
+//! a start has no solution ([`contradiction()`]). The 8×8 explanations of
+//! [`crate::octoku::explain`] are these same walks over the 8×8 cells.
 //!
 //! A solution is accepted when it keeps every given of the start and every
 //! row, column and box holds each of the N symbols once. An empty start asks
@@ -16,7 +18,9 @@
 
 use crate::grid::Grid;
 use crate::grid::geometry::{Geometry, Unit};
-use crate::octoku::explain::cells_phrase;
+
+pub mod contradiction;
+pub use contradiction::{Contradiction, contradiction};
 
 /// One reason a solution is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,12 +43,15 @@ pub enum Problem {
         /// The solution's value there (0 = empty).
         found: u8,
     },
-    /// An empty cell of the solution (where the start had none given).
-    Empty {
+    /// A solution cell that holds no symbol: empty (0), or a value above N
+    /// (only an 8×8 uint256 board can hold one, 9 to 15).
+    BadCell {
         /// 0-based row.
         row: usize,
         /// 0-based column.
         col: usize,
+        /// The cell's value.
+        found: u8,
     },
     /// A symbol more than once in a unit.
     Repeated {
@@ -64,10 +71,19 @@ pub enum Problem {
     },
 }
 
+/// The default name of symbol `v`: `1`-`9`, then `A`-`G`.
+pub(crate) fn default_name(v: u8) -> String {
+    match v {
+        1..=9 => char::from(b'0' + v).to_string(),
+        _ => char::from(b'A' + v - 10).to_string(),
+    }
+}
+
 impl Problem {
     /// The problem in one line, 1-based, naming symbols with `name`.
     pub fn message(&self, geometry: Geometry, name: &dyn Fn(u8) -> String) -> String {
         let at = |r: usize, c: usize| format!("row {} column {}", r + 1, c + 1);
+        let range = || format!("{}-{}", name(1), name(geometry.size() as u8));
         match self {
             Problem::Shape { start, solution } => {
                 format!(
@@ -89,12 +105,18 @@ impl Problem {
                 "{}: the given {} was changed to {}",
                 at(*row, *col),
                 name(*given),
-                name(*found)
+                value_name(geometry, name, *found)
             ),
-            Problem::Empty { row, col } => format!(
-                "{} is empty; every cell of a solution holds a symbol",
-                at(*row, *col)
-            ),
+            Problem::BadCell { row, col, found: 0 } => {
+                format!("{} is empty; cells must hold {}", at(*row, *col), range())
+            }
+            Problem::BadCell { row, col, found } => {
+                format!(
+                    "{} holds {found}; cells must hold {}",
+                    at(*row, *col),
+                    range()
+                )
+            }
             Problem::Repeated {
                 unit,
                 symbol,
@@ -112,13 +134,25 @@ impl Problem {
             }
         }
     }
+
+    /// The problem in one line with the default symbols (`1`-`9`, then `A`-`G`).
+    pub fn describe(&self, geometry: Geometry) -> String {
+        self.message(geometry, &default_name)
+    }
+}
+
+/// A cell value by its symbol's name, or as a number when it is no symbol.
+fn value_name(g: Geometry, name: &dyn Fn(u8) -> String, v: u8) -> String {
+    if (1..=g.size()).contains(&usize::from(v)) {
+        name(v)
+    } else {
+        v.to_string()
+    }
 }
 
 /// Every reason `solution` fails for `start`; empty exactly when it is accepted.
 ///
-/// Order: a shape mismatch alone; else changed givens, then empty cells
-/// (both in reading order), then each unit's repeats and misses (rows,
-/// columns, boxes; in a unit its repeats, then its misses, symbols ascending).
+/// Order: a shape mismatch alone; else as [`check_cells`].
 pub fn check(start: &Grid, solution: &Grid) -> Vec<Problem> {
     let g = solution.geometry();
     if start.geometry() != g {
@@ -127,81 +161,103 @@ pub fn check(start: &Grid, solution: &Grid) -> Vec<Problem> {
             solution: g,
         }];
     }
+    check_cells(g, start.cells(), solution.cells())
+}
+
+/// Every reason the cells `solution` fail for the cells `start`, both of
+/// geometry `g` (values above N are reported, not refused).
+///
+/// Order: changed givens, then cells holding no symbol (both in reading
+/// order), then each unit's repeats and misses (rows, columns, boxes; in a
+/// unit its repeats, then its misses, symbols ascending).
+pub fn check_cells(g: Geometry, start: &[u8], solution: &[u8]) -> Vec<Problem> {
+    let n = g.size();
     let mut out = Vec::new();
-    for (row, col, given, found) in changed_givens(g, start.cells(), solution.cells()) {
-        out.push(Problem::ChangedGiven {
-            row,
-            col,
-            given,
-            found,
-        });
-    }
-    for (i, (&s, &v)) in start.cells().iter().zip(solution.cells()).enumerate() {
-        if v == 0 && s == 0 {
+    for (i, (&given, &found)) in start.iter().zip(solution).enumerate() {
+        if given != 0 && given != found {
             let (row, col) = g.position(i);
-            out.push(Problem::Empty { row, col });
+            out.push(Problem::ChangedGiven {
+                row,
+                col,
+                given,
+                found,
+            });
+        }
+    }
+    for (i, &found) in solution.iter().enumerate() {
+        if !(1..=n).contains(&usize::from(found)) {
+            let (row, col) = g.position(i);
+            out.push(Problem::BadCell { row, col, found });
         }
     }
     for unit in g.units() {
-        let (repeats, misses) = tally(g, solution.cells(), unit);
-        for (symbol, cells) in repeats {
-            out.push(Problem::Repeated {
-                unit,
-                symbol,
-                cells,
-            });
+        let members: Vec<(usize, usize)> = g.unit_cells(unit).collect();
+        let mut misses = Vec::new();
+        for symbol in 1..=n as u8 {
+            let cells: Vec<(usize, usize)> = members
+                .iter()
+                .copied()
+                .filter(|&(r, c)| solution[g.index(r, c)] == symbol)
+                .collect();
+            match cells.len() {
+                0 => misses.push(symbol),
+                1 => {}
+                _ => out.push(Problem::Repeated {
+                    unit,
+                    symbol,
+                    cells,
+                }),
+            }
         }
-        for symbol in misses {
-            out.push(Problem::Missing { unit, symbol });
-        }
+        out.extend(
+            misses
+                .into_iter()
+                .map(|symbol| Problem::Missing { unit, symbol }),
+        );
     }
     out
-}
-
-/// The givens of `start` that `solution` changed (or emptied), in reading
-/// order, as `(row, col, given, found)`; both are cells of geometry `g`.
-pub(crate) fn changed_givens<'a>(
-    g: Geometry,
-    start: &'a [u8],
-    solution: &'a [u8],
-) -> impl Iterator<Item = (usize, usize, u8, u8)> + 'a {
-    start
-        .iter()
-        .zip(solution)
-        .enumerate()
-        .filter(|&(_, (&s, &v))| s != 0 && s != v)
-        .map(move |(i, (&s, &v))| {
-            let (row, col) = g.position(i);
-            (row, col, s, v)
-        })
-}
-
-/// The symbols a unit repeats, each with the (row, column) cells holding it.
-pub(crate) type Repeats = Vec<(u8, Vec<(usize, usize)>)>;
-
-/// Unit `unit` of the cells of geometry `g`: the symbols it repeats, each
-/// with the cells holding it, and the symbols it misses, both ascending.
-pub(crate) fn tally(g: Geometry, cells: &[u8], unit: Unit) -> (Repeats, Vec<u8>) {
-    let members: Vec<(usize, usize)> = g.unit_cells(unit).collect();
-    let (mut repeats, mut misses) = (Vec::new(), Vec::new());
-    for symbol in 1..=g.size() as u8 {
-        let holding: Vec<(usize, usize)> = members
-            .iter()
-            .copied()
-            .filter(|&(r, c)| cells[g.index(r, c)] == symbol)
-            .collect();
-        match holding.len() {
-            0 => misses.push(symbol),
-            1 => {}
-            _ => repeats.push((symbol, holding)),
-        }
-    }
-    (repeats, misses)
 }
 
 /// Whether `solution` keeps every given of `start` and is a valid solved grid.
 pub fn is_solution(start: &Grid, solution: &Grid) -> bool {
     solution.keeps_givens(start) && solution.is_valid_grid()
+}
+
+/// Joins items as `a`, `a and b` or `a, b and c` (`last` in place of `and`).
+pub(crate) fn join_and(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    }
+}
+
+/// Names cells `(row, col)` of a unit: `column 5` or `columns 5, 6 and 7` in
+/// a row, `rows 1 and 2` in a column, `row 1 column 1 and row 2 column 4` in
+/// a box (`no column` or `no row` for none).
+pub(crate) fn cells_phrase(unit: Unit, cells: &[(usize, usize)]) -> String {
+    let (word, nums): (&str, Vec<String>) = match unit {
+        Unit::Row(_) => (
+            "column",
+            cells.iter().map(|&(_, c)| (c + 1).to_string()).collect(),
+        ),
+        Unit::Column(_) => (
+            "row",
+            cells.iter().map(|&(r, _)| (r + 1).to_string()).collect(),
+        ),
+        Unit::Box(_) => {
+            let names: Vec<String> = cells
+                .iter()
+                .map(|&(r, c)| format!("row {} column {}", r + 1, c + 1))
+                .collect();
+            return join_and(&names, "and");
+        }
+    };
+    match nums.as_slice() {
+        [] => format!("no {word}"),
+        [one] => format!("{word} {one}"),
+        _ => format!("{word}s {}", join_and(&nums, "and")),
+    }
 }
 
 #[cfg(test)]
@@ -241,7 +297,7 @@ mod tests {
             msgs,
             [
                 "row 1 column 2: the given 2 was changed to 1",
-                "row 4 column 4 is empty; every cell of a solution holds a symbol",
+                "row 4 column 4 is empty; cells must hold 1-4",
                 "row 1 repeats 1 (columns 1 and 2)",
                 "row 1 misses 2",
                 "row 4 misses 1",
@@ -258,6 +314,34 @@ mod tests {
         assert_eq!(
             check(&other, &sol)[0].message(g, &name),
             "the solution is a 4x4 (2x2 boxes) board; expected a 9x9 (3x3 boxes) board like the start"
+        );
+    }
+
+    #[test]
+    fn join_and_uses_commas_then_the_last_word() {
+        let s =
+            |v: &[&str], last| join_and(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>(), last);
+        assert_eq!(s(&[], "and"), "");
+        assert_eq!(s(&["2"], "and"), "2");
+        assert_eq!(s(&["2", "7"], "and"), "2 and 7");
+        assert_eq!(s(&["2", "5", "7"], "and"), "2, 5 and 7");
+        assert_eq!(s(&["2", "5", "7"], "or"), "2, 5 or 7");
+    }
+
+    #[test]
+    fn cells_phrase_names_cells_by_what_varies_in_the_unit() {
+        assert_eq!(cells_phrase(Unit::Row(2), &[(2, 4)]), "column 5");
+        assert_eq!(
+            cells_phrase(Unit::Row(2), &[(2, 4), (2, 5), (2, 6)]),
+            "columns 5, 6 and 7"
+        );
+        assert_eq!(
+            cells_phrase(Unit::Column(0), &[(0, 0), (1, 0)]),
+            "rows 1 and 2"
+        );
+        assert_eq!(
+            cells_phrase(Unit::Box(0), &[(0, 0), (1, 3)]),
+            "row 1 column 1 and row 2 column 4"
         );
     }
 }
