@@ -351,40 +351,80 @@ impl<const W: usize> Solver<W> {
         }
     }
 
-    /// Runs the search on `board`, calling `found` with each solution's cells until it returns true.
+    /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
     fn run(
         &self,
-        board: &Grid,
+        cells: &[u8],
         mut rng: Option<&mut SplitMix64>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) {
-        let Some(mut s) = self.start(board.cells()) else {
+        let Some(mut s) = self.start(cells) else {
             return;
         };
         if !self.propagate(&mut s) {
             return;
         }
         let mut buf = [0u8; MAX_N * MAX_N];
-        let cells = &mut buf[..board.cells().len()];
+        let out = &mut buf[..cells.len()];
         self.search(&s, &mut rng, &mut |t: &State<W>| {
-            self.grid(t, cells);
-            found(cells)
+            self.grid(t, out);
+            found(out)
         });
     }
 }
 
-/// Runs the search at the width the board needs.
+/// A search path of the solver. Every path has one signature: start cells
+/// of its geometry in, each solution's cells out to `found` until it returns
+/// true; so every fast path is checked against the generic one by the same
+/// table of boards (see the tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// The generic bitboard solver, at the width the board needs.
+    Generic,
+    /// The 9×9 band solver ([`bands`]).
+    Bands,
+    /// The 8×8 solver of the uint256 board ([`octoku`]); it draws no random order.
+    Octoku,
+}
+
+impl Path {
+    /// The path [`solve`], [`count`] and [`solve_random`] take for `g`.
+    fn of(g: Geometry) -> Path {
+        if g == Geometry::CLASSIC {
+            Path::Bands
+        } else {
+            Path::Generic
+        }
+    }
+
+    /// Runs the search on the cells of `g`.
+    pub(crate) fn run(
+        self,
+        g: Geometry,
+        cells: &[u8],
+        rng: Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&[u8]) -> bool,
+    ) {
+        match self {
+            Path::Bands => bands::run(cells, rng, found),
+            Path::Octoku => {
+                let cells: &[u8; 64] = cells.try_into().expect("the 8x8 path takes 64 cells");
+                octoku::run(cells, found)
+            }
+            Path::Generic => match g.cell_count().div_ceil(64) {
+                1 => Solver::<1>::new(g).run(cells, rng, found),
+                2 => Solver::<2>::new(g).run(cells, rng, found),
+                3 => Solver::<3>::new(g).run(cells, rng, found),
+                _ => Solver::<4>::new(g).run(cells, rng, found),
+            },
+        }
+    }
+}
+
+/// Runs the search the board's geometry takes.
 fn run(board: &Grid, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
     let g = board.geometry();
-    if g == Geometry::CLASSIC {
-        return bands::run(board.cells(), rng, found);
-    }
-    match g.cell_count().div_ceil(64) {
-        1 => Solver::<1>::new(g).run(board, rng, found),
-        2 => Solver::<2>::new(g).run(board, rng, found),
-        3 => Solver::<3>::new(g).run(board, rng, found),
-        _ => Solver::<4>::new(g).run(board, rng, found),
-    }
+    Path::of(g).run(g, board.cells(), rng, found)
 }
 
 /// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
@@ -424,4 +464,93 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
 /// Whether a board has exactly one solution.
 pub fn is_unique(board: &Grid) -> bool {
     count(board, 2) == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::solved_grid;
+    use proptest::prelude::*;
+
+    /// Every solution of `cells` on `path`, up to `limit`.
+    fn solutions(path: Path, g: Geometry, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        path.run(g, cells, None, &mut |s: &[u8]| {
+            out.push(s.to_vec());
+            out.len() >= limit
+        });
+        out
+    }
+
+    /// A random start of `g`: a random solved grid with `keep` of 256 of its
+    /// cells kept, and `noise` random givens written over it (which may make
+    /// it unsolvable).
+    fn random_start(g: Geometry, seed: u64, keep: u8, noise: &[(usize, u8)]) -> Grid {
+        let mut rng = SplitMix64::new(seed);
+        let grid = solved_grid(g, &mut rng);
+        let n = g.size();
+        let mut cells: Vec<u8> = grid
+            .cells()
+            .iter()
+            .map(|&v| {
+                if rng.below(256) < u64::from(keep) {
+                    v
+                } else {
+                    0
+                }
+            })
+            .collect();
+        for &(i, v) in noise {
+            cells[i % (n * n)] = v % (n as u8 + 1);
+        }
+        Grid::from_cells(g, &cells).expect("values 0..=N")
+    }
+
+    /// The fast path's answers on `start` equal the generic solver's: the same
+    /// number of solutions (up to 12), each a valid grid keeping the givens.
+    fn agrees(fast: Path, start: &Grid) -> Result<(), TestCaseError> {
+        let g = start.geometry();
+        let generic = solutions(Path::Generic, g, start.cells(), 12);
+        let quick = solutions(fast, g, start.cells(), 12);
+        prop_assert_eq!(quick.len(), generic.len(), "{:?} on {:?}", fast, start);
+        for s in quick.iter().chain(&generic) {
+            let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+            prop_assert!(
+                crate::rules::is_solution(start, &s),
+                "{:?} gave {:?}",
+                fast,
+                s
+            );
+        }
+        let mut quick = quick;
+        let mut generic = generic;
+        quick.sort();
+        generic.sort();
+        if quick.len() < 12 {
+            prop_assert_eq!(quick, generic, "the same solutions");
+        }
+        Ok(())
+    }
+
+    proptest! {
+        /// The 9×9 band path and the 8×8 uint256 path find the same solutions
+        /// as the generic solver on random starts of their size (sparse ones
+        /// with many solutions, dense ones, and contradictory ones).
+        #[test]
+        fn every_fast_path_agrees_with_the_generic_solver(
+            seed in any::<u64>(),
+            keep in 0u8..=255,
+            noise in proptest::collection::vec((0usize..81, 0u8..10), 0..3),
+        ) {
+            agrees(Path::Bands, &random_start(Geometry::CLASSIC, seed, keep, &noise))?;
+            agrees(Path::Octoku, &random_start(Geometry::OCTOKU, seed, keep, &noise))?;
+        }
+    }
+
+    #[test]
+    fn solve_takes_the_band_path_for_9x9_only() {
+        assert_eq!(Path::of(Geometry::CLASSIC), Path::Bands);
+        assert_eq!(Path::of(Geometry::OCTOKU), Path::Generic);
+        assert_eq!(Path::of(Geometry::for_size(16).unwrap()), Path::Generic);
+    }
 }

@@ -302,14 +302,21 @@ fn start_state(start: Board) -> Result<Option<State>, SolveError> {
     Ok(State::from_cells(&cells).and_then(|mut s| s.propagate().then_some(s)))
 }
 
+/// Runs the search on 64 cells of 0..=8 (the signature of every path of
+/// [`crate::solve`]), calling `found` with each solution until it returns true.
+pub(super) fn run(cells: &[u8; 64], found: &mut dyn FnMut(&[u8]) -> bool) {
+    let Some(s) = State::from_cells(cells).and_then(|mut s| s.propagate().then_some(s)) else {
+        return;
+    };
+    search(&s, &mut |t: &State| found(&t.grid_cells()));
+}
+
 /// Solves a board: `Ok(Some(grid))` keeps every given, `Ok(None)` means no solution.
 pub fn solve(start: Board) -> Result<Option<Board>, SolveError> {
-    let Some(s) = start_state(start)? else {
-        return Ok(None);
-    };
+    let cells = checked_cells(start)?;
     let mut out = None;
-    search(&s, &mut |t: &State| {
-        out = Some(Board::from_cells(&t.grid_cells()));
+    super::Path::Octoku.run(G, &cells, None, &mut |s: &[u8]| {
+        out = <&[u8; 64]>::try_from(s).ok().map(Board::from_cells);
         true
     });
     Ok(out)
