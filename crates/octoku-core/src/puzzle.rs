@@ -17,8 +17,6 @@
 //! assert_eq!(solve::solve(&p.puzzle), Some(p.solution));
 //! ```
 
-use std::fmt;
-
 use crate::grid::Grid;
 use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
@@ -37,9 +35,14 @@ pub struct Puzzle {
 }
 
 /// Why no puzzle was made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PuzzleError {
     /// More givens asked for than the board has cells.
+    #[error(
+        "--givens {asked} is more than the {n} cells of a {geometry} board; expected at most {n}",
+        n = geometry.cell_count()
+    )]
     TooManyGivens {
         /// The geometry.
         geometry: Geometry,
@@ -47,6 +50,9 @@ pub enum PuzzleError {
         asked: usize,
     },
     /// No pass got down to the target while keeping the solution unique.
+    #[error(
+        "--givens {asked} is out of reach for a unique {geometry} puzzle: {passes} passes removed givens while the solution stayed unique and the fewest reached was {fewest}; expected --givens {fewest} or more (or another --seed)"
+    )]
     Unreachable {
         /// The geometry.
         geometry: Geometry,
@@ -58,30 +64,6 @@ pub enum PuzzleError {
         passes: usize,
     },
 }
-
-impl fmt::Display for PuzzleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            PuzzleError::TooManyGivens { geometry, asked } => write!(
-                f,
-                "--givens {asked} is more than the {} cells of a {geometry} board; expected at most {}",
-                geometry.cell_count(),
-                geometry.cell_count()
-            ),
-            PuzzleError::Unreachable {
-                geometry,
-                asked,
-                fewest,
-                passes,
-            } => write!(
-                f,
-                "--givens {asked} is out of reach for a unique {geometry} puzzle: {passes} passes removed givens while the solution stayed unique and the fewest reached was {fewest}; expected --givens {fewest} or more (or another --seed)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PuzzleError {}
 
 /// Applies a random symmetry of `g` to a board: symbols relabelled, bands and
 /// the rows inside each band permuted, stacks and the columns inside each

@@ -15,8 +15,6 @@
 //! [`is_valid_board`] and [`verify_boards`] take the general [`Grid`] of
 //! [`Geometry::CLASSIC`] (its cells are exactly the contract's 81 bytes).
 
-use std::fmt;
-
 use ruint::aliases::U256;
 use ruint::uint;
 
@@ -45,9 +43,13 @@ pub const VERIFY_SELECTOR: [u8; 4] = [0xf7, 0xe8, 0x3a, 0xee];
 pub const GRID_LENGTH_SELECTOR: [u8; 4] = [0xab, 0xda, 0xda, 0xed];
 
 /// Why the validator refuses a call: the contract's custom error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
 pub enum Classic9Error {
     /// `GridLength(length)`: a grid (or start) that is not 81 bytes long.
+    #[error(
+        "a grid of {length} bytes: expected {CELLS} bytes, one per cell in reading order (GridLength({length}))"
+    )]
     GridLength {
         /// The length of the refused argument, in bytes.
         length: u64,
@@ -63,19 +65,6 @@ impl Classic9Error {
         data
     }
 }
-
-impl fmt::Display for Classic9Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Classic9Error::GridLength { length } = self;
-        write!(
-            f,
-            "a grid of {length} bytes: expected {CELLS} bytes, one per cell in reading order \
-             (GridLength({length}))"
-        )
-    }
-}
-
-impl std::error::Error for Classic9Error {}
 
 /// Five valid grids from the reference validator's tests, one digit per cell.
 pub const VALID_GRIDS: [&str; 5] = [
@@ -96,26 +85,16 @@ pub const INVALID_GRIDS: [&str; 5] = [
 ];
 
 /// Why text is not a grid's bytes (see [`parse_grid`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error(
+    "{what}: {problem}; expected 81 cells of 0-9 ('.' or 0 for empty; spaces, '|' and newlines ignored) or 0x followed by an even number of hex digits (the raw bytes)"
+)]
 pub struct GridTextError {
     /// What the text was for (`START`, `SOLUTION`, `GRID`).
     pub what: String,
     /// What is wrong with it.
     pub problem: String,
 }
-
-impl fmt::Display for GridTextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: {}; expected 81 cells of 0-9 ('.' or 0 for empty; spaces, '|' and \
-             newlines ignored) or 0x followed by an even number of hex digits (the raw bytes)",
-            self.what, self.problem
-        )
-    }
-}
-
-impl std::error::Error for GridTextError {}
 
 /// A grid's bytes from text: 81 cells `0`-`9` (`.` for 0; spaces, `|`, `-`,
 /// `+` and newlines ignored), or `0x` and hex digits for raw bytes of any
@@ -200,25 +179,17 @@ pub fn verify_bytes(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error
 }
 
 /// A board the classic validator does not take: not 9×9 with 3×3 boxes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error(
+    "a {n}x{n} board with {r}x{c} boxes: the classic validator takes 9x9 boards with 3x3 boxes",
+    n = geometry.size(),
+    r = geometry.box_rows(),
+    c = geometry.box_cols()
+)]
 pub struct NotClassic {
     /// The board's geometry.
     pub geometry: Geometry,
 }
-
-impl fmt::Display for NotClassic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a {n}x{n} board with {r}x{c} boxes: the classic validator takes 9x9 boards with 3x3 boxes",
-            n = self.geometry.size(),
-            r = self.geometry.box_rows(),
-            c = self.geometry.box_cols()
-        )
-    }
-}
-
-impl std::error::Error for NotClassic {}
 
 /// [`is_valid_solution`] of a board's cells (a 9×9 board with 3×3 boxes).
 pub fn is_valid_board(board: &Grid) -> Result<bool, NotClassic> {

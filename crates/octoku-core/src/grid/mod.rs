@@ -31,9 +31,11 @@ pub struct Grid {
 }
 
 /// Why raw cells do not make a board of the asked geometry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CellsError {
     /// The slice does not hold N² cells.
+    #[error("{found} cells for a {geometry} board; expected exactly {}", geometry.cell_count())]
     WrongLength {
         /// The geometry asked for.
         geometry: Geometry,
@@ -41,6 +43,12 @@ pub enum CellsError {
         found: usize,
     },
     /// A cell holds a value above N.
+    #[error(
+        "row {} column {} holds {value}; cells of a {geometry} board must be 0 (empty) or 1-{}",
+        row + 1,
+        col + 1,
+        geometry.size()
+    )]
     ValueOutOfRange {
         /// The geometry asked for.
         geometry: Geometry,
@@ -52,41 +60,12 @@ pub enum CellsError {
         value: u8,
     },
     /// An 8×8 [`Board`] was asked of a board of another geometry.
+    #[error("a {geometry} board has no 8x8 word form; expected an 8x8 board with 2x4 boxes")]
     NotOctoku {
         /// The board's geometry.
         geometry: Geometry,
     },
 }
-
-impl fmt::Display for CellsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            CellsError::WrongLength { geometry, found } => write!(
-                f,
-                "{found} cells for a {geometry} board; expected exactly {}",
-                geometry.cell_count()
-            ),
-            CellsError::ValueOutOfRange {
-                geometry,
-                row,
-                col,
-                value,
-            } => write!(
-                f,
-                "row {} column {} holds {value}; cells of a {geometry} board must be 0 (empty) or 1-{}",
-                row + 1,
-                col + 1,
-                geometry.size()
-            ),
-            CellsError::NotOctoku { geometry } => write!(
-                f,
-                "a {geometry} board has no 8x8 word form; expected an 8x8 board with 2x4 boxes"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CellsError {}
 
 impl Grid {
     /// The board of `geometry` with every cell empty.

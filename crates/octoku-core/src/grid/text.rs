@@ -164,11 +164,14 @@ impl Symbols {
 }
 
 /// Why a text is not a board, or a board cannot be written in a form.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TextError {
     /// Nothing but whitespace.
+    #[error("board text is empty; expected {FORMS}")]
     Empty,
     /// A line whose length is no N² for a board octoku plays (or not the asked one).
+    #[error("line form: {found} symbols; expected {}", line_expected(*expected))]
     LineLength {
         /// Symbols found.
         found: usize,
@@ -176,6 +179,7 @@ pub enum TextError {
         expected: Option<Geometry>,
     },
     /// A cell that is no symbol of the set and no empty mark.
+    #[error("{}", unknown_symbol(*form, *row, *col, found, symbols))]
     UnknownSymbol {
         /// The form being read.
         form: Form,
@@ -189,6 +193,7 @@ pub enum TextError {
         symbols: String,
     },
     /// The wrong number of rows.
+    #[error("{form} form: {found} rows; expected {expected}")]
     RowCount {
         /// The form being read.
         form: Form,
@@ -198,6 +203,7 @@ pub enum TextError {
         expected: usize,
     },
     /// A row with the wrong number of cells.
+    #[error("{form} form: row {} has {found} cells; expected {expected}", row + 1)]
     RowLength {
         /// The form being read.
         form: Form,
@@ -209,11 +215,16 @@ pub enum TextError {
         expected: usize,
     },
     /// A symbol listed twice (a header or `--symbols`).
+    #[error(
+        "symbols: `{}` is listed twice; expected N distinct symbols",
+        symbol.escape_debug()
+    )]
     RepeatedSymbol {
         /// The symbol.
         symbol: String,
     },
     /// A symbol a form cannot hold.
+    #[error("symbols: `{}` cannot be a symbol: {why}", symbol.escape_debug())]
     BadSymbol {
         /// The symbol.
         symbol: String,
@@ -221,6 +232,7 @@ pub enum TextError {
         why: &'static str,
     },
     /// A symbol set of the wrong size.
+    #[error("symbols: {found} given; expected {}", symbols_expected(*expected))]
     SymbolCount {
         /// Symbols found.
         found: usize,
@@ -228,6 +240,7 @@ pub enum TextError {
         expected: Option<Geometry>,
     },
     /// The side N read from the text has no board shape.
+    #[error("{form} form: a board of side {size}: {error}")]
     Shape {
         /// The form being read.
         form: Form,
@@ -237,6 +250,7 @@ pub enum TextError {
         error: GeometryError,
     },
     /// The text holds a board of another side than the one asked for.
+    #[error("{form} form: the text holds a {found}x{found} board; expected {expected}")]
     SizeMismatch {
         /// The form being read.
         form: Form,
@@ -246,11 +260,15 @@ pub enum TextError {
         expected: Geometry,
     },
     /// Pieces of two forms in one text.
+    #[error("mixed forms: {detail}; expected {FORMS}")]
     Mixed {
         /// What was seen.
         detail: String,
     },
     /// The header disagrees with the symbols asked for.
+    #[error(
+        "header form: the header lists the symbols {header} but the symbols asked for are {asked}; expected the same symbols in the same order"
+    )]
     HeaderMismatch {
         /// The header's symbols.
         header: String,
@@ -262,120 +280,44 @@ pub enum TextError {
 /// The accepted forms, for messages about text that fits none.
 const FORMS: &str = "a line of N² symbols, a grid with one row per line, or the header form (a header of N symbols, then rows of comma-separated cells)";
 
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TextError::Empty => write!(f, "board text is empty; expected {FORMS}"),
-            TextError::LineLength {
-                found,
-                expected: Some(g),
-            } => write!(
-                f,
-                "line form: {found} symbols; expected {} for a {g} board",
-                g.cell_count()
-            ),
-            TextError::LineLength {
-                found,
-                expected: None,
-            } => write!(
-                f,
-                "line form: {found} symbols; expected N² for a board of side N: 16, 36, 64, 81, 100, 144, 196, 225 or 256"
-            ),
-            TextError::UnknownSymbol {
-                form,
-                row,
-                col,
-                found,
-                symbols,
-            } => {
-                let empty = match form {
-                    Form::Header => "one space",
-                    _ => "`.`",
-                };
-                if found.is_empty() {
-                    write!(
-                        f,
-                        "{form} form: row {} column {} holds nothing; expected one of {symbols}, or {empty} for an empty cell",
-                        row + 1,
-                        col + 1
-                    )
-                } else {
-                    write!(
-                        f,
-                        "{form} form: row {} column {} is `{}`, not a symbol; expected one of {symbols}, or {empty} for an empty cell",
-                        row + 1,
-                        col + 1,
-                        found.escape_debug()
-                    )
-                }
-            }
-            TextError::RowCount {
-                form,
-                found,
-                expected,
-            } => write!(f, "{form} form: {found} rows; expected {expected}"),
-            TextError::RowLength {
-                form,
-                row,
-                found,
-                expected,
-            } => write!(
-                f,
-                "{form} form: row {} has {found} cells; expected {expected}",
-                row + 1
-            ),
-            TextError::RepeatedSymbol { symbol } => write!(
-                f,
-                "symbols: `{}` is listed twice; expected N distinct symbols",
-                symbol.escape_debug()
-            ),
-            TextError::BadSymbol { symbol, why } => {
-                write!(
-                    f,
-                    "symbols: `{}` cannot be a symbol: {why}",
-                    symbol.escape_debug()
-                )
-            }
-            TextError::SymbolCount {
-                found,
-                expected: Some(g),
-            } => write!(
-                f,
-                "symbols: {found} given; expected exactly {} for a {g} board",
-                g.size()
-            ),
-            TextError::SymbolCount {
-                found,
-                expected: None,
-            } => write!(
-                f,
-                "symbols: {found} given; expected from {} to {} distinct symbols",
-                Geometry::MIN_SIZE,
-                Geometry::MAX_SIZE
-            ),
-            TextError::Shape { form, size, error } => {
-                write!(f, "{form} form: a board of side {size}: {error}")
-            }
-            TextError::SizeMismatch {
-                form,
-                found,
-                expected,
-            } => write!(
-                f,
-                "{form} form: the text holds a {found}x{found} board; expected {expected}"
-            ),
-            TextError::Mixed { detail } => {
-                write!(f, "mixed forms: {detail}; expected {FORMS}")
-            }
-            TextError::HeaderMismatch { header, asked } => write!(
-                f,
-                "header form: the header lists the symbols {header} but the symbols asked for are {asked}; expected the same symbols in the same order"
-            ),
-        }
+/// What a line of symbols should have held.
+fn line_expected(expected: Option<Geometry>) -> String {
+    match expected {
+        Some(g) => format!("{} for a {g} board", g.cell_count()),
+        None => "N² for a board of side N: 16, 36, 64, 81, 100, 144, 196, 225 or 256".to_owned(),
     }
 }
 
-impl std::error::Error for TextError {}
+/// How many symbols a set should have held.
+fn symbols_expected(expected: Option<Geometry>) -> String {
+    match expected {
+        Some(g) => format!("exactly {} for a {g} board", g.size()),
+        None => format!(
+            "from {} to {} distinct symbols",
+            Geometry::MIN_SIZE,
+            Geometry::MAX_SIZE
+        ),
+    }
+}
+
+/// A cell that is no symbol, in one line.
+fn unknown_symbol(form: Form, row: usize, col: usize, found: &str, symbols: &str) -> String {
+    let empty = match form {
+        Form::Header => "one space",
+        _ => "`.`",
+    };
+    let (row, col) = (row + 1, col + 1);
+    if found.is_empty() {
+        format!(
+            "{form} form: row {row} column {col} holds nothing; expected one of {symbols}, or {empty} for an empty cell"
+        )
+    } else {
+        format!(
+            "{form} form: row {row} column {col} is `{}`, not a symbol; expected one of {symbols}, or {empty} for an empty cell",
+            found.escape_debug()
+        )
+    }
+}
 
 /// What [`read`] may be told beforehand.
 #[derive(Clone, Debug, Default)]

@@ -15,12 +15,17 @@
 
 use crate::grid::geometry::Geometry;
 use crate::octoku::board::Board;
-use std::fmt;
 
 /// Why a start board cannot be solved as given: it holds a value that is no digit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
 pub enum SolveError {
     /// The cell at `row`, `col` (0-based) holds `digit`, which is neither 0 (empty) nor 1-8.
+    #[error(
+        "row {} column {} holds {digit}; givens must be 0 (empty) or 1-8",
+        row + 1,
+        col + 1
+    )]
     InvalidDigit {
         /// Row of the cell, 0-based.
         row: usize,
@@ -30,22 +35,6 @@ pub enum SolveError {
         digit: u8,
     },
 }
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            SolveError::InvalidDigit { row, col, digit } => write!(
-                f,
-                "row {} column {} holds {}; givens must be 0 (empty) or 1-8",
-                row + 1,
-                col + 1,
-                digit
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
 
 /// Hidden singles are looked for only once this many cells are fixed: on
 /// nearly empty boards they almost never fire and cost more than they save
