@@ -133,8 +133,6 @@ pub struct Machine {
     nonce: u64,
     /// Every implementation, at [`Puzzle::index`].
     deployed: [Deployed; 3],
-    /// The classic 9×9 validators (reference, golf): address, deploy gas.
-    pub(crate) classic9: [(Address, u64); 2],
 }
 
 /// One implementation on the machine's chain.
@@ -146,13 +144,14 @@ struct Deployed {
     gas: u64,
     /// Its raw-seed harness (contracts/harness/).
     harness: Address,
+    /// Its classic 9×9 validator, if it has one: address, deploy gas.
+    classic9: Option<(Address, u64)>,
 }
 
 impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Machine")
             .field("deployed", &self.deployed)
-            .field("classic9", &self.classic9)
             .finish()
     }
 }
@@ -179,7 +178,6 @@ impl Machine {
             evm,
             nonce: 0,
             deployed: [Deployed::default(); 3],
-            classic9: [(Address::ZERO, 0); 2],
         };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
@@ -191,8 +189,11 @@ impl Machine {
                 machine.deploy(puzzle.harness_artifact().initcode)?.0;
         }
         // Deployed last, so every 8×8 contract keeps its address.
-        for (slot, artifact) in crate::classic9::ARTIFACTS.into_iter().enumerate() {
-            machine.classic9[slot] = machine.deploy(artifact.initcode)?;
+        for puzzle in Puzzle::ALL {
+            if let Some(artifact) = puzzle.classic9_artifact() {
+                machine.deployed[puzzle.index()].classic9 =
+                    Some(machine.deploy(artifact.initcode)?);
+            }
         }
         Ok(machine)
     }
@@ -220,6 +221,18 @@ impl Machine {
     /// Total gas used by the transaction that deployed `puzzle`.
     pub fn deploy_gas(&self, puzzle: Puzzle) -> u64 {
         self.deployed[puzzle.index()].gas
+    }
+
+    /// Where the machine deployed the 9×9 validator of `puzzle` (none for fair).
+    pub fn classic9_address(&self, puzzle: Puzzle) -> Option<Address> {
+        self.deployed[puzzle.index()]
+            .classic9
+            .map(|(address, _)| address)
+    }
+
+    /// Total gas of the transaction that deployed the 9×9 validator of `puzzle`.
+    pub fn classic9_deploy_gas(&self, puzzle: Puzzle) -> Option<u64> {
+        self.deployed[puzzle.index()].classic9.map(|(_, gas)| gas)
     }
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.

@@ -49,6 +49,26 @@ impl Puzzle {
         }
     }
 
+    /// The classic 9×9 validator beside this implementation
+    /// (contracts/classic9/): the reference or the golfed one; the fair
+    /// puzzle has none.
+    pub const fn classic9_artifact(self) -> Option<Artifact> {
+        match self {
+            Puzzle::Reference => Some(artifacts::CLASSIC9_REFERENCE),
+            Puzzle::Golf => Some(artifacts::CLASSIC9_GOLF),
+            Puzzle::Fair => None,
+        }
+    }
+
+    /// The 9×9 validator's name in reports: `c9-ref` or `c9-golf`.
+    pub const fn classic9_label(self) -> &'static str {
+        match self {
+            Puzzle::Reference => "c9-ref",
+            Puzzle::Golf => "c9-golf",
+            Puzzle::Fair => "c9-none",
+        }
+    }
+
     /// This implementation's position in [`Puzzle::ALL`].
     pub(crate) const fn index(self) -> usize {
         match self {
