@@ -6,9 +6,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::Bytes;
+use alloy_primitives::{Bytes, hex};
+use alloy_sol_types::SolCall;
 use octoku_core::U256;
-use octoku_evm::{Machine, RawOutcome};
+use octoku_evm::{Machine, RawOutcome, bindings::IPuzzle};
 
 use crate::exec::{self, Call, Limits, Outcome, Stats};
 use crate::smt;
@@ -16,7 +17,7 @@ use crate::solver::{self, Answer};
 use crate::term::Terms;
 
 /// The selector of `verify(uint256,uint256)`.
-pub const VERIFY_SELECTOR: [u8; 4] = [0x41, 0x16, 0x1b, 0x10];
+pub const VERIFY_SELECTOR: [u8; 4] = IPuzzle::verifyCall::SELECTOR;
 
 /// What went wrong, short of an answer.
 #[derive(Debug)]
@@ -122,10 +123,7 @@ pub fn verify_terms() -> Terms {
 
 /// The calldata of `verify(start, solution)`.
 pub fn verify_calldata(start: U256, solution: U256) -> Bytes {
-    let mut data = VERIFY_SELECTOR.to_vec();
-    data.extend_from_slice(&start.to_be_bytes::<32>());
-    data.extend_from_slice(&solution.to_be_bytes::<32>());
-    Bytes::from(data)
+    IPuzzle::verifyCall { start, solution }.abi_encode().into()
 }
 
 /// Initcode that deploys `runtime` as is: CODECOPY it to memory 0 and return it.
@@ -311,7 +309,7 @@ pub fn prove_verify(
                 if success != run.success || data != run.output.as_ref() {
                     return Err(ProveError::Unsound(format!(
                         "the {which}'s terms give ({success}, 0x{}) at start = {start:#x}, solution = {solution:#x}, revm gives ({}, {})",
-                        hex(&data),
+                        hex::encode(&data),
                         run.success,
                         run.output
                     )));
@@ -342,10 +340,6 @@ pub fn prove_verify(
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// `code` with the bytes `pattern` (which must occur exactly once) changed:
 /// byte `at` of the occurrence becomes `to`. For building mutants.
 pub fn mutate(code: &[u8], pattern: &[u8], at: usize, to: u8) -> Result<Vec<u8>, String> {
@@ -360,7 +354,7 @@ pub fn mutate(code: &[u8], pattern: &[u8], at: usize, to: u8) -> Result<Vec<u8>,
         }
         _ => Err(format!(
             "the pattern {} occurs {} times in the code, expected once",
-            hex(pattern),
+            hex::encode(pattern),
             hits.len()
         )),
     }

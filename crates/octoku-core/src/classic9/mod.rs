@@ -15,6 +15,7 @@
 //! [`is_valid_board`] and [`verify_boards`] take the general [`Grid`] of
 //! [`Geometry::CLASSIC`] (its cells are exactly the contract's 81 bytes).
 
+use alloy_sol_types::{SolCall, SolError};
 use ruint::aliases::U256;
 use ruint::uint;
 
@@ -33,14 +34,28 @@ pub const CELLS: usize = 81;
 /// | mask    | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff |
 pub const GROUP: U256 = uint!(0x01ff01ff01ff01ff01ff01ff01ff01ff01ff_U256);
 
-/// Selector of `isValidSolution(bytes)`: the first 4 bytes of its keccak256.
-pub const IS_VALID_SOLUTION_SELECTOR: [u8; 4] = [0x84, 0x39, 0x74, 0xd7];
+alloy_sol_types::sol! {
+    /// The 9×9 validators' interface, as `contracts/classic9/IClassic9.sol`
+    /// declares it (the EVM crate's bindings read that file; its tests run
+    /// this mirror's calldata and answers against the compiled contracts).
+    interface IClassic9 {
+        /// Whether `grid` (81 bytes) is a valid solved grid.
+        function isValidSolution(bytes calldata grid) external pure returns (bool);
+        /// Whether `solution` keeps the givens of `start` and is valid.
+        function verify(bytes calldata start, bytes calldata solution) external pure returns (bool);
+        /// A grid (or start) that is not 81 bytes long.
+        error GridLength(uint256 length);
+    }
+}
+
+/// Selector of `isValidSolution(bytes)`.
+pub const IS_VALID_SOLUTION_SELECTOR: [u8; 4] = IClassic9::isValidSolutionCall::SELECTOR;
 
 /// Selector of `verify(bytes,bytes)`.
-pub const VERIFY_SELECTOR: [u8; 4] = [0xf7, 0xe8, 0x3a, 0xee];
+pub const VERIFY_SELECTOR: [u8; 4] = IClassic9::verifyCall::SELECTOR;
 
 /// Selector of the custom error `GridLength(uint256)`.
-pub const GRID_LENGTH_SELECTOR: [u8; 4] = [0xab, 0xda, 0xda, 0xed];
+pub const GRID_LENGTH_SELECTOR: [u8; 4] = IClassic9::GridLength::SELECTOR;
 
 /// Why the validator refuses a call: the contract's custom error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
@@ -60,9 +75,10 @@ impl Classic9Error {
     /// The revert data the contract returns: the selector and the length word.
     pub fn revert_data(self) -> Vec<u8> {
         let Classic9Error::GridLength { length } = self;
-        let mut data = GRID_LENGTH_SELECTOR.to_vec();
-        data.extend_from_slice(&U256::from(length).to_be_bytes::<32>());
-        data
+        IClassic9::GridLength {
+            length: U256::from(length),
+        }
+        .abi_encode()
     }
 }
 
@@ -277,7 +293,7 @@ impl Outcome {
     /// The return or revert data the contract produces.
     pub fn output(&self) -> Vec<u8> {
         match self {
-            Outcome::Returned(valid) => U256::from(*valid as u8).to_be_bytes::<32>().to_vec(),
+            Outcome::Returned(valid) => IClassic9::isValidSolutionCall::abi_encode_returns(valid),
             Outcome::Error(error) => error.revert_data(),
             Outcome::Refused => Vec::new(),
         }
@@ -382,38 +398,22 @@ mod tests {
         text.bytes().map(|b| b - b'0').collect()
     }
 
-    fn selector(signature: &str) -> [u8; 4] {
-        let hash = crate::keccak256(signature.as_bytes());
-        [hash[0], hash[1], hash[2], hash[3]]
-    }
-
     fn word_bytes(value: u64) -> [u8; 32] {
         U256::from(value).to_be_bytes::<32>()
     }
 
-    /// abi.encodeCall for one or two `bytes` arguments, canonical layout.
-    fn encode(selector: [u8; 4], args: &[&[u8]]) -> Vec<u8> {
-        let mut head = selector.to_vec();
-        let mut tail = Vec::new();
-        let base = 32 * args.len();
-        for arg in args {
-            head.extend_from_slice(&word_bytes((base + tail.len()) as u64));
-            tail.extend_from_slice(&word_bytes(arg.len() as u64));
-            tail.extend_from_slice(arg);
-            tail.resize(tail.len().div_ceil(32) * 32, 0);
+    /// abi.encodeCall for `isValidSolution` (one argument) or `verify` (two).
+    fn encode(args: &[&[u8]]) -> Vec<u8> {
+        let bytes = |b: &[u8]| alloy_primitives::Bytes::copy_from_slice(b);
+        match args {
+            [grid] => IClassic9::isValidSolutionCall { grid: bytes(grid) }.abi_encode(),
+            [start, solution] => IClassic9::verifyCall {
+                start: bytes(start),
+                solution: bytes(solution),
+            }
+            .abi_encode(),
+            _ => unreachable!("one or two arguments"),
         }
-        head.extend_from_slice(&tail);
-        head
-    }
-
-    #[test]
-    fn selectors_are_the_keccak_of_the_signatures() {
-        assert_eq!(
-            IS_VALID_SOLUTION_SELECTOR,
-            selector("isValidSolution(bytes)")
-        );
-        assert_eq!(VERIFY_SELECTOR, selector("verify(bytes,bytes)"));
-        assert_eq!(GRID_LENGTH_SELECTOR, selector("GridLength(uint256)"));
     }
 
     #[test]
@@ -563,15 +563,15 @@ mod tests {
     #[test]
     fn run_decodes_well_formed_calls() {
         let grid = digits(VALID_GRIDS[3]);
-        let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
+        let call = encode(&[&grid]);
         assert_eq!(run(&call, false), Outcome::Returned(true));
         assert_eq!(run(&call, false).output(), word_bytes(1));
         assert_eq!(run(&call, true), Outcome::Refused);
         let bad = digits(INVALID_GRIDS[3]);
-        let call = encode(VERIFY_SELECTOR, &[&[0; CELLS], &bad]);
+        let call = encode(&[&[0; CELLS], &bad]);
         assert_eq!(run(&call, false), Outcome::Returned(false));
         assert_eq!(run(&call, false).output(), word_bytes(0));
-        let call = encode(VERIFY_SELECTOR, &[&[0; 80], &bad]);
+        let call = encode(&[&[0; 80], &bad]);
         assert_eq!(
             run(&call, false),
             Outcome::Error(Classic9Error::GridLength { length: 80 })
@@ -581,7 +581,7 @@ mod tests {
     #[test]
     fn run_refuses_what_solcs_decoder_refuses() {
         let grid = digits(VALID_GRIDS[4]);
-        let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
+        let call = encode(&[&grid]);
         // calldata shorter than 4 bytes, unknown selector
         assert_eq!(run(&[], false), Outcome::Refused);
         assert_eq!(run(&call[..3], false), Outcome::Refused);
