@@ -55,35 +55,31 @@ impl<T> Call<T> {
 }
 
 /// Why a call into the EVM did not give a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EvmError {
     /// The contract reverted, with this revert data.
+    #[error("{}", reverted(.0))]
     Reverted(Bytes),
     /// Execution halted (out of gas, invalid opcode, ...).
+    #[error("execution halted: {0}")]
     Halted(String),
     /// The return data did not decode as the function's return type.
+    #[error("could not decode the contract's return data: {0}")]
     Decode(String),
     /// revm refused the transaction itself (a bug in this crate if seen).
+    #[error("the in-memory EVM rejected the transaction: {0}")]
     Transaction(String),
 }
 
-impl fmt::Display for EvmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EvmError::Reverted(data) if data.is_empty() => {
-                write!(f, "the contract reverted without data")
-            }
-            EvmError::Reverted(data) => write!(f, "the contract reverted with {data}"),
-            EvmError::Halted(reason) => write!(f, "execution halted: {reason}"),
-            EvmError::Decode(e) => write!(f, "could not decode the contract's return data: {e}"),
-            EvmError::Transaction(e) => {
-                write!(f, "the in-memory EVM rejected the transaction: {e}")
-            }
-        }
+/// How a revert reads in an [`EvmError`].
+fn reverted(data: &Bytes) -> String {
+    if data.is_empty() {
+        "the contract reverted without data".to_owned()
+    } else {
+        format!("the contract reverted with {data}")
     }
 }
-
-impl std::error::Error for EvmError {}
 
 /// A transaction that succeeded: what it returned or created, its total gas
 /// (intrinsic cost included) and its logs.

@@ -2,7 +2,6 @@
 //! runtime bytecode: symbolic execution of both, one SMT query, and a
 //! concrete replay in revm of any counterexample.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -20,9 +19,11 @@ use crate::term::Terms;
 pub const VERIFY_SELECTOR: [u8; 4] = IPuzzle::verifyCall::SELECTOR;
 
 /// What went wrong, short of an answer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProveError {
     /// The executor refused one of the contracts.
+    #[error("cannot execute the {which} symbolically: {error}")]
     Exec {
         /// Which contract.
         which: &'static str,
@@ -30,31 +31,19 @@ pub enum ProveError {
         error: exec::ExecError,
     },
     /// The solver could not be run, or gave up.
+    #[error("{0}")]
     Solver(String),
     /// The query file could not be written.
+    #[error("{0}")]
     Io(String),
     /// A counterexample that does not reproduce in revm, or terms that
     /// disagree with revm: a bug in the prover.
+    #[error("prover bug: {0}")]
     Unsound(String),
     /// revm itself failed.
+    #[error("replay in revm failed: {0}")]
     Evm(String),
 }
-
-impl fmt::Display for ProveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProveError::Exec { which, error } => {
-                write!(f, "cannot execute the {which} symbolically: {error}")
-            }
-            ProveError::Solver(e) => write!(f, "{e}"),
-            ProveError::Io(e) => write!(f, "{e}"),
-            ProveError::Unsound(e) => write!(f, "prover bug: {e}"),
-            ProveError::Evm(e) => write!(f, "replay in revm failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ProveError {}
 
 /// One contract's verify, executed symbolically.
 #[derive(Debug, Clone, Copy)]
