@@ -60,14 +60,31 @@ pub struct SizeArgs {
     pub format: Option<FormatArg>,
 }
 
+/// The board a command works on, resolved once from its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// No `--size` or `--box`: the 8×8 member of the family
+    /// ([`Geometry::OCTOKU`]) in its uint256 encoding, as the contracts take it.
+    Contract,
+    /// `--size` or `--box`: a board of this geometry in the text forms.
+    Text(Geometry),
+}
+
 impl SizeArgs {
-    /// Whether the family path was asked for (`--size` or `--box`).
-    pub fn active(&self) -> bool {
-        self.size.is_some() || self.box_shape.is_some()
+    /// The board shape the options ask for, resolved once: `--box`, else the
+    /// default for `--size`, else the 8×8 contract board (which refuses the
+    /// text-only options `--symbols` and `--format`).
+    pub fn shape(&self) -> Result<Shape, CliError> {
+        if self.size.is_some() || self.box_shape.is_some() {
+            Ok(Shape::Text(self.geometry()?))
+        } else {
+            self.refuse_without_size()?;
+            Ok(Shape::Contract)
+        }
     }
 
     /// Refuses the family-only options when the 8×8 contract path runs.
-    pub fn refuse_without_size(&self) -> Result<(), CliError> {
+    fn refuse_without_size(&self) -> Result<(), CliError> {
         let given = [
             (self.symbols.is_some(), "--symbols"),
             (self.format.is_some(), "--format"),
@@ -120,9 +137,8 @@ impl SizeArgs {
         Ok(Some(symbols))
     }
 
-    /// The read options for this command line.
-    fn read_options(&self) -> Result<ReadOptions, CliError> {
-        let geometry = self.geometry()?;
+    /// The read options for boards of `geometry` on this command line.
+    fn read_options(&self, geometry: Geometry) -> Result<ReadOptions, CliError> {
         Ok(ReadOptions {
             geometry: Some(geometry),
             symbols: self.symbols(geometry)?,
@@ -239,14 +255,14 @@ struct Verdict<'a> {
 /// `octoku solve --size N START`: a solution (exit 0), or none with a reason (exit 1).
 pub fn solve(
     args: &SizeArgs,
+    g: Geometry,
     start: &str,
     count: Option<u64>,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
-    let options = args.read_options()?;
+    let options = args.read_options(g)?;
     let parsed = read_board("START", start, &options)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
-    let g = start.geometry();
     let solutions = count.map(|n| solve::count(start, n));
     let solution = solve::solve(start);
     let reason = match &solution {
@@ -299,14 +315,14 @@ pub fn solve(
 /// the two solvers disagree.
 pub fn solve_sat(
     args: &SizeArgs,
+    g: Geometry,
     start: &str,
     count: Option<u64>,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
-    let options = args.read_options()?;
+    let options = args.read_options(g)?;
     let parsed = read_board("START", start, &options)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
-    let g = start.geometry();
     let limit = count.unwrap_or(1).clamp(1, 10_000);
     let cells = octoku_prove::sat::Cells {
         geometry: g,
@@ -373,16 +389,13 @@ pub fn solve_sat(
 /// empty START asks whether SOLUTION is a valid solved grid.
 pub fn verify(
     args: &SizeArgs,
+    g: Geometry,
     start: &str,
     solution: &str,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
     one_stdin(&[start, solution])?;
-    let g = args.geometry()?;
-    let options = ReadOptions {
-        geometry: Some(g),
-        symbols: args.symbols(g)?,
-    };
+    let options = args.read_options(g)?;
     let solution = read_board("SOLUTION", solution, &options)?;
     // The start may be empty (a blank argument or file): no givens to keep.
     let start_text = argument_text("START", start)?;

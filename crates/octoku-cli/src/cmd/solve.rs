@@ -6,7 +6,7 @@ use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle};
 use serde::Serialize;
 
-use super::family;
+use super::family::{self, Shape};
 use crate::{
     error::CliError,
     input,
@@ -63,18 +63,23 @@ struct Solved {
 /// Solves the start, verifies the solution in the in-memory EVM.
 /// With `--size`: solves a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.size.active() {
-        return match (&args.start, &args.address) {
+    match args.size.shape()? {
+        Shape::Text(g) => match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
-                family::solve_sat(&args.size, start, args.count, args.json)
+                family::solve_sat(&args.size, g, start, args.count, args.json)
             }
-            (Some(start), None) => family::solve(&args.size, start, args.count, args.json),
+            (Some(start), None) => family::solve(&args.size, g, start, args.count, args.json),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
             )),
-        };
+        },
+        Shape::Contract => run_contract(&args),
     }
-    args.size.refuse_without_size()?;
+}
+
+/// The 8×8 contract board: solved by the core's 8×8 path, the solution
+/// verified by the puzzle contract in the in-memory EVM.
+fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
     let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {

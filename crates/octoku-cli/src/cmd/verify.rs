@@ -7,7 +7,7 @@ use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
 use serde::Serialize;
 
-use super::family;
+use super::family::{self, Shape};
 use super::onchain::{self, ChainArgs, KeyUse, chain_error};
 use crate::{
     error::CliError,
@@ -84,18 +84,22 @@ struct Verdict9<'a> {
 /// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some();
-    if args.size.active() && on_chain {
-        if args.size.geometry()? != Geometry::CLASSIC {
-            return Err(CliError::Input(
-                "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
-            ));
+    match args.size.shape()? {
+        Shape::Text(g) if on_chain => {
+            if g != Geometry::CLASSIC {
+                return Err(CliError::Input(
+                    "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
+                ));
+            }
+            run_classic9(&args)
         }
-        return run_classic9(&args);
+        Shape::Text(g) => family::verify(&args.size, g, &args.start, &args.solution, args.json),
+        Shape::Contract => run_contract(&args),
     }
-    if args.size.active() {
-        return family::verify(&args.size, &args.start, &args.solution, args.json);
-    }
-    args.size.refuse_without_size()?;
+}
+
+/// The 8×8 contract board: the puzzle's `verify` in the in-memory EVM, checked against the mirror.
+fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
     if args.puzzle_address.is_some() {
         return Err(CliError::Input(
             "--puzzle-address calls a 9x9 validator; expected --size 9".into(),
