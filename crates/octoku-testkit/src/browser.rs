@@ -69,6 +69,11 @@ impl Browser {
         &self.url
     }
 
+    /// Chromium's profile directory (removed on drop).
+    pub fn profile(&self) -> &Path {
+        self.profile.path()
+    }
+
     /// The capabilities for a new session: headless Chromium with this
     /// browser's profile, no network of its own (updates, sync, QUIC).
     pub fn capabilities(&self) -> Map<String, Value> {

@@ -4,13 +4,13 @@
 use std::{
     io::{BufRead, BufReader, Read},
     os::unix::process::CommandExt,
-    process::{Child, Command, Stdio},
+    process::{Child, Command, Output, Stdio},
     sync::mpsc,
     thread,
     time::{Duration, Instant},
 };
 
-use crate::Result;
+use crate::{Result, Run};
 
 /// A running process and everything it started (its process group). Dropping
 /// the guard kills the group and reaps the child, on every path a test can
@@ -57,6 +57,40 @@ impl Process {
         let _ = self.child.wait();
     }
 
+    /// Sends Ctrl-C (SIGINT) to the child alone, as a terminal would.
+    pub fn interrupt(&self) {
+        let Ok(pid) = libc::pid_t::try_from(self.child.id()) else {
+            return;
+        };
+        // SAFETY: kill(2) takes plain integers; `pid` is our unreaped child.
+        unsafe {
+            libc::kill(pid, libc::SIGINT);
+        }
+    }
+
+    /// Waits for the child to exit and returns what it printed on its piped
+    /// stdout and stderr (empty for a stream not piped or already taken).
+    pub fn finish(mut self) -> Run {
+        let stderr = self.child.stderr.take();
+        let reading = thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut stderr) = stderr {
+                let _ = stderr.read_to_end(&mut text);
+            }
+            text
+        });
+        let mut stdout = Vec::new();
+        if let Some(mut out) = self.child.stdout.take() {
+            let _ = out.read_to_end(&mut stdout);
+        }
+        let status = self.child.wait().expect("the child is ours to wait for");
+        Run::from(Output {
+            status,
+            stdout,
+            stderr: reading.join().unwrap_or_default(),
+        })
+    }
+
     /// Reads the child's stdout (which must be piped) line by line until
     /// `find` returns a value, for at most `limit`; the rest of its output
     /// is drained in the background so the child never blocks on a full
@@ -64,7 +98,7 @@ impl Process {
     pub fn wait_for_line<T: Send + 'static>(
         &mut self,
         limit: Duration,
-        find: impl Fn(&str) -> Option<T> + Send + 'static,
+        mut find: impl FnMut(&str) -> Option<T> + Send + 'static,
     ) -> Result<T> {
         let stdout =
             self.child.stdout.take().ok_or_else(|| {
