@@ -1,6 +1,6 @@
 //! Errors the CLI turns into one line on stderr and an exit status.
 //!
-//! Exit statuses (also in `octoku --help` and the README):
+//! Exit statuses (also in `octoku --help` and docs/commands.md):
 //! 0 success; 1 the answer is no (invalid solution, no solution, a
 //! submission the local check refuses, nothing sent); 2 bad input or usage;
 //! 3 the EVM and the Rust mirror disagree, or the EVM failed; 4 the chain

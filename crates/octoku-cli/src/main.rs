@@ -3,6 +3,8 @@
 //! with the Rust mirror.
 
 mod cmd;
+#[cfg(test)]
+mod docs_check;
 mod error;
 mod input;
 mod logging;

@@ -1,5 +1,5 @@
 //! JSON output: each command's `--json` document is a struct deriving
-//! `Serialize` (fields documented in README.md, "JSON output"), printed on
+//! `Serialize` (fields documented in docs/commands.md, "JSON output"), printed on
 //! one line. Addresses are written checksummed (EIP-55), boards as `0x` and
 //! 64 hex digits, transaction hashes as `0x` hex.
 

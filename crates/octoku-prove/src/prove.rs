@@ -212,7 +212,7 @@ pub fn prove_verify(
     ];
     // Two cases, P and not P, so together every input: every nibble of the
     // solution is a digit 1..8, or some nibble is not. Measured: bitwuzla
-    // decides the two halves about 6x faster than the whole (README, Proofs).
+    // decides the two halves about 6x faster than the whole (docs/proofs.md).
     let digits = smt::all_nibbles_digits("solution");
     let not_digits = format!("(not {digits})");
     let cases = [

@@ -1,4 +1,4 @@
-//! The JSON API and the routes (see the README's "octoku serve" section).
+//! The JSON API and the routes (see docs/serve.md, "JSON API").
 //!
 //! | route | what |
 //! | --- | --- |

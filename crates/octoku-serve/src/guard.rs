@@ -6,7 +6,7 @@
 //! - a request that changes state (`POST /api/submit`) must carry the
 //!   per-server token in `X-Octoku-Token` (else 403); only the served page
 //!   holds it, and no CORS header lets another origin read it;
-//! - a body announced above [`MAX_BODY`](crate::MAX_BODY) is refused with
+//! - a body announced above [`MAX_BODY`] is refused with
 //!   413 before it is read (bodies without a length are cut there too).
 
 use std::net::SocketAddr;

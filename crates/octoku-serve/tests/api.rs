@@ -1,5 +1,5 @@
 //! The JSON API and the security rules, through the router with tower's
-//! `oneshot` (no socket): each rule of the README's security list has a test.
+//! `oneshot` (no socket): each rule of docs/serve.md's security list has a test.
 
 use std::{net::SocketAddr, sync::Arc};
 
@@ -564,7 +564,7 @@ fn a_non_loopback_host_gets_a_warning() {
 #[tokio::test]
 async fn the_readme_verify_example_answers_as_documented() {
     let (app, _dir) = app("readme");
-    // The public mainnet solve of the published puzzle (README, JSON API).
+    // The public mainnet solve of the published puzzle (docs/serve.md, JSON API).
     let body = "{\"start\":\"0x0000010000000000000700000000040200000000030000800000006000500000\",\"solution\":\"0x6573214814286735824756133615847227814356536472817832156441563827\"}";
     let a = send(&app, post("/api/verify", body, None)).await;
     assert_eq!(

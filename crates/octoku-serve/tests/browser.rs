@@ -213,7 +213,7 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
         let rows = c.find_all(Locator::Css("#leaderboard tbody tr.me")).await.unwrap();
         assert_eq!(rows.len(), 1);
         assert!(rows[0].text().await.unwrap().starts_with("1 "), "rank 1 first");
-        // The README's picture: the solved board at a phone-to-tablet width.
+        // The README's picture (crates/octoku-serve/screenshot.png): the solved board at a phone-to-tablet width.
         c.set_window_size(560, 1080).await.unwrap();
         shoot(&c, "arena-solved.png").await;
 

@@ -1,7 +1,7 @@
 //! A bounded load test on loopback: 50 concurrent clients, each sending 200
 //! `POST /api/verify` requests on its own connection; every answer must be
 //! 200 with the verdict the Rust mirror gives. Prints requests per second
-//! and latency percentiles (`--nocapture` shows them; the README quotes them).
+//! and latency percentiles (`--nocapture` shows them; docs/serve.md quotes them).
 
 use std::time::{Duration, Instant};
 

@@ -26,7 +26,7 @@ pub struct Args {
 }
 
 /// Upper bound on the chance that a random address hits the seed-exhaustion
-/// path, where generate ORs a digit into a filled cell; derivation in the README.
+/// path, where generate ORs a digit into a filled cell; derivation in docs/fair.md.
 const EXHAUSTION_BOUND: f64 = 1e-26;
 
 /// `octoku audit --json`.

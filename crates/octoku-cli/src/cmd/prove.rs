@@ -1,7 +1,7 @@
 //! `octoku prove verify`: prove from the compiled runtime bytecode that an
 //! implementation's verify equals the reference's on all 2^512 inputs
-//! (crates/octoku-prove; README "Proofs"). `octoku prove generate`: the same
-//! for generate's fill on every seed with at most K redraws (README
+//! (crates/octoku-prove; docs/proofs.md). `octoku prove generate`: the same
+//! for generate's fill on every seed with at most K redraws (docs/proofs.md,
 //! "generate: what is and is not proved").
 
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 //! - **line**: the N² cells row by row, one symbol each, `.` (or `0` when `0`
 //!   is not a symbol) for an empty cell: `1.3.` …
 //! - **grid**: one row per line; spaces and box rules (`|`, `-`, `+`) are
-//!   ignored when reading, and [`write`] draws them between boxes.
+//!   ignored when reading, and [`write()`] draws them between boxes.
 //! - **header** (symbols header, comma-separated rows): a header line
 //!   with the N symbols separated by single spaces, then one line per row,
 //!   cells separated by commas, a single space for an empty cell. Symbols are
@@ -14,7 +14,7 @@
 //! The symbols of the line and grid forms are `1`-`9`, then `A`-`G`
 //! ([`Symbols::standard`]) unless a custom set of single characters is given.
 //! [`read`] then [`Parsed::to_text`] gives back the text read, for every text
-//! [`write`] can produce (and for a header that ends in one space, as some
+//! [`write()`] can produce (and for a header that ends in one space, as some
 //! published examples of this form do).
 //!
 //! ```
@@ -343,7 +343,7 @@ pub struct Parsed {
 
 impl Parsed {
     /// The board written in the form it was read in (the text read, for every
-    /// text [`write`] produces).
+    /// text [`write()`] produces).
     pub fn to_text(&self) -> Result<String, TextError> {
         let mut text = write(&self.board, &self.symbols, self.form)?;
         if self.header_space {
