@@ -74,7 +74,7 @@ struct FoundryToml {
 }
 
 /// Reads the compiler settings from `foundry.toml`'s default profile.
-fn foundry_settings(path: &Path) -> Result<CompilerSettings, String> {
+fn foundry_settings(path: &Path) -> Result<CompilerSettings, BuildError> {
     let text =
         fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut file: FoundryToml = toml::from_str(&text).map_err(|e| {
@@ -85,7 +85,7 @@ fn foundry_settings(path: &Path) -> Result<CompilerSettings, String> {
     })?;
     file.profile
         .remove("default")
-        .ok_or_else(|| format!("{} has no [profile.default]", path.display()))
+        .ok_or_else(|| format!("{} has no [profile.default]", path.display()).into())
 }
 
 /// Interfaces the crate's `sol!` bindings are generated from.
@@ -95,6 +95,10 @@ const INTERFACES: &[&str] = &[
     "contracts/classic9/IClassic9.sol",
 ];
 
+/// Why the contracts could not be built: one readable line (`String` and
+/// every library error convert into it with `?`).
+type BuildError = Box<dyn std::error::Error>;
+
 fn main() {
     if let Err(message) = run() {
         // One readable line in cargo's output instead of a backtrace.
@@ -103,7 +107,7 @@ fn main() {
     }
 }
 
-fn run() -> Result<(), String> {
+fn run() -> Result<(), BuildError> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let root = manifest
         .join("../..")
@@ -179,7 +183,7 @@ fn run() -> Result<(), String> {
                     .unwrap_or_else(|| e.message.clone())
             })
             .collect();
-        return Err(format!("compilation failed:\n{}", errors.join("\n")));
+        return Err(format!("compilation failed:\n{}", errors.join("\n")).into());
     }
 
     let mut ids: Vec<(u32, String)> = output
@@ -265,7 +269,7 @@ fn run() -> Result<(), String> {
 }
 
 /// Reads every `.sol` file below `dir`, keyed by its path relative to `root`.
-fn collect_sources(root: &Path, dir: &Path, sources: &mut Sources) -> Result<(), String> {
+fn collect_sources(root: &Path, dir: &Path, sources: &mut Sources) -> Result<(), BuildError> {
     let mut entries: Vec<_> = fs::read_dir(dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(Result::ok)

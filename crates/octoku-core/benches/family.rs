@@ -1,7 +1,7 @@
 //! Sudoku-family benchmarks: the general solver (`octoku_core::solve`) on 9×9
 //! against the `sudoku` crate (a Rust port of jczsolve) on the same fixed
 //! puzzle sets, on 6×6, 12×12 and 16×16 puzzles, and on 8×8 boards against
-//! the 8×8-only solver (`octoku_core::solve`).
+//! the 8×8-only solver (`octoku_core::solve::octoku`).
 //!
 //! Run: `cargo bench -p octoku-core --bench family -- --warm-up-time 1 --measurement-time 3`.
 //! Before the criterion groups it prints, per set, each puzzle timed on its
@@ -110,7 +110,7 @@ fn print_summary() {
     });
     println!("8x8 generated       solve (8x8)   {m8:>9.2?} / {a8:>9.2?}");
     println!(
-        "8x8 generated       nsolve        {mg:>9.2?} / {ag:>9.2?}   median ratio nsolve/8x8 {:.2}",
+        "8x8 generated       generic       {mg:>9.2?} / {ag:>9.2?}   median ratio generic/8x8 {:.2}",
         mg.as_secs_f64() / m8.as_secs_f64()
     );
 }
@@ -162,7 +162,7 @@ fn bench_family(c: &mut Criterion) {
     cycle(&mut g, "solve_8x8", &boards, |&b| {
         black_box(octoku::solve(b)).ok();
     });
-    cycle(&mut g, "nsolve", &general, |b| {
+    cycle(&mut g, "generic", &general, |b| {
         black_box(solve::solve(b));
     });
     g.finish();

@@ -1,7 +1,7 @@
 //! A board of any Sudoku-family shape: N×N cells for a [`Geometry`], one byte
 //! per cell in reading order, 0 for an empty cell and 1..=N for a symbol.
 //!
-//! The cell order is the one of the 8×8 [`Board`] and of the classic 81-byte
+//! The cell order is the one of the 8×8 [`Board`](crate::Board) and of the classic 81-byte
 //! calldata form: index `N * row + col`. [`Grid::cells`] is that byte slice
 //! and [`Grid::from_cells`] builds a board from one, checking its length and
 //! every value.
@@ -21,7 +21,6 @@ pub mod text;
 use std::fmt;
 
 use crate::grid::geometry::Geometry;
-use crate::octoku::board::Board;
 
 /// An N×N board of a given geometry: one value per cell, 0 = empty, 1..=N a symbol.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -59,7 +58,7 @@ pub enum CellsError {
         /// The value found there.
         value: u8,
     },
-    /// An 8×8 [`Board`] was asked of a board of another geometry.
+    /// An 8×8 uint256 [`Board`](crate::Board) was asked of a board of another geometry.
     #[error("a {geometry} board has no 8x8 word form; expected an 8x8 board with 2x4 boxes")]
     NotOctoku {
         /// The board's geometry.
@@ -183,29 +182,6 @@ impl fmt::Debug for Grid {
     }
 }
 
-impl TryFrom<Board> for Grid {
-    type Error = CellsError;
-
-    /// The 8×8 board as an N-board of [`Geometry::OCTOKU`]; a nibble of 9..=15 is an error.
-    fn try_from(board: Board) -> Result<Grid, CellsError> {
-        Grid::from_cells(Geometry::OCTOKU, &board.cells())
-    }
-}
-
-impl TryFrom<&Grid> for Board {
-    type Error = CellsError;
-
-    /// The packed 8×8 word of a board of [`Geometry::OCTOKU`].
-    fn try_from(board: &Grid) -> Result<Board, CellsError> {
-        match <&[u8; 64]>::try_from(board.cells()) {
-            Ok(cells) if board.geometry == Geometry::OCTOKU => Ok(Board::from_cells(cells)),
-            _ => Err(CellsError::NotOctoku {
-                geometry: board.geometry,
-            }),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,28 +203,5 @@ mod tests {
             err.to_string(),
             "row 2 column 3 holds 5; cells of a 4x4 (2x2 boxes) board must be 0 (empty) or 1-4"
         );
-    }
-
-    #[test]
-    fn octoku_boards_convert_both_ways_and_other_shapes_refuse() {
-        let word: Board = "0x1234567812345678000000000000000000000000000000000000000000000087"
-            .parse()
-            .unwrap();
-        let nb = Grid::try_from(word).unwrap();
-        assert_eq!(nb.get(0, 0), 1);
-        assert_eq!(nb.get(7, 6), 8);
-        assert_eq!(Board::try_from(&nb), Ok(word));
-        let bad = Board::from_cells(&[9; 64]);
-        assert!(Grid::try_from(bad).is_err());
-        let nine = Grid::empty(Geometry::CLASSIC);
-        assert_eq!(
-            Board::try_from(&nine),
-            Err(CellsError::NotOctoku {
-                geometry: Geometry::CLASSIC
-            })
-        );
-        // Same side, other box shape: not the octoku word either.
-        let g42 = Geometry::new(4, 2).unwrap();
-        assert!(Board::try_from(&Grid::empty(g42)).is_err());
     }
 }

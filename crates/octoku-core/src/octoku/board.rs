@@ -15,6 +15,7 @@ use ruint::uint;
 
 use crate::error::{ParseError, Subject};
 use crate::grid::geometry::Geometry;
+use crate::grid::{CellsError, Grid};
 
 /// An 8x8 board packed into a `U256`, one 4-bit cell per nibble.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -342,6 +343,29 @@ fn parse_decimal(digits: &str) -> Result<U256, ParseError> {
     })
 }
 
+impl TryFrom<Board> for Grid {
+    type Error = CellsError;
+
+    /// The 8×8 board as a [`Grid`] of [`Geometry::OCTOKU`]; a nibble of 9..=15 is an error.
+    fn try_from(board: Board) -> Result<Grid, CellsError> {
+        Grid::from_cells(Geometry::OCTOKU, &board.cells())
+    }
+}
+
+impl TryFrom<&Grid> for Board {
+    type Error = CellsError;
+
+    /// The packed 8×8 word of a board of [`Geometry::OCTOKU`].
+    fn try_from(board: &Grid) -> Result<Board, CellsError> {
+        match <&[u8; 64]>::try_from(board.cells()) {
+            Ok(cells) if board.geometry() == Geometry::OCTOKU => Ok(Board::from_cells(cells)),
+            _ => Err(CellsError::NotOctoku {
+                geometry: board.geometry(),
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -641,5 +665,28 @@ mod tests {
         fn parsing_arbitrary_text_never_panics(s in ".{0,80}") {
             let _ = parse(&s);
         }
+    }
+
+    #[test]
+    fn octoku_boards_convert_both_ways_and_other_shapes_refuse() {
+        let word: Board = "0x1234567812345678000000000000000000000000000000000000000000000087"
+            .parse()
+            .unwrap();
+        let nb = Grid::try_from(word).unwrap();
+        assert_eq!(nb.get(0, 0), 1);
+        assert_eq!(nb.get(7, 6), 8);
+        assert_eq!(Board::try_from(&nb), Ok(word));
+        let bad = Board::from_cells(&[9; 64]);
+        assert!(Grid::try_from(bad).is_err());
+        let nine = Grid::empty(Geometry::CLASSIC);
+        assert_eq!(
+            Board::try_from(&nine),
+            Err(CellsError::NotOctoku {
+                geometry: Geometry::CLASSIC
+            })
+        );
+        // Same side, other box shape: not the octoku word either.
+        let g42 = Geometry::new(4, 2).unwrap();
+        assert!(Board::try_from(&Grid::empty(g42)).is_err());
     }
 }

@@ -44,7 +44,7 @@ pub fn contradiction(start: Board) -> Option<String> {
         Ok(c) => c,
         Err(e) => return Some(e.to_string()),
     };
-    rules::contradiction::contradiction_in(G, &cells, G.size()).map(|c| match c {
+    rules::contradiction_in(G, &cells, G.size()).map(|c| match c {
         Contradiction::DeadCell { row, col } => format!(
             "row {} column {} can take no digit: its row, column and subgrid already hold 1-8",
             row + 1,
