@@ -68,8 +68,41 @@ async fn until(c: &Client, script: &str) -> Value {
     }
 }
 
+/// Waits until the text of the element with id `id` passes `test` (a JS
+/// string method call, e.g. `startsWith('Valid')`); returns that text.
+async fn text_when(c: &Client, id: &str, test: &str) -> String {
+    until(
+        c,
+        &format!("document.getElementById('{id}').textContent.{test}"),
+    )
+    .await;
+    text(c, id).await
+}
+
 async fn text(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// What a screen reader reads for cell `i` of `grid`.
+async fn aria_label(c: &Client, grid: &str, i: usize) -> String {
+    let cell = cell(c, grid, i).await;
+    cell.attr("aria-label").await.unwrap().unwrap()
+}
+
+/// Presses `key` with `modifier` held (Ctrl+Z, Shift+3) on `element`.
+async fn chord(element: &Element, modifier: Key, key: char) {
+    let keys = format!("{modifier}{key}{}", Key::Null);
+    element.send_keys(&keys).await.unwrap();
+}
+
+/// Clicks the element with id `id`.
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 async fn shoot(c: &Client, name: &str) -> PathBuf {
@@ -156,11 +189,7 @@ fn on_the_page(name: &str, (width, height): (u32, u32), test: impl AsyncFnOnce(&
 #[test]
 fn arena_type_check_submit_and_leaderboard_in_chromium() {
     on_the_page("arena", (900, 1400), async |c| {
-        until(
-            c,
-            "document.getElementById('board-status').textContent.startsWith('Board of')",
-        )
-        .await;
+        text_when(c, "board-status", "startsWith('Board of')").await;
         let start = until(c, "seat && seat.start")
             .await
             .as_str()
@@ -217,28 +246,13 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
             2,
             "the typed digit and the given it repeats"
         );
-        let label = cell(c, "arena-grid", e)
-            .await
-            .attr("aria-label")
-            .await
-            .unwrap()
-            .unwrap();
+        let label = aria_label(c, "arena-grid", e).await;
         assert!(label.ends_with(", repeated"), "{label}");
         shoot(c, "arena-conflict.png").await;
 
         // Check on the partial board: invalid, offending cells outlined.
-        c.find(Locator::Id("check"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            c,
-            "document.getElementById('result').textContent.includes('Invalid')",
-        )
-        .await;
-        let result = text(c, "result").await;
+        click(c, "check").await;
+        let result = text_when(c, "result", "includes('Invalid')").await;
         assert!(
             result.contains("verify gas") && result.contains("repeats"),
             "{result}"
@@ -258,33 +272,19 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
             until(c, &format!("arena.values[{e}] === 0")).await,
             json!(true)
         );
-        active
-            .send_keys(&format!("{}z{}", Key::Control, Key::Null))
-            .await
-            .unwrap();
+        chord(&active, Key::Control, 'z').await;
         assert_eq!(
             until(c, &format!("arena.values[{e}]")).await,
             json!(givens[g])
         );
-        active
-            .send_keys(&format!("{}y{}", Key::Control, Key::Null))
-            .await
-            .unwrap();
+        chord(&active, Key::Control, 'y').await;
         assert_eq!(
             until(c, &format!("arena.values[{e}] === 0")).await,
             json!(true)
         );
         // Shift+digit: a pencil mark, read out to screen readers.
-        active
-            .send_keys(&format!("{}3{}", Key::Shift, Key::Null))
-            .await
-            .unwrap();
-        let label = cell(c, "arena-grid", e)
-            .await
-            .attr("aria-label")
-            .await
-            .unwrap()
-            .unwrap();
+        chord(&active, Key::Shift, '3').await;
+        let label = aria_label(c, "arena-grid", e).await;
         assert!(label.ends_with("empty, pencil marks 3"), "{label}");
 
         // The whole solution with the keyboard, then Check: valid.
@@ -305,32 +305,13 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
                 .unwrap()
                 .is_empty()
         );
-        c.find(Locator::Id("check"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            c,
-            "document.getElementById('result').textContent.startsWith('Valid')",
-        )
-        .await;
-        let result = text(c, "result").await;
+        click(c, "check").await;
+        let result = text_when(c, "result", "startsWith('Valid')").await;
         assert!(result.contains("verify gas"), "{result}");
 
         // Submit on the embedded chain: rank 1, the transaction, the leaderboard.
-        c.find(Locator::Id("submit"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            c,
-            "document.getElementById('result').textContent.includes('Rank 1')",
-        )
-        .await;
+        click(c, "submit").await;
+        text_when(c, "result", "includes('Rank 1')").await;
         let tx = text(c, "tx").await;
         assert!(tx.starts_with("0x") && tx.len() == 66, "{tx}");
         until(
@@ -354,17 +335,8 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
         shoot(c, "arena-solved.png").await;
 
         // Submitting again: the arena's AlreadySolved, by name.
-        c.find(Locator::Id("submit"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            c,
-            "document.getElementById('result').textContent.includes('AlreadySolved')",
-        )
-        .await;
+        click(c, "submit").await;
+        text_when(c, "result", "includes('AlreadySolved')").await;
 
         // A typed address is read-only; its board comes from the contract.
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
@@ -423,17 +395,8 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
 fn practice_9x9_keyboard_export_and_import_in_chromium() {
     on_the_page("practice", (900, 1300), async |c| {
         until(c, "info").await;
-        c.find(Locator::Id("tab-practice"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            c,
-            "document.getElementById('practice-status').textContent.includes('givens')",
-        )
-        .await;
+        click(c, "tab-practice").await;
+        text_when(c, "practice-status", "includes('givens')").await;
         assert_eq!(until(c, "practice.n").await, json!(9));
         let givens = as_cells(&until(c, "practice.givens").await);
         let solution = as_cells(&until(c, "practiceSolution").await);
@@ -447,27 +410,14 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
         )
         .await;
-        until(
-            c,
-            "document.getElementById('practice-status').textContent.startsWith('Solved!')",
-        )
-        .await;
+        text_when(c, "practice-status", "startsWith('Solved!')").await;
         shoot(c, "practice-9x9.png").await;
 
         // Export: the seed 003 text (symbols line, then rows of cells).
-        c.find(Locator::Id("export"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(c, "export").await;
         // The export answers asynchronously: read the text once the page
         // says it wrote it.
-        until(
-            c,
-            "document.getElementById('practice-status').textContent.startsWith('Exported')",
-        )
-        .await;
+        text_when(c, "practice-status", "startsWith('Exported')").await;
         let exported = c
             .execute("return document.getElementById('text').value;", vec![])
             .await
@@ -486,18 +436,8 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
         )
         .await
         .unwrap();
-        c.find(Locator::Id("import"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            c,
-            "document.getElementById('practice-status').textContent.startsWith('Imported')",
-        )
-        .await;
-        let status = text(c, "practice-status").await;
+        click(c, "import").await;
+        let status = text_when(c, "practice-status", "startsWith('Imported')").await;
         assert_eq!(
             status,
             "Imported a 4×4 puzzle with 10 givens, one solution."
@@ -545,20 +485,10 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
         )
         .await
         .unwrap();
-        c.find(Locator::Id("import"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(c, "import").await;
         // The import answers asynchronously: wait for its message, not the
         // previous import's.
-        until(
-            c,
-            "document.getElementById('practice-status').textContent.startsWith('text: ')",
-        )
-        .await;
-        let status = text(c, "practice-status").await;
+        let status = text_when(c, "practice-status", "startsWith('text: ')").await;
         assert!(
             status.starts_with("text: ") && !status.contains('\n'),
             "{status}"
@@ -579,12 +509,7 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             .select_by_value("16")
             .await
             .unwrap();
-        c.find(Locator::Id("new-puzzle"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(c, "new-puzzle").await;
         until(c, "practice.n === 16 && document.getElementById('practice-status').textContent.includes('givens')").await;
         let cells = c
             .find_all(Locator::Css("#practice-grid .cell"))
