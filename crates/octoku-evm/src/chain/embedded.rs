@@ -163,7 +163,7 @@ impl EmbeddedChain {
 
     /// Logs `address` emitted in blocks `from..=to` whose first topics are
     /// `topics`, each with its block and transaction.
-    pub fn logs(&self, address: Address, topics: &[B256], from: u64, to: u64) -> Vec<LoggedAt> {
+    pub fn events(&self, address: Address, topics: &[B256], from: u64, to: u64) -> Vec<LoggedAt> {
         self.state
             .transactions
             .iter()

@@ -357,22 +357,6 @@ impl Chain {
         }
     }
 
-    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
-    /// each with its block number.
-    pub fn logs(
-        &mut self,
-        address: Address,
-        topic0: B256,
-        from: u64,
-        to: u64,
-    ) -> Result<Vec<(u64, Log)>, ChainError> {
-        Ok(self
-            .events(address, &[topic0], from, to)?
-            .into_iter()
-            .map(|e| (e.block, e.log))
-            .collect())
-    }
-
     /// Logs `address` emitted in blocks `from..=to` whose first topics are
     /// `topics` (topic 0 the event, then its indexed arguments), in chain
     /// order, each with its block and transaction.
@@ -384,8 +368,8 @@ impl Chain {
         to: u64,
     ) -> Result<Vec<LoggedAt>, ChainError> {
         match self {
-            Chain::Embedded(c) => Ok(c.logs(address, topics, from, to)),
-            Chain::Rpc(c) => c.logs(address, topics, from, to),
+            Chain::Embedded(c) => Ok(c.events(address, topics, from, to)),
+            Chain::Rpc(c) => c.events(address, topics, from, to),
         }
     }
 

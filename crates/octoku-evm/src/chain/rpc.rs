@@ -10,7 +10,7 @@ use std::{fmt, future::Future, time::Duration};
 
 use alloy_json_rpc::RpcError;
 use alloy_network::{EthereumWallet, ReceiptResponse, TransactionBuilder};
-use alloy_primitives::{Address, B256, Bytes, TxKind, U256};
+use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256};
 use alloy_provider::{DynProvider, Provider, ProviderBuilder};
 use alloy_rpc_types_eth::{Filter, TransactionRequest};
 use alloy_transport::TransportErrorKind;
@@ -182,9 +182,25 @@ impl RpcChain {
         self.request(async move { provider.get_balance(address).await })
     }
 
+    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
+    /// each with its block number.
+    pub fn logs(
+        &self,
+        address: Address,
+        topic0: B256,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<(u64, Log)>, ChainError> {
+        Ok(self
+            .events(address, &[topic0], from, to)?
+            .into_iter()
+            .map(|e| (e.block, e.log))
+            .collect())
+    }
+
     /// Logs `address` emitted in blocks `from..=to` whose first topics are
     /// `topics` (topic 0, then topic 1 ...), each with its block and transaction.
-    pub fn logs(
+    pub fn events(
         &self,
         address: Address,
         topics: &[B256],
