@@ -175,16 +175,37 @@ fn read_board(
     Ok((name, Board::from_u256(start)))
 }
 
-/// `octoku board --curta --json`.
+/// The keys every Curta `--json` of `board`, `play` and `submit` starts
+/// with: the chain, Curta, the puzzle's id, kind and contract.
 #[derive(Debug, Serialize)]
-struct CurtaBoard<'a> {
+struct OnCurta<'a> {
     chain: &'a str,
     #[serde(serialize_with = "output::checksum")]
     curta: Address,
     puzzle_id: u32,
+    /// The puzzle's kind (`null`: an IPuzzle not built here).
     puzzle: Option<Puzzle>,
     #[serde(serialize_with = "output::checksum")]
     puzzle_address: Address,
+}
+
+impl Target {
+    fn keys<'a>(&self, opened: &'a Opened) -> OnCurta<'a> {
+        OnCurta {
+            chain: &opened.label,
+            curta: self.curta,
+            puzzle_id: self.puzzle.id,
+            puzzle: self.kind,
+            puzzle_address: self.puzzle.puzzle,
+        }
+    }
+}
+
+/// `octoku board --curta --json`.
+#[derive(Debug, Serialize)]
+struct CurtaBoard<'a> {
+    #[serde(flatten)]
+    on: OnCurta<'a>,
     name: String,
     #[serde(serialize_with = "output::checksum")]
     author: Address,
@@ -209,11 +230,7 @@ pub fn board(mut opened: Opened, on: &ArenaArgs, player: Address) -> Result<Exit
         .map_err(chain_error)?;
     if on.json {
         return print_json(&CurtaBoard {
-            chain: &opened.label,
-            curta: target.curta,
-            puzzle_id: target.puzzle.id,
-            puzzle: target.kind,
-            puzzle_address: target.puzzle.puzzle,
+            on: target.keys(&opened),
             name,
             author: target.puzzle.author,
             address: player,
@@ -246,13 +263,8 @@ pub fn board(mut opened: Opened, on: &ArenaArgs, player: Address) -> Result<Exit
 /// `octoku play --curta --json` and `octoku submit --curta --json`.
 #[derive(Debug, Serialize)]
 struct CurtaSubmission<'a> {
-    chain: &'a str,
-    #[serde(serialize_with = "output::checksum")]
-    curta: Address,
-    puzzle_id: u32,
-    puzzle: Option<Puzzle>,
-    #[serde(serialize_with = "output::checksum")]
-    puzzle_address: Address,
+    #[serde(flatten)]
+    on: OnCurta<'a>,
     #[serde(serialize_with = "output::checksum")]
     address: Address,
     #[serde(serialize_with = "output::hex")]
@@ -384,11 +396,7 @@ fn submission<'a>(
     reason: Option<String>,
 ) -> CurtaSubmission<'a> {
     CurtaSubmission {
-        chain: &seat.opened.label,
-        curta: seat.target.curta,
-        puzzle_id: seat.target.puzzle.id,
-        puzzle: seat.target.kind,
-        puzzle_address: seat.target.puzzle.puzzle,
+        on: seat.target.keys(&seat.opened),
         address: seat.player,
         start: seat.start,
         solution,

@@ -15,7 +15,7 @@
 use alloy_primitives::{Address, B256, Bytes, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolInterface};
 
-use super::{Chain, ChainError, LoggedAt, Receipt, Revert, leaderboard};
+use super::{Chain, ChainError, LoggedAt, Receipt, Revert, arena::call, leaderboard};
 use crate::{EvmError, Machine, bindings::IPuzzle};
 
 alloy_sol_types::sol! {
@@ -178,16 +178,6 @@ pub struct Solvers {
     pub queries: u64,
 }
 
-fn call<C: SolCall>(chain: &mut Chain, to: Address, call: &C) -> Result<C::Return, ChainError> {
-    let out = chain.call(to, call.abi_encode().into())?;
-    C::abi_decode_returns(&out).map_err(|e| {
-        ChainError::Unexpected(format!(
-            "{to} answered {} with data that does not decode: {e}",
-            C::SIGNATURE
-        ))
-    })
-}
-
 /// Checks that `curta` is Curta: it holds code ([`ChainError::NoCode`]) and
 /// answers `puzzleId()` and `authorshipToken()` ([`ChainError::NotCurta`]).
 /// Returns the latest puzzle id.
@@ -295,15 +285,10 @@ pub fn add_puzzle(
         tokenId: token,
     }
     .abi_encode();
-    let receipt = mined(chain.send(curta, data.into())?)?;
-    let event = receipt
-        .logs
-        .iter()
-        .filter(|log| log.address == curta)
-        .find_map(|log| ICurta::AddPuzzle::decode_log(log).ok())
-        .ok_or_else(|| no_event(&receipt, "AddPuzzle"))?;
+    let receipt = chain.send(curta, data.into())?;
+    let event: ICurta::AddPuzzle = event_of(&receipt, curta)?;
     Ok(Added {
-        id: event.data.id,
+        id: event.id,
         receipt,
     })
 }
@@ -322,35 +307,35 @@ pub fn solve(
         solution,
     }
     .abi_encode();
-    let receipt = mined(chain.send_value(curta, data.into(), value)?)?;
-    let event = receipt
-        .logs
-        .iter()
-        .filter(|log| log.address == curta)
-        .find_map(|log| ICurta::SolvePuzzle::decode_log(log).ok())
-        .ok_or_else(|| no_event(&receipt, "SolvePuzzle"))?;
+    let receipt = chain.send_value(curta, data.into(), value)?;
+    let event: ICurta::SolvePuzzle = event_of(&receipt, curta)?;
     Ok(Solved {
-        phase: event.data.phase,
+        phase: event.phase,
         receipt,
     })
 }
 
-fn mined(receipt: Receipt) -> Result<Receipt, ChainError> {
-    if receipt.status {
-        Ok(receipt)
-    } else {
-        Err(ChainError::Unexpected(format!(
+/// The first event `E` that `curta` emitted in a successful `receipt`.
+fn event_of<E: SolEvent>(receipt: &Receipt, curta: Address) -> Result<E, ChainError> {
+    if !receipt.status {
+        return Err(ChainError::Unexpected(format!(
             "transaction {} was mined but reverted (the simulation had passed)",
             receipt.tx_hash
-        )))
+        )));
     }
-}
-
-fn no_event(receipt: &Receipt, event: &str) -> ChainError {
-    ChainError::Unexpected(format!(
-        "transaction {} emitted no {event} event",
-        receipt.tx_hash
-    ))
+    receipt
+        .logs
+        .iter()
+        .filter(|log| log.address == curta)
+        .find_map(|log| E::decode_log(log).ok())
+        .map(|log| log.data)
+        .ok_or_else(|| {
+            ChainError::Unexpected(format!(
+                "transaction {} emitted no {} event",
+                receipt.tx_hash,
+                E::SIGNATURE
+            ))
+        })
 }
 
 /// Every solver of puzzle `id`, from its `SolvePuzzle` events (filtered by
