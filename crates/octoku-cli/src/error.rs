@@ -8,8 +8,6 @@
 //! contract reverted (nothing sent); 6 standard output could not be written;
 //! 130 interrupted (Ctrl-C).
 
-use std::fmt;
-
 /// The exit statuses, as `octoku --help` lists them.
 pub const EXIT_CODES: &str = "\
 Exit status:
@@ -24,19 +22,25 @@ Exit status:
   130  interrupted (Ctrl-C)";
 
 /// Why a command could not answer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CliError {
     /// An argument is malformed (exit 2).
+    #[error("{0}")]
     Input(String),
     /// The EVM or the mirror failed, or they disagree (exit 3).
+    #[error("{0}")]
     Evm(String),
     /// Refused before sending: the local check says no (exit 1).
+    #[error("{0}")]
     Rejected(String),
     /// The chain failed: node unreachable, no code, no funds, state file (exit 4).
+    #[error("{0}")]
     Chain(String),
     /// The contract reverted: a transaction would revert (exit 5).
+    #[error("{0}")]
     Reverted(String),
     /// Standard output could not be written (exit 6).
+    #[error("cannot write to standard output ({0}); the rest of the output is lost")]
     Output(std::io::Error),
 }
 
@@ -50,22 +54,6 @@ impl CliError {
             CliError::Chain(_) => 4,
             CliError::Reverted(_) => 5,
             CliError::Output(_) => 6,
-        }
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Input(m)
-            | CliError::Evm(m)
-            | CliError::Rejected(m)
-            | CliError::Chain(m)
-            | CliError::Reverted(m) => f.write_str(m),
-            CliError::Output(e) => write!(
-                f,
-                "cannot write to standard output ({e}); the rest of the output is lost"
-            ),
         }
     }
 }

@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use octoku_core::{Board, solve};
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::chain::{
     Chain, PrivateKey, arena,
     primitives::{Address, U256},
@@ -726,7 +726,7 @@ fn fair_arena_on_anvil_serves_fair_boards_that_players_win() {
         let player = address_of(key);
         assert_eq!(
             start,
-            octoku_core::fair::fair_generate(&player),
+            octoku_core::octoku::fair::fair_generate(&player),
             "the arena serves the fair board"
         );
         assert_ne!(start, octoku_core::generate(&player));
@@ -1395,7 +1395,7 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
     let player: Address = DEV_0.parse().unwrap();
     assert_eq!(
         read["start"].as_str().unwrap().parse::<U256>().unwrap(),
-        octoku_core::fair::fair_generate(&player).to_u256()
+        octoku_core::octoku::fair::fair_generate(&player).to_u256()
     );
     assert!(!read["name"].as_str().unwrap().is_empty(), "{read}");
     assert_eq!(read["puzzle"], "fair");
@@ -1453,7 +1453,7 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
 /// alloy, and the errors for a wrong address and a short grid.
 #[test]
 fn classic9_validators_on_anvil_answer_seed_000_grids() {
-    use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
+    use octoku_core::classic9::{INVALID_GRIDS, VALID_GRIDS};
     let anvil = Anvil::start();
     let url = anvil.url();
     let dir = temp_dir("classic9");
@@ -1500,7 +1500,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
         let mut chain = Chain::rpc(&url, &PrivateKey::parse(KEYS[1]).unwrap()).unwrap();
         assert_eq!(chain.code_at(address).unwrap().as_ref(), runtime);
         let a = address.to_string();
-        for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+        for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
             for grid in grids {
                 let run = octoku(
                     &dir,
@@ -1533,7 +1533,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
                 "--rpc-url",
                 &url,
                 "0x0102",
-                SEED_VALID[0],
+                VALID_GRIDS[0],
             ],
         )
         .fails(2, "a grid of 2 bytes: expected 81 bytes");
@@ -1549,7 +1549,7 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
             "--rpc-url",
             &url,
             &empty,
-            SEED_VALID[0],
+            VALID_GRIDS[0],
         ],
     )
     .fails(4, "no contract code at");

@@ -6,7 +6,7 @@
 
 use std::process::Output;
 
-use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
+use octoku_core::classic9::{INVALID_GRIDS, VALID_GRIDS};
 use serde_json::Value;
 
 mod common;
@@ -26,7 +26,7 @@ fn empty() -> String {
 #[test]
 fn seed_000_grids_through_both_contracts() {
     let start = empty();
-    for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+    for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
         for grid in grids {
             for (puzzle, gas) in [("reference", None), ("golf", Some(1_746))] {
                 let out = octoku(&[
@@ -56,18 +56,18 @@ fn seed_000_grids_through_both_contracts() {
 #[test]
 fn without_puzzle_size_9_stays_off_chain() {
     // The core's family verify (no contract, no gas), as issue 14 defines it.
-    let out = octoku(&["verify", "--size", "9", &empty(), SEED_VALID[1], "--json"]);
+    let out = octoku(&["verify", "--size", "9", &empty(), VALID_GRIDS[1], "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["valid"], true);
     assert_eq!(json(&out).get("gas"), None);
-    let out = octoku(&["verify", "--size", "9", &empty(), SEED_INVALID[1]]);
+    let out = octoku(&["verify", "--size", "9", &empty(), INVALID_GRIDS[1]]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
 
 #[test]
 fn a_given_that_differs_is_invalid_on_both_contracts() {
     let mut start = empty().into_bytes();
-    start[0] = b'1'; // SEED_VALID[0] starts with 9
+    start[0] = b'1'; // VALID_GRIDS[0] starts with 9
     let start = String::from_utf8(start).unwrap();
     for puzzle in ["reference", "golf"] {
         let out = octoku(&[
@@ -77,7 +77,7 @@ fn a_given_that_differs_is_invalid_on_both_contracts() {
             "--puzzle",
             puzzle,
             &start,
-            SEED_VALID[0],
+            VALID_GRIDS[0],
             "--json",
         ]);
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -96,7 +96,7 @@ fn bad_9x9_input_is_one_line_and_exit_2() {
                 "--puzzle",
                 "golf",
                 "123",
-                SEED_VALID[0],
+                VALID_GRIDS[0],
             ],
             "START: 3 cells; expected 81 cells",
         ),
@@ -108,7 +108,7 @@ fn bad_9x9_input_is_one_line_and_exit_2() {
                 "--puzzle",
                 "golf",
                 "0x0102",
-                SEED_VALID[0],
+                VALID_GRIDS[0],
             ],
             "a grid of 2 bytes: expected 81 bytes",
         ),
@@ -119,8 +119,8 @@ fn bad_9x9_input_is_one_line_and_exit_2() {
                 "9",
                 "--puzzle",
                 "fair",
-                SEED_VALID[0],
-                SEED_VALID[0],
+                VALID_GRIDS[0],
+                VALID_GRIDS[0],
             ],
             "no 9x9 validator",
         ),
@@ -164,7 +164,7 @@ fn gas_profile_of_the_golfed_is_valid_solution() {
         "gas",
         "--profile",
         "isValidSolution",
-        SEED_VALID[2],
+        VALID_GRIDS[2],
         "--puzzle",
         "golf",
         "--json",
@@ -240,7 +240,7 @@ fn deploy_puzzle_classic9_on_the_embedded_chain_answers_seed_000_grids() {
     );
 
     let start = empty();
-    for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+    for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
         for grid in grids {
             let out = octoku(&[
                 "verify",

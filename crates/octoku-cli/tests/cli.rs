@@ -281,7 +281,7 @@ fn audit_covers_every_cell_set_and_reports_unsolvable_classes() {
         let board: octoku_core::Board = class["example"].as_str().unwrap().parse().unwrap();
         assert_eq!(board.givens(), 8);
         assert_eq!(
-            octoku_core::solve::solve(board),
+            octoku_core::solve::octoku::solve(board),
             Ok(None),
             "{board} should have no solution"
         );

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use alloy_provider::{DynProvider, Provider, ProviderBuilder};
 use alloy_sol_types::SolValue;
-use octoku_core::{Board, solve};
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{

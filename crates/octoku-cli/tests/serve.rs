@@ -268,7 +268,7 @@ fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
     assert_eq!(status, "HTTP/1.1 200 OK", "{seat}");
     let seat: serde_json::Value = serde_json::from_str(&seat).unwrap();
     let start: octoku_core::Board = seat["start"].as_str().unwrap().parse().unwrap();
-    let solution = octoku_core::solve::solve(start).unwrap().unwrap();
+    let solution = octoku_core::solve::octoku::solve(start).unwrap().unwrap();
     let playing = play(&dir, 1);
     let body = serde_json::json!({"player": DEV[0].1, "solution": solution.to_hex()}).to_string();
     let (status, solved) = post(&url, "/api/submit", &token, &body);

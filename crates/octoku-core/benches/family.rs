@@ -1,4 +1,4 @@
-//! Sudoku-family benchmarks: the general solver (`octoku_core::nsolve`) on 9×9
+//! Sudoku-family benchmarks: the general solver (`octoku_core::solve`) on 9×9
 //! against the `sudoku` crate (a Rust port of jczsolve) on the same fixed
 //! puzzle sets, on 6×6, 12×12 and 16×16 puzzles, and on 8×8 boards against
 //! the 8×8-only solver (`octoku_core::solve`).
@@ -9,21 +9,21 @@
 //! means (octoku time / sudoku time: below 1 means octoku is faster).
 
 use criterion::{Criterion, black_box, criterion_group};
-use octoku_core::nboard::NBoard;
-use octoku_core::ntext::{self, ReadOptions};
-use octoku_core::{nsolve, solve};
+use octoku_core::grid::Grid;
+use octoku_core::grid::text::{self, ReadOptions};
+use octoku_core::solve::{self, octoku};
 use std::time::Duration;
 
 mod common;
 use common::{generated_boards, sorted_times};
 
 /// The puzzles of a data file (line form, `#` comments).
-fn puzzles(text: &str) -> Vec<NBoard> {
+fn puzzles(text: &str) -> Vec<Grid> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
-            ntext::read(l, &ReadOptions::default())
+            text::read(l, &ReadOptions::default())
                 .expect("data files hold valid boards")
                 .board
         })
@@ -31,13 +31,13 @@ fn puzzles(text: &str) -> Vec<NBoard> {
 }
 
 /// A 9×9 board as the `sudoku` crate's type (same 81 bytes, 0 = empty).
-fn to_sudoku(b: &NBoard) -> sudoku::Sudoku {
+fn to_sudoku(b: &Grid) -> sudoku::Sudoku {
     let cells: [u8; 81] = b.cells().try_into().expect("a 9x9 board");
     sudoku::Sudoku::from_bytes(cells).expect("cells 0-9")
 }
 
 /// The 9×9 sets.
-fn classic_sets() -> Vec<(&'static str, Vec<NBoard>)> {
+fn classic_sets() -> Vec<(&'static str, Vec<Grid>)> {
     vec![
         (
             "classic_generated",
@@ -51,7 +51,7 @@ fn classic_sets() -> Vec<(&'static str, Vec<NBoard>)> {
 }
 
 /// The other sizes.
-fn other_sets() -> Vec<(&'static str, Vec<NBoard>)> {
+fn other_sets() -> Vec<(&'static str, Vec<Grid>)> {
     vec![
         ("size6", puzzles(include_str!("../data/size6.txt"))),
         ("size12", puzzles(include_str!("../data/size12.txt"))),
@@ -74,7 +74,7 @@ fn print_summary() {
     for (name, set) in classic_sets() {
         let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
         let (om, oa) = timed(&set, 20, |b| {
-            black_box(nsolve::solve(b));
+            black_box(solve::solve(b));
         });
         let (sm, sa) = timed(&theirs, 20, |s| {
             black_box(s.some_solution());
@@ -84,7 +84,7 @@ fn print_summary() {
             oa.as_secs_f64() / sa.as_secs_f64()
         );
         let (om, oa) = timed(&set, 20, |b| {
-            black_box(nsolve::count(b, 2));
+            black_box(solve::count(b, 2));
         });
         let (sm, sa) = timed(&theirs, 20, |s| {
             black_box(s.solutions_count_up_to(2));
@@ -96,20 +96,17 @@ fn print_summary() {
     }
     for (name, set) in other_sets() {
         let (m, a) = timed(&set, 10, |b| {
-            black_box(nsolve::solve(b));
+            black_box(solve::solve(b));
         });
         println!("{name:<19} solve         {m:>9.2?} / {a:>9.2?}");
     }
     let boards = generated_boards(256);
-    let general: Vec<NBoard> = boards
-        .iter()
-        .map(|&b| NBoard::try_from(b).unwrap())
-        .collect();
+    let general: Vec<Grid> = boards.iter().map(|&b| Grid::try_from(b).unwrap()).collect();
     let (m8, a8) = timed(&boards, 200, |&b| {
-        black_box(solve::solve(b)).ok();
+        black_box(octoku::solve(b)).ok();
     });
     let (mg, ag) = timed(&general, 200, |b| {
-        black_box(nsolve::solve(b));
+        black_box(solve::solve(b));
     });
     println!("8x8 generated       solve (8x8)   {m8:>9.2?} / {a8:>9.2?}");
     println!(
@@ -139,13 +136,13 @@ fn bench_family(c: &mut Criterion) {
         let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
         let mut g = c.benchmark_group(name);
         cycle(&mut g, "octoku_solve", &set, |b| {
-            black_box(nsolve::solve(b));
+            black_box(solve::solve(b));
         });
         cycle(&mut g, "sudoku_some_solution", &theirs, |s| {
             black_box(s.some_solution());
         });
         cycle(&mut g, "octoku_count2", &set, |b| {
-            black_box(nsolve::count(b, 2));
+            black_box(solve::count(b, 2));
         });
         cycle(&mut g, "sudoku_count2", &theirs, |s| {
             black_box(s.solutions_count_up_to(2));
@@ -155,21 +152,18 @@ fn bench_family(c: &mut Criterion) {
     for (name, set) in other_sets() {
         let mut g = c.benchmark_group(name);
         cycle(&mut g, "octoku_solve", &set, |b| {
-            black_box(nsolve::solve(b));
+            black_box(solve::solve(b));
         });
         g.finish();
     }
     let boards = generated_boards(256);
-    let general: Vec<NBoard> = boards
-        .iter()
-        .map(|&b| NBoard::try_from(b).unwrap())
-        .collect();
+    let general: Vec<Grid> = boards.iter().map(|&b| Grid::try_from(b).unwrap()).collect();
     let mut g = c.benchmark_group("octoku8_generated");
     cycle(&mut g, "solve_8x8", &boards, |&b| {
-        black_box(solve::solve(b)).ok();
+        black_box(octoku::solve(b)).ok();
     });
     cycle(&mut g, "nsolve", &general, |b| {
-        black_box(nsolve::solve(b));
+        black_box(solve::solve(b));
     });
     g.finish();
 }

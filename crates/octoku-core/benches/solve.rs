@@ -7,9 +7,9 @@
 //! solver's time, each board timed on its own.
 
 use criterion::{Criterion, black_box, criterion_group};
-use octoku_core::board::Board;
+use octoku_core::octoku::board::Board;
 use octoku_core::solve::naive::solve_naive;
-use octoku_core::solve::{count, is_unique, solve};
+use octoku_core::solve::octoku::{count, is_unique, solve};
 use std::time::Duration;
 
 mod common;

@@ -12,17 +12,17 @@
 //! `none` (reads the set only, the baseline to subtract). Sets: `generated`
 //! (data/classic_generated.txt), `hard` (data/classic_hard.txt).
 
-use octoku_core::nboard::NBoard;
-use octoku_core::nsolve;
-use octoku_core::ntext::{self, ReadOptions};
+use octoku_core::grid::Grid;
+use octoku_core::grid::text::{self, ReadOptions};
+use octoku_core::solve;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-fn puzzles(text: &str) -> Vec<NBoard> {
+fn puzzles(text: &str) -> Vec<Grid> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| ntext::read(l, &ReadOptions::default()).ok())
+        .filter_map(|l| text::read(l, &ReadOptions::default()).ok())
         .map(|p| p.board)
         .collect()
 }
@@ -53,10 +53,10 @@ fn main() -> ExitCode {
     for _ in 0..reps {
         match solver.as_str() {
             "octoku-solve" => ours.iter().for_each(|b| {
-                black_box(nsolve::solve(black_box(b)));
+                black_box(solve::solve(black_box(b)));
             }),
             "octoku-count2" => ours.iter().for_each(|b| {
-                black_box(nsolve::count(black_box(b), 2));
+                black_box(solve::count(black_box(b), 2));
             }),
             "sudoku-solve" => theirs.iter().for_each(|s| {
                 black_box(black_box(*s).some_solution());

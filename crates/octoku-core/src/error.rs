@@ -40,19 +40,27 @@ impl fmt::Display for Subject {
 ///
 /// Character positions are 1-based and count characters of the input after
 /// surrounding whitespace has been trimmed.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseError {
     /// The input was empty (or only whitespace).
+    #[error("{what} is empty; {}", what.expected())]
     Empty {
         /// What was being parsed.
         what: Subject,
     },
     /// The input was a bare `0x` prefix with no digits after it.
+    #[error("{what} has no digits after `0x`; {}", what.expected())]
     NoHexDigits {
         /// What was being parsed.
         what: Subject,
     },
     /// A character after the `0x` prefix was not a hex digit.
+    #[error(
+        "{what}: `{}` at position {position} is not a hex digit; {}",
+        found.escape_debug(),
+        what.expected()
+    )]
     BadHexDigit {
         /// What was being parsed.
         what: Subject,
@@ -62,6 +70,7 @@ pub enum ParseError {
         found: char,
     },
     /// More hex digits than fit in the value.
+    #[error("{what}: {found} hex digits is too many (at most {max}); {}", what.expected())]
     TooLong {
         /// What was being parsed.
         what: Subject,
@@ -71,6 +80,11 @@ pub enum ParseError {
         found: usize,
     },
     /// A character that belongs to none of the accepted board forms.
+    #[error(
+        "{what}: `{}` at position {position} is not allowed; {}",
+        found.escape_debug(),
+        what.expected()
+    )]
     BadCharacter {
         /// What was being parsed.
         what: Subject,
@@ -80,11 +94,19 @@ pub enum ParseError {
         found: char,
     },
     /// A decimal number that does not fit in 256 bits.
+    #[error("{what}: decimal number is 2^256 or more; {}", what.expected())]
     Overflow {
         /// What was being parsed.
         what: Subject,
     },
     /// A grid cell holding something other than `0`-`8` or `.`.
+    #[error(
+        "board: grid cell {} (row {}, column {}) is `{}`; grid cells must be 0-8 or '.'",
+        position + 1,
+        position / 8 + 1,
+        position % 8 + 1,
+        found.escape_debug()
+    )]
     BadGridCell {
         /// 0-based cell index in reading order (`8 * row + col`).
         position: usize,
@@ -92,6 +114,10 @@ pub enum ParseError {
         found: char,
     },
     /// The input had the wrong number of digits or cells.
+    #[error(
+        "{what}: found {found} {unit} but exactly {expected} are needed; {}",
+        what.expected()
+    )]
     BadLength {
         /// What was being parsed.
         what: Subject,
@@ -103,6 +129,9 @@ pub enum ParseError {
         found: usize,
     },
     /// A mixed-case address whose capitalisation is not its EIP-55 checksum.
+    #[error(
+        "address `{found}`: mixed-case letters do not match the EIP-55 checksum; expected `{expected}`, or write it all in lower or all in upper case"
+    )]
     BadChecksum {
         /// The address as written by the user.
         found: String,
@@ -110,69 +139,3 @@ pub enum ParseError {
         expected: String,
     },
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Empty { what } => write!(f, "{what} is empty; {}", what.expected()),
-            ParseError::NoHexDigits { what } => {
-                write!(f, "{what} has no digits after `0x`; {}", what.expected())
-            }
-            ParseError::BadHexDigit {
-                what,
-                position,
-                found,
-            } => write!(
-                f,
-                "{what}: `{}` at position {position} is not a hex digit; {}",
-                found.escape_debug(),
-                what.expected()
-            ),
-            ParseError::TooLong { what, max, found } => write!(
-                f,
-                "{what}: {found} hex digits is too many (at most {max}); {}",
-                what.expected()
-            ),
-            ParseError::BadCharacter {
-                what,
-                position,
-                found,
-            } => write!(
-                f,
-                "{what}: `{}` at position {position} is not allowed; {}",
-                found.escape_debug(),
-                what.expected()
-            ),
-            ParseError::Overflow { what } => write!(
-                f,
-                "{what}: decimal number is 2^256 or more; {}",
-                what.expected()
-            ),
-            ParseError::BadGridCell { position, found } => write!(
-                f,
-                "board: grid cell {} (row {}, column {}) is `{}`; grid cells must be 0-8 or '.'",
-                position + 1,
-                position / 8 + 1,
-                position % 8 + 1,
-                found.escape_debug()
-            ),
-            ParseError::BadLength {
-                what,
-                unit,
-                expected,
-                found,
-            } => write!(
-                f,
-                "{what}: found {found} {unit} but exactly {expected} are needed; {}",
-                what.expected()
-            ),
-            ParseError::BadChecksum { found, expected } => write!(
-                f,
-                "address `{found}`: mixed-case letters do not match the EIP-55 checksum; \
-                 expected `{expected}`, or write it all in lower or all in upper case"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}

@@ -6,27 +6,18 @@
 //! touches an EVM, the network or the file system.
 
 pub mod address;
-pub mod board;
 pub mod classic9;
 pub mod error;
-pub mod explain;
-pub mod fair;
-pub mod generate;
-pub mod geometry;
+pub mod grid;
+pub mod octoku;
+pub mod puzzle;
 pub mod rng;
-pub mod verify;
+pub mod rules;
+pub mod solve;
 
 pub use address::{Address, hex, keccak256, parse_address};
 pub use alloy_primitives::U256;
-pub use board::Board;
 pub use error::ParseError;
-pub use generate::{generate, generate_from_seed};
-pub use verify::verify;
-pub mod audit;
-pub mod nboard;
-pub mod ncheck;
-pub mod npuzzle;
-pub mod nsolve;
-pub mod ntext;
-pub mod solve;
-pub mod symmetry;
+pub use octoku::board::Board;
+pub use octoku::generate::{generate, generate_from_seed};
+pub use octoku::verify::verify;

@@ -3,12 +3,13 @@
 //! boards, on properties over every geometry, and on every kind of bad input.
 
 use octoku_core::Board;
-use octoku_core::geometry::Geometry;
-use octoku_core::nboard::NBoard;
-use octoku_core::npuzzle::{self, PuzzleError};
-use octoku_core::nsolve::{self, Contradiction};
-use octoku_core::ntext::{self, Form, ReadOptions, Symbols, TextError};
+use octoku_core::grid::Grid;
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::grid::text::{self, Form, ReadOptions, Symbols, TextError};
+use octoku_core::puzzle::{self, PuzzleError};
 use octoku_core::rng::SplitMix64;
+use octoku_core::rules::{self, Contradiction};
+use octoku_core::solve;
 use proptest::prelude::*;
 
 /// Every box shape octoku plays: r×c boxes with 4 ≤ r·c ≤ 16.
@@ -25,12 +26,12 @@ fn all_geometries() -> Vec<Geometry> {
 }
 
 /// Reads a board with the default options, panicking with the error message.
-fn parse(text: &str) -> ntext::Parsed {
-    ntext::read(text, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+fn parse(text: &str) -> text::Parsed {
+    text::read(text, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A 9×9 board from its 81-character line form.
-fn classic(line: &str) -> NBoard {
+fn classic(line: &str) -> Grid {
     let p = parse(line);
     assert_eq!(p.board.geometry(), Geometry::CLASSIC);
     p.board
@@ -63,14 +64,14 @@ fn seed000_valid_grids_are_solved_grids_and_invalid_ones_are_not() {
     for line in SEED000_VALID {
         let b = classic(line);
         assert!(b.is_valid_grid(), "{line}");
-        assert_eq!(nsolve::count(&b, 2), 1, "{line}");
+        assert_eq!(solve::count(&b, 2), 1, "{line}");
     }
     for line in SEED000_INVALID {
         let b = classic(line);
         assert!(!b.is_valid_grid(), "{line}");
-        assert_eq!(nsolve::count(&b, 2), 0, "{line}");
+        assert_eq!(solve::count(&b, 2), 0, "{line}");
         assert!(matches!(
-            nsolve::contradiction(&b),
+            rules::contradiction(&b),
             Some(Contradiction::Repeated { .. })
         ));
     }
@@ -94,9 +95,9 @@ fn seed002_puzzles_solve_to_their_stated_solutions_uniquely() {
         (SEED002_HARD, SEED002_HARD_SOLUTION),
     ] {
         let p = classic(puzzle);
-        assert_eq!(nsolve::solve(&p), Some(classic(solution)));
-        assert!(nsolve::is_unique(&p));
-        assert_eq!(nsolve::count(&p, 10), 1);
+        assert_eq!(solve::solve(&p), Some(classic(solution)));
+        assert!(solve::is_unique(&p));
+        assert_eq!(solve::count(&p, 10), 1);
     }
 }
 
@@ -106,17 +107,17 @@ const SEED003_EXAMPLE: &str = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
 #[test]
 fn seed003_example_reads_in_its_own_form_writes_back_exactly_and_solves() {
     let p = parse(SEED003_EXAMPLE);
-    assert_eq!(p.form, Form::Seed003);
+    assert_eq!(p.form, Form::Header);
     assert_eq!(p.board.geometry(), Geometry::for_size(4).unwrap());
     assert_eq!(
         p.board.cells(),
         [0, 1, 0, 4, 4, 2, 1, 0, 0, 3, 4, 2, 2, 0, 3, 0]
     );
     assert_eq!(p.to_text().unwrap(), SEED003_EXAMPLE);
-    let solution = nsolve::solve(&p.board).unwrap();
-    assert!(nsolve::is_unique(&p.board));
+    let solution = solve::solve(&p.board).unwrap();
+    assert!(solve::is_unique(&p.board));
     assert_eq!(
-        ntext::write(&solution, &p.symbols, Form::Seed003).unwrap(),
+        text::write(&solution, &p.symbols, Form::Header).unwrap(),
         "1 2 3 4\n3,1,2,4\n4,2,1,3\n1,3,4,2\n2,4,3,1"
     );
 }
@@ -127,7 +128,7 @@ fn seed003_form_takes_letters_and_non_ascii_symbols() {
     let p = parse(text);
     assert_eq!(p.symbols.name(2), "β");
     assert_eq!(p.to_text().unwrap(), text);
-    let s = nsolve::solve(&p.board).unwrap();
+    let s = solve::solve(&p.board).unwrap();
     assert!(s.is_valid_grid() && s.keeps_givens(&p.board));
     let words = "one two three four\none, , , \n , , , \n , , , \n , , ,four";
     let p = parse(words);
@@ -144,13 +145,13 @@ fn octoku_board_and_n_board_agree_on_cells_and_solutions() {
     let start: Board = "0x0000306106007040030500001420030007010000280004007150682082005130"
         .parse()
         .unwrap();
-    let nb = NBoard::try_from(start).unwrap();
-    let fast = octoku_core::solve::solve(start).unwrap().unwrap();
-    let general = nsolve::solve(&nb).unwrap();
+    let nb = Grid::try_from(start).unwrap();
+    let fast = octoku_core::solve::octoku::solve(start).unwrap().unwrap();
+    let general = solve::solve(&nb).unwrap();
     assert_eq!(Board::try_from(&general).unwrap(), fast);
     assert_eq!(
-        nsolve::count(&nb, 5),
-        octoku_core::solve::count(start, 5).unwrap()
+        solve::count(&nb, 5),
+        octoku_core::solve::octoku::count(start, 5).unwrap()
     );
 }
 
@@ -159,11 +160,11 @@ fn octoku_board_and_n_board_agree_on_cells_and_solutions() {
 // ---------------------------------------------------------------------------
 
 /// A geometry, a solved grid of it, and a random subset of its cells as givens.
-fn puzzle_case() -> impl Strategy<Value = (NBoard, NBoard)> {
+fn puzzle_case() -> impl Strategy<Value = (Grid, Grid)> {
     (0..all_geometries().len(), any::<u64>(), 0u32..=100).prop_map(|(k, seed, keep)| {
         let g = all_geometries()[k];
         let mut rng = SplitMix64::new(seed);
-        let grid = npuzzle::solved_grid(g, &mut rng);
+        let grid = puzzle::solved_grid(g, &mut rng);
         let mut start = grid.clone();
         for i in 0..g.cell_count() {
             if rng.below(100) >= u64::from(keep) {
@@ -176,7 +177,7 @@ fn puzzle_case() -> impl Strategy<Value = (NBoard, NBoard)> {
 }
 
 /// Plain backtracking: counts solutions up to `limit` (first empty cell, symbols in order).
-fn brute_count(b: &mut NBoard, limit: u64) -> u64 {
+fn brute_count(b: &mut Grid, limit: u64) -> u64 {
     let g = b.geometry();
     let Some(i) = b.cells().iter().position(|&v| v == 0) else {
         return 1;
@@ -201,7 +202,7 @@ fn brute_count(b: &mut NBoard, limit: u64) -> u64 {
 }
 
 /// Whether no symbol is given twice in a unit.
-fn givens_consistent(b: &NBoard) -> bool {
+fn givens_consistent(b: &Grid) -> bool {
     let g = b.geometry();
     g.units().all(|u| {
         let mut seen = 0u32;
@@ -232,10 +233,10 @@ proptest! {
     /// A solution found for givens drawn from a valid grid is a valid grid keeping every given.
     #[test]
     fn solutions_are_valid_grids_that_keep_the_givens((_grid, start) in puzzle_case()) {
-        let s = nsolve::solve(&start).expect("givens from a valid grid have a solution");
+        let s = solve::solve(&start).expect("givens from a valid grid have a solution");
         prop_assert!(s.is_valid_grid());
         prop_assert!(s.keeps_givens(&start));
-        prop_assert!(nsolve::count(&start, 1) == 1);
+        prop_assert!(solve::count(&start, 1) == 1);
     }
 
     /// Random givens (often contradictory): a solution, when there is one, is valid and keeps
@@ -244,21 +245,21 @@ proptest! {
     fn random_givens_solve_validly_or_count_zero(k in 0..all_geometries().len(), seed: u64) {
         let g = all_geometries()[k];
         let mut rng = SplitMix64::new(seed);
-        let mut b = NBoard::empty(g);
+        let mut b = Grid::empty(g);
         for _ in 0..g.size() * 2 {
             let i = rng.below(g.cell_count() as u64) as usize;
             let (r, c) = g.position(i);
             b.set(r, c, 1 + rng.below(g.size() as u64) as u8);
         }
-        match nsolve::solve(&b) {
+        match solve::solve(&b) {
             Some(s) => {
                 prop_assert!(s.is_valid_grid() && s.keeps_givens(&b));
-                prop_assert!(nsolve::count(&b, 1) == 1);
+                prop_assert!(solve::count(&b, 1) == 1);
             }
-            None => prop_assert_eq!(nsolve::count(&b, 3), 0),
+            None => prop_assert_eq!(solve::count(&b, 3), 0),
         }
         if !givens_consistent(&b) {
-            let repeated = matches!(nsolve::contradiction(&b), Some(Contradiction::Repeated { .. }));
+            let repeated = matches!(rules::contradiction(&b), Some(Contradiction::Repeated { .. }));
             prop_assert!(repeated);
         }
     }
@@ -273,7 +274,7 @@ proptest! {
     ) {
         let g = Geometry::new(shape.0, shape.1).unwrap();
         let mut rng = SplitMix64::new(seed);
-        let mut b = npuzzle::solved_grid(g, &mut rng);
+        let mut b = puzzle::solved_grid(g, &mut rng);
         for i in 0..g.cell_count() {
             if rng.below(100) >= keep {
                 let (r, c) = g.position(i);
@@ -287,8 +288,8 @@ proptest! {
         }
         let limit = 60;
         let brute = if givens_consistent(&b) { brute_count(&mut b.clone(), limit) } else { 0 };
-        prop_assert_eq!(nsolve::count(&b, limit), brute);
-        prop_assert_eq!(nsolve::is_unique(&b), brute == 1);
+        prop_assert_eq!(solve::count(&b, limit), brute);
+        prop_assert_eq!(solve::is_unique(&b), brute == 1);
     }
 
     /// Writing a board in any form with standard or custom symbols and reading it back gives
@@ -302,20 +303,20 @@ proptest! {
         let g = start.geometry();
         let mut rng = SplitMix64::new(seed);
         let symbols = if custom { custom_symbols(g.size(), &mut rng) } else { Symbols::standard(g.size()) };
-        for form in [Form::Line, Form::Grid, Form::Seed003] {
-            let text = ntext::write(&start, &symbols, form).unwrap();
+        for form in [Form::Line, Form::Grid, Form::Header] {
+            let text = text::write(&start, &symbols, form).unwrap();
             let options = ReadOptions {
                 geometry: Some(g),
-                symbols: (custom && form != Form::Seed003).then(|| symbols.clone()),
+                symbols: (custom && form != Form::Header).then(|| symbols.clone()),
             };
-            let back = ntext::read(&text, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let back = text::read(&text, &options).unwrap_or_else(|e| panic!("{e}\n{text}"));
             prop_assert_eq!(&back.board, &start);
             prop_assert_eq!(&back.symbols, &symbols);
             prop_assert_eq!(back.form, form);
             prop_assert_eq!(back.to_text().unwrap(), text.clone());
             // With the default shape, the text alone says everything.
-            if Geometry::for_size(g.size()) == Ok(g) && (!custom || form == Form::Seed003) {
-                let alone = ntext::read(&text, &ReadOptions::default()).unwrap();
+            if Geometry::for_size(g.size()) == Ok(g) && (!custom || form == Form::Header) {
+                let alone = text::read(&text, &ReadOptions::default()).unwrap();
                 prop_assert_eq!(&alone.board, &start);
             }
         }
@@ -327,9 +328,9 @@ proptest! {
     fn random_symmetries_of_solved_grids_stay_valid(k in 0..all_geometries().len(), seed: u64) {
         let g = all_geometries()[k];
         let mut rng = SplitMix64::new(seed);
-        let grid = npuzzle::solved_grid(g, &mut rng);
+        let grid = puzzle::solved_grid(g, &mut rng);
         prop_assert!(grid.is_valid_grid());
-        let moved = npuzzle::transform(&grid, &mut rng);
+        let moved = puzzle::transform(&grid, &mut rng);
         prop_assert!(moved.is_valid_grid());
     }
 }
@@ -341,11 +342,11 @@ proptest! {
     #[test]
     fn generated_puzzles_have_exactly_one_solution(k in 0..all_geometries().len(), seed: u64) {
         let g = all_geometries()[k];
-        let p = npuzzle::generate(g, seed, None).unwrap();
-        prop_assert_eq!(nsolve::count(&p.puzzle, 2), 1);
-        prop_assert_eq!(nsolve::solve(&p.puzzle), Some(p.solution.clone()));
+        let p = puzzle::generate(g, seed, None).unwrap();
+        prop_assert_eq!(solve::count(&p.puzzle, 2), 1);
+        prop_assert_eq!(solve::solve(&p.puzzle), Some(p.solution.clone()));
         prop_assert!(p.solution.keeps_givens(&p.puzzle));
-        prop_assert_eq!(npuzzle::generate(g, seed, None).unwrap(), p);
+        prop_assert_eq!(puzzle::generate(g, seed, None).unwrap(), p);
     }
 }
 
@@ -353,12 +354,12 @@ proptest! {
 fn generator_hits_a_reachable_target_and_says_when_one_is_not() {
     for (n, k) in [(4, 8), (6, 16), (8, 30), (9, 28), (12, 90), (16, 150)] {
         let g = Geometry::for_size(n).unwrap();
-        let p = npuzzle::generate(g, 42, Some(k)).unwrap();
+        let p = puzzle::generate(g, 42, Some(k)).unwrap();
         assert_eq!(p.puzzle.givens(), k, "{g}");
-        assert!(nsolve::is_unique(&p.puzzle), "{g}");
+        assert!(solve::is_unique(&p.puzzle), "{g}");
     }
     let g = Geometry::CLASSIC;
-    let err = npuzzle::generate(g, 1, Some(12)).unwrap_err();
+    let err = puzzle::generate(g, 1, Some(12)).unwrap_err();
     let PuzzleError::Unreachable { fewest, .. } = err else {
         panic!("{err}");
     };
@@ -370,7 +371,7 @@ fn generator_hits_a_reachable_target_and_says_when_one_is_not() {
         "{err}"
     );
     assert_eq!(
-        npuzzle::generate(g, 1, Some(82)).unwrap_err().to_string(),
+        puzzle::generate(g, 1, Some(82)).unwrap_err().to_string(),
         "--givens 82 is more than the 81 cells of a 9x9 (3x3 boxes) board; expected at most 81"
     );
 }
@@ -394,22 +395,22 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
         let line = format!("{prefix:.<81}");
         let b = classic(&line);
         assert_eq!(
-            nsolve::contradiction(&b).unwrap().describe(g),
+            rules::contradiction(&b).unwrap().describe(g),
             want,
             "{line}"
         );
-        assert_eq!(nsolve::count(&b, 2), 0);
+        assert_eq!(solve::count(&b, 2), 0);
     }
     // Columns 1 and 2 and row 2 hold a 1 outside box 1, and column 3's other
     // cells in box 1 are taken: column 3 (and box 1) have no place for 1.
-    let mut b = NBoard::empty(g);
+    let mut b = Grid::empty(g);
     b.set(3, 0, 1);
     b.set(6, 1, 1);
     b.set(1, 5, 1);
     b.set(0, 2, 2);
     b.set(2, 2, 3);
     assert_eq!(
-        nsolve::contradiction(&b).unwrap().describe(g),
+        rules::contradiction(&b).unwrap().describe(g),
         "column 3 has no place for 1"
     );
     // Row 1 misses 7, 8 and 9; columns 8 and 9 already hold 7 and 8.
@@ -419,16 +420,16 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
     b.set(4, 8, 7);
     b.set(7, 7, 7);
     assert_eq!(
-        nsolve::contradiction(&b).unwrap().describe(g),
+        rules::contradiction(&b).unwrap().describe(g),
         "row 1: columns 8 and 9 can only hold 9"
     );
     // A solvable board has no contradiction to report.
-    assert_eq!(nsolve::contradiction(&classic(SEED002_HARD)), None);
+    assert_eq!(rules::contradiction(&classic(SEED002_HARD)), None);
     // Custom names.
     let b = classic(&format!("{:.<81}", "55"));
     let syms = Symbols::parse("a b c d e f g h i").unwrap();
     assert_eq!(
-        nsolve::contradiction(&b)
+        rules::contradiction(&b)
             .unwrap()
             .message(g, &|v| syms.name(v).to_owned()),
         "row 1 holds e twice"
@@ -441,7 +442,7 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
 
 /// The one-line message for reading `text` with `options`.
 fn error_of(text: &str, options: &ReadOptions) -> String {
-    let e: TextError = ntext::read(text, options).unwrap_err();
+    let e: TextError = text::read(text, options).unwrap_err();
     let msg = e.to_string();
     assert!(!msg.contains('\n'), "{msg}");
     msg
@@ -461,15 +462,15 @@ fn bad_text_gets_one_line_naming_the_problem_and_the_expectation() {
         (".".repeat(49), &none, "line form: a board of side 7: no board of size 7: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16"),
         (format!("{:.<81}", "12X"), &none, "line form: row 1 column 3 is `X`, not a symbol; expected one of 1 2 3 4 5 6 7 8 9, or `.` for an empty cell"),
         (format!("{:.<16}", "5"), &none, "line form: row 1 column 1 is `5`, not a symbol; expected one of 1 2 3 4, or `.`"),
-        ("1 2 3 4\n1,2,3,4\n1,2,3\n ,,,\n , , , ".into(), &none, "seed003 form: row 2 has 3 cells; expected 4"),
-        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , ".into(), &none, "seed003 form: 3 rows; expected 4"),
-        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n ,,5, ".into(), &none, "seed003 form: row 4 column 2 holds nothing; expected one of 1 2 3 4, or one space for an empty cell"),
-        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n , ,5, ".into(), &none, "seed003 form: row 4 column 3 is `5`, not a symbol; expected one of 1 2 3 4, or one space"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3\n ,,,\n , , , ".into(), &none, "header form: row 2 has 3 cells; expected 4"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , ".into(), &none, "header form: 3 rows; expected 4"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n ,,5, ".into(), &none, "header form: row 4 column 2 holds nothing; expected one of 1 2 3 4, or one space for an empty cell"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n , ,5, ".into(), &none, "header form: row 4 column 3 is `5`, not a symbol; expected one of 1 2 3 4, or one space"),
         ("a b a d\n , , , \n , , , \n , , , \n , , , ".into(), &none, "symbols: `a` is listed twice; expected N distinct symbols"),
-        ("a  b c d\n , , , \n , , , \n , , , \n , , , ".into(), &none, "symbols: `` cannot be a symbol: the seed003 header lists its symbols separated by single spaces"),
-        ("a b c d e f g\n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , ".into(), &none, "seed003 form: a board of side 7: no board of size 7: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16"),
+        ("a  b c d\n , , , \n , , , \n , , , \n , , , ".into(), &none, "symbols: `` cannot be a symbol: the header lists its symbols separated by single spaces"),
+        ("a b c d e f g\n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , \n , , , , , , ".into(), &none, "header form: a board of side 7: no board of size 7: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16"),
         ("a b c\n , , \n , , \n , , ".into(), &none, "symbols: 3 given; expected from 4 to 16 distinct symbols"),
-        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n , , , ".into(), &nine, "seed003 form: the text holds a 4x4 board; expected 9x9 (3x3 boxes)"),
+        ("1 2 3 4\n1,2,3,4\n1,2,3,4\n , , , \n , , , ".into(), &nine, "header form: the text holds a 4x4 board; expected 9x9 (3x3 boxes)"),
         ("1,2,3,4\n1,2,3,4".into(), &none, "mixed forms: a comma in the first line"),
         ("1234\n1234\n12,3,4\n1234".into(), &none, "mixed forms: commas below a line without any"),
         (format!("{:.<40} {:.<40}", "1", "2"), &none, "mixed forms: ` ` at character 41 of a one-line board"),
@@ -499,15 +500,15 @@ fn bad_symbol_sets_and_forms_they_cannot_write_are_refused() {
         "symbols: 3 given; expected from 4 to 16 distinct symbols"
     );
     let g = Geometry::for_size(4).unwrap();
-    let b = NBoard::empty(g);
+    let b = Grid::empty(g);
     let long = Symbols::parse("one two three four").unwrap();
     assert_eq!(
-        ntext::write(&b, &long, Form::Line).unwrap_err().to_string(),
-        "symbols: `one` cannot be a symbol: the line and grid forms need one character per symbol (the seed003 form takes longer symbols)"
+        text::write(&b, &long, Form::Line).unwrap_err().to_string(),
+        "symbols: `one` cannot be a symbol: the line and grid forms need one character per symbol (the header form takes longer symbols)"
     );
     let dot = Symbols::parse("1.34").unwrap();
     assert!(
-        ntext::write(&b, &dot, Form::Grid)
+        text::write(&b, &dot, Form::Grid)
             .unwrap_err()
             .to_string()
             .starts_with(
@@ -515,33 +516,33 @@ fn bad_symbol_sets_and_forms_they_cannot_write_are_refused() {
             )
     );
     assert_eq!(
-        ntext::write(&b, &Symbols::standard(9), Form::Line)
+        text::write(&b, &Symbols::standard(9), Form::Line)
             .unwrap_err()
             .to_string(),
         "symbols: 9 given; expected exactly 4 for a 4x4 (2x2 boxes) board"
     );
-    // A seed 003 header must agree with symbols asked for.
+    // A header must agree with symbols asked for.
     let asked = ReadOptions {
         geometry: None,
         symbols: Some(Symbols::parse("ABCD").unwrap()),
     };
     assert_eq!(
         error_of(SEED003_EXAMPLE, &asked),
-        "seed003 form: the header lists the symbols 1 2 3 4 but the symbols asked for are A B C D; expected the same symbols in the same order"
+        "header form: the header lists the symbols 1 2 3 4 but the symbols asked for are A B C D; expected the same symbols in the same order"
     );
     // Custom symbols for the line form: `0` is then a symbol, not an empty cell.
     let opts = ReadOptions {
         geometry: None,
         symbols: Some(Symbols::parse("0123").unwrap()),
     };
-    let p = ntext::read("0123230.........", &opts).unwrap();
+    let p = text::read("0123230.........", &opts).unwrap();
     assert_eq!(&p.board.cells()[..8], [1, 2, 3, 4, 3, 4, 1, 0]);
 }
 
 #[test]
 fn grid_form_is_what_octoku_prints_and_zero_reads_as_empty() {
     let b = classic(SEED002_EASY);
-    let grid = ntext::write(&b, &Symbols::standard(9), Form::Grid).unwrap();
+    let grid = text::write(&b, &Symbols::standard(9), Form::Grid).unwrap();
     assert_eq!(
         grid.lines().take(4).collect::<Vec<_>>(),
         [
@@ -568,7 +569,7 @@ fn grid_form_is_what_octoku_prints_and_zero_reads_as_empty() {
 // ---------------------------------------------------------------------------
 
 /// Puzzles of a data file: one line-form board per line, `#` comments.
-fn data_puzzles(text: &str) -> Vec<NBoard> {
+fn data_puzzles(text: &str) -> Vec<Grid> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -601,7 +602,7 @@ fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
         for p in puzzles {
             assert_eq!(p.size(), n, "{name}");
             assert!(givens.contains(&p.givens()), "{name}: {p:?}");
-            assert_eq!(nsolve::count(&p, 2), 1, "{name}: {p:?}");
+            assert_eq!(solve::count(&p, 2), 1, "{name}: {p:?}");
         }
     }
 }
@@ -610,22 +611,22 @@ fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
 #[test]
 #[ignore = "prints data files: cargo test --release -p octoku-core --test family -- --ignored print_bench_puzzles --nocapture"]
 fn print_bench_puzzles() {
-    let line = |b: &NBoard| ntext::write(b, &Symbols::standard(b.size()), Form::Line).unwrap();
+    let line = |b: &Grid| text::write(b, &Symbols::standard(b.size()), Form::Line).unwrap();
     println!("## classic_generated: seeds 0..300, as few givens as one pass reaches");
     for seed in 0..300 {
-        let p = npuzzle::generate(Geometry::CLASSIC, seed, None).unwrap();
+        let p = puzzle::generate(Geometry::CLASSIC, seed, None).unwrap();
         println!("{}", line(&p.puzzle));
     }
     for (n, count, givens) in [(6usize, 100u64, None), (12, 50, None)] {
         println!("## size{n}: seeds 0..{count}, as few givens as one pass reaches");
         for seed in 0..count {
-            let p = npuzzle::generate(Geometry::for_size(n).unwrap(), seed, givens).unwrap();
+            let p = puzzle::generate(Geometry::for_size(n).unwrap(), seed, givens).unwrap();
             println!("{}", line(&p.puzzle));
         }
     }
     println!("## size16: seeds 0..50, 128 + seed % 26 givens (50-60% of 256)");
     for seed in 0..50u64 {
-        let p = npuzzle::generate(
+        let p = puzzle::generate(
             Geometry::for_size(16).unwrap(),
             seed,
             Some(128 + (seed % 26) as usize),

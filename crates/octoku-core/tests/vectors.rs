@@ -60,7 +60,7 @@ fn verify_accepts_published_solution_for_empty_start() {
 
 #[test]
 fn explain_is_empty_exactly_for_published_verdicts() {
-    use octoku_core::explain::explain;
+    use octoku_core::octoku::explain::explain;
     assert!(explain(board(START), board(SOLUTION)).is_empty());
     let bad = board("0x7235861418463257457361828621457323681745541728366784532131527467");
     assert!(!explain(board(START), bad).is_empty());

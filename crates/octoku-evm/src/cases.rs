@@ -5,7 +5,7 @@
 //! `i` of seed `s`) and the differential suite (a proptest-chosen seed) share
 //! the same inputs and a seed always gives the same one.
 
-use octoku_core::{Address, Board, U256, rng::SplitMix64, symmetry};
+use octoku_core::{Address, Board, U256, octoku::symmetry, rng::SplitMix64};
 
 /// A random valid grid: a random symmetry and digit relabelling of
 /// [`Board::BASE_GRID`].

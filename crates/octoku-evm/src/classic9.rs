@@ -16,47 +16,15 @@ use octoku_core::{
 };
 
 use crate::{
-    artifacts::{self, Artifact},
     bindings::IClassic9,
-    gas::{Deployment, Row},
     machine::{Call, EvmError, Machine, RawOutcome},
     puzzle::Puzzle,
 };
 
-/// The two 9×9 contracts, in the order the machine deploys them.
-pub const ARTIFACTS: [Artifact; 2] = [artifacts::CLASSIC9_REFERENCE, artifacts::CLASSIC9_GOLF];
-
 /// The implementations with a 9×9 validator, in report order.
 pub const IMPLEMENTATIONS: [Puzzle; 2] = [Puzzle::Reference, Puzzle::Golf];
 
-/// The 9×9 contract behind `puzzle`: the reference or the golfed twin. The
-/// fair puzzle has no 9×9 twin.
-pub const fn artifact(puzzle: Puzzle) -> Option<Artifact> {
-    match slot(puzzle) {
-        Some(i) => Some(ARTIFACTS[i]),
-        None => None,
-    }
-}
-
-const fn slot(puzzle: Puzzle) -> Option<usize> {
-    match puzzle {
-        Puzzle::Reference => Some(0),
-        Puzzle::Golf => Some(1),
-        Puzzle::Fair => None,
-    }
-}
-
 impl Machine {
-    /// Where the machine deployed the 9×9 validator of `puzzle` (none for fair).
-    pub fn classic9_address(&self, puzzle: Puzzle) -> Option<Address> {
-        slot(puzzle).map(|i| self.classic9[i].0)
-    }
-
-    /// Total gas of the transaction that deployed the 9×9 validator of `puzzle`.
-    pub fn classic9_deploy_gas(&self, puzzle: Puzzle) -> Option<u64> {
-        slot(puzzle).map(|i| self.classic9[i].1)
-    }
-
     /// `isValidSolution(grid)` on the validator at `to`: the verdict, or the
     /// contract's `GridLength` error, and the call's execution gas.
     pub fn classic9_is_valid(
@@ -144,72 +112,6 @@ pub fn gas_case(class: &str, rng: &mut SplitMix64) -> (Vec<u8>, Vec<u8>) {
             (start, bad)
         }
         _ => (random_bytes(rng, CELLS), random_bytes(rng, CELLS)),
-    }
-}
-
-/// Gas rows of both 9×9 validators (contract `c9-ref` / `c9-golf`,
-/// functions `isValid` and `verify`, the [`GAS_CLASSES`]), `runs` cases per
-/// class drawn from `seed`, and their deployments.
-pub fn gas_rows(
-    machine: &mut Machine,
-    runs: usize,
-    seed: u64,
-) -> Result<(Vec<Row>, Vec<Deployment>), EvmError> {
-    let mut rng = SplitMix64::new(seed ^ 0xc1a5_5109);
-    let mut rows = Vec::new();
-    for class in GAS_CLASSES {
-        let inputs: Vec<(Vec<u8>, Vec<u8>)> = (0..runs.max(1))
-            .map(|_| gas_case(class, &mut rng))
-            .collect();
-        for function in ["isValid", "verify"] {
-            let mut medians = Vec::new();
-            for puzzle in IMPLEMENTATIONS {
-                let to = machine.classic9_address(puzzle).unwrap_or_default();
-                let mut gas = inputs
-                    .iter()
-                    .map(|(start, solution)| {
-                        let data = if function == "isValid" {
-                            encode_is_valid(solution)
-                        } else {
-                            encode_verify(start, solution)
-                        };
-                        machine.call_raw(to, data.into()).map(|r| r.gas)
-                    })
-                    .collect::<Result<Vec<u64>, EvmError>>()?;
-                gas.sort_unstable();
-                let median = gas[(gas.len() - 1) / 2];
-                medians.push(median);
-                rows.push(Row {
-                    puzzle,
-                    size: 9,
-                    function,
-                    case: class,
-                    min: gas[0],
-                    median,
-                    max: gas[gas.len() - 1],
-                    ratio: median as f64 / medians[0].max(1) as f64,
-                });
-            }
-        }
-    }
-    let deployments = IMPLEMENTATIONS
-        .iter()
-        .map(|&p| Deployment {
-            puzzle: p,
-            size: 9,
-            gas: machine.classic9_deploy_gas(p).unwrap_or_default(),
-            runtime_size: artifact(p).map_or(0, |a| a.runtime.len()),
-        })
-        .collect();
-    Ok((rows, deployments))
-}
-
-/// The 9×9 validator's name in reports: `c9-ref` or `c9-golf`.
-pub const fn label(puzzle: Puzzle) -> &'static str {
-    match puzzle {
-        Puzzle::Reference => "c9-ref",
-        Puzzle::Golf => "c9-golf",
-        Puzzle::Fair => "c9-none",
     }
 }
 

@@ -15,6 +15,7 @@ use crate::{
     artifacts::{Artifact, SOURCES},
     bindings::IPuzzle,
     cases::{VerifyClass, verify_case},
+    classic9::{GAS_CLASSES, IMPLEMENTATIONS, encode_is_valid, encode_verify, gas_case},
     machine::{EvmError, Machine},
     meter::Step,
     puzzle::Puzzle,
@@ -69,6 +70,63 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// Deployment rows.
     pub deployments: Vec<Deployment>,
+}
+
+/// Gas rows of both 9×9 validators (contract `c9-ref` / `c9-golf`,
+/// functions `isValid` and `verify`, the [`GAS_CLASSES`](crate::classic9::GAS_CLASSES)), `runs` cases per
+/// class drawn from `seed`, and their deployments.
+fn classic9_rows(
+    machine: &mut Machine,
+    runs: usize,
+    seed: u64,
+) -> Result<(Vec<Row>, Vec<Deployment>), EvmError> {
+    let mut rng = SplitMix64::new(seed ^ 0xc1a5_5109);
+    let mut rows = Vec::new();
+    for class in GAS_CLASSES {
+        let inputs: Vec<(Vec<u8>, Vec<u8>)> = (0..runs.max(1))
+            .map(|_| gas_case(class, &mut rng))
+            .collect();
+        for function in ["isValid", "verify"] {
+            let mut medians = Vec::new();
+            for puzzle in IMPLEMENTATIONS {
+                let to = machine.classic9_address(puzzle).unwrap_or_default();
+                let mut gas = inputs
+                    .iter()
+                    .map(|(start, solution)| {
+                        let data = if function == "isValid" {
+                            encode_is_valid(solution)
+                        } else {
+                            encode_verify(start, solution)
+                        };
+                        machine.call_raw(to, data.into()).map(|r| r.gas)
+                    })
+                    .collect::<Result<Vec<u64>, EvmError>>()?;
+                gas.sort_unstable();
+                let median = gas[(gas.len() - 1) / 2];
+                medians.push(median);
+                rows.push(Row {
+                    puzzle,
+                    size: 9,
+                    function,
+                    case: class,
+                    min: gas[0],
+                    median,
+                    max: gas[gas.len() - 1],
+                    ratio: median as f64 / medians[0].max(1) as f64,
+                });
+            }
+        }
+    }
+    let deployments = IMPLEMENTATIONS
+        .iter()
+        .map(|&p| Deployment {
+            puzzle: p,
+            size: 9,
+            gas: machine.classic9_deploy_gas(p).unwrap_or_default(),
+            runtime_size: p.classic9_artifact().map_or(0, |a| a.runtime.len()),
+        })
+        .collect();
+    Ok((rows, deployments))
 }
 
 /// The inputs of one report row group: random addresses for `generate`,
@@ -170,7 +228,7 @@ pub fn report(runs: usize, seed: u64) -> Result<Report, EvmError> {
         })
         .collect();
     // The classic 9×9 validators, after the 8×8 rows.
-    let (classic_rows, classic_deployments) = crate::classic9::gas_rows(&mut machine, runs, seed)?;
+    let (classic_rows, classic_deployments) = classic9_rows(&mut machine, runs, seed)?;
     rows.extend(classic_rows);
     deployments.extend(classic_deployments);
     Ok(Report {
@@ -225,7 +283,7 @@ impl Report {
 /// `c9-golf` for a 9×9 validator.
 fn label(puzzle: Puzzle, size: u8) -> &'static str {
     if size == 9 {
-        crate::classic9::label(puzzle)
+        puzzle.classic9_label()
     } else {
         puzzle.label()
     }
@@ -353,10 +411,7 @@ fn classic9_target(
     puzzle: Puzzle,
     data: Vec<u8>,
 ) -> Result<(alloy_primitives::Address, Artifact, Vec<u8>), EvmError> {
-    match (
-        machine.classic9_address(puzzle),
-        crate::classic9::artifact(puzzle),
-    ) {
+    match (machine.classic9_address(puzzle), puzzle.classic9_artifact()) {
         (Some(to), Some(artifact)) => Ok((to, artifact, data)),
         _ => Err(EvmError::Transaction(format!(
             "{puzzle} has no 9x9 validator (expected reference or golf)"

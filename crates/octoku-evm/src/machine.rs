@@ -55,35 +55,31 @@ impl<T> Call<T> {
 }
 
 /// Why a call into the EVM did not give a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EvmError {
     /// The contract reverted, with this revert data.
+    #[error("{}", reverted(.0))]
     Reverted(Bytes),
     /// Execution halted (out of gas, invalid opcode, ...).
+    #[error("execution halted: {0}")]
     Halted(String),
     /// The return data did not decode as the function's return type.
+    #[error("could not decode the contract's return data: {0}")]
     Decode(String),
     /// revm refused the transaction itself (a bug in this crate if seen).
+    #[error("the in-memory EVM rejected the transaction: {0}")]
     Transaction(String),
 }
 
-impl fmt::Display for EvmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EvmError::Reverted(data) if data.is_empty() => {
-                write!(f, "the contract reverted without data")
-            }
-            EvmError::Reverted(data) => write!(f, "the contract reverted with {data}"),
-            EvmError::Halted(reason) => write!(f, "execution halted: {reason}"),
-            EvmError::Decode(e) => write!(f, "could not decode the contract's return data: {e}"),
-            EvmError::Transaction(e) => {
-                write!(f, "the in-memory EVM rejected the transaction: {e}")
-            }
-        }
+/// How a revert reads in an [`EvmError`].
+fn reverted(data: &Bytes) -> String {
+    if data.is_empty() {
+        "the contract reverted without data".to_owned()
+    } else {
+        format!("the contract reverted with {data}")
     }
 }
-
-impl std::error::Error for EvmError {}
 
 /// A transaction that succeeded: what it returned or created, its total gas
 /// (intrinsic cost included) and its logs.
@@ -133,8 +129,6 @@ pub struct Machine {
     nonce: u64,
     /// Every implementation, at [`Puzzle::index`].
     deployed: [Deployed; 3],
-    /// The classic 9×9 validators (reference, golf): address, deploy gas.
-    pub(crate) classic9: [(Address, u64); 2],
 }
 
 /// One implementation on the machine's chain.
@@ -146,13 +140,14 @@ struct Deployed {
     gas: u64,
     /// Its raw-seed harness (contracts/harness/).
     harness: Address,
+    /// Its classic 9×9 validator, if it has one: address, deploy gas.
+    classic9: Option<(Address, u64)>,
 }
 
 impl fmt::Debug for Machine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Machine")
             .field("deployed", &self.deployed)
-            .field("classic9", &self.classic9)
             .finish()
     }
 }
@@ -179,7 +174,6 @@ impl Machine {
             evm,
             nonce: 0,
             deployed: [Deployed::default(); 3],
-            classic9: [(Address::ZERO, 0); 2],
         };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
@@ -191,8 +185,11 @@ impl Machine {
                 machine.deploy(puzzle.harness_artifact().initcode)?.0;
         }
         // Deployed last, so every 8×8 contract keeps its address.
-        for (slot, artifact) in crate::classic9::ARTIFACTS.into_iter().enumerate() {
-            machine.classic9[slot] = machine.deploy(artifact.initcode)?;
+        for puzzle in Puzzle::ALL {
+            if let Some(artifact) = puzzle.classic9_artifact() {
+                machine.deployed[puzzle.index()].classic9 =
+                    Some(machine.deploy(artifact.initcode)?);
+            }
         }
         Ok(machine)
     }
@@ -232,6 +229,18 @@ impl Machine {
     /// Total gas used by the transaction that deployed `puzzle`.
     pub fn deploy_gas(&self, puzzle: Puzzle) -> u64 {
         self.deployed[puzzle.index()].gas
+    }
+
+    /// Where the machine deployed the 9×9 validator of `puzzle` (none for fair).
+    pub fn classic9_address(&self, puzzle: Puzzle) -> Option<Address> {
+        self.deployed[puzzle.index()]
+            .classic9
+            .map(|(address, _)| address)
+    }
+
+    /// Total gas of the transaction that deployed the 9×9 validator of `puzzle`.
+    pub fn classic9_deploy_gas(&self, puzzle: Puzzle) -> Option<u64> {
+        self.deployed[puzzle.index()].classic9.map(|(_, gas)| gas)
     }
 
     /// Calls `to` with `data` without changing state; returns data and frame gas.

@@ -49,6 +49,26 @@ impl Puzzle {
         }
     }
 
+    /// The classic 9×9 validator beside this implementation
+    /// (contracts/classic9/): the reference or the golfed one; the fair
+    /// puzzle has none.
+    pub const fn classic9_artifact(self) -> Option<Artifact> {
+        match self {
+            Puzzle::Reference => Some(artifacts::CLASSIC9_REFERENCE),
+            Puzzle::Golf => Some(artifacts::CLASSIC9_GOLF),
+            Puzzle::Fair => None,
+        }
+    }
+
+    /// The 9×9 validator's name in reports: `c9-ref` or `c9-golf`.
+    pub const fn classic9_label(self) -> &'static str {
+        match self {
+            Puzzle::Reference => "c9-ref",
+            Puzzle::Golf => "c9-golf",
+            Puzzle::Fair => "c9-none",
+        }
+    }
+
     /// This implementation's position in [`Puzzle::ALL`].
     pub(crate) const fn index(self) -> usize {
         match self {
@@ -62,7 +82,7 @@ impl Puzzle {
     pub fn mirror_generate(self, address: &Address) -> Board {
         match self {
             Puzzle::Reference | Puzzle::Golf => octoku_core::generate(address),
-            Puzzle::Fair => octoku_core::fair::fair_generate(address),
+            Puzzle::Fair => octoku_core::octoku::fair::fair_generate(address),
         }
     }
 
@@ -71,7 +91,7 @@ impl Puzzle {
     pub fn mirror_fill(self, seed: U256) -> Board {
         match self {
             Puzzle::Reference | Puzzle::Golf => octoku_core::generate_from_seed(seed),
-            Puzzle::Fair => octoku_core::fair::fair_generate_from_seed(seed),
+            Puzzle::Fair => octoku_core::octoku::fair::fair_generate_from_seed(seed),
         }
     }
 

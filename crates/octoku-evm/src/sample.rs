@@ -4,7 +4,7 @@
 //! Address `i` of seed `s` is always the same 20 bytes (SplitMix64 seeded with
 //! `s` mixed with `i`), so a run can be split across threads and replayed.
 
-use octoku_core::{Address, Board, rng::SplitMix64, solve};
+use octoku_core::{Address, Board, rng::SplitMix64, solve::octoku as solve};
 
 use crate::{EvmError, Machine, Puzzle};
 

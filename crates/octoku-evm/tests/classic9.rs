@@ -7,7 +7,7 @@
 //! Set `PROPTEST_CASES` to scale every property.
 
 use octoku_core::{
-    classic9::{self as mirror, CELLS, Classic9Error, Outcome, SEED_INVALID, SEED_VALID},
+    classic9::{self as mirror, CELLS, Classic9Error, INVALID_GRIDS, Outcome, VALID_GRIDS},
     rng::SplitMix64,
 };
 use octoku_evm::{
@@ -73,7 +73,7 @@ fn grid_from(seed: u64) -> Vec<u8> {
 
 #[test]
 fn seed_000_grids_pass_through_both_contracts() {
-    for text in SEED_VALID {
+    for text in VALID_GRIDS {
         let grid = digits(text);
         assert_eq!(
             same(&encode_is_valid(&grid), false).0,
@@ -88,7 +88,7 @@ fn seed_000_grids_pass_through_both_contracts() {
             Outcome::Returned(true)
         );
     }
-    for text in SEED_INVALID {
+    for text in INVALID_GRIDS {
         let grid = digits(text);
         assert_eq!(
             same(&encode_is_valid(&grid), false).0,
@@ -104,7 +104,7 @@ fn seed_000_grids_pass_through_both_contracts() {
 #[test]
 fn typed_calls_through_the_sol_bindings_give_verdicts_and_grid_length() {
     let mut evm = Machine::new().unwrap();
-    let grid = digits(SEED_VALID[0]);
+    let grid = digits(VALID_GRIDS[0]);
     for puzzle in IMPLEMENTATIONS {
         let to = evm.classic9_address(puzzle).unwrap();
         assert_eq!(evm.classic9_is_valid(to, &grid).unwrap().value, Ok(true));
@@ -132,7 +132,7 @@ fn every_length_0_to_200_agrees() {
 
 #[test]
 fn abi_edge_shapes_agree_with_and_without_value() {
-    let grid = digits(SEED_VALID[2]);
+    let grid = digits(VALID_GRIDS[2]);
     let one = encode_is_valid(&grid);
     let two = encode_verify(&grid, &grid);
     let word = |v: u128| octoku_core::U256::from(v).to_be_bytes::<32>().to_vec();

@@ -6,7 +6,7 @@
 //! `PROPTEST_CASES` to scale every property. A mismatch fails with proptest's
 //! minimal reproducing input printed as hex.
 
-use octoku_core::{Board, generate, rng::SplitMix64, solve, verify};
+use octoku_core::{Board, generate, rng::SplitMix64, solve::octoku as solve, verify};
 use octoku_evm::{
     Puzzle,
     cases::{self, VerifyClass},

@@ -59,7 +59,7 @@ fn golf_runtime_is_no_larger_than_the_published_879_bytes() {
 /// Draws of the published generate that land on a filled cell, for an
 /// address whose seed does not run out (8 cells placed).
 fn redraws(address: &Address) -> u64 {
-    use octoku_core::generate::{generate_trace, seed_of};
+    use octoku_core::octoku::generate::{generate_trace, seed_of};
     generate_trace(seed_of(address)).draws as u64 - 8
 }
 
@@ -119,7 +119,7 @@ fn fair_verify_is_the_golfed_verify() {
 /// Fair generate: 1,730 gas for one batch of 8 draws, plus 122 per further
 /// draw and 91 per further batch (see contracts/Fair.sol, the fallback).
 fn fair_gas(address: &Address) -> u64 {
-    use octoku_core::{fair::fair_generate_trace, generate::seed_of};
+    use octoku_core::octoku::{fair::fair_generate_trace, generate::seed_of};
     let trace = fair_generate_trace(seed_of(address));
     1_730 + 122 * u64::from(trace.draws - 8) + 91 * u64::from(trace.batches - 1)
 }

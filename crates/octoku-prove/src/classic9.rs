@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::Bytes;
+use alloy_primitives::{Bytes, hex};
 use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::RawOutcome;
@@ -223,10 +223,6 @@ fn side(terms: &Terms, o: &Outcome, stats: exec::Stats) -> Side {
         stats,
         nodes: terms.reachable(&roots),
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Grids on which to evaluate the implementation's terms to find its cut
@@ -576,8 +572,8 @@ fn replay_checked(
         if success != run.success || data != run.output.as_ref() {
             return Err(ProveError::Unsound(format!(
                 "the {which}'s terms give ({success}, 0x{}) on grids {}, revm gives ({}, {})",
-                hex(&data),
-                grids.iter().map(|g| hex(g)).collect::<Vec<_>>().join(", "),
+                hex::encode(&data),
+                grids.iter().map(hex::encode).collect::<Vec<_>>().join(", "),
                 run.success,
                 run.output
             )));

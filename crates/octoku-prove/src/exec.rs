@@ -8,7 +8,6 @@
 //! an [`ExecError`], so a result always describes every path.
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 
 use octoku_core::U256;
 
@@ -39,9 +38,11 @@ impl Default for Limits {
 }
 
 /// Why the executor refused to produce a result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExecError {
     /// An opcode the executor has no semantics for.
+    #[error("opcode 0x{opcode:02x} at pc {pc} is not modeled: {why}")]
     Unsupported {
         /// Program counter.
         pc: usize,
@@ -51,12 +52,16 @@ pub enum ExecError {
         why: &'static str,
     },
     /// A JUMP or JUMPI whose target depends on the variables.
+    #[error("jump at pc {pc} has a target that depends on the input")]
     SymbolicJump {
         /// Program counter.
         pc: usize,
     },
     /// A memory or calldata offset or size that depends on the variables, or
     /// is too large.
+    #[error(
+        "at pc {pc} the {what} depends on the input or is too large; only concrete offsets and sizes are modeled"
+    )]
     SymbolicMemory {
         /// Program counter.
         pc: usize,
@@ -64,6 +69,9 @@ pub enum ExecError {
         what: &'static str,
     },
     /// A path ran more instructions than [`Limits::steps_per_path`].
+    #[error(
+        "a path ran more than {steps} instructions (a loop not bounded by constants?), at pc {pc}"
+    )]
     LoopBound {
         /// Program counter where the bound was hit.
         pc: usize,
@@ -71,6 +79,9 @@ pub enum ExecError {
         steps: u64,
     },
     /// More states alive, or more instructions in all, than the limits allow.
+    #[error(
+        "path explosion: {live} states alive after {steps} instructions; the paths do not rejoin"
+    )]
     TooManyStates {
         /// States alive.
         live: usize,
@@ -78,33 +89,6 @@ pub enum ExecError {
         steps: u64,
     },
 }
-
-impl fmt::Display for ExecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExecError::Unsupported { pc, opcode, why } => {
-                write!(f, "opcode 0x{opcode:02x} at pc {pc} is not modeled: {why}")
-            }
-            ExecError::SymbolicJump { pc } => {
-                write!(f, "jump at pc {pc} has a target that depends on the input")
-            }
-            ExecError::SymbolicMemory { pc, what } => write!(
-                f,
-                "at pc {pc} the {what} depends on the input or is too large; only concrete offsets and sizes are modeled"
-            ),
-            ExecError::LoopBound { pc, steps } => write!(
-                f,
-                "a path ran more than {steps} instructions (a loop not bounded by constants?), at pc {pc}"
-            ),
-            ExecError::TooManyStates { live, steps } => write!(
-                f,
-                "path explosion: {live} states alive after {steps} instructions; the paths do not rejoin"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ExecError {}
 
 /// One byte of memory or calldata: byte `byte` (0 = most significant) of the
 /// word `term`.

@@ -2,13 +2,13 @@
 //! runtime bytecode: symbolic execution of both, one SMT query, and a
 //! concrete replay in revm of any counterexample.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::Bytes;
+use alloy_primitives::{Bytes, hex};
+use alloy_sol_types::SolCall;
 use octoku_core::U256;
-use octoku_evm::{Machine, RawOutcome};
+use octoku_evm::{Machine, RawOutcome, bindings::IPuzzle};
 
 use crate::exec::{self, Call, Limits, Outcome, Stats};
 use crate::smt;
@@ -16,12 +16,14 @@ use crate::solver::{self, Answer};
 use crate::term::Terms;
 
 /// The selector of `verify(uint256,uint256)`.
-pub const VERIFY_SELECTOR: [u8; 4] = [0x41, 0x16, 0x1b, 0x10];
+pub const VERIFY_SELECTOR: [u8; 4] = IPuzzle::verifyCall::SELECTOR;
 
 /// What went wrong, short of an answer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProveError {
     /// The executor refused one of the contracts.
+    #[error("cannot execute the {which} symbolically: {error}")]
     Exec {
         /// Which contract.
         which: &'static str,
@@ -29,31 +31,19 @@ pub enum ProveError {
         error: exec::ExecError,
     },
     /// The solver could not be run, or gave up.
+    #[error("{0}")]
     Solver(String),
     /// The query file could not be written.
+    #[error("{0}")]
     Io(String),
     /// A counterexample that does not reproduce in revm, or terms that
     /// disagree with revm: a bug in the prover.
+    #[error("prover bug: {0}")]
     Unsound(String),
     /// revm itself failed.
+    #[error("replay in revm failed: {0}")]
     Evm(String),
 }
-
-impl fmt::Display for ProveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProveError::Exec { which, error } => {
-                write!(f, "cannot execute the {which} symbolically: {error}")
-            }
-            ProveError::Solver(e) => write!(f, "{e}"),
-            ProveError::Io(e) => write!(f, "{e}"),
-            ProveError::Unsound(e) => write!(f, "prover bug: {e}"),
-            ProveError::Evm(e) => write!(f, "replay in revm failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ProveError {}
 
 /// One contract's verify, executed symbolically.
 #[derive(Debug, Clone, Copy)]
@@ -122,10 +112,7 @@ pub fn verify_terms() -> Terms {
 
 /// The calldata of `verify(start, solution)`.
 pub fn verify_calldata(start: U256, solution: U256) -> Bytes {
-    let mut data = VERIFY_SELECTOR.to_vec();
-    data.extend_from_slice(&start.to_be_bytes::<32>());
-    data.extend_from_slice(&solution.to_be_bytes::<32>());
-    Bytes::from(data)
+    IPuzzle::verifyCall { start, solution }.abi_encode().into()
 }
 
 /// Initcode that deploys `runtime` as is: CODECOPY it to memory 0 and return it.
@@ -311,7 +298,7 @@ pub fn prove_verify(
                 if success != run.success || data != run.output.as_ref() {
                     return Err(ProveError::Unsound(format!(
                         "the {which}'s terms give ({success}, 0x{}) at start = {start:#x}, solution = {solution:#x}, revm gives ({}, {})",
-                        hex(&data),
+                        hex::encode(&data),
                         run.success,
                         run.output
                     )));
@@ -342,10 +329,6 @@ pub fn prove_verify(
     })
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// `code` with the bytes `pattern` (which must occur exactly once) changed:
 /// byte `at` of the occurrence becomes `to`. For building mutants.
 pub fn mutate(code: &[u8], pattern: &[u8], at: usize, to: u8) -> Result<Vec<u8>, String> {
@@ -360,7 +343,7 @@ pub fn mutate(code: &[u8], pattern: &[u8], at: usize, to: u8) -> Result<Vec<u8>,
         }
         _ => Err(format!(
             "the pattern {} occurs {} times in the code, expected once",
-            hex(pattern),
+            hex::encode(pattern),
             hits.len()
         )),
     }

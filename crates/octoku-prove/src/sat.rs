@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use octoku_core::geometry::Geometry;
+use octoku_core::grid::geometry::Geometry;
 
 use crate::solver::{self, Answer};
 

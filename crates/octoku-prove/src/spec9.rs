@@ -35,7 +35,7 @@
 use std::fmt::Write as _;
 
 use octoku_core::U256;
-use octoku_core::geometry::Geometry;
+use octoku_core::grid::geometry::Geometry;
 
 /// Cells of a 9×9 grid.
 pub const CELLS: usize = 81;

@@ -2,7 +2,7 @@
 //! of the core (8×8) and against direct enumeration (4×4, 6×6), plus a 9×9.
 
 use octoku_core::Board;
-use octoku_core::geometry::Geometry;
+use octoku_core::grid::geometry::Geometry;
 use octoku_prove::sat::{Cells, is_solution, solve};
 use octoku_prove::solver::repo_root;
 
@@ -35,7 +35,7 @@ fn sat_solutions_of_unique_octoku_puzzles_match_the_bitboard_solver() {
     for (k, start) in unique_puzzles().into_iter().enumerate() {
         let found = solve(&octoku(start), 2, &dir(&format!("unique-{k}"))).unwrap();
         let began = std::time::Instant::now();
-        let bitboard = octoku_core::solve::count(start, 2).unwrap();
+        let bitboard = octoku_core::solve::octoku::count(start, 2).unwrap();
         eprintln!(
             "unique puzzle {k}: {} in {:.3?} over {} calls (solution + uniqueness); bitboard count(_, 2) = {bitboard} in {:.1?}",
             found.solver,
@@ -45,9 +45,11 @@ fn sat_solutions_of_unique_octoku_puzzles_match_the_bitboard_solver() {
         );
         assert!(found.complete, "puzzle {k}: uniqueness not settled");
         assert_eq!(found.solutions.len(), 1, "puzzle {k}");
-        let expected = octoku_core::solve::solve(start).unwrap().expect("solvable");
+        let expected = octoku_core::solve::octoku::solve(start)
+            .unwrap()
+            .expect("solvable");
         assert_eq!(found.solutions[0], octoku(expected), "puzzle {k}");
-        assert_eq!(octoku_core::solve::count(start, 2).unwrap(), 1);
+        assert_eq!(octoku_core::solve::octoku::count(start, 2).unwrap(), 1);
     }
 }
 
@@ -67,7 +69,7 @@ fn sat_count_on_a_sparse_octoku_board_agrees_with_the_bitboard_count() {
     assert_ne!(found.solutions[0], found.solutions[1]);
     assert_ne!(found.solutions[1], found.solutions[2]);
     assert_ne!(found.solutions[0], found.solutions[2]);
-    assert_eq!(octoku_core::solve::count(start, 3).unwrap(), 3);
+    assert_eq!(octoku_core::solve::octoku::count(start, 3).unwrap(), 3);
 }
 
 #[test]
@@ -77,7 +79,7 @@ fn a_board_with_a_repeated_given_has_no_sat_solution() {
     assert!(found.solutions.is_empty());
     assert!(found.complete);
     assert_eq!(
-        octoku_core::solve::count(start_board(&start), 1).unwrap(),
+        octoku_core::solve::octoku::count(start_board(&start), 1).unwrap(),
         0
     );
 }

@@ -9,7 +9,7 @@
 //! | `POST /api/submit` | the arena's `solve` (needs the page's token) |
 //! | `GET /api/leaderboard` | everyone who solved, in rank order |
 //! | `POST /api/puzzle` | a practice puzzle of any size, or one read from text |
-//! | `POST /api/puzzle/text` | a practice board written in the seed 003 text form |
+//! | `POST /api/puzzle/text` | a practice board written in the header text form (symbols header, comma-separated rows) |
 //!
 //! Errors are `{"error": "one line"}` with status 400 (bad input), 403
 //! (guard), 409 (the arena reverted: `"revert"` names the error), 413 (body
@@ -28,11 +28,11 @@ use axum::{
 };
 use octoku_core::{
     Board,
-    explain::{Problem, explain},
-    geometry::Geometry,
-    nboard::NBoard,
-    npuzzle, nsolve,
-    ntext::{self, Form, ReadOptions, Symbols},
+    grid::Grid,
+    grid::geometry::Geometry,
+    grid::text::{self, Form, ReadOptions, Symbols},
+    octoku::explain::{Problem, describe, explain},
+    puzzle, rules, solve,
 };
 use octoku_evm::{
     Puzzle,
@@ -347,10 +347,12 @@ fn problem_info(p: &Problem) -> ProblemInfo {
         Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),
         Problem::Repeated { cells, .. } => ("repeated", cells.clone()),
         Problem::Missing { unit, .. } => ("missing", Geometry::OCTOKU.unit_cells(*unit).collect()),
+        // Two 8×8 boards always have the same shape.
+        Problem::Shape { .. } => ("shape", Vec::new()),
     };
     ProblemInfo {
         kind: kind.into(),
-        message: p.to_string(),
+        message: describe(p),
         cells: cells.into_iter().map(|(r, c)| [r, c]).collect(),
     }
 }
@@ -484,11 +486,11 @@ pub struct PuzzleRequest {
     /// Seed of the draw (default: a random one).
     #[serde(default)]
     pub seed: Option<u64>,
-    /// A board in text instead: the seed 003 form, or the core's line or grid form.
+    /// A board in text instead: the header form, or the core's line or grid form.
     #[serde(default)]
     pub text: Option<String>,
     /// Custom symbols, symbol 1 first (default: `1`-`9`, then `A`-`G`; a
-    /// seed 003 text brings its own).
+    /// a header brings its own).
     #[serde(default)]
     pub symbols: Option<Vec<String>>,
 }
@@ -532,7 +534,7 @@ pub struct TextRequest {
 /// `POST /api/puzzle/text` answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextResponse {
-    /// The board in the seed 003 form.
+    /// The board in the header form.
     pub text: String,
 }
 
@@ -557,15 +559,15 @@ fn geometry_of(size: usize) -> Result<Geometry, ApiError> {
 
 /// A practice board as the page gets it: the solution when unique, the
 /// reason when there is none.
-fn practice(board: &NBoard, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzle {
+fn practice(board: &Grid, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzle {
     let g = board.geometry();
-    let solutions = nsolve::count(board, 2);
+    let solutions = solve::count(board, 2);
     let solution = (solutions == 1)
-        .then(|| nsolve::solve(board))
+        .then(|| solve::solve(board))
         .flatten()
         .map(|s| s.cells().to_vec());
     let reason = (solutions == 0).then(|| {
-        nsolve::contradiction(board)
+        rules::contradiction(board)
             .map(|c| c.message(g, &|v| symbols.name(v).to_string()))
             .unwrap_or_else(|| "the search found no completion".into())
     });
@@ -600,7 +602,7 @@ async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzl
                 }
             };
             let p = blocking(move || {
-                npuzzle::generate(g, seed, None).map_err(|e| ApiError::internal(e.to_string()))
+                puzzle::generate(g, seed, None).map_err(|e| ApiError::internal(e.to_string()))
             })
             .await?;
             Ok(Json(practice(&p.puzzle, &symbols, Some(seed))))
@@ -616,7 +618,7 @@ async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzl
                     .map_err(|e| ApiError::bad(format!("symbols: {e}")))?,
             };
             let parsed =
-                ntext::read(&text, &options).map_err(|e| ApiError::bad(format!("text: {e}")))?;
+                text::read(&text, &options).map_err(|e| ApiError::bad(format!("text: {e}")))?;
             let answer =
                 blocking(move || Ok(practice(&parsed.board, &parsed.symbols, None))).await?;
             Ok(Json(answer))
@@ -632,8 +634,8 @@ async fn puzzle_text(bytes: Result<Bytes, BytesRejection>) -> ApiResult<TextResp
     let g = geometry_of(request.size)?;
     let symbols = symbols_of(request.symbols.as_deref(), g)?;
     let board =
-        NBoard::from_cells(g, &request.cells).map_err(|e| ApiError::bad(format!("cells: {e}")))?;
-    let text = ntext::write(&board, &symbols, Form::Seed003)
+        Grid::from_cells(g, &request.cells).map_err(|e| ApiError::bad(format!("cells: {e}")))?;
+    let text = text::write(&board, &symbols, Form::Header)
         .map_err(|e| ApiError::bad(format!("text: {e}")))?;
     Ok(Json(TextResponse { text }))
 }

@@ -14,7 +14,7 @@ use std::{
     sync::Mutex,
 };
 
-use octoku_core::{Board, explain, solve};
+use octoku_core::{Board, octoku::explain, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{

@@ -45,7 +45,7 @@ impl Guard {
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes)
             .map_err(|e| ServeError::Io(format!("cannot draw the server's token: {e}")))?;
-        let token = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let token = octoku_core::hex::encode(bytes);
         Ok(Guard::with_token(host, addr, token))
     }
 

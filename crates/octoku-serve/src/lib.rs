@@ -126,25 +126,19 @@ impl Config {
 }
 
 /// Why the server could not start or stopped.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// Bad input (a malformed host, no arena to use ...): exit 2.
+    #[error("{0}")]
     Input(String),
     /// The chain failed (unreachable node, no code at the arena ...): exit 4.
+    #[error("{0}")]
     Chain(String),
     /// The socket could not be bound or served.
+    #[error("{0}")]
     Io(String),
 }
-
-impl fmt::Display for ServeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ServeError::Input(m) | ServeError::Chain(m) | ServeError::Io(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for ServeError {}
 
 /// A server running on its own thread.
 pub struct Running {

@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use octoku_core::{Board, solve};
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{self, Chain, PrivateKey, TxOptions, arena::arena_initcode, primitives::U256},

@@ -12,7 +12,7 @@ use axum::{
     body::{Body, to_bytes},
     http::{Method, Request, StatusCode, header},
 };
-use octoku_core::{Board, fair::fair_generate, solve};
+use octoku_core::{Board, octoku::fair::fair_generate, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{Chain, PrivateKey, arena, primitives::Address},
@@ -488,9 +488,9 @@ async fn practice_puzzles_of_any_size_have_one_solution() {
         let p: PracticePuzzle = a.json();
         assert_eq!(p.cells.len(), size * size);
         assert_eq!(p.box_rows * p.box_cols, size);
-        let g = octoku_core::geometry::Geometry::for_size(size).unwrap();
-        let board = octoku_core::nboard::NBoard::from_cells(g, &p.cells).unwrap();
-        assert_eq!(octoku_core::nsolve::count(&board, 2), 1);
+        let g = octoku_core::grid::geometry::Geometry::for_size(size).unwrap();
+        let board = octoku_core::grid::Grid::from_cells(g, &p.cells).unwrap();
+        assert_eq!(octoku_core::solve::count(&board, 2), 1);
         assert_eq!(p.solutions, 1);
         assert_eq!(p.solution.as_ref().map(Vec::len), Some(size * size));
         assert_eq!(p.symbols.len(), size);

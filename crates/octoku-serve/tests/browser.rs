@@ -15,7 +15,7 @@ use std::{
 };
 
 use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key};
-use octoku_core::{Board, solve};
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_serve::{Config, Running, start};
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use octoku_core::{Board, fair::fair_generate, solve};
+use octoku_core::{Board, octoku::fair::fair_generate, solve::octoku as solve};
 use octoku_serve::{Config, start};
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@ use std::{process::ExitCode, time::Instant};
 
 use octoku_core::{
     Board,
-    audit::{AuditReport, audit_k, binomial},
+    octoku::audit::{AuditReport, audit_k, binomial},
 };
 use serde::Serialize;
 
@@ -116,7 +116,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             cell_sets: eight.cell_sets,
             expected_cell_sets: total,
             classes: eight.classes,
-            symmetries: octoku_core::symmetry::ORDER,
+            symmetries: octoku_core::octoku::symmetry::ORDER,
             unsolvable: eight
                 .unsolvable
                 .iter()
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         crate::outln!(
             "classes            {} under {} symmetries",
             eight.classes,
-            octoku_core::symmetry::ORDER
+            octoku_core::octoku::symmetry::ORDER
         )?;
         crate::outln!(
             "unsolvable         {} classes, {} cell sets ({:.4}% of boards with 8 givens)",
@@ -158,7 +158,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             100.0 * eight.unsolvable_cell_sets as f64 / total as f64
         )?;
         for class in eight.unsolvable.iter().take(5) {
-            let why = octoku_core::explain::contradiction(class.example).unwrap_or_default();
+            let why =
+                octoku_core::octoku::explain::contradiction(class.example).unwrap_or_default();
             crate::outln!("  e.g. {} ({} sets): {why}", class.example, class.size)?;
         }
         if eight.unsolvable.len() > 5 {

@@ -5,7 +5,11 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, explain::explain, solve};
+use octoku_core::{
+    Address, Board,
+    octoku::explain::{contradiction, describe, explain},
+    solve::octoku as solve,
+};
 use octoku_evm::{
     Puzzle,
     chain::{
@@ -363,7 +367,7 @@ fn check_locally(seat: &mut Seat, solution: Board) -> Result<(), CliError> {
     }
     let why = explain(seat.start, solution)
         .first()
-        .map(ToString::to_string)
+        .map(describe)
         .unwrap_or_else(|| "the puzzle's verify says no".into());
     Err(CliError::Rejected(format!(
         "nothing sent: the puzzle's verify (its code from the chain, run here) rejects the solution for {}'s board {}: {why}",
@@ -373,7 +377,7 @@ fn check_locally(seat: &mut Seat, solution: Board) -> Result<(), CliError> {
 
 /// `play` found no solution: nothing sent, exit 1.
 fn no_solution(seat: &Seat, json: bool, value: u128) -> Result<ExitCode, CliError> {
-    let reason = octoku_core::explain::contradiction(seat.start);
+    let reason = contradiction(seat.start);
     if json {
         print_json(&submission(seat, None, None, value, None, reason))?;
     } else {

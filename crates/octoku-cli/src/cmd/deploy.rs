@@ -10,7 +10,6 @@ use octoku_evm::{
         arena::arena_initcode,
         deployments::{Deployment, DeploymentsFile},
     },
-    classic9,
 };
 use serde::Serialize;
 
@@ -246,7 +245,7 @@ fn created(receipt: &Receipt) -> Result<Address, CliError> {
 /// `--puzzle classic9` or `--size 9`: deploys the 9×9 validator of `kind`;
 /// prints its address and deployment gas.
 fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
-    let artifact = classic9::artifact(kind).ok_or_else(|| {
+    let artifact = kind.classic9_artifact().ok_or_else(|| {
         CliError::Input(format!(
             "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
         ))

@@ -5,15 +5,15 @@
 //!
 //! A board argument is the board's text (line form on the command line),
 //! `@FILE` for a file, or `-` for standard input, in any of the core's text
-//! forms (line, grid, seed003; see `octoku_core::ntext`).
+//! forms (line, grid, header; see `octoku_core::grid::text`).
 
 use std::io::Read;
 use std::process::ExitCode;
 
-use octoku_core::geometry::Geometry;
-use octoku_core::nboard::NBoard;
-use octoku_core::ntext::{self, Form, ReadOptions, Symbols};
-use octoku_core::{ncheck, nsolve};
+use octoku_core::grid::Grid;
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
+use octoku_core::{rules, solve};
 use serde::Serialize;
 
 use crate::{error::CliError, output::print_json};
@@ -28,8 +28,9 @@ pub enum FormatArg {
     Line,
     /// One row per line, with box rules.
     Grid,
-    /// Seed 003's form: a header of the symbols, then comma-separated rows.
-    Seed003,
+    /// A header of the symbols, then comma-separated rows (also `seed003`).
+    #[value(alias = "seed003")]
+    Header,
 }
 
 impl From<FormatArg> for Form {
@@ -37,7 +38,7 @@ impl From<FormatArg> for Form {
         match f {
             FormatArg::Line => Form::Line,
             FormatArg::Grid => Form::Grid,
-            FormatArg::Seed003 => Form::Seed003,
+            FormatArg::Header => Form::Header,
         }
     }
 }
@@ -59,14 +60,31 @@ pub struct SizeArgs {
     pub format: Option<FormatArg>,
 }
 
+/// The board a command works on, resolved once from its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// No `--size` or `--box`: the 8×8 member of the family
+    /// ([`Geometry::OCTOKU`]) in its uint256 encoding, as the contracts take it.
+    Contract,
+    /// `--size` or `--box`: a board of this geometry in the text forms.
+    Text(Geometry),
+}
+
 impl SizeArgs {
-    /// Whether the family path was asked for (`--size` or `--box`).
-    pub fn active(&self) -> bool {
-        self.size.is_some() || self.box_shape.is_some()
+    /// The board shape the options ask for, resolved once: `--box`, else the
+    /// default for `--size`, else the 8×8 contract board (which refuses the
+    /// text-only options `--symbols` and `--format`).
+    pub fn shape(&self) -> Result<Shape, CliError> {
+        if self.size.is_some() || self.box_shape.is_some() {
+            Ok(Shape::Text(self.geometry()?))
+        } else {
+            self.refuse_without_size()?;
+            Ok(Shape::Contract)
+        }
     }
 
     /// Refuses the family-only options when the 8×8 contract path runs.
-    pub fn refuse_without_size(&self) -> Result<(), CliError> {
+    fn refuse_without_size(&self) -> Result<(), CliError> {
         let given = [
             (self.symbols.is_some(), "--symbols"),
             (self.format.is_some(), "--format"),
@@ -119,9 +137,8 @@ impl SizeArgs {
         Ok(Some(symbols))
     }
 
-    /// The read options for this command line.
-    fn read_options(&self) -> Result<ReadOptions, CliError> {
-        let geometry = self.geometry()?;
+    /// The read options for boards of `geometry` on this command line.
+    fn read_options(&self, geometry: Geometry) -> Result<ReadOptions, CliError> {
         Ok(ReadOptions {
             geometry: Some(geometry),
             symbols: self.symbols(geometry)?,
@@ -164,9 +181,9 @@ fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
 }
 
 /// A board argument read in any form.
-fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<ntext::Parsed, CliError> {
+fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<text::Parsed, CliError> {
     let text = argument_text(name, arg)?;
-    ntext::read(&text, options).map_err(|e| CliError::Input(format!("{name}: {e}")))
+    text::read(&text, options).map_err(|e| CliError::Input(format!("{name}: {e}")))
 }
 
 /// Refuses `-` for more than one argument (standard input is read once).
@@ -180,15 +197,15 @@ fn one_stdin(args: &[&str]) -> Result<(), CliError> {
 }
 
 /// A board in a form, with one-line errors.
-pub(crate) fn text_of(board: &NBoard, symbols: &Symbols, form: Form) -> Result<String, CliError> {
-    ntext::write(board, symbols, form).map_err(|e| CliError::Input(e.to_string()))
+pub(crate) fn text_of(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, CliError> {
+    text::write(board, symbols, form).map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// The JSON form of a board: the line form in its own symbols, or the
-/// seed003 text when a symbol is longer than one character.
-pub(crate) fn json_board(board: &NBoard, symbols: &Symbols) -> Result<String, CliError> {
-    ntext::write(board, symbols, Form::Line)
-        .or_else(|_| ntext::write(board, symbols, Form::Seed003))
+/// header text when a symbol is longer than one character.
+pub(crate) fn json_board(board: &Grid, symbols: &Symbols) -> Result<String, CliError> {
+    text::write(board, symbols, Form::Line)
+        .or_else(|_| text::write(board, symbols, Form::Header))
         .map_err(|e| CliError::Input(e.to_string()))
 }
 
@@ -196,7 +213,7 @@ pub(crate) fn json_board(board: &NBoard, symbols: &Symbols) -> Result<String, Cl
 fn display_form(args: &SizeArgs, read: Option<Form>) -> Form {
     match (args.format, read) {
         (Some(f), _) => f.into(),
-        (None, Some(Form::Seed003)) => Form::Seed003,
+        (None, Some(Form::Header)) => Form::Header,
         _ => Form::Grid,
     }
 }
@@ -238,20 +255,20 @@ struct Verdict<'a> {
 /// `octoku solve --size N START`: a solution (exit 0), or none with a reason (exit 1).
 pub fn solve(
     args: &SizeArgs,
+    g: Geometry,
     start: &str,
     count: Option<u64>,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
-    let options = args.read_options()?;
+    let options = args.read_options(g)?;
     let parsed = read_board("START", start, &options)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
-    let g = start.geometry();
-    let solutions = count.map(|n| nsolve::count(start, n));
-    let solution = nsolve::solve(start);
+    let solutions = count.map(|n| solve::count(start, n));
+    let solution = solve::solve(start);
     let reason = match &solution {
         Some(_) => None,
         None => Some(
-            nsolve::contradiction(start)
+            rules::contradiction(start)
                 .map(|c| c.message(g, &namer(symbols)))
                 .unwrap_or_else(|| "the search found no completion".to_owned()),
         ),
@@ -298,14 +315,14 @@ pub fn solve(
 /// the two solvers disagree.
 pub fn solve_sat(
     args: &SizeArgs,
+    g: Geometry,
     start: &str,
     count: Option<u64>,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
-    let options = args.read_options()?;
+    let options = args.read_options(g)?;
     let parsed = read_board("START", start, &options)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
-    let g = start.geometry();
     let limit = count.unwrap_or(1).clamp(1, 10_000);
     let cells = octoku_prove::sat::Cells {
         geometry: g,
@@ -313,7 +330,7 @@ pub fn solve_sat(
     };
     let dir = octoku_prove::solver::repo_root().join("target/prove/solve-sat");
     let found = octoku_prove::sat::solve(&cells, limit as usize, &dir).map_err(CliError::Evm)?;
-    let core = nsolve::count(start, limit);
+    let core = solve::count(start, limit);
     if core != found.solutions.len() as u64 {
         return Err(CliError::Evm(format!(
             "the SAT solver found {} solutions of this {g} board and the core solver {core}",
@@ -323,11 +340,11 @@ pub fn solve_sat(
     let boards = found
         .solutions
         .iter()
-        .map(|c| NBoard::from_cells(g, &c.values))
+        .map(|c| Grid::from_cells(g, &c.values))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| CliError::Evm(format!("the SAT solver returned a malformed board: {e:?}")))?;
     if let (Some(first), 1) = (boards.first(), core)
-        && Some(first) != nsolve::solve(start).as_ref()
+        && Some(first) != solve::solve(start).as_ref()
     {
         return Err(CliError::Evm(
             "the SAT solver and the core solver give different unique solutions".into(),
@@ -372,35 +389,32 @@ pub fn solve_sat(
 /// empty START asks whether SOLUTION is a valid solved grid.
 pub fn verify(
     args: &SizeArgs,
+    g: Geometry,
     start: &str,
     solution: &str,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
     one_stdin(&[start, solution])?;
-    let g = args.geometry()?;
-    let options = ReadOptions {
-        geometry: Some(g),
-        symbols: args.symbols(g)?,
-    };
+    let options = args.read_options(g)?;
     let solution = read_board("SOLUTION", solution, &options)?;
     // The start may be empty (a blank argument or file): no givens to keep.
     let start_text = argument_text("START", start)?;
     let start = if start_text.trim().is_empty() {
-        NBoard::empty(g)
+        Grid::empty(g)
     } else {
         let start_options = ReadOptions {
             symbols: options
                 .symbols
                 .clone()
-                .or_else(|| (solution.form == Form::Seed003).then(|| solution.symbols.clone())),
+                .or_else(|| (solution.form == Form::Header).then(|| solution.symbols.clone())),
             ..options
         };
-        ntext::read(&start_text, &start_options)
+        text::read(&start_text, &start_options)
             .map_err(|e| CliError::Input(format!("START: {e}")))?
             .board
     };
     let symbols = &solution.symbols;
-    let problems: Vec<String> = ncheck::check(&start, &solution.board)
+    let problems: Vec<String> = rules::check(&start, &solution.board)
         .iter()
         .map(|p| p.message(g, &namer(symbols)))
         .collect();

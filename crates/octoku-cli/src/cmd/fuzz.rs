@@ -197,6 +197,25 @@ impl Found for classic9::Mismatch {
     }
 }
 
+/// Why a fuzz run stopped: the EVM of a worker failed to start, or failed on a case.
+#[derive(Debug, Clone, thiserror::Error)]
+enum FuzzError {
+    /// A worker's machine could not be built.
+    #[error("{error}")]
+    Machine {
+        /// What the EVM said.
+        error: EvmError,
+    },
+    /// A case made the EVM fail.
+    #[error("case {index}: {error}")]
+    Case {
+        /// The case.
+        index: u64,
+        /// What the EVM said.
+        error: EvmError,
+    },
+}
+
 /// Runs `check` on cases `args.from..plan.end` and reports as `octoku fuzz` does.
 fn fuzz<M: Found>(
     args: &Args,
@@ -214,16 +233,17 @@ fn fuzz<M: Found>(
         args.from..end,
         BATCH,
         &bar,
-        || Machine::new().map_err(|e| e.to_string()),
+        || Machine::new().map_err(|error| FuzzError::Machine { error }),
         |machine, index| {
-            check(machine, args.seed, index, plan.puzzles).map_err(|e| format!("case {index}: {e}"))
+            check(machine, args.seed, index, plan.puzzles)
+                .map_err(|error| FuzzError::Case { index, error })
         },
     );
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let found = match found {
         Ok(found) => found,
-        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e)),
+        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e.to_string())),
         Err(parallel::Halt::Interrupted { next }) => {
             eprintln!(
                 "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz{before} --seed {} --from {next} --cases {}{after}",

@@ -76,7 +76,7 @@ struct Profiled<'a> {
 
 fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCode, CliError> {
     let nine = args.size == 9 || function == "isValidSolution";
-    if nine && octoku_evm::classic9::artifact(args.puzzle).is_none() {
+    if nine && args.puzzle.classic9_artifact().is_none() {
         return Err(CliError::Input(format!(
             "--puzzle {}: there is no 9x9 validator of it; expected reference or golf",
             args.puzzle
@@ -109,7 +109,7 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
     crate::outln!(
         "{} {function}: {} gas (execution gas of the call{})\n",
         if nine {
-            octoku_evm::classic9::label(puzzle)
+            puzzle.classic9_label()
         } else {
             puzzle.label()
         },

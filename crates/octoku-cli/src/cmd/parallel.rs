@@ -53,9 +53,9 @@ pub fn interrupted() -> bool {
 
 /// Why [`first_failure`] stopped without a failure to report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Halt {
+pub enum Halt<E> {
     /// A check errored (the EVM failed).
-    Error(String),
+    Error(E),
     /// Ctrl-C: every index below `next` was checked and passed.
     Interrupted {
         /// The first index not known to pass: where to resume.
@@ -98,16 +98,16 @@ pub fn progress(total: u64, unit: &str, json: bool) -> ProgressBar {
 /// counts every batch that passed. After Ctrl-C no batch starts; the lowest
 /// batch that did not run is where to resume ([`Halt::Interrupted`]), every
 /// index below it having passed.
-pub fn first_failure<S, T: Send>(
+pub fn first_failure<S, T: Send, E: Clone + Send>(
     pool: &rayon::ThreadPool,
     range: Range<u64>,
     batch: u64,
     bar: &ProgressBar,
-    init: impl Fn() -> Result<S, String> + Sync + Send,
-    check: impl Fn(&mut S, u64) -> Result<Option<T>, String> + Sync + Send,
-) -> Result<Option<T>, Halt> {
+    init: impl Fn() -> Result<S, E> + Sync + Send,
+    check: impl Fn(&mut S, u64) -> Result<Option<T>, E> + Sync + Send,
+) -> Result<Option<T>, Halt<E>> {
     let batches = (range.end - range.start).div_ceil(batch);
-    let first: Option<Result<Option<T>, Halt>> = pool.install(|| {
+    let first: Option<Result<Option<T>, Halt<E>>> = pool.install(|| {
         (0..batches)
             .into_par_iter()
             .map_init(&init, |state, b| {
@@ -125,7 +125,7 @@ pub fn first_failure<S, T: Send>(
                 bar.inc(to - from);
                 Ok(None)
             })
-            .find_first(|outcome: &Result<Option<T>, Halt>| !matches!(outcome, Ok(None)))
+            .find_first(|outcome: &Result<Option<T>, Halt<E>>| !matches!(outcome, Ok(None)))
     });
     Ok(first.transpose()?.flatten())
 }
@@ -133,6 +133,13 @@ pub fn first_failure<S, T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A check's error in these tests.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Failed {
+        Case(u64),
+        NoEvm,
+    }
 
     /// Whatever order the workers finish in, the lowest failing index is
     /// reported: here higher failures come from batches that finish first.
@@ -146,7 +153,7 @@ mod tests {
                 100..200_000,
                 512,
                 &bar,
-                || Ok(()),
+                || Ok::<(), Failed>(()),
                 |_, i| {
                     if i < 2_000 {
                         // Slow early batches: later ones fail before these do.
@@ -163,26 +170,33 @@ mod tests {
             0..10_000,
             64,
             &bar,
-            || Ok(()),
+            || Ok::<(), Failed>(()),
             |_, i| {
                 if i == 9_000 {
-                    Err(format!("case {i} failed"))
+                    Err(Failed::Case(i))
                 } else {
                     Ok((i == 9_500).then_some(i))
                 }
             },
         );
-        assert_eq!(error, Err(Halt::Error("case 9000 failed".to_string())));
-        let none = first_failure(&pool, 0..1_000, 64, &bar, || Ok(()), |_, _| Ok(None::<u64>));
+        assert_eq!(error, Err(Halt::Error(Failed::Case(9_000))));
+        let none = first_failure(
+            &pool,
+            0..1_000,
+            64,
+            &bar,
+            || Ok::<(), Failed>(()),
+            |_, _| Ok(None::<u64>),
+        );
         assert_eq!(none, Ok(None));
         let broken = first_failure(
             &pool,
             0..10,
             4,
             &bar,
-            || Err::<(), _>("no EVM".into()),
+            || Err::<(), _>(Failed::NoEvm),
             |_, _| Ok(None::<u64>),
         );
-        assert_eq!(broken, Err(Halt::Error("no EVM".to_string())));
+        assert_eq!(broken, Err(Halt::Error(Failed::NoEvm)));
     }
 }

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_core::solve;
+use octoku_core::solve::octoku as solve;
 
 use super::{
     onchain::ArenaArgs,
@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ))
     })?;
     let Some(solution) = solution else {
-        let reason = octoku_core::explain::contradiction(start);
+        let reason = octoku_core::octoku::explain::contradiction(start);
         if args.on.json {
             print_json(&Submission {
                 chain: &seat.opened.label,

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use octoku_core::npuzzle;
-use octoku_core::ntext::{Form, Symbols};
+use octoku_core::grid::text::{Form, Symbols};
+use octoku_core::puzzle;
 use serde::Serialize;
 
 use super::family::{self, SizeArgs};
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let p = npuzzle::generate(g, seed, args.givens).map_err(|e| CliError::Input(e.to_string()))?;
+    let p = puzzle::generate(g, seed, args.givens).map_err(|e| CliError::Input(e.to_string()))?;
     if args.json {
         print_json(&Made {
             size: g.size(),

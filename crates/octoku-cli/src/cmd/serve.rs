@@ -38,6 +38,7 @@ fn serve_error(e: ServeError) -> CliError {
     match e {
         ServeError::Input(m) => CliError::Input(m),
         ServeError::Chain(m) | ServeError::Io(m) => CliError::Chain(m),
+        other => CliError::Chain(other.to_string()),
     }
 }
 

@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, solve};
+use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle};
 use serde::Serialize;
 
-use super::family;
+use super::family::{self, Shape};
 use crate::{
     error::CliError,
     input,
@@ -21,7 +21,7 @@ pub(crate) const DEAD_END_SHARE: &str =
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, or - for standard input).
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, or - for standard input).
     #[arg(required_unless_present = "address", conflicts_with = "address")]
     start: Option<String>,
     /// Solve the board this address gets from generate instead.
@@ -30,7 +30,7 @@ pub struct Args {
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
-    /// Solve with the SMT solver from the rule alone (checker-driven, seed 002).
+    /// Solve with the SMT solver from the rule alone (checker-driven).
     #[arg(long)]
     sat: bool,
     /// Which implementation to run.
@@ -63,18 +63,23 @@ struct Solved {
 /// Solves the start, verifies the solution in the in-memory EVM.
 /// With `--size`: solves a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.size.active() {
-        return match (&args.start, &args.address) {
+    match args.size.shape()? {
+        Shape::Text(g) => match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
-                family::solve_sat(&args.size, start, args.count, args.json)
+                family::solve_sat(&args.size, g, start, args.count, args.json)
             }
-            (Some(start), None) => family::solve(&args.size, start, args.count, args.json),
+            (Some(start), None) => family::solve(&args.size, g, start, args.count, args.json),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
             )),
-        };
+        },
+        Shape::Contract => run_contract(&args),
     }
-    args.size.refuse_without_size()?;
+}
+
+/// The 8×8 contract board: solved by the core's 8×8 path, the solution
+/// verified by the puzzle contract in the in-memory EVM.
+fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
     let puzzle = args.puzzle;
     let mut evm = Machine::new()?;
     let (start, address) = match (&args.start, &args.address) {
@@ -153,7 +158,7 @@ fn no_solution(
     puzzle: Puzzle,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let reason = octoku_core::explain::contradiction(start);
+    let reason = octoku_core::octoku::explain::contradiction(start);
     if json {
         print_json(&Solved {
             puzzle,

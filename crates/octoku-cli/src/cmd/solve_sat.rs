@@ -1,4 +1,4 @@
-//! `octoku solve --sat`: checker-driven solving (seed 002). The rule is
+//! `octoku solve --sat`: checker-driven solving. The rule is
 //! written as an SMT-LIB2 checker over unknown cells (octoku_prove::sat) and
 //! the pinned SMT solver finds solutions, excluding each one found for the
 //! next; the bitboard solver must count the same, and the compiled contract
@@ -7,8 +7,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use octoku_core::geometry::Geometry;
-use octoku_core::{Board, solve};
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle};
 use octoku_prove::sat::{self, Cells};
 use octoku_prove::solver::repo_root;

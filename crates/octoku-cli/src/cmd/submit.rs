@@ -2,7 +2,11 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, explain::explain, verify};
+use octoku_core::{
+    Address, Board,
+    octoku::explain::{describe, explain},
+    verify,
+};
 use octoku_evm::{Puzzle, chain::arena};
 use serde::Serialize;
 
@@ -96,7 +100,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 fn rejection(seat: &Seat, solution: Board) -> String {
     let first = explain(seat.start, solution)
         .first()
-        .map(ToString::to_string)
+        .map(describe)
         .unwrap_or_else(|| "it does not keep the board's givens".into());
     let mut line = format!(
         "nothing sent: this arena's puzzle is {}, and the solution does not solve its board for {} ({}): {first}",

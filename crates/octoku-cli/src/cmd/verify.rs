@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-use octoku_core::explain::explain;
-use octoku_core::{Address, Board, classic9, geometry::Geometry};
+use octoku_core::octoku::explain::{describe, explain};
+use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
 use serde::Serialize;
 
-use super::family;
+use super::family::{self, Shape};
 use super::onchain::{self, ChainArgs, KeyUse, chain_error};
 use crate::{
     error::CliError,
@@ -21,7 +21,7 @@ const SHOWN: usize = 12;
 /// Arguments of `octoku verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, - for standard input, or "" for none).
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, - for standard input, or "" for none).
     start: String,
     /// The proposed solution, in the same forms.
     solution: String,
@@ -84,18 +84,22 @@ struct Verdict9<'a> {
 /// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some();
-    if args.size.active() && on_chain {
-        if args.size.geometry()? != Geometry::CLASSIC {
-            return Err(CliError::Input(
-                "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
-            ));
+    match args.size.shape()? {
+        Shape::Text(g) if on_chain => {
+            if g != Geometry::CLASSIC {
+                return Err(CliError::Input(
+                    "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
+                ));
+            }
+            run_classic9(&args)
         }
-        return run_classic9(&args);
+        Shape::Text(g) => family::verify(&args.size, g, &args.start, &args.solution, args.json),
+        Shape::Contract => run_contract(&args),
     }
-    if args.size.active() {
-        return family::verify(&args.size, &args.start, &args.solution, args.json);
-    }
-    args.size.refuse_without_size()?;
+}
+
+/// The 8×8 contract board: the puzzle's `verify` in the in-memory EVM, checked against the mirror.
+fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
     if args.puzzle_address.is_some() {
         return Err(CliError::Input(
             "--puzzle-address calls a 9x9 validator; expected --size 9".into(),
@@ -113,10 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             call.value
         )));
     }
-    let problems: Vec<String> = explain(start, solution)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let problems: Vec<String> = explain(start, solution).iter().map(describe).collect();
     if args.json {
         print_json(&Verdict {
             valid: call.value,
@@ -155,7 +156,7 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     };
     let start = grid("START", &args.start)?;
     let solution = grid("SOLUTION", &args.solution)?;
-    let mirror = classic9::verify(&start, &solution);
+    let mirror = classic9::verify_bytes(&start, &solution);
     let hex = |bytes: &[u8]| -> String {
         let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         format!("0x{digits}")

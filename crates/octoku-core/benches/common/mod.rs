@@ -1,9 +1,9 @@
 //! What the benchmarks share: the 8×8 board set and per-item timing.
 
 use criterion::{Criterion, black_box};
-use octoku_core::board::Board;
+use octoku_core::octoku::board::Board;
 use octoku_core::rng::SplitMix64;
-use octoku_core::solve::solve;
+use octoku_core::solve::octoku::solve;
 use std::time::{Duration, Instant};
 
 /// `n` solvable 8×8 boards like the published generate's: digits 1-8

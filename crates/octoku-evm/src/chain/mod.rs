@@ -228,9 +228,11 @@ impl fmt::Display for Revert {
 }
 
 /// Why a chain operation failed. Each renders as one line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ChainError {
     /// The node did not answer at the transport level.
+    #[error("cannot reach the node at {url}: {reason}")]
     Unreachable {
         /// The RPC URL.
         url: String,
@@ -238,10 +240,13 @@ pub enum ChainError {
         reason: String,
     },
     /// The address has no contract code.
+    #[error("no contract code at {0} on this chain (wrong address, or deployed on another chain?)")]
     NoCode(Address),
     /// The call or transaction reverted.
+    #[error("the transaction would revert: {0}")]
     Reverted(Revert),
     /// The sender cannot pay for the transaction.
+    #[error("insufficient funds: {address} cannot pay for the transaction ({detail})")]
     InsufficientFunds {
         /// The sender.
         address: Address,
@@ -249,55 +254,32 @@ pub enum ChainError {
         detail: String,
     },
     /// The private key is malformed.
+    #[error("{0}")]
     Key(String),
     /// The address holds a contract, but not an arena (`puzzle()` does not answer).
+    #[error(
+        "{0} is not an arena: it holds a contract, but it does not answer the arena's puzzle() (a puzzle's address? give the arena's)"
+    )]
     NotAnArena(Address),
     /// The address holds a contract, but not Curta (`puzzleId()` and
     /// `authorshipToken()` do not answer).
+    #[error(
+        "{0} is not Curta: it holds a contract, but it does not answer Curta's puzzleId() and authorshipToken()"
+    )]
     NotCurta(Address),
     /// The embedded chain's state file is missing, unreadable or unwritable.
+    #[error("{0}")]
     State(String),
     /// Execution halted (out of gas, invalid opcode ...).
+    #[error("execution halted: {0}")]
     Halted(String),
     /// The node answered with an error that is none of the above.
+    #[error("the node refused: {0}")]
     Node(String),
     /// The node or EVM answered something this crate did not expect.
+    #[error("{0}")]
     Unexpected(String),
 }
-
-impl fmt::Display for ChainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ChainError::Unreachable { url, reason } => {
-                write!(f, "cannot reach the node at {url}: {reason}")
-            }
-            ChainError::NoCode(a) => write!(
-                f,
-                "no contract code at {a} on this chain (wrong address, or deployed on another chain?)"
-            ),
-            ChainError::NotAnArena(a) => write!(
-                f,
-                "{a} is not an arena: it holds a contract, but it does not answer the arena's puzzle() (a puzzle's address? give the arena's)"
-            ),
-            ChainError::NotCurta(a) => write!(
-                f,
-                "{a} is not Curta: it holds a contract, but it does not answer Curta's puzzleId() and authorshipToken()"
-            ),
-            ChainError::Reverted(r) => write!(f, "the transaction would revert: {r}"),
-            ChainError::InsufficientFunds { address, detail } => {
-                write!(
-                    f,
-                    "insufficient funds: {address} cannot pay for the transaction ({detail})"
-                )
-            }
-            ChainError::Key(m) | ChainError::State(m) | ChainError::Unexpected(m) => f.write_str(m),
-            ChainError::Halted(m) => write!(f, "execution halted: {m}"),
-            ChainError::Node(m) => write!(f, "the node refused: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for ChainError {}
 
 impl From<crate::EvmError> for ChainError {
     /// A revert keeps its data (decoded by name when shown); a halt its reason.

@@ -209,26 +209,27 @@ impl ChainState {
     /// block per transaction, numbered upwards, none beyond `block`;
     /// deployments in mined blocks at addresses holding code. The error
     /// names the field.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Impossible> {
         if self.chain_id == 0 {
-            return Err("field \"chain_id\" is 0".into());
+            return Err(Impossible::ChainIdZero);
         }
         let mut previous = 0;
         for (i, tx) in self.transactions.iter().enumerate() {
             if tx.block <= previous {
-                return Err(format!(
-                    "field \"transactions[{i}].block\" is {} after block {previous}: each transaction has its own block, numbered upwards from 1",
-                    tx.block
-                ));
+                return Err(Impossible::BlockOrder {
+                    i,
+                    block: tx.block,
+                    previous,
+                });
             }
             previous = tx.block;
         }
         if self.block < previous {
-            return Err(format!(
-                "field \"block\" is {}, but transaction {} was mined in block {previous}",
-                self.block,
-                self.transactions.last().map(|t| t.hash).unwrap_or_default()
-            ));
+            return Err(Impossible::BlockBehind {
+                block: self.block,
+                hash: self.transactions.last().map(|t| t.hash).unwrap_or_default(),
+                previous,
+            });
         }
         for (i, d) in self.deployments.iter().enumerate() {
             for (tx_field, block, field, address) in [
@@ -241,19 +242,19 @@ impl ChainState {
                 ("arena_tx", d.arena_tx.block, "arena", d.arena),
             ] {
                 if block == 0 || block > self.block {
-                    return Err(format!(
-                        "field \"deployments[{i}].{tx_field}.block\" is {block}, outside the mined blocks 1..={}",
-                        self.block
-                    ));
+                    return Err(Impossible::DeploymentBlock {
+                        i,
+                        tx_field,
+                        block,
+                        mined: self.block,
+                    });
                 }
                 if self
                     .accounts
                     .get(&address)
                     .is_none_or(|a| a.code.is_empty())
                 {
-                    return Err(format!(
-                        "field \"deployments[{i}].{field}\" is {address}, which holds no code"
-                    ));
+                    return Err(Impossible::NoCode { i, field, address });
                 }
             }
         }
@@ -353,6 +354,62 @@ fn temp_sibling(path: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "state".into());
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Why a state file could not have been produced by the embedded chain,
+/// naming the field (see [`ChainState::check`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Impossible {
+    /// No chain has id 0.
+    #[error("field \"chain_id\" is 0")]
+    ChainIdZero,
+    /// A transaction in a block not above the previous one's.
+    #[error(
+        "field \"transactions[{i}].block\" is {block} after block {previous}: each transaction has its own block, numbered upwards from 1"
+    )]
+    BlockOrder {
+        /// The transaction's position.
+        i: usize,
+        /// Its block.
+        block: u64,
+        /// The previous transaction's block.
+        previous: u64,
+    },
+    /// The chain's height below its last transaction's block.
+    #[error("field \"block\" is {block}, but transaction {hash} was mined in block {previous}")]
+    BlockBehind {
+        /// The chain's height.
+        block: u64,
+        /// The last transaction.
+        hash: B256,
+        /// Its block.
+        previous: u64,
+    },
+    /// A deployment's transaction outside the mined blocks.
+    #[error(
+        "field \"deployments[{i}].{tx_field}.block\" is {block}, outside the mined blocks 1..={mined}"
+    )]
+    DeploymentBlock {
+        /// The deployment's position.
+        i: usize,
+        /// `puzzle_tx` or `arena_tx`.
+        tx_field: &'static str,
+        /// The block found.
+        block: u64,
+        /// The chain's height.
+        mined: u64,
+    },
+    /// A deployment's address without code.
+    #[error("field \"deployments[{i}].{field}\" is {address}, which holds no code")]
+    NoCode {
+        /// The deployment's position.
+        i: usize,
+        /// `puzzle_address` or `arena`.
+        field: &'static str,
+        /// The address.
+        address: Address,
+    },
 }
 
 #[cfg(test)]

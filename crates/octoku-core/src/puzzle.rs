@@ -9,20 +9,18 @@
 //! reaches it the error says the fewest givens reached.
 //!
 //! ```
-//! use octoku_core::geometry::Geometry;
-//! use octoku_core::{npuzzle, nsolve};
-//! let p = npuzzle::generate(Geometry::CLASSIC, 7, Some(30)).unwrap();
+//! use octoku_core::grid::geometry::Geometry;
+//! use octoku_core::{puzzle, solve};
+//! let p = puzzle::generate(Geometry::CLASSIC, 7, Some(30)).unwrap();
 //! assert_eq!(p.puzzle.givens(), 30);
-//! assert!(nsolve::is_unique(&p.puzzle));
-//! assert_eq!(nsolve::solve(&p.puzzle), Some(p.solution));
+//! assert!(solve::is_unique(&p.puzzle));
+//! assert_eq!(solve::solve(&p.puzzle), Some(p.solution));
 //! ```
 
-use std::fmt;
-
-use crate::geometry::Geometry;
-use crate::nboard::NBoard;
-use crate::nsolve;
+use crate::grid::Grid;
+use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
+use crate::solve;
 
 /// Passes tried (each on a fresh grid) before a target number of givens is declared out of reach.
 pub const PASSES: usize = 8;
@@ -31,15 +29,20 @@ pub const PASSES: usize = 8;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
     /// The start board.
-    pub puzzle: NBoard,
+    pub puzzle: Grid,
     /// Its only solution.
-    pub solution: NBoard,
+    pub solution: Grid,
 }
 
 /// Why no puzzle was made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PuzzleError {
     /// More givens asked for than the board has cells.
+    #[error(
+        "--givens {asked} is more than the {n} cells of a {geometry} board; expected at most {n}",
+        n = geometry.cell_count()
+    )]
     TooManyGivens {
         /// The geometry.
         geometry: Geometry,
@@ -47,6 +50,9 @@ pub enum PuzzleError {
         asked: usize,
     },
     /// No pass got down to the target while keeping the solution unique.
+    #[error(
+        "--givens {asked} is out of reach for a unique {geometry} puzzle: {passes} passes removed givens while the solution stayed unique and the fewest reached was {fewest}; expected --givens {fewest} or more (or another --seed)"
+    )]
     Unreachable {
         /// The geometry.
         geometry: Geometry,
@@ -59,35 +65,11 @@ pub enum PuzzleError {
     },
 }
 
-impl fmt::Display for PuzzleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            PuzzleError::TooManyGivens { geometry, asked } => write!(
-                f,
-                "--givens {asked} is more than the {} cells of a {geometry} board; expected at most {}",
-                geometry.cell_count(),
-                geometry.cell_count()
-            ),
-            PuzzleError::Unreachable {
-                geometry,
-                asked,
-                fewest,
-                passes,
-            } => write!(
-                f,
-                "--givens {asked} is out of reach for a unique {geometry} puzzle: {passes} passes removed givens while the solution stayed unique and the fewest reached was {fewest}; expected --givens {fewest} or more (or another --seed)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PuzzleError {}
-
 /// Applies a random symmetry of `g` to a board: symbols relabelled, bands and
 /// the rows inside each band permuted, stacks and the columns inside each
 /// stack permuted, and (for square boxes) a transposition at random. A valid
 /// grid stays valid.
-pub fn transform(board: &NBoard, rng: &mut SplitMix64) -> NBoard {
+pub fn transform(board: &Grid, rng: &mut SplitMix64) -> Grid {
     let g = board.geometry();
     let n = g.size();
     let (br, bc) = (g.box_rows(), g.box_cols());
@@ -108,7 +90,7 @@ pub fn transform(board: &NBoard, rng: &mut SplitMix64) -> NBoard {
     let mut labels: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut labels);
     let transpose = br == bc && rng.below(2) == 1;
-    let mut out = NBoard::empty(g);
+    let mut out = Grid::empty(g);
     for (r, &from_row) in rows.iter().enumerate() {
         for (c, &from_col) in cols.iter().enumerate() {
             let v = board.get(from_row, from_col);
@@ -128,15 +110,15 @@ pub fn transform(board: &NBoard, rng: &mut SplitMix64) -> NBoard {
 }
 
 /// A random solved grid of `g`.
-pub fn solved_grid(g: Geometry, rng: &mut SplitMix64) -> NBoard {
-    let grid = nsolve::solve_random(&NBoard::empty(g), rng)
+pub fn solved_grid(g: Geometry, rng: &mut SplitMix64) -> Grid {
+    let grid = solve::solve_random(&Grid::empty(g), rng)
         .expect("the empty board of every geometry has a solution");
     transform(&grid, rng)
 }
 
 /// Removes givens of `solution` in a random order while the solution stays
 /// unique, stopping at `target` givens.
-fn remove_givens(solution: &NBoard, target: usize, rng: &mut SplitMix64) -> NBoard {
+fn remove_givens(solution: &Grid, target: usize, rng: &mut SplitMix64) -> Grid {
     let g = solution.geometry();
     let mut board = solution.clone();
     let mut order: Vec<usize> = (0..g.cell_count()).collect();
@@ -149,7 +131,7 @@ fn remove_givens(solution: &NBoard, target: usize, rng: &mut SplitMix64) -> NBoa
         let (r, c) = g.position(i);
         let v = board.get(r, c);
         board.set(r, c, 0);
-        if nsolve::is_unique(&board) {
+        if solve::is_unique(&board) {
             givens -= 1;
         } else {
             board.set(r, c, v);

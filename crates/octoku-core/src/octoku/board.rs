@@ -14,7 +14,7 @@ use ruint::aliases::U256;
 use ruint::uint;
 
 use crate::error::{ParseError, Subject};
-use crate::geometry::Geometry;
+use crate::grid::geometry::Geometry;
 
 /// An 8x8 board packed into a `U256`, one 4-bit cell per nibble.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

@@ -11,7 +11,7 @@
 //! symbol there. Columns (hidden singles across the three bands) and cells
 //! (naked singles, bit-sliced over the nine symbols) are checked when the
 //! bands are settled, and the search branches on a cell with the fewest
-//! candidates. The same idea as the bit-packed solvers of seed 004 and of
+//! candidates. The same idea as bit-packed solvers such as
 //! jczsolve; the code is this crate's own.
 
 use crate::rng::SplitMix64;

@@ -10,8 +10,8 @@
 use ruint::aliases::U256;
 use ruint::uint;
 
-use crate::board::Board;
-use crate::geometry::Geometry;
+use crate::grid::geometry::Geometry;
+use crate::octoku::board::Board;
 
 /// Which checks start at each nibble: bit 2 row, bit 1 column, bit 0 subgrid.
 ///
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn geometry_boxes_follow_the_subgrid_numbering_of_checks() {
         // Subgrid s's check starts at its bottom-right cell (see CHECKS).
-        use crate::geometry::Unit;
+        use crate::grid::geometry::Unit;
         let g = Geometry::OCTOKU;
         let cells = |s| g.unit_cells(Unit::Box(s)).collect::<Vec<_>>();
         assert_eq!(cells(0)[0], (0, 0));

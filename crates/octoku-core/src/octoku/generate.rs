@@ -9,7 +9,7 @@
 use ruint::aliases::U256;
 
 use crate::address::{Address, keccak256};
-use crate::board::Board;
+use crate::octoku::board::Board;
 
 /// Returns the generation seed for `address`.
 ///
@@ -50,23 +50,36 @@ pub fn generate(address: &Address) -> Board {
 /// inner loop exits anyway and digit `i` is ORed into that filled nibble (for
 /// example `8 | 1 = 9`). That quirk is reproduced exactly.
 pub fn generate_from_seed(seed: U256) -> Board {
+    mirror_loop(seed, |_| {}).0
+}
+
+/// The contract's loop, calling `placed` with each placement; returns the
+/// board and how many 6-bit draws it took from the seed.
+fn mirror_loop(seed: U256, mut placed: impl FnMut(Placement)) -> (Board, usize) {
     let mut seed = seed;
     let mut puzzle = U256::ZERO;
     let mut bitmap: u128 = 1 << 64;
     let mut index: usize = 64;
-    for i in 1u64..9 {
+    let mut draws = 0;
+    for i in 1u8..9 {
         if seed.is_zero() {
             break;
         }
         while (bitmap >> index) & 1 == 1 && !seed.is_zero() {
             index = low_six_bits(seed);
             seed >>= 6;
+            draws += 1;
         }
+        placed(Placement {
+            digit: i,
+            nibble: index,
+            collided: (bitmap >> index) & 1 == 1,
+        });
         bitmap |= 1 << index;
         puzzle |= U256::from(i) << (index << 2);
         index = 64;
     }
-    Board(puzzle)
+    (Board(puzzle), draws)
 }
 
 /// Returns `seed & 0x3F` as an index.
@@ -106,32 +119,10 @@ impl GenerateTrace {
 
 /// Runs the generation loop like [`generate_from_seed`], recording each step.
 pub fn generate_trace(seed: U256) -> GenerateTrace {
-    let mut seed = seed;
-    let mut puzzle = U256::ZERO;
-    let mut bitmap: u128 = 1 << 64;
-    let mut index: usize = 64;
-    let mut draws = 0;
     let mut placements = Vec::with_capacity(8);
-    for i in 1u8..9 {
-        if seed.is_zero() {
-            break;
-        }
-        while (bitmap >> index) & 1 == 1 && !seed.is_zero() {
-            index = low_six_bits(seed);
-            seed >>= 6;
-            draws += 1;
-        }
-        placements.push(Placement {
-            digit: i,
-            nibble: index,
-            collided: (bitmap >> index) & 1 == 1,
-        });
-        bitmap |= 1 << index;
-        puzzle |= U256::from(i) << (index << 2);
-        index = 64;
-    }
+    let (puzzle, draws) = mirror_loop(seed, |p| placements.push(p));
     GenerateTrace {
-        puzzle: Board(puzzle),
+        puzzle,
         draws,
         placements,
     }

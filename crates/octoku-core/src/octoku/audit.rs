@@ -4,7 +4,7 @@
 //! board is solvable exactly when some valid grid has pairwise different
 //! digits on those cells (relabel the grid's digits to match). So solvability
 //! depends only on the cell set, and it is the same for every cell set in one
-//! orbit of the board's symmetry group ([`crate::symmetry`], 442,368 maps).
+//! orbit of the board's symmetry group ([`crate::octoku::symmetry`], 442,368 maps).
 //!
 //! The audit enumerates the orbits of k-cell sets by orderly generation: the
 //! canonical representatives of (k-1)-cell orbits, each grown by every free
@@ -19,9 +19,9 @@
 //! each stack and ordering the two stacks; the minimum over the 384 row maps of
 //! that column-canonical code is the canonical code of the set.
 
-use crate::board::Board;
-use crate::solve::solve;
-use crate::symmetry::{self, ORDER};
+use crate::octoku::board::Board;
+use crate::octoku::symmetry::{self, ORDER};
+use crate::solve::octoku::solve;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -315,7 +315,7 @@ pub fn audit(threads: usize, progress: &(dyn Fn(u64, u64) + Sync)) -> AuditRepor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::symmetry::Symmetry;
+    use crate::octoku::symmetry::Symmetry;
     use proptest::prelude::*;
 
     #[test]
@@ -502,11 +502,14 @@ mod tests {
             let explained = r
                 .unsolvable
                 .iter()
-                .filter(|u| crate::explain::contradiction(u.example).is_some())
+                .filter(|u| crate::octoku::explain::contradiction(u.example).is_some())
                 .count();
             println!("  unsolvable classes with a simple reason from `contradiction`: {explained}");
             for u in r.unsolvable.iter().take(3) {
-                println!("  reason: {:?}", crate::explain::contradiction(u.example));
+                println!(
+                    "  reason: {:?}",
+                    crate::octoku::explain::contradiction(u.example)
+                );
                 println!("  unsolvable: {} ({} sets)", u.example.to_hex(), u.size);
             }
             assert_eq!(r.cell_sets, binomial(64, k as u64));

@@ -1,5 +1,6 @@
-//! Solving boards of every geometry ([`NBoard`]): `solve`, `count`,
-//! `is_unique`, and a one-line reason when a simple contradiction shows.
+//! Solving boards of every geometry ([`Grid`]): `solve`, `count`,
+//! `is_unique` (a one-line reason when a simple contradiction shows is
+//! [`crate::rules::contradiction()`]).
 //!
 //! The solver keeps, for each symbol, a bitboard of the cells where it may
 //! still go (bit `i` is the cell at reading index `i = N * row + col`), in
@@ -20,12 +21,13 @@
 
 use std::sync::OnceLock;
 
-use crate::explain::{cells_phrase, join_and};
-use crate::geometry::{Geometry, Unit};
-use crate::nboard::NBoard;
+use crate::grid::Grid;
+use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
 
 mod bands;
+pub mod naive;
+pub mod octoku;
 
 /// The largest side, in symbols: a symbol set fits a `u16`.
 const MAX_N: usize = Geometry::MAX_SIZE;
@@ -349,47 +351,87 @@ impl<const W: usize> Solver<W> {
         }
     }
 
-    /// Runs the search on `board`, calling `found` with each solution's cells until it returns true.
+    /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
     fn run(
         &self,
-        board: &NBoard,
+        cells: &[u8],
         mut rng: Option<&mut SplitMix64>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) {
-        let Some(mut s) = self.start(board.cells()) else {
+        let Some(mut s) = self.start(cells) else {
             return;
         };
         if !self.propagate(&mut s) {
             return;
         }
         let mut buf = [0u8; MAX_N * MAX_N];
-        let cells = &mut buf[..board.cells().len()];
+        let out = &mut buf[..cells.len()];
         self.search(&s, &mut rng, &mut |t: &State<W>| {
-            self.grid(t, cells);
-            found(cells)
+            self.grid(t, out);
+            found(out)
         });
     }
 }
 
-/// Runs the search at the width the board needs.
-fn run(board: &NBoard, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
-    let g = board.geometry();
-    if g == Geometry::CLASSIC {
-        return bands::run(board.cells(), rng, found);
+/// A search path of the solver. Every path has one signature: start cells
+/// of its geometry in, each solution's cells out to `found` until it returns
+/// true; so every fast path is checked against the generic one by the same
+/// table of boards (see the tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// The generic bitboard solver, at the width the board needs.
+    Generic,
+    /// The 9×9 band solver ([`bands`]).
+    Bands,
+    /// The 8×8 solver of the uint256 board ([`octoku`]); it draws no random order.
+    Octoku,
+}
+
+impl Path {
+    /// The path [`solve`], [`count`] and [`solve_random`] take for `g`.
+    fn of(g: Geometry) -> Path {
+        if g == Geometry::CLASSIC {
+            Path::Bands
+        } else {
+            Path::Generic
+        }
     }
-    match g.cell_count().div_ceil(64) {
-        1 => Solver::<1>::new(g).run(board, rng, found),
-        2 => Solver::<2>::new(g).run(board, rng, found),
-        3 => Solver::<3>::new(g).run(board, rng, found),
-        _ => Solver::<4>::new(g).run(board, rng, found),
+
+    /// Runs the search on the cells of `g`.
+    pub(crate) fn run(
+        self,
+        g: Geometry,
+        cells: &[u8],
+        rng: Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&[u8]) -> bool,
+    ) {
+        match self {
+            Path::Bands => bands::run(cells, rng, found),
+            Path::Octoku => {
+                let cells: &[u8; 64] = cells.try_into().expect("the 8x8 path takes 64 cells");
+                octoku::run(cells, found)
+            }
+            Path::Generic => match g.cell_count().div_ceil(64) {
+                1 => Solver::<1>::new(g).run(cells, rng, found),
+                2 => Solver::<2>::new(g).run(cells, rng, found),
+                3 => Solver::<3>::new(g).run(cells, rng, found),
+                _ => Solver::<4>::new(g).run(cells, rng, found),
+            },
+        }
     }
 }
 
+/// Runs the search the board's geometry takes.
+fn run(board: &Grid, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
+    let g = board.geometry();
+    Path::of(g).run(g, board.cells(), rng, found)
+}
+
 /// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
-pub fn solve(board: &NBoard) -> Option<NBoard> {
+pub fn solve(board: &Grid) -> Option<Grid> {
     let mut out = None;
     run(board, None, &mut |cells: &[u8]| {
-        out = NBoard::from_cells(board.geometry(), cells).ok();
+        out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
     out
@@ -397,17 +439,17 @@ pub fn solve(board: &NBoard) -> Option<NBoard> {
 
 /// A solution picked at random (the candidates of each branch in an order
 /// drawn from `rng`): the same seed gives the same grid.
-pub fn solve_random(board: &NBoard, rng: &mut SplitMix64) -> Option<NBoard> {
+pub fn solve_random(board: &Grid, rng: &mut SplitMix64) -> Option<Grid> {
     let mut out = None;
     run(board, Some(rng), &mut |cells: &[u8]| {
-        out = NBoard::from_cells(board.geometry(), cells).ok();
+        out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
     out
 }
 
 /// Counts the solutions of a board, exactly up to `limit` (the count stops there).
-pub fn count(board: &NBoard, limit: u64) -> u64 {
+pub fn count(board: &Grid, limit: u64) -> u64 {
     if limit == 0 {
         return 0;
     }
@@ -420,215 +462,95 @@ pub fn count(board: &NBoard, limit: u64) -> u64 {
 }
 
 /// Whether a board has exactly one solution.
-pub fn is_unique(board: &NBoard) -> bool {
+pub fn is_unique(board: &Grid) -> bool {
     count(board, 2) == 1
 }
 
-/// A simple reason why a board has no solution, visible from its givens.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Contradiction {
-    /// A symbol given twice in a unit.
-    Repeated {
-        /// The unit.
-        unit: Unit,
-        /// The symbol (1..=N).
-        symbol: u8,
-    },
-    /// An empty cell whose row, column and box already hold every symbol.
-    DeadCell {
-        /// 0-based row.
-        row: usize,
-        /// 0-based column.
-        col: usize,
-    },
-    /// A symbol missing from a unit with no empty cell of the unit able to take it.
-    NoPlace {
-        /// The unit.
-        unit: Unit,
-        /// The symbol (1..=N).
-        symbol: u8,
-    },
-    /// `cells.len()` empty cells of a unit that can hold fewer symbols between them.
-    CrowdedCells {
-        /// The unit.
-        unit: Unit,
-        /// The cells `(row, col)`.
-        cells: Vec<(usize, usize)>,
-        /// Every symbol they can hold.
-        symbols: Vec<u8>,
-    },
-    /// `symbols.len()` missing symbols of a unit with fewer places between them.
-    CrowdedSymbols {
-        /// The unit.
-        unit: Unit,
-        /// The symbols.
-        symbols: Vec<u8>,
-        /// Every cell `(row, col)` that can take one of them.
-        cells: Vec<(usize, usize)>,
-    },
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::solved_grid;
+    use proptest::prelude::*;
 
-impl Contradiction {
-    /// The reason in one line, naming symbols with `name` (e.g. the board's own symbol set).
-    pub fn message(&self, geometry: Geometry, name: &dyn Fn(u8) -> String) -> String {
-        let unit_name = |u: Unit| geometry.describe(u);
-        let names = |v: &[u8]| v.iter().map(|&s| name(s)).collect::<Vec<_>>();
-        match self {
-            Contradiction::Repeated { unit, symbol } => {
-                format!("{} holds {} twice", unit_name(*unit), name(*symbol))
-            }
-            Contradiction::DeadCell { row, col } => format!(
-                "row {} column {} can take no symbol: its row, column and box already hold all {}",
-                row + 1,
-                col + 1,
-                geometry.size()
-            ),
-            Contradiction::NoPlace { unit, symbol } => {
-                format!("{} has no place for {}", unit_name(*unit), name(*symbol))
-            }
-            Contradiction::CrowdedCells {
-                unit,
-                cells,
-                symbols,
-            } => format!(
-                "{}: {} can only hold {}",
-                unit_name(*unit),
-                cells_phrase(*unit, cells),
-                join_and(&names(symbols), "or")
-            ),
-            Contradiction::CrowdedSymbols {
-                unit,
-                symbols,
-                cells,
-            } => format!(
-                "{}: {} can only go in {}",
-                unit_name(*unit),
-                join_and(&names(symbols), "and"),
-                cells_phrase(*unit, cells)
-            ),
-        }
+    /// Every solution of `cells` on `path`, up to `limit`.
+    fn solutions(path: Path, g: Geometry, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        path.run(g, cells, None, &mut |s: &[u8]| {
+            out.push(s.to_vec());
+            out.len() >= limit
+        });
+        out
     }
-}
 
-/// The default name of symbol `v`: `1`-`9`, then `A`-`G`.
-fn default_name(v: u8) -> String {
-    match v {
-        1..=9 => char::from(b'0' + v).to_string(),
-        _ => char::from(b'A' + v - 10).to_string(),
-    }
-}
-
-impl Contradiction {
-    /// The reason in one line with the default symbols (`1`-`9`, then `A`-`G`).
-    pub fn describe(&self, geometry: Geometry) -> String {
-        self.message(geometry, &default_name)
-    }
-}
-
-/// A simple reason why `board` has no solution, when one shows from its
-/// givens; `None` when none is found (the board may still have no solution).
-///
-/// Looks, in order, for: a symbol given twice in a unit; an empty cell that
-/// can take no symbol; a symbol with no place left in a unit; and k empty
-/// cells of a unit that can hold fewer than k symbols between them, or k
-/// missing symbols of a unit with fewer than k places between them (k = 2,
-/// then 3).
-pub fn contradiction(board: &NBoard) -> Option<Contradiction> {
-    let g = board.geometry();
-    let n = g.size();
-    let cells = board.cells();
-    let units: Vec<(Unit, Vec<usize>)> = g
-        .units()
-        .map(|u| (u, g.unit_cells(u).map(|(r, c)| g.index(r, c)).collect()))
-        .collect();
-    let mut used = vec![0u32; 3 * n];
-    for (k, (unit, members)) in units.iter().enumerate() {
-        for &i in members {
-            let v = cells[i];
-            if v != 0 {
-                if used[k] >> v & 1 != 0 {
-                    return Some(Contradiction::Repeated {
-                        unit: *unit,
-                        symbol: v,
-                    });
+    /// A random start of `g`: a random solved grid with `keep` of 256 of its
+    /// cells kept, and `noise` random givens written over it (which may make
+    /// it unsolvable).
+    fn random_start(g: Geometry, seed: u64, keep: u8, noise: &[(usize, u8)]) -> Grid {
+        let mut rng = SplitMix64::new(seed);
+        let grid = solved_grid(g, &mut rng);
+        let n = g.size();
+        let mut cells: Vec<u8> = grid
+            .cells()
+            .iter()
+            .map(|&v| {
+                if rng.below(256) < u64::from(keep) {
+                    v
+                } else {
+                    0
                 }
-                used[k] |= 1 << v;
-            }
+            })
+            .collect();
+        for &(i, v) in noise {
+            cells[i % (n * n)] = v % (n as u8 + 1);
         }
+        Grid::from_cells(g, &cells).expect("values 0..=N")
     }
-    let full = (1u32 << (n + 1)) - 2;
-    let mut cand = vec![0u32; n * n];
-    for i in 0..n * n {
-        if cells[i] == 0 {
-            let (r, c) = g.position(i);
-            cand[i] = full & !(used[r] | used[n + c] | used[2 * n + g.box_of(r, c)]);
-            if cand[i] == 0 {
-                return Some(Contradiction::DeadCell { row: r, col: c });
-            }
-        }
-    }
-    for (k, (unit, members)) in units.iter().enumerate() {
-        for v in 1..=n as u8 {
-            if used[k] >> v & 1 == 0 && !members.iter().any(|&i| cand[i] >> v & 1 != 0) {
-                return Some(Contradiction::NoPlace {
-                    unit: *unit,
-                    symbol: v,
-                });
-            }
-        }
-    }
-    let symbols_of =
-        |mask: u32| -> Vec<u8> { (1..=n as u8).filter(|v| mask >> v & 1 != 0).collect() };
-    for size in 2..=3usize {
-        for (k, (unit, members)) in units.iter().enumerate() {
-            let empty: Vec<usize> = members.iter().copied().filter(|&i| cells[i] == 0).collect();
-            for pick in subsets(empty.len(), size) {
-                let chosen: Vec<usize> = pick.iter().map(|&j| empty[j]).collect();
-                let union = chosen.iter().fold(0u32, |a, &i| a | cand[i]);
-                if (union.count_ones() as usize) < size {
-                    return Some(Contradiction::CrowdedCells {
-                        unit: *unit,
-                        cells: chosen.iter().map(|&i| g.position(i)).collect(),
-                        symbols: symbols_of(union),
-                    });
-                }
-            }
-            let missing = symbols_of(full & !used[k]);
-            for pick in subsets(missing.len(), size) {
-                let mask = pick.iter().fold(0u32, |a, &j| a | 1 << missing[j]);
-                let places: Vec<usize> = empty
-                    .iter()
-                    .copied()
-                    .filter(|&i| cand[i] & mask != 0)
-                    .collect();
-                if places.len() < size {
-                    return Some(Contradiction::CrowdedSymbols {
-                        unit: *unit,
-                        symbols: symbols_of(mask),
-                        cells: places.iter().map(|&i| g.position(i)).collect(),
-                    });
-                }
-            }
-        }
-    }
-    None
-}
 
-/// Every `size`-element subset of `0..len`, as ascending index lists.
-fn subsets(len: usize, size: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut pick: Vec<usize> = (0..size).collect();
-    if size > len {
-        return out;
-    }
-    loop {
-        out.push(pick.clone());
-        let Some(j) = (0..size).rev().find(|&j| pick[j] < len - size + j) else {
-            return out;
-        };
-        pick[j] += 1;
-        for k in j + 1..size {
-            pick[k] = pick[k - 1] + 1;
+    /// The fast path's answers on `start` equal the generic solver's: the same
+    /// number of solutions (up to 12), each a valid grid keeping the givens.
+    fn agrees(fast: Path, start: &Grid) -> Result<(), TestCaseError> {
+        let g = start.geometry();
+        let generic = solutions(Path::Generic, g, start.cells(), 12);
+        let quick = solutions(fast, g, start.cells(), 12);
+        prop_assert_eq!(quick.len(), generic.len(), "{:?} on {:?}", fast, start);
+        for s in quick.iter().chain(&generic) {
+            let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+            prop_assert!(
+                crate::rules::is_solution(start, &s),
+                "{:?} gave {:?}",
+                fast,
+                s
+            );
         }
+        let mut quick = quick;
+        let mut generic = generic;
+        quick.sort();
+        generic.sort();
+        if quick.len() < 12 {
+            prop_assert_eq!(quick, generic, "the same solutions");
+        }
+        Ok(())
+    }
+
+    proptest! {
+        /// The 9×9 band path and the 8×8 uint256 path find the same solutions
+        /// as the generic solver on random starts of their size (sparse ones
+        /// with many solutions, dense ones, and contradictory ones).
+        #[test]
+        fn every_fast_path_agrees_with_the_generic_solver(
+            seed in any::<u64>(),
+            keep in 0u8..=255,
+            noise in proptest::collection::vec((0usize..81, 0u8..10), 0..3),
+        ) {
+            agrees(Path::Bands, &random_start(Geometry::CLASSIC, seed, keep, &noise))?;
+            agrees(Path::Octoku, &random_start(Geometry::OCTOKU, seed, keep, &noise))?;
+        }
+    }
+
+    #[test]
+    fn solve_takes_the_band_path_for_9x9_only() {
+        assert_eq!(Path::of(Geometry::CLASSIC), Path::Bands);
+        assert_eq!(Path::of(Geometry::OCTOKU), Path::Generic);
+        assert_eq!(Path::of(Geometry::for_size(16).unwrap()), Path::Generic);
     }
 }

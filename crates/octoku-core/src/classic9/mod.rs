@@ -1,5 +1,5 @@
 //! Classic 9×9 Sudoku: a bit-exact mirror of the on-chain validator
-//! `contracts/classic9/Classic9Reference.sol` (seed 000's method), which the
+//! `contracts/classic9/Classic9Reference.sol`, which the
 //! golfed `Classic9Golf.sol` matches on every call.
 //!
 //! A grid is 81 bytes, one byte per cell in reading order: byte `9r + c` is
@@ -8,20 +8,19 @@
 //! outside 1..=9 makes it invalid. In a start, a 0 byte is an empty cell and
 //! any other byte must equal the solution's.
 //!
-//! [`is_valid_solution`] and [`verify`] mirror the two functions over byte
+//! [`is_valid_solution`] and [`verify_bytes`] mirror the two functions over byte
 //! slices; the contract's `GridLength(uint256)` revert is
 //! [`Classic9Error::GridLength`]. [`run`] mirrors a whole call, calldata and
 //! value included, as solc's dispatcher and ABI decoder handle it.
-//! [`is_valid_board`] and [`verify_boards`] take the general [`NBoard`] of
+//! [`is_valid_board`] and [`verify_boards`] take the general [`Grid`] of
 //! [`Geometry::CLASSIC`] (its cells are exactly the contract's 81 bytes).
 
-use std::fmt;
-
+use alloy_sol_types::{SolCall, SolError};
 use ruint::aliases::U256;
 use ruint::uint;
 
-use crate::geometry::Geometry;
-use crate::nboard::NBoard;
+use crate::grid::Grid;
+use crate::grid::geometry::Geometry;
 
 /// Cells in a grid (`CELLS` in the contract).
 pub const CELLS: usize = 81;
@@ -35,19 +34,37 @@ pub const CELLS: usize = 81;
 /// | mask    | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff | 01ff |
 pub const GROUP: U256 = uint!(0x01ff01ff01ff01ff01ff01ff01ff01ff01ff_U256);
 
-/// Selector of `isValidSolution(bytes)`: the first 4 bytes of its keccak256.
-pub const IS_VALID_SOLUTION_SELECTOR: [u8; 4] = [0x84, 0x39, 0x74, 0xd7];
+alloy_sol_types::sol! {
+    /// The 9×9 validators' interface, as `contracts/classic9/IClassic9.sol`
+    /// declares it (the EVM crate's bindings read that file; its tests run
+    /// this mirror's calldata and answers against the compiled contracts).
+    interface IClassic9 {
+        /// Whether `grid` (81 bytes) is a valid solved grid.
+        function isValidSolution(bytes calldata grid) external pure returns (bool);
+        /// Whether `solution` keeps the givens of `start` and is valid.
+        function verify(bytes calldata start, bytes calldata solution) external pure returns (bool);
+        /// A grid (or start) that is not 81 bytes long.
+        error GridLength(uint256 length);
+    }
+}
+
+/// Selector of `isValidSolution(bytes)`.
+pub const IS_VALID_SOLUTION_SELECTOR: [u8; 4] = IClassic9::isValidSolutionCall::SELECTOR;
 
 /// Selector of `verify(bytes,bytes)`.
-pub const VERIFY_SELECTOR: [u8; 4] = [0xf7, 0xe8, 0x3a, 0xee];
+pub const VERIFY_SELECTOR: [u8; 4] = IClassic9::verifyCall::SELECTOR;
 
 /// Selector of the custom error `GridLength(uint256)`.
-pub const GRID_LENGTH_SELECTOR: [u8; 4] = [0xab, 0xda, 0xda, 0xed];
+pub const GRID_LENGTH_SELECTOR: [u8; 4] = IClassic9::GridLength::SELECTOR;
 
 /// Why the validator refuses a call: the contract's custom error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
 pub enum Classic9Error {
     /// `GridLength(length)`: a grid (or start) that is not 81 bytes long.
+    #[error(
+        "a grid of {length} bytes: expected {CELLS} bytes, one per cell in reading order (GridLength({length}))"
+    )]
     GridLength {
         /// The length of the refused argument, in bytes.
         length: u64,
@@ -58,27 +75,15 @@ impl Classic9Error {
     /// The revert data the contract returns: the selector and the length word.
     pub fn revert_data(self) -> Vec<u8> {
         let Classic9Error::GridLength { length } = self;
-        let mut data = GRID_LENGTH_SELECTOR.to_vec();
-        data.extend_from_slice(&U256::from(length).to_be_bytes::<32>());
-        data
+        IClassic9::GridLength {
+            length: U256::from(length),
+        }
+        .abi_encode()
     }
 }
 
-impl fmt::Display for Classic9Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Classic9Error::GridLength { length } = self;
-        write!(
-            f,
-            "a grid of {length} bytes: expected {CELLS} bytes, one per cell in reading order \
-             (GridLength({length}))"
-        )
-    }
-}
-
-impl std::error::Error for Classic9Error {}
-
-/// Seed 000's `test_valid_solution` grids (valid), one digit per cell.
-pub const SEED_VALID: [&str; 5] = [
+/// Five valid grids from the reference validator's tests, one digit per cell.
+pub const VALID_GRIDS: [&str; 5] = [
     "953168742862734951417952836746893125281645397395271468138529674574386219629417583",
     "256734198891265374347198652514683729728519436963427581135942867689371245472856913",
     "964532178187694235235817964629451783573986412841273596416728359352169847798345621",
@@ -86,8 +91,8 @@ pub const SEED_VALID: [&str; 5] = [
     "123745689456819237789263514897452361632198745541637928315924876274586193968371452",
 ];
 
-/// Seed 000's `test_invalid_solution` grids (each a valid grid with one cell changed).
-pub const SEED_INVALID: [&str; 5] = [
+/// Five invalid grids from the same tests (each a valid grid with one cell changed).
+pub const INVALID_GRIDS: [&str; 5] = [
     "953168742862734951417952836746893125281645397395271468138529674574386219629417582",
     "256734198891265374347198652414683729728519436963427581135942867689371245472856913",
     "964532178187594235235817964629451783573986412841273596416728359352169847798345621",
@@ -96,26 +101,16 @@ pub const SEED_INVALID: [&str; 5] = [
 ];
 
 /// Why text is not a grid's bytes (see [`parse_grid`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error(
+    "{what}: {problem}; expected 81 cells of 0-9 ('.' or 0 for empty; spaces, '|' and newlines ignored) or 0x followed by an even number of hex digits (the raw bytes)"
+)]
 pub struct GridTextError {
     /// What the text was for (`START`, `SOLUTION`, `GRID`).
     pub what: String,
     /// What is wrong with it.
     pub problem: String,
 }
-
-impl fmt::Display for GridTextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: {}; expected 81 cells of 0-9 ('.' or 0 for empty; spaces, '|' and \
-             newlines ignored) or 0x followed by an even number of hex digits (the raw bytes)",
-            self.what, self.problem
-        )
-    }
-}
-
-impl std::error::Error for GridTextError {}
 
 /// A grid's bytes from text: 81 cells `0`-`9` (`.` for 0; spaces, `|`, `-`,
 /// `+` and newlines ignored), or `0x` and hex digits for raw bytes of any
@@ -188,7 +183,7 @@ pub fn is_valid_solution(grid: &[u8]) -> Result<bool, Classic9Error> {
 /// }
 /// return _valid(solution);
 /// ```
-pub fn verify(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
+pub fn verify_bytes(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
     let start = exact(start)?;
     let solution = exact(solution)?;
     for i in 0..CELLS {
@@ -200,39 +195,31 @@ pub fn verify(start: &[u8], solution: &[u8]) -> Result<bool, Classic9Error> {
 }
 
 /// A board the classic validator does not take: not 9×9 with 3×3 boxes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error(
+    "a {n}x{n} board with {r}x{c} boxes: the classic validator takes 9x9 boards with 3x3 boxes",
+    n = geometry.size(),
+    r = geometry.box_rows(),
+    c = geometry.box_cols()
+)]
 pub struct NotClassic {
     /// The board's geometry.
     pub geometry: Geometry,
 }
 
-impl fmt::Display for NotClassic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a {n}x{n} board with {r}x{c} boxes: the classic validator takes 9x9 boards with 3x3 boxes",
-            n = self.geometry.size(),
-            r = self.geometry.box_rows(),
-            c = self.geometry.box_cols()
-        )
-    }
-}
-
-impl std::error::Error for NotClassic {}
-
 /// [`is_valid_solution`] of a board's cells (a 9×9 board with 3×3 boxes).
-pub fn is_valid_board(board: &NBoard) -> Result<bool, NotClassic> {
+pub fn is_valid_board(board: &Grid) -> Result<bool, NotClassic> {
     Ok(valid(classic_cells(board)?))
 }
 
-/// [`verify`] of two boards' cells (both 9×9 with 3×3 boxes).
-pub fn verify_boards(start: &NBoard, solution: &NBoard) -> Result<bool, NotClassic> {
+/// [`verify_bytes`] of two boards' cells (both 9×9 with 3×3 boxes).
+pub fn verify_boards(start: &Grid, solution: &Grid) -> Result<bool, NotClassic> {
     let (start, solution) = (classic_cells(start)?, classic_cells(solution)?);
     Ok(start.iter().zip(solution).all(|(&s, &x)| s == 0 || s == x) && valid(solution))
 }
 
 /// The 81 cells of a board of [`Geometry::CLASSIC`].
-fn classic_cells(board: &NBoard) -> Result<&[u8; CELLS], NotClassic> {
+fn classic_cells(board: &Grid) -> Result<&[u8; CELLS], NotClassic> {
     let not_classic = NotClassic {
         geometry: board.geometry(),
     };
@@ -249,7 +236,7 @@ fn exact(grid: &[u8]) -> Result<&[u8; CELLS], Classic9Error> {
     })
 }
 
-/// Seed 000's masks, as `Classic9Reference._valid`.
+/// The reference validator's masks, as `Classic9Reference._valid`.
 ///
 /// ```solidity
 /// uint256 rows = GROUP; uint256 columns = GROUP; uint256 boxes = GROUP;
@@ -306,7 +293,7 @@ impl Outcome {
     /// The return or revert data the contract produces.
     pub fn output(&self) -> Vec<u8> {
         match self {
-            Outcome::Returned(valid) => U256::from(*valid as u8).to_be_bytes::<32>().to_vec(),
+            Outcome::Returned(valid) => IClassic9::isValidSolutionCall::abi_encode_returns(valid),
             Outcome::Error(error) => error.revert_data(),
             Outcome::Refused => Vec::new(),
         }
@@ -353,7 +340,7 @@ pub fn run(calldata: &[u8], value_sent: bool) -> Outcome {
     let result = if arguments == 1 {
         is_valid_solution(args[0])
     } else {
-        verify(args[0], args[1])
+        verify_bytes(args[0], args[1])
     };
     match result {
         Ok(valid) => Outcome::Returned(valid),
@@ -411,62 +398,46 @@ mod tests {
         text.bytes().map(|b| b - b'0').collect()
     }
 
-    fn selector(signature: &str) -> [u8; 4] {
-        let hash = crate::keccak256(signature.as_bytes());
-        [hash[0], hash[1], hash[2], hash[3]]
-    }
-
     fn word_bytes(value: u64) -> [u8; 32] {
         U256::from(value).to_be_bytes::<32>()
     }
 
-    /// abi.encodeCall for one or two `bytes` arguments, canonical layout.
-    fn encode(selector: [u8; 4], args: &[&[u8]]) -> Vec<u8> {
-        let mut head = selector.to_vec();
-        let mut tail = Vec::new();
-        let base = 32 * args.len();
-        for arg in args {
-            head.extend_from_slice(&word_bytes((base + tail.len()) as u64));
-            tail.extend_from_slice(&word_bytes(arg.len() as u64));
-            tail.extend_from_slice(arg);
-            tail.resize(tail.len().div_ceil(32) * 32, 0);
+    /// abi.encodeCall for `isValidSolution` (one argument) or `verify` (two).
+    fn encode(args: &[&[u8]]) -> Vec<u8> {
+        let bytes = |b: &[u8]| alloy_primitives::Bytes::copy_from_slice(b);
+        match args {
+            [grid] => IClassic9::isValidSolutionCall { grid: bytes(grid) }.abi_encode(),
+            [start, solution] => IClassic9::verifyCall {
+                start: bytes(start),
+                solution: bytes(solution),
+            }
+            .abi_encode(),
+            _ => unreachable!("one or two arguments"),
         }
-        head.extend_from_slice(&tail);
-        head
-    }
-
-    #[test]
-    fn selectors_are_the_keccak_of_the_signatures() {
-        assert_eq!(
-            IS_VALID_SOLUTION_SELECTOR,
-            selector("isValidSolution(bytes)")
-        );
-        assert_eq!(VERIFY_SELECTOR, selector("verify(bytes,bytes)"));
-        assert_eq!(GRID_LENGTH_SELECTOR, selector("GridLength(uint256)"));
     }
 
     #[test]
     fn seed_valid_grids_are_valid() {
-        for text in SEED_VALID {
+        for text in VALID_GRIDS {
             let grid = digits(text);
             assert_eq!(is_valid_solution(&grid), Ok(true), "{text}");
-            assert_eq!(verify(&[0; CELLS], &grid), Ok(true), "{text}");
-            assert_eq!(verify(&grid, &grid), Ok(true), "{text}");
+            assert_eq!(verify_bytes(&[0; CELLS], &grid), Ok(true), "{text}");
+            assert_eq!(verify_bytes(&grid, &grid), Ok(true), "{text}");
         }
     }
 
     #[test]
     fn seed_invalid_grids_are_invalid() {
-        for text in SEED_INVALID {
+        for text in INVALID_GRIDS {
             let grid = digits(text);
             assert_eq!(is_valid_solution(&grid), Ok(false), "{text}");
-            assert_eq!(verify(&[0; CELLS], &grid), Ok(false), "{text}");
+            assert_eq!(verify_bytes(&[0; CELLS], &grid), Ok(false), "{text}");
         }
     }
 
     #[test]
     fn every_byte_outside_1_to_9_makes_a_valid_grid_invalid() {
-        let grid = digits(SEED_VALID[0]);
+        let grid = digits(VALID_GRIDS[0]);
         for value in (0..=255u8).filter(|v| !(1..=9).contains(v)) {
             for cell in [0, 40, 80] {
                 let mut bad = grid.clone();
@@ -478,13 +449,13 @@ mod tests {
 
     #[test]
     fn a_given_must_be_empty_or_equal_to_the_solution() {
-        let grid = digits(SEED_VALID[1]);
+        let grid = digits(VALID_GRIDS[1]);
         let mut start = [0u8; CELLS];
         start[17] = grid[17];
-        assert_eq!(verify(&start, &grid), Ok(true));
+        assert_eq!(verify_bytes(&start, &grid), Ok(true));
         for value in (1..=255u8).filter(|&v| v != grid[17]) {
             start[17] = value;
-            assert_eq!(verify(&start, &grid), Ok(false), "given {value}");
+            assert_eq!(verify_bytes(&start, &grid), Ok(false), "given {value}");
         }
     }
 
@@ -504,14 +475,14 @@ mod tests {
 
     #[test]
     fn boards_of_the_classic_geometry_agree_with_the_bytes() {
-        for text in SEED_VALID.iter().chain(&SEED_INVALID) {
+        for text in VALID_GRIDS.iter().chain(&INVALID_GRIDS) {
             let grid = digits(text);
-            let board = NBoard::from_cells(Geometry::CLASSIC, &grid).unwrap();
-            let empty = NBoard::empty(Geometry::CLASSIC);
+            let board = Grid::from_cells(Geometry::CLASSIC, &grid).unwrap();
+            let empty = Grid::empty(Geometry::CLASSIC);
             assert_eq!(is_valid_board(&board).ok(), is_valid_solution(&grid).ok());
             assert_eq!(
                 verify_boards(&empty, &board).ok(),
-                verify(&[0; CELLS], &grid).ok()
+                verify_bytes(&[0; CELLS], &grid).ok()
             );
             let mut start = empty.clone();
             start.set(4, 4, grid[40] % 9 + 1);
@@ -519,10 +490,10 @@ mod tests {
             given[40] = grid[40] % 9 + 1;
             assert_eq!(
                 verify_boards(&start, &board).ok(),
-                verify(&given, &grid).ok()
+                verify_bytes(&given, &grid).ok()
             );
         }
-        let octoku = NBoard::empty(Geometry::OCTOKU);
+        let octoku = Grid::empty(Geometry::OCTOKU);
         assert_eq!(
             is_valid_board(&octoku),
             Err(NotClassic {
@@ -530,7 +501,7 @@ mod tests {
             })
         );
         let rows = Geometry::new(1, 9).unwrap();
-        let err = is_valid_board(&NBoard::empty(rows)).unwrap_err();
+        let err = is_valid_board(&Grid::empty(rows)).unwrap_err();
         assert_eq!(
             err.to_string(),
             "a 9x9 board with 1x9 boxes: the classic validator takes 9x9 boards with 3x3 boxes"
@@ -539,9 +510,9 @@ mod tests {
 
     #[test]
     fn grids_parse_from_digits_dots_and_hex() {
-        let grid = parse_grid("GRID", SEED_VALID[0]).unwrap();
-        assert_eq!(grid, digits(SEED_VALID[0]));
-        let spaced: String = SEED_VALID[0]
+        let grid = parse_grid("GRID", VALID_GRIDS[0]).unwrap();
+        assert_eq!(grid, digits(VALID_GRIDS[0]));
+        let spaced: String = VALID_GRIDS[0]
             .as_bytes()
             .chunks(9)
             .map(|row| format!("{} |\n", std::str::from_utf8(row).unwrap()))
@@ -564,15 +535,15 @@ mod tests {
 
     #[test]
     fn every_other_length_is_a_grid_length_error() {
-        let grid = digits(SEED_VALID[2]);
+        let grid = digits(VALID_GRIDS[2]);
         for len in (0..=200).filter(|&len| len != CELLS) {
             let wrong = vec![1u8; len];
             let error = Err(Classic9Error::GridLength { length: len as u64 });
             assert_eq!(is_valid_solution(&wrong), error);
-            assert_eq!(verify(&wrong, &grid), error);
-            assert_eq!(verify(&grid, &wrong), error);
+            assert_eq!(verify_bytes(&wrong, &grid), error);
+            assert_eq!(verify_bytes(&grid, &wrong), error);
             // the start's length is checked first
-            assert_eq!(verify(&wrong, &[0; 7]), error);
+            assert_eq!(verify_bytes(&wrong, &[0; 7]), error);
         }
     }
 
@@ -591,16 +562,16 @@ mod tests {
 
     #[test]
     fn run_decodes_well_formed_calls() {
-        let grid = digits(SEED_VALID[3]);
-        let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
+        let grid = digits(VALID_GRIDS[3]);
+        let call = encode(&[&grid]);
         assert_eq!(run(&call, false), Outcome::Returned(true));
         assert_eq!(run(&call, false).output(), word_bytes(1));
         assert_eq!(run(&call, true), Outcome::Refused);
-        let bad = digits(SEED_INVALID[3]);
-        let call = encode(VERIFY_SELECTOR, &[&[0; CELLS], &bad]);
+        let bad = digits(INVALID_GRIDS[3]);
+        let call = encode(&[&[0; CELLS], &bad]);
         assert_eq!(run(&call, false), Outcome::Returned(false));
         assert_eq!(run(&call, false).output(), word_bytes(0));
-        let call = encode(VERIFY_SELECTOR, &[&[0; 80], &bad]);
+        let call = encode(&[&[0; 80], &bad]);
         assert_eq!(
             run(&call, false),
             Outcome::Error(Classic9Error::GridLength { length: 80 })
@@ -609,8 +580,8 @@ mod tests {
 
     #[test]
     fn run_refuses_what_solcs_decoder_refuses() {
-        let grid = digits(SEED_VALID[4]);
-        let call = encode(IS_VALID_SOLUTION_SELECTOR, &[&grid]);
+        let grid = digits(VALID_GRIDS[4]);
+        let call = encode(&[&grid]);
         // calldata shorter than 4 bytes, unknown selector
         assert_eq!(run(&[], false), Outcome::Refused);
         assert_eq!(run(&call[..3], false), Outcome::Refused);

@@ -2,35 +2,40 @@
 //! per cell in reading order, 0 for an empty cell and 1..=N for a symbol.
 //!
 //! The cell order is the one of the 8×8 [`Board`] and of the classic 81-byte
-//! calldata form: index `N * row + col`. [`NBoard::cells`] is that byte slice
-//! and [`NBoard::from_cells`] builds a board from one, checking its length and
+//! calldata form: index `N * row + col`. [`Grid::cells`] is that byte slice
+//! and [`Grid::from_cells`] builds a board from one, checking its length and
 //! every value.
 //!
 //! ```
-//! use octoku_core::geometry::Geometry;
-//! use octoku_core::nboard::NBoard;
-//! let mut b = NBoard::empty(Geometry::CLASSIC);
+//! use octoku_core::grid::geometry::Geometry;
+//! use octoku_core::grid::Grid;
+//! let mut b = Grid::empty(Geometry::CLASSIC);
 //! b.set(0, 8, 9);
 //! assert_eq!(b.cells()[8], 9);
-//! assert_eq!(NBoard::from_cells(Geometry::CLASSIC, b.cells()), Ok(b));
+//! assert_eq!(Grid::from_cells(Geometry::CLASSIC, b.cells()), Ok(b));
 //! ```
+
+pub mod geometry;
+pub mod text;
 
 use std::fmt;
 
-use crate::board::Board;
-use crate::geometry::Geometry;
+use crate::grid::geometry::Geometry;
+use crate::octoku::board::Board;
 
 /// An N×N board of a given geometry: one value per cell, 0 = empty, 1..=N a symbol.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct NBoard {
+pub struct Grid {
     geometry: Geometry,
     cells: Vec<u8>,
 }
 
 /// Why raw cells do not make a board of the asked geometry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CellsError {
     /// The slice does not hold N² cells.
+    #[error("{found} cells for a {geometry} board; expected exactly {}", geometry.cell_count())]
     WrongLength {
         /// The geometry asked for.
         geometry: Geometry,
@@ -38,6 +43,12 @@ pub enum CellsError {
         found: usize,
     },
     /// A cell holds a value above N.
+    #[error(
+        "row {} column {} holds {value}; cells of a {geometry} board must be 0 (empty) or 1-{}",
+        row + 1,
+        col + 1,
+        geometry.size()
+    )]
     ValueOutOfRange {
         /// The geometry asked for.
         geometry: Geometry,
@@ -49,53 +60,24 @@ pub enum CellsError {
         value: u8,
     },
     /// An 8×8 [`Board`] was asked of a board of another geometry.
+    #[error("a {geometry} board has no 8x8 word form; expected an 8x8 board with 2x4 boxes")]
     NotOctoku {
         /// The board's geometry.
         geometry: Geometry,
     },
 }
 
-impl fmt::Display for CellsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            CellsError::WrongLength { geometry, found } => write!(
-                f,
-                "{found} cells for a {geometry} board; expected exactly {}",
-                geometry.cell_count()
-            ),
-            CellsError::ValueOutOfRange {
-                geometry,
-                row,
-                col,
-                value,
-            } => write!(
-                f,
-                "row {} column {} holds {value}; cells of a {geometry} board must be 0 (empty) or 1-{}",
-                row + 1,
-                col + 1,
-                geometry.size()
-            ),
-            CellsError::NotOctoku { geometry } => write!(
-                f,
-                "a {geometry} board has no 8x8 word form; expected an 8x8 board with 2x4 boxes"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CellsError {}
-
-impl NBoard {
+impl Grid {
     /// The board of `geometry` with every cell empty.
-    pub fn empty(geometry: Geometry) -> NBoard {
-        NBoard {
+    pub fn empty(geometry: Geometry) -> Grid {
+        Grid {
             geometry,
             cells: vec![0; geometry.cell_count()],
         }
     }
 
     /// A board from N² cells in reading order; every value must be 0..=N.
-    pub fn from_cells(geometry: Geometry, cells: &[u8]) -> Result<NBoard, CellsError> {
+    pub fn from_cells(geometry: Geometry, cells: &[u8]) -> Result<Grid, CellsError> {
         if cells.len() != geometry.cell_count() {
             return Err(CellsError::WrongLength {
                 geometry,
@@ -112,7 +94,7 @@ impl NBoard {
                 value: cells[i],
             });
         }
-        Ok(NBoard {
+        Ok(Grid {
             geometry,
             cells: cells.to_vec(),
         })
@@ -176,7 +158,7 @@ impl NBoard {
     }
 
     /// Whether `self` keeps every given of `start` (same geometry required).
-    pub fn keeps_givens(&self, start: &NBoard) -> bool {
+    pub fn keeps_givens(&self, start: &Grid) -> bool {
         self.geometry == start.geometry
             && start
                 .cells
@@ -186,7 +168,7 @@ impl NBoard {
     }
 }
 
-impl fmt::Debug for NBoard {
+impl fmt::Debug for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text: String = self
             .cells
@@ -197,24 +179,24 @@ impl fmt::Debug for NBoard {
                 _ => char::from(b'A' + v - 10),
             })
             .collect();
-        write!(f, "NBoard({}, {text})", self.geometry)
+        write!(f, "Grid({}, {text})", self.geometry)
     }
 }
 
-impl TryFrom<Board> for NBoard {
+impl TryFrom<Board> for Grid {
     type Error = CellsError;
 
     /// The 8×8 board as an N-board of [`Geometry::OCTOKU`]; a nibble of 9..=15 is an error.
-    fn try_from(board: Board) -> Result<NBoard, CellsError> {
-        NBoard::from_cells(Geometry::OCTOKU, &board.cells())
+    fn try_from(board: Board) -> Result<Grid, CellsError> {
+        Grid::from_cells(Geometry::OCTOKU, &board.cells())
     }
 }
 
-impl TryFrom<&NBoard> for Board {
+impl TryFrom<&Grid> for Board {
     type Error = CellsError;
 
     /// The packed 8×8 word of a board of [`Geometry::OCTOKU`].
-    fn try_from(board: &NBoard) -> Result<Board, CellsError> {
+    fn try_from(board: &Grid) -> Result<Board, CellsError> {
         match <&[u8; 64]>::try_from(board.cells()) {
             Ok(cells) if board.geometry == Geometry::OCTOKU => Ok(Board::from_cells(cells)),
             _ => Err(CellsError::NotOctoku {
@@ -232,7 +214,7 @@ mod tests {
     fn from_cells_rejects_wrong_lengths_and_values_above_n() {
         let g = Geometry::for_size(4).unwrap();
         assert_eq!(
-            NBoard::from_cells(g, &[0; 15]),
+            Grid::from_cells(g, &[0; 15]),
             Err(CellsError::WrongLength {
                 geometry: g,
                 found: 15
@@ -240,7 +222,7 @@ mod tests {
         );
         let mut cells = [0u8; 16];
         cells[6] = 5;
-        let err = NBoard::from_cells(g, &cells).unwrap_err();
+        let err = Grid::from_cells(g, &cells).unwrap_err();
         assert_eq!(
             err.to_string(),
             "row 2 column 3 holds 5; cells of a 4x4 (2x2 boxes) board must be 0 (empty) or 1-4"
@@ -252,13 +234,13 @@ mod tests {
         let word: Board = "0x1234567812345678000000000000000000000000000000000000000000000087"
             .parse()
             .unwrap();
-        let nb = NBoard::try_from(word).unwrap();
+        let nb = Grid::try_from(word).unwrap();
         assert_eq!(nb.get(0, 0), 1);
         assert_eq!(nb.get(7, 6), 8);
         assert_eq!(Board::try_from(&nb), Ok(word));
         let bad = Board::from_cells(&[9; 64]);
-        assert!(NBoard::try_from(bad).is_err());
-        let nine = NBoard::empty(Geometry::CLASSIC);
+        assert!(Grid::try_from(bad).is_err());
+        let nine = Grid::empty(Geometry::CLASSIC);
         assert_eq!(
             Board::try_from(&nine),
             Err(CellsError::NotOctoku {
@@ -267,6 +249,6 @@ mod tests {
         );
         // Same side, other box shape: not the octoku word either.
         let g42 = Geometry::new(4, 2).unwrap();
-        assert!(Board::try_from(&NBoard::empty(g42)).is_err());
+        assert!(Board::try_from(&Grid::empty(g42)).is_err());
     }
 }

@@ -8,7 +8,7 @@
 //! rows `2 * (b / 2)..+2` and columns `4 * (b % 2)..+4`.
 //!
 //! ```
-//! use octoku_core::geometry::{Geometry, Unit};
+//! use octoku_core::grid::geometry::{Geometry, Unit};
 //! let g = Geometry::OCTOKU;
 //! assert_eq!(g.size(), 8);
 //! assert_eq!(g.box_of(3, 5), 3);
@@ -26,9 +26,16 @@ pub struct Geometry {
 }
 
 /// Why a requested board shape is not one octoku plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GeometryError {
     /// N = r·c is outside 4..=16.
+    #[error(
+        "boxes of {box_rows}x{box_cols} make a {n}x{n} board; expected box rows x box columns with a product from {min} to {max} (for example 2x4 or 3x3)",
+        n = box_rows.saturating_mul(*box_cols),
+        min = Geometry::MIN_SIZE,
+        max = Geometry::MAX_SIZE
+    )]
     SizeOutOfRange {
         /// Box rows asked for.
         box_rows: usize,
@@ -36,34 +43,16 @@ pub enum GeometryError {
         box_cols: usize,
     },
     /// A size with no default box shape (a prime N, or out of range).
+    #[error(
+        "no board of size {size}: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16 (or a --box RxC whose product is from {min} to {max})",
+        min = Geometry::MIN_SIZE,
+        max = Geometry::MAX_SIZE
+    )]
     NoDefaultBox {
         /// The size asked for.
         size: usize,
     },
 }
-
-impl fmt::Display for GeometryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            GeometryError::SizeOutOfRange { box_rows, box_cols } => write!(
-                f,
-                "boxes of {box_rows}x{box_cols} make a {}x{} board; expected box rows x box columns with a product from {} to {} (for example 2x4 or 3x3)",
-                box_rows.saturating_mul(box_cols),
-                box_rows.saturating_mul(box_cols),
-                Geometry::MIN_SIZE,
-                Geometry::MAX_SIZE
-            ),
-            GeometryError::NoDefaultBox { size } => write!(
-                f,
-                "no board of size {size}: expected 4, 6, 8, 9, 10, 12, 14, 15 or 16 (or a --box RxC whose product is from {} to {})",
-                Geometry::MIN_SIZE,
-                Geometry::MAX_SIZE
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GeometryError {}
 
 /// A row, column or box of a board (0-based index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

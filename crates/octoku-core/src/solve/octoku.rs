@@ -1,6 +1,6 @@
 //! Solving octoku boards: a fast bitboard solver and a solution counter.
 //! The plain-backtracking baseline is [`naive`]; human-readable reasons why a
-//! board has no solution are [`contradiction`](crate::explain::contradiction).
+//! board has no solution are [`contradiction`](crate::octoku::explain::contradiction).
 //!
 //! The fast solver keeps, for each digit, a 64-bit board of the cells where
 //! that digit may still go (bit `i` is the cell at reading index
@@ -13,16 +13,19 @@
 //! is allocated while searching and no `U256` arithmetic happens after the
 //! start board has been read into cells once.
 
-use crate::board::Board;
-use crate::geometry::Geometry;
-use std::fmt;
-
-pub mod naive;
+use crate::grid::geometry::Geometry;
+use crate::octoku::board::Board;
 
 /// Why a start board cannot be solved as given: it holds a value that is no digit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
 pub enum SolveError {
     /// The cell at `row`, `col` (0-based) holds `digit`, which is neither 0 (empty) nor 1-8.
+    #[error(
+        "row {} column {} holds {digit}; givens must be 0 (empty) or 1-8",
+        row + 1,
+        col + 1
+    )]
     InvalidDigit {
         /// Row of the cell, 0-based.
         row: usize,
@@ -32,22 +35,6 @@ pub enum SolveError {
         digit: u8,
     },
 }
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            SolveError::InvalidDigit { row, col, digit } => write!(
-                f,
-                "row {} column {} holds {}; givens must be 0 (empty) or 1-8",
-                row + 1,
-                col + 1,
-                digit
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
 
 /// Hidden singles are looked for only once this many cells are fixed: on
 /// nearly empty boards they almost never fire and cost more than they save
@@ -304,14 +291,21 @@ fn start_state(start: Board) -> Result<Option<State>, SolveError> {
     Ok(State::from_cells(&cells).and_then(|mut s| s.propagate().then_some(s)))
 }
 
+/// Runs the search on 64 cells of 0..=8 (the signature of every path of
+/// [`crate::solve`]), calling `found` with each solution until it returns true.
+pub(super) fn run(cells: &[u8; 64], found: &mut dyn FnMut(&[u8]) -> bool) {
+    let Some(s) = State::from_cells(cells).and_then(|mut s| s.propagate().then_some(s)) else {
+        return;
+    };
+    search(&s, &mut |t: &State| found(&t.grid_cells()));
+}
+
 /// Solves a board: `Ok(Some(grid))` keeps every given, `Ok(None)` means no solution.
 pub fn solve(start: Board) -> Result<Option<Board>, SolveError> {
-    let Some(s) = start_state(start)? else {
-        return Ok(None);
-    };
+    let cells = checked_cells(start)?;
     let mut out = None;
-    search(&s, &mut |t: &State| {
-        out = Some(Board::from_cells(&t.grid_cells()));
+    super::Path::Octoku.run(G, &cells, None, &mut |s: &[u8]| {
+        out = <&[u8; 64]>::try_from(s).ok().map(Board::from_cells);
         true
     });
     Ok(out)
@@ -340,11 +334,11 @@ pub fn is_unique(start: Board) -> Result<bool, SolveError> {
 
 #[cfg(test)]
 mod tests {
-    use super::naive::{count_naive, solve_naive};
     use super::*;
-    use crate::explain::contradiction;
+    use crate::octoku::explain::contradiction;
+    use crate::octoku::verify::is_valid_grid;
     use crate::rng::SplitMix64;
-    use crate::verify::is_valid_grid;
+    use crate::solve::naive::{count_naive, solve_naive};
     use proptest::prelude::*;
 
     const UNSOLVABLE: &str = "0x0000056070423000000000000000000000000000000000000000800100000000";
@@ -428,7 +422,7 @@ mod tests {
 
     #[test]
     fn unique_puzzle_file_lines_are_unique_with_20_to_30_givens() {
-        let text = include_str!("../data/unique_puzzles.txt");
+        let text = include_str!("../../data/unique_puzzles.txt");
         let mut n = 0;
         for line in text
             .lines()

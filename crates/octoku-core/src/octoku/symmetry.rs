@@ -9,7 +9,7 @@
 //! Together 384 * 1152 = 442,368 maps, each sending valid grids to valid grids.
 //! Digit relabelling is separate ([`relabel`]).
 
-use crate::board::Board;
+use crate::octoku::board::Board;
 
 /// Number of row maps (band permutations times in-band swaps).
 pub const ROW_MAPS: usize = 384;
@@ -166,7 +166,7 @@ pub fn relabel(board: Board, perm: &[u8; 8]) -> Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::is_valid_grid;
+    use crate::octoku::verify::is_valid_grid;
     use std::collections::HashSet;
 
     #[test]

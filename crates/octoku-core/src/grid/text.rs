@@ -1,10 +1,10 @@
-//! Text forms of an [`NBoard`], read and written exactly.
+//! Text forms of an [`Grid`], read and written exactly.
 //!
 //! - **line**: the N² cells row by row, one symbol each, `.` (or `0` when `0`
 //!   is not a symbol) for an empty cell: `1.3.` …
 //! - **grid**: one row per line; spaces and box rules (`|`, `-`, `+`) are
 //!   ignored when reading, and [`write`] draws them between boxes.
-//! - **seed003** (the text format of seed 003's Sudoku game): a header line
+//! - **header** (symbols header, comma-separated rows): a header line
 //!   with the N symbols separated by single spaces, then one line per row,
 //!   cells separated by commas, a single space for an empty cell. Symbols are
 //!   any N distinct non-empty strings without a space or a comma, so letters
@@ -14,22 +14,22 @@
 //! The symbols of the line and grid forms are `1`-`9`, then `A`-`G`
 //! ([`Symbols::standard`]) unless a custom set of single characters is given.
 //! [`read`] then [`Parsed::to_text`] gives back the text read, for every text
-//! [`write`] can produce (and for a seed 003 header that ends in one space, as
-//! seed 003's own example does).
+//! [`write`] can produce (and for a header that ends in one space, as some
+//! published examples of this form do).
 //!
 //! ```
-//! use octoku_core::ntext::{read, write, Form, ReadOptions};
+//! use octoku_core::grid::text::{read, write, Form, ReadOptions};
 //! let text = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
 //! let parsed = read(text, &ReadOptions::default()).unwrap();
-//! assert_eq!(parsed.form, Form::Seed003);
+//! assert_eq!(parsed.form, Form::Header);
 //! assert_eq!(parsed.to_text().unwrap(), text);
 //! assert_eq!(write(&parsed.board, &parsed.symbols, Form::Line).unwrap(), ".1.4421..3422.3.");
 //! ```
 
 use std::fmt;
 
-use crate::geometry::{Geometry, GeometryError};
-use crate::nboard::NBoard;
+use crate::grid::Grid;
+use crate::grid::geometry::{Geometry, GeometryError};
 
 /// One of the three text forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,8 +38,8 @@ pub enum Form {
     Line,
     /// One row per line, with box rules.
     Grid,
-    /// Seed 003's header of symbols and comma-separated rows.
-    Seed003,
+    /// A header of the symbols, then comma-separated rows.
+    Header,
 }
 
 impl fmt::Display for Form {
@@ -47,7 +47,7 @@ impl fmt::Display for Form {
         f.write_str(match self {
             Form::Line => "line",
             Form::Grid => "grid",
-            Form::Seed003 => "seed003",
+            Form::Header => "header",
         })
     }
 }
@@ -135,7 +135,7 @@ impl Symbols {
         self.0.iter().position(|s| s == symbol).map(|i| i as u8 + 1)
     }
 
-    /// The symbols separated by spaces, as a seed 003 header writes them.
+    /// The symbols separated by spaces, as the header form writes them.
     pub fn listed(&self) -> String {
         self.0.join(" ")
     }
@@ -155,7 +155,7 @@ impl Symbols {
                     }),
                     _ => Err(TextError::BadSymbol {
                         symbol: s.clone(),
-                        why: "the line and grid forms need one character per symbol (the seed003 form takes longer symbols)",
+                        why: "the line and grid forms need one character per symbol (the header form takes longer symbols)",
                     }),
                 }
             })
@@ -164,11 +164,14 @@ impl Symbols {
 }
 
 /// Why a text is not a board, or a board cannot be written in a form.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TextError {
     /// Nothing but whitespace.
+    #[error("board text is empty; expected {FORMS}")]
     Empty,
     /// A line whose length is no N² for a board octoku plays (or not the asked one).
+    #[error("line form: {found} symbols; expected {}", line_expected(*expected))]
     LineLength {
         /// Symbols found.
         found: usize,
@@ -176,6 +179,7 @@ pub enum TextError {
         expected: Option<Geometry>,
     },
     /// A cell that is no symbol of the set and no empty mark.
+    #[error("{}", unknown_symbol(*form, *row, *col, found, symbols))]
     UnknownSymbol {
         /// The form being read.
         form: Form,
@@ -189,6 +193,7 @@ pub enum TextError {
         symbols: String,
     },
     /// The wrong number of rows.
+    #[error("{form} form: {found} rows; expected {expected}")]
     RowCount {
         /// The form being read.
         form: Form,
@@ -198,6 +203,7 @@ pub enum TextError {
         expected: usize,
     },
     /// A row with the wrong number of cells.
+    #[error("{form} form: row {} has {found} cells; expected {expected}", row + 1)]
     RowLength {
         /// The form being read.
         form: Form,
@@ -208,12 +214,17 @@ pub enum TextError {
         /// Cells needed.
         expected: usize,
     },
-    /// A symbol listed twice (seed 003 header or `--symbols`).
+    /// A symbol listed twice (a header or `--symbols`).
+    #[error(
+        "symbols: `{}` is listed twice; expected N distinct symbols",
+        symbol.escape_debug()
+    )]
     RepeatedSymbol {
         /// The symbol.
         symbol: String,
     },
     /// A symbol a form cannot hold.
+    #[error("symbols: `{}` cannot be a symbol: {why}", symbol.escape_debug())]
     BadSymbol {
         /// The symbol.
         symbol: String,
@@ -221,6 +232,7 @@ pub enum TextError {
         why: &'static str,
     },
     /// A symbol set of the wrong size.
+    #[error("symbols: {found} given; expected {}", symbols_expected(*expected))]
     SymbolCount {
         /// Symbols found.
         found: usize,
@@ -228,6 +240,7 @@ pub enum TextError {
         expected: Option<Geometry>,
     },
     /// The side N read from the text has no board shape.
+    #[error("{form} form: a board of side {size}: {error}")]
     Shape {
         /// The form being read.
         form: Form,
@@ -237,6 +250,7 @@ pub enum TextError {
         error: GeometryError,
     },
     /// The text holds a board of another side than the one asked for.
+    #[error("{form} form: the text holds a {found}x{found} board; expected {expected}")]
     SizeMismatch {
         /// The form being read.
         form: Form,
@@ -246,11 +260,15 @@ pub enum TextError {
         expected: Geometry,
     },
     /// Pieces of two forms in one text.
+    #[error("mixed forms: {detail}; expected {FORMS}")]
     Mixed {
         /// What was seen.
         detail: String,
     },
-    /// The seed 003 header disagrees with the symbols asked for.
+    /// The header disagrees with the symbols asked for.
+    #[error(
+        "header form: the header lists the symbols {header} but the symbols asked for are {asked}; expected the same symbols in the same order"
+    )]
     HeaderMismatch {
         /// The header's symbols.
         header: String,
@@ -260,129 +278,53 @@ pub enum TextError {
 }
 
 /// The accepted forms, for messages about text that fits none.
-const FORMS: &str = "a line of N² symbols, a grid with one row per line, or the seed003 form (a header of N symbols, then rows of comma-separated cells)";
+const FORMS: &str = "a line of N² symbols, a grid with one row per line, or the header form (a header of N symbols, then rows of comma-separated cells)";
 
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TextError::Empty => write!(f, "board text is empty; expected {FORMS}"),
-            TextError::LineLength {
-                found,
-                expected: Some(g),
-            } => write!(
-                f,
-                "line form: {found} symbols; expected {} for a {g} board",
-                g.cell_count()
-            ),
-            TextError::LineLength {
-                found,
-                expected: None,
-            } => write!(
-                f,
-                "line form: {found} symbols; expected N² for a board of side N: 16, 36, 64, 81, 100, 144, 196, 225 or 256"
-            ),
-            TextError::UnknownSymbol {
-                form,
-                row,
-                col,
-                found,
-                symbols,
-            } => {
-                let empty = match form {
-                    Form::Seed003 => "one space",
-                    _ => "`.`",
-                };
-                if found.is_empty() {
-                    write!(
-                        f,
-                        "{form} form: row {} column {} holds nothing; expected one of {symbols}, or {empty} for an empty cell",
-                        row + 1,
-                        col + 1
-                    )
-                } else {
-                    write!(
-                        f,
-                        "{form} form: row {} column {} is `{}`, not a symbol; expected one of {symbols}, or {empty} for an empty cell",
-                        row + 1,
-                        col + 1,
-                        found.escape_debug()
-                    )
-                }
-            }
-            TextError::RowCount {
-                form,
-                found,
-                expected,
-            } => write!(f, "{form} form: {found} rows; expected {expected}"),
-            TextError::RowLength {
-                form,
-                row,
-                found,
-                expected,
-            } => write!(
-                f,
-                "{form} form: row {} has {found} cells; expected {expected}",
-                row + 1
-            ),
-            TextError::RepeatedSymbol { symbol } => write!(
-                f,
-                "symbols: `{}` is listed twice; expected N distinct symbols",
-                symbol.escape_debug()
-            ),
-            TextError::BadSymbol { symbol, why } => {
-                write!(
-                    f,
-                    "symbols: `{}` cannot be a symbol: {why}",
-                    symbol.escape_debug()
-                )
-            }
-            TextError::SymbolCount {
-                found,
-                expected: Some(g),
-            } => write!(
-                f,
-                "symbols: {found} given; expected exactly {} for a {g} board",
-                g.size()
-            ),
-            TextError::SymbolCount {
-                found,
-                expected: None,
-            } => write!(
-                f,
-                "symbols: {found} given; expected from {} to {} distinct symbols",
-                Geometry::MIN_SIZE,
-                Geometry::MAX_SIZE
-            ),
-            TextError::Shape { form, size, error } => {
-                write!(f, "{form} form: a board of side {size}: {error}")
-            }
-            TextError::SizeMismatch {
-                form,
-                found,
-                expected,
-            } => write!(
-                f,
-                "{form} form: the text holds a {found}x{found} board; expected {expected}"
-            ),
-            TextError::Mixed { detail } => {
-                write!(f, "mixed forms: {detail}; expected {FORMS}")
-            }
-            TextError::HeaderMismatch { header, asked } => write!(
-                f,
-                "seed003 form: the header lists the symbols {header} but the symbols asked for are {asked}; expected the same symbols in the same order"
-            ),
-        }
+/// What a line of symbols should have held.
+fn line_expected(expected: Option<Geometry>) -> String {
+    match expected {
+        Some(g) => format!("{} for a {g} board", g.cell_count()),
+        None => "N² for a board of side N: 16, 36, 64, 81, 100, 144, 196, 225 or 256".to_owned(),
     }
 }
 
-impl std::error::Error for TextError {}
+/// How many symbols a set should have held.
+fn symbols_expected(expected: Option<Geometry>) -> String {
+    match expected {
+        Some(g) => format!("exactly {} for a {g} board", g.size()),
+        None => format!(
+            "from {} to {} distinct symbols",
+            Geometry::MIN_SIZE,
+            Geometry::MAX_SIZE
+        ),
+    }
+}
+
+/// A cell that is no symbol, in one line.
+fn unknown_symbol(form: Form, row: usize, col: usize, found: &str, symbols: &str) -> String {
+    let empty = match form {
+        Form::Header => "one space",
+        _ => "`.`",
+    };
+    let (row, col) = (row + 1, col + 1);
+    if found.is_empty() {
+        format!(
+            "{form} form: row {row} column {col} holds nothing; expected one of {symbols}, or {empty} for an empty cell"
+        )
+    } else {
+        format!(
+            "{form} form: row {row} column {col} is `{}`, not a symbol; expected one of {symbols}, or {empty} for an empty cell",
+            found.escape_debug()
+        )
+    }
+}
 
 /// What [`read`] may be told beforehand.
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
     /// The shape the board must have (else N comes from the text, with its default boxes).
     pub geometry: Option<Geometry>,
-    /// Custom symbols (else the standard ones; a seed 003 header must then agree).
+    /// Custom symbols (else the standard ones; a header must then agree).
     pub symbols: Option<Symbols>,
 }
 
@@ -390,12 +332,12 @@ pub struct ReadOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
     /// The board.
-    pub board: NBoard,
-    /// Its symbols (the standard ones, the custom ones, or the seed 003 header's).
+    pub board: Grid,
+    /// Its symbols (the standard ones, the custom ones, or the header's).
     pub symbols: Symbols,
     /// The form it was read in.
     pub form: Form,
-    /// A seed 003 header ended in one space.
+    /// A header ended in one space.
     header_space: bool,
 }
 
@@ -448,14 +390,14 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     if text.contains(',') {
         if first.contains(',') {
             return Err(TextError::Mixed {
-                detail: "a comma in the first line, where the seed003 form lists its symbols separated by spaces".to_owned(),
+                detail: "a comma in the first line, where the header form lists its symbols separated by spaces".to_owned(),
             });
         }
         if second.is_some_and(|l| l.contains(',')) {
-            return read_seed003(text, options);
+            return read_header(text, options);
         }
         return Err(TextError::Mixed {
-            detail: "commas below a line without any, where the seed003 form has a comma-separated row right below its header".to_owned(),
+            detail: "commas below a line without any, where the header form has a comma-separated row right below its header".to_owned(),
         });
     }
     if text.trim().lines().count() == 1 {
@@ -480,7 +422,7 @@ fn board_from_chars(
     g: Geometry,
     symbols: &Symbols,
     cells: &[char],
-) -> Result<NBoard, TextError> {
+) -> Result<Grid, TextError> {
     let chars = symbols.chars()?;
     let mut values = Vec::with_capacity(cells.len());
     for (i, &c) in cells.iter().enumerate() {
@@ -496,7 +438,7 @@ fn board_from_chars(
         };
         values.push(v);
     }
-    Ok(NBoard::from_cells(g, &values).expect("values are 0..=N and N² of them"))
+    Ok(Grid::from_cells(g, &values).expect("values are 0..=N and N² of them"))
 }
 
 /// Reads the line form (`line` already trimmed).
@@ -590,8 +532,8 @@ fn read_grid(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     })
 }
 
-/// Reads the seed 003 form.
-fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
+/// Reads the header form.
+fn read_header(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     let body = text.trim_end_matches(['\n', '\r']);
     let mut lines = body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     let header = lines.next().unwrap_or("");
@@ -603,11 +545,11 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
     if parts.iter().any(|p| p.is_empty()) {
         return Err(TextError::BadSymbol {
             symbol: String::new(),
-            why: "the seed003 header lists its symbols separated by single spaces (found two spaces in a row, or one at the start)",
+            why: "the header lists its symbols separated by single spaces (found two spaces in a row, or one at the start)",
         });
     }
     let symbols = Symbols::new(&parts)?;
-    let g = geometry_for(Form::Seed003, symbols.len(), options.geometry)?;
+    let g = geometry_for(Form::Header, symbols.len(), options.geometry)?;
     if let Some(asked) = &options.symbols
         && asked != &symbols
     {
@@ -620,7 +562,7 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
     let n = g.size();
     if rows.len() != n {
         return Err(TextError::RowCount {
-            form: Form::Seed003,
+            form: Form::Header,
             found: rows.len(),
             expected: n,
         });
@@ -630,7 +572,7 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
         let cells: Vec<&str> = line.split(',').collect();
         if cells.len() != n {
             return Err(TextError::RowLength {
-                form: Form::Seed003,
+                form: Form::Header,
                 row,
                 found: cells.len(),
                 expected: n,
@@ -640,7 +582,7 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
             let v = match *cell {
                 " " => 0,
                 s => symbols.value(s).ok_or_else(|| TextError::UnknownSymbol {
-                    form: Form::Seed003,
+                    form: Form::Header,
                     row,
                     col,
                     found: s.to_owned(),
@@ -650,11 +592,11 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
             values.push(v);
         }
     }
-    let board = NBoard::from_cells(g, &values).expect("values are 0..=N and N² of them");
+    let board = Grid::from_cells(g, &values).expect("values are 0..=N and N² of them");
     Ok(Parsed {
         board,
         symbols,
-        form: Form::Seed003,
+        form: Form::Header,
         header_space,
     })
 }
@@ -664,8 +606,8 @@ fn read_seed003(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> 
 /// - line: N² characters, `.` for an empty cell, no newline;
 /// - grid: rows of characters separated by spaces, ` | ` between boxes, a
 ///   rule line (`-` and `+`) between bands of boxes, no final newline;
-/// - seed003: the header, then the rows; no final newline.
-pub fn write(board: &NBoard, symbols: &Symbols, form: Form) -> Result<String, TextError> {
+/// - header: the header, then the rows; no final newline.
+pub fn write(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, TextError> {
     let g = board.geometry();
     let n = g.size();
     if symbols.len() != n {
@@ -716,7 +658,7 @@ pub fn write(board: &NBoard, symbols: &Symbols, form: Form) -> Result<String, Te
             }
             Ok(lines.join("\n"))
         }
-        Form::Seed003 => {
+        Form::Header => {
             let mut lines = vec![symbols.listed()];
             for row in rows {
                 let cells: Vec<&str> = row
