@@ -59,7 +59,7 @@ pub struct Args {
     address: Option<String>,
     /// Read `generate(ADDRESS)` and `name()` of this IPuzzle contract directly,
     /// without an arena (the published puzzle on a fork, for example).
-    #[arg(long, value_name = "P", conflicts_with = "arena")]
+    #[arg(long, value_name = "P", conflicts_with_all = ["arena", "curta", "puzzle_id"])]
     puzzle_address: Option<String>,
     #[command(flatten)]
     on: ArenaArgs,
@@ -74,6 +74,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .as_deref()
         .map(input::address)
         .transpose()?;
+    if super::curta::wanted(&args.on) {
+        super::curta::require_node(&args.on.chain)?;
+    }
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let player = match player.or(opened.me) {
         Some(p) => p,
@@ -86,6 +89,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     if let Some(puzzle) = puzzle_arg {
         return puzzle_board(&mut opened, puzzle, player, args.on.json);
+    }
+    if super::curta::wanted(&args.on) {
+        return super::curta::board(opened, &args.on, player);
     }
     let info = arena_address(&mut opened, args.on.arena.as_deref())?;
     let start = Board::from_u256(

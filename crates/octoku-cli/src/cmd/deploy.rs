@@ -14,6 +14,7 @@ use octoku_evm::{
 use serde::Serialize;
 
 use super::{
+    curta::{self, Source},
     onchain::{
         ChainArgs, DEFAULT_STATE, KeyUse, chain_error, deployments_path, recorded_deployments,
     },
@@ -21,7 +22,7 @@ use super::{
 };
 use crate::{
     error::CliError,
-    outln,
+    input, outln,
     output::{self, Tx, print_json},
 };
 
@@ -81,6 +82,16 @@ pub struct Args {
     /// arena, no record). --puzzle classic9 is --size 9 --golf.
     #[arg(long, value_parser = clap::value_parser!(u8).range(8..=9))]
     size: Option<u8>,
+    /// Add the puzzle to Curta at this address with --token-id (needs
+    /// --rpc-url); no arena is deployed.
+    #[arg(long, value_name = "ADDRESS", requires = "token_id")]
+    curta: Option<String>,
+    /// The signer's unused Authorship Token that adds the puzzle to Curta.
+    #[arg(long, value_name = "N", requires = "curta")]
+    token_id: Option<u64>,
+    /// Add this deployed IPuzzle to Curta instead of deploying one.
+    #[arg(long, value_name = "A", requires = "curta", conflicts_with_all = ["puzzle", "golf", "size"])]
+    puzzle_address: Option<String>,
     #[command(flatten)]
     chain: ChainArgs,
     #[command(flatten)]
@@ -110,6 +121,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         args.puzzle.puzzle()
     };
+    if let (Some(curta), Some(token)) = (&args.curta, args.token_id) {
+        return deploy_to_curta(&args, curta, token, kind);
+    }
     match (args.puzzle, args.size) {
         (DeployTarget::Classic9, Some(8)) => {
             return Err(CliError::Input(
@@ -193,6 +207,30 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--curta C --token-id N`: the 8×8 puzzle `kind` (or `--puzzle-address`)
+/// added to Curta.
+fn deploy_to_curta(
+    args: &Args,
+    curta: &str,
+    token: u64,
+    kind: Puzzle,
+) -> Result<ExitCode, CliError> {
+    if args.puzzle == DeployTarget::Classic9 || args.size == Some(9) {
+        return Err(CliError::Input(
+            "--curta: Curta takes an IPuzzle (name, generate, verify); the 9x9 validator is none: expected --puzzle reference|golf|fair or --puzzle-address".into(),
+        ));
+    }
+    let source = match &args.puzzle_address {
+        Some(address) => Source::Deployed(input::address(address)?),
+        // `--artifact X` (another branch) gives its compiled creation code here.
+        None => Source::Initcode {
+            kind: Some(kind),
+            initcode: kind.artifact().initcode.to_vec(),
+        },
+    };
+    curta::deploy(&args.chain, &args.tx, curta, token, source, args.json)
 }
 
 fn created(receipt: &Receipt) -> Result<Address, CliError> {

@@ -41,6 +41,9 @@ pub struct Args {
 /// Reads and prints the leaderboard. JSON: a list of
 /// `{"address", "rank", "block"}` in rank order.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if super::curta::wanted(&args.on) {
+        return super::curta::leaderboard(&args.on, args.from_block, args.page);
+    }
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let info = arena_address(&mut opened, args.on.arena.as_deref())?;
     let from = args.from_block.or(info.block).unwrap_or(0);

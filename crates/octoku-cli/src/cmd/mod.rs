@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod board;
 pub mod completions;
+pub mod curta;
 pub mod deploy;
 pub mod family;
 pub mod fuzz;

@@ -113,6 +113,14 @@ pub struct ArenaArgs {
     /// The arena contract (default: the one `octoku deploy` recorded).
     #[arg(long, value_name = "ADDRESS")]
     pub arena: Option<String>,
+    /// Play a puzzle on Curta at this address instead of an arena (needs
+    /// --rpc-url; default: the Curta of the latest `octoku deploy --curta`).
+    #[arg(long, value_name = "ADDRESS", conflicts_with = "arena")]
+    pub curta: Option<String>,
+    /// The puzzle's id on Curta (default: the latest `octoku deploy --curta`
+    /// recorded); with or without --curta, it selects Curta.
+    #[arg(long, value_name = "N", conflicts_with = "arena")]
+    pub puzzle_id: Option<u32>,
     #[command(flatten)]
     pub chain: ChainArgs,
     /// Print JSON instead of text.

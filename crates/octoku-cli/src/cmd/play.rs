@@ -7,7 +7,7 @@ use octoku_core::solve::octoku as solve;
 use super::{
     onchain::ArenaArgs,
     solve::DEAD_END_SHARE,
-    submit::{Seat, Submission, send_solution},
+    submit::{Seat, Submission, ValueArg, send_solution},
     wallet::TxArgs,
 };
 use crate::{error::CliError, output::print_json};
@@ -19,11 +19,17 @@ pub struct Args {
     on: ArenaArgs,
     #[command(flatten)]
     tx: TxArgs,
+    #[command(flatten)]
+    value: ValueArg,
 }
 
 /// Solves the key's board and sends the solution; an unsolvable board sends
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if super::curta::wanted(&args.on) {
+        return super::curta::solve_and_send(&args.on, &args.tx, args.value.value, None);
+    }
+    args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;
     let (player, start) = (seat.player, seat.start);
     let solution = solve::solve(start).map_err(|e| {

@@ -52,12 +52,39 @@ pub struct Args {
     on: ArenaArgs,
     #[command(flatten)]
     tx: TxArgs,
+    #[command(flatten)]
+    value: ValueArg,
+}
+
+/// `--value`: wei sent with a Curta solve (its phase 2 fee).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ValueArg {
+    /// Wei to send with a Curta solve (phase 2 asks at least 0.02 ether):
+    /// plain wei or with a unit (`0.02ether`, `20gwei`), as in cast.
+    #[arg(long, value_name = "AMOUNT", value_parser = super::wallet::parse_price)]
+    pub value: Option<u128>,
+}
+
+impl ValueArg {
+    /// Refuses a value for an arena, whose `solve` takes none.
+    pub(crate) fn refuse(&self) -> Result<(), CliError> {
+        match self.value {
+            Some(_) => Err(CliError::Input(
+                "--value: an arena's solve takes no value; expected --curta or --puzzle-id (a Curta solve in phase 2)".into(),
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Checks the solution locally against the board the arena hands the
 /// sender, then sends `arena.solve(solution)`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let solution = input::board("SOLUTION", &args.solution)?;
+    if super::curta::wanted(&args.on) {
+        return super::curta::solve_and_send(&args.on, &args.tx, args.value.value, Some(solution));
+    }
+    args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;
     // A player who already solved gets the arena's own AlreadySolved.
     let solved = arena::solved_at(&mut seat.opened.chain, seat.info.arena, seat.player)

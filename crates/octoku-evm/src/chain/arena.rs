@@ -34,7 +34,12 @@ pub fn arena_initcode(initcode: &[u8], puzzle: Address) -> Bytes {
     code.into()
 }
 
-fn call<C: SolCall>(chain: &mut Chain, to: Address, call: &C) -> Result<C::Return, ChainError> {
+/// Calls `call` on `to` (an eth_call) and decodes its return value.
+pub(crate) fn call<C: SolCall>(
+    chain: &mut Chain,
+    to: Address,
+    call: &C,
+) -> Result<C::Return, ChainError> {
     let out = chain.call(to, call.abi_encode().into())?;
     C::abi_decode_returns(&out).map_err(|e| {
         ChainError::Unexpected(format!(

@@ -58,6 +58,32 @@ fn checksummed<S: serde::Serializer>(address: &Address, s: S) -> Result<S::Ok, S
     s.serialize_str(&address.to_checksum(None))
 }
 
+/// A puzzle added to Curta by `octoku deploy --curta` (the keys of its
+/// `--json`): on the file's chain, Curta's address, the puzzle's id there
+/// and its contract.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurtaPuzzleRecord {
+    /// The Curta contract.
+    #[serde(serialize_with = "checksummed")]
+    pub curta: Address,
+    /// The puzzle's id on that Curta.
+    pub puzzle_id: u32,
+    /// The puzzle contract.
+    #[serde(serialize_with = "checksummed")]
+    pub puzzle_address: Address,
+    /// Which of this repository's puzzles it is (`null`: another IPuzzle).
+    pub puzzle: Option<Puzzle>,
+    /// Who added it (the Authorship Token's owner).
+    #[serde(serialize_with = "checksummed")]
+    pub author: Address,
+    /// The Authorship Token spent.
+    pub token_id: u64,
+    /// The puzzle's creation (`null` when an existing contract was added).
+    pub puzzle_tx: Option<MinedTx>,
+    /// The `addPuzzle` transaction.
+    pub add_tx: MinedTx,
+}
+
 /// `deployments/<chain-id>.json`: the chain id and every deployment, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeploymentsFile {
@@ -65,6 +91,10 @@ pub struct DeploymentsFile {
     pub chain_id: u64,
     /// Oldest first; the last is the default.
     pub deployments: Vec<Deployment>,
+    /// Puzzles added to Curta, oldest first; the last is the default of
+    /// `--curta` and `--puzzle-id` (absent from files written before them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curta_puzzles: Vec<CurtaPuzzleRecord>,
 }
 
 /// The file as the first octoku versions wrote it: one deployment, flat.
@@ -107,6 +137,7 @@ impl DeploymentsFile {
             Err(e) => match serde_json::from_str::<LegacyFile>(&text) {
                 Ok(l) => DeploymentsFile {
                     chain_id: l.chain_id,
+                    curta_puzzles: Vec::new(),
                     deployments: vec![Deployment {
                         puzzle: l.puzzle_kind,
                         puzzle_address: l.puzzle,
@@ -147,6 +178,14 @@ impl DeploymentsFile {
         self.deployments.last()
     }
 
+    /// The latest puzzle added to Curta, on `curta` when given.
+    pub fn latest_curta(&self, curta: Option<Address>) -> Option<&CurtaPuzzleRecord> {
+        self.curta_puzzles
+            .iter()
+            .rev()
+            .find(|r| curta.is_none_or(|c| c == r.curta))
+    }
+
     /// Appends `deployment` to the record at `path` (created if missing) and
     /// writes it atomically, under the lock of `path`, so two deployments at
     /// once both stay on record. Returns the file as written.
@@ -154,6 +193,25 @@ impl DeploymentsFile {
         path: &Path,
         chain_id: u64,
         deployment: Deployment,
+    ) -> Result<DeploymentsFile, ChainError> {
+        DeploymentsFile::update(path, chain_id, |file| file.deployments.push(deployment))
+    }
+
+    /// Appends a puzzle added to Curta, as [`DeploymentsFile::append`] does a deployment.
+    pub fn append_curta(
+        path: &Path,
+        chain_id: u64,
+        record: CurtaPuzzleRecord,
+    ) -> Result<DeploymentsFile, ChainError> {
+        DeploymentsFile::update(path, chain_id, |file| file.curta_puzzles.push(record))
+    }
+
+    /// Reads the record at `path` (empty if missing), applies `change` and
+    /// writes it back atomically under the lock of `path`.
+    fn update(
+        path: &Path,
+        chain_id: u64,
+        change: impl FnOnce(&mut DeploymentsFile),
     ) -> Result<DeploymentsFile, ChainError> {
         let fail =
             |e: std::io::Error| ChainError::State(format!("cannot write {}: {e}", path.display()));
@@ -164,8 +222,9 @@ impl DeploymentsFile {
         let mut file = DeploymentsFile::load(path, chain_id)?.unwrap_or(DeploymentsFile {
             chain_id,
             deployments: Vec::new(),
+            curta_puzzles: Vec::new(),
         });
-        file.deployments.push(deployment);
+        change(&mut file);
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| ChainError::State(format!("cannot encode {}: {e}", path.display())))?
             + "\n";
@@ -211,6 +270,34 @@ mod tests {
         let read = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
         assert_eq!(read, file);
         assert_eq!(read.latest(), Some(&sample(5)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn curta_puzzles_join_an_arena_file_and_the_latest_is_the_default() {
+        let dir = temp("curta");
+        let path = deployments_path(&dir, 31337);
+        DeploymentsFile::append(&path, 31337, sample(1)).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        assert!(!before.contains("curta_puzzles"), "{before}");
+        let record = |curta: u8, id: u32| CurtaPuzzleRecord {
+            curta: Address::repeat_byte(curta),
+            puzzle_id: id,
+            puzzle_address: Address::repeat_byte(0x33),
+            puzzle: Some(Puzzle::Fair),
+            author: Address::repeat_byte(0x0a),
+            token_id: 1,
+            puzzle_tx: None,
+            add_tx: sample(1).arena_tx,
+        };
+        DeploymentsFile::append_curta(&path, 31337, record(0xc1, 1)).unwrap();
+        let file = DeploymentsFile::append_curta(&path, 31337, record(0xc2, 4)).unwrap();
+        assert_eq!(file.deployments, vec![sample(1)]);
+        let read = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
+        assert_eq!(read, file);
+        assert_eq!(read.latest_curta(None), Some(&record(0xc2, 4)));
+        let first = Some(Address::repeat_byte(0xc1));
+        assert_eq!(read.latest_curta(first), Some(&record(0xc1, 1)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -15,7 +15,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256, keccak256};
+use alloy_primitives::{Address, B256, Bytes, TxKind, U256, keccak256};
 use revm::{
     Context, ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext,
     bytecode::Bytecode,
@@ -30,7 +30,7 @@ use revm::{
 };
 
 use super::{
-    ChainError, EMBEDDED_CHAIN_ID, PrivateKey, Receipt, TxOptions,
+    ChainError, EMBEDDED_CHAIN_ID, LoggedAt, PrivateKey, Receipt, TxOptions,
     state::{AccountState, ChainState, Deployment, FileLock, TxRecord},
 };
 use crate::machine::{GAS_LIMIT, SPEC, settle};
@@ -161,17 +161,26 @@ impl EmbeddedChain {
         self.state.save(&self.path)
     }
 
-    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
-    /// each with its block number.
-    pub fn logs(&self, address: Address, topic0: B256, from: u64, to: u64) -> Vec<(u64, Log)> {
+    /// Logs `address` emitted in blocks `from..=to` whose first topics are
+    /// `topics`, each with its block and transaction.
+    pub fn events(&self, address: Address, topics: &[B256], from: u64, to: u64) -> Vec<LoggedAt> {
         self.state
             .transactions
             .iter()
             .filter(|tx| (from..=to).contains(&tx.block))
-            .flat_map(|tx| tx.logs.iter().map(move |log| (tx.block, log)))
-            .filter(|(_, log)| log.address == address && log.topics().first() == Some(&topic0))
-            .map(|(block, log)| (block, log.clone()))
+            .flat_map(|tx| tx.logs.iter().map(move |log| (tx, log)))
+            .filter(|(_, log)| log.address == address && log.topics().starts_with(topics))
+            .map(|(tx, log)| LoggedAt {
+                block: tx.block,
+                tx: tx.hash,
+                log: log.clone(),
+            })
             .collect()
+    }
+
+    /// The timestamp of the latest block (genesis for block 0).
+    pub fn timestamp(&self) -> u64 {
+        self.state.genesis_timestamp + BLOCK_TIME * self.state.block
     }
 
     /// Runtime code at `address`.
@@ -265,9 +274,20 @@ impl EmbeddedChain {
     /// Runs a transaction in a new block; if it succeeds, commits it and
     /// saves the state file, else mines nothing and returns the revert.
     pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
+        self.send_value(to, data, U256::ZERO)
+    }
+
+    /// [`EmbeddedChain::send`] with `value` wei attached.
+    pub fn send_value(
+        &mut self,
+        to: Option<Address>,
+        data: Bytes,
+        value: U256,
+    ) -> Result<Receipt, ChainError> {
         let nonce = self.nonce(self.sender);
         let tx_hash = self.tx_hash(nonce, to, &data);
-        let tx = self.sent_tx(to, data)?;
+        let mut tx = self.sent_tx(to, data)?;
+        tx.value = value;
         let number = self.state.block + 1;
         self.set_block(number);
         let outcome = self.evm.transact(tx).map_err(|e| self.tx_error(e))?;

@@ -2,10 +2,10 @@
 //! bounded block ranges (public nodes refuse wide ones), checked against
 //! `solverCount()`.
 
-use alloy_primitives::Address;
+use alloy_primitives::{Address, B256};
 
 use super::{
-    Chain, ChainError,
+    Chain, ChainError, LoggedAt,
     arena::{self, SOLVED_TOPIC},
 };
 
@@ -44,37 +44,22 @@ pub fn read(
 ) -> Result<Leaderboard, ChainError> {
     arena::require_arena(chain, arena)?;
     let solver_count = arena::solver_count(chain, arena)?;
-    let latest = chain.block_number()?;
-    let mut page = page.max(1);
+    let (logs, queries) = scan(chain, arena, &[SOLVED_TOPIC], from, page, |found| {
+        found as u64 >= solver_count
+    })?;
     let mut entries = Vec::new();
-    let mut queries = 0;
-    let mut start = from;
-    while start <= latest && (entries.len() as u64) < solver_count {
-        let end = start.saturating_add(page - 1).min(latest);
-        queries += 1;
-        let logs = match chain.logs(arena, SOLVED_TOPIC, start, end) {
-            Ok(logs) => logs,
-            // A node limiting the range or the result size: smaller pages.
-            Err(ChainError::Node(_)) if page > 1 => {
-                page /= 2;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        for (block, log) in &logs {
-            let event = arena::decode_solved(log).ok_or_else(|| {
-                ChainError::Unexpected(format!("a Solved log of {arena} does not decode"))
-            })?;
-            let rank = u64::try_from(event.rank).map_err(|_| {
-                ChainError::Unexpected(format!("rank {} does not fit in 64 bits", event.rank))
-            })?;
-            entries.push(Entry {
-                address: event.solver,
-                rank,
-                block: *block,
-            });
-        }
-        start = end + 1;
+    for found in &logs {
+        let event = arena::decode_solved(&found.log).ok_or_else(|| {
+            ChainError::Unexpected(format!("a Solved log of {arena} does not decode"))
+        })?;
+        let rank = u64::try_from(event.rank).map_err(|_| {
+            ChainError::Unexpected(format!("rank {} does not fit in 64 bits", event.rank))
+        })?;
+        entries.push(Entry {
+            address: event.solver,
+            rank,
+            block: found.block,
+        });
     }
     entries.sort_by_key(|e| e.rank);
     let ranks_ok = entries
@@ -93,4 +78,38 @@ pub fn read(
         entries,
         queries,
     })
+}
+
+/// The logs `address` emitted whose first topics are `topics`, from block
+/// `from` to the latest, `page` blocks per query (halved while the node
+/// refuses a range), in chain order; stops early once `enough(found)` says
+/// every log wanted is in. Returns the logs and the number of queries made.
+pub fn scan(
+    chain: &mut Chain,
+    address: Address,
+    topics: &[B256],
+    from: u64,
+    page: u64,
+    mut enough: impl FnMut(usize) -> bool,
+) -> Result<(Vec<LoggedAt>, u64), ChainError> {
+    let latest = chain.block_number()?;
+    let mut page = page.max(1);
+    let mut found = Vec::new();
+    let mut queries = 0;
+    let mut start = from;
+    while start <= latest && !enough(found.len()) {
+        let end = start.saturating_add(page - 1).min(latest);
+        queries += 1;
+        match chain.events(address, topics, start, end) {
+            Ok(logs) => found.extend(logs),
+            // A node limiting the range or the result size: smaller pages.
+            Err(ChainError::Node(_)) if page > 1 => {
+                page /= 2;
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
+        start = end + 1;
+    }
+    Ok((found, queries))
 }

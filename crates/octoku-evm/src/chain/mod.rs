@@ -14,6 +14,7 @@
 //! ```
 
 pub mod arena;
+pub mod curta;
 pub mod deployments;
 pub mod embedded;
 pub mod leaderboard;
@@ -178,6 +179,17 @@ pub struct Receipt {
     pub contract_address: Option<Address>,
 }
 
+/// A log and where it was emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedAt {
+    /// Block of the transaction.
+    pub block: u64,
+    /// The transaction that emitted it.
+    pub tx: B256,
+    /// The log.
+    pub log: Log,
+}
+
 /// Revert data, decoded by name where the error is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revert(pub Bytes);
@@ -197,6 +209,9 @@ impl fmt::Display for Revert {
             Some(E::WrongSolution(_)) => return f.write_str("WrongSolution()"),
             Some(E::PuzzleNotAContract(e)) => return write!(f, "PuzzleNotAContract({})", e.puzzle),
             None => {}
+        }
+        if let Some(name) = curta::error_name(self) {
+            return f.write_str(&name);
         }
         if let Ok(e) = alloy_sol_types::Revert::abi_decode(&self.0) {
             return write!(f, "Error({:?})", e.reason);
@@ -246,6 +261,12 @@ pub enum ChainError {
         "{0} is not an arena: it holds a contract, but it does not answer the arena's puzzle() (a puzzle's address? give the arena's)"
     )]
     NotAnArena(Address),
+    /// The address holds a contract, but not Curta (`puzzleId()` and
+    /// `authorshipToken()` do not answer).
+    #[error(
+        "{0} is not Curta: it holds a contract, but it does not answer Curta's puzzleId() and authorshipToken()"
+    )]
+    NotCurta(Address),
     /// The embedded chain's state file is missing, unreadable or unwritable.
     #[error("{0}")]
     State(String),
@@ -318,18 +339,27 @@ impl Chain {
         }
     }
 
-    /// Logs `address` emitted with topic 0 `topic0` in blocks `from..=to`,
-    /// each with its block number.
-    pub fn logs(
+    /// Logs `address` emitted in blocks `from..=to` whose first topics are
+    /// `topics` (topic 0 the event, then its indexed arguments), in chain
+    /// order, each with its block and transaction.
+    pub fn events(
         &mut self,
         address: Address,
-        topic0: B256,
+        topics: &[B256],
         from: u64,
         to: u64,
-    ) -> Result<Vec<(u64, Log)>, ChainError> {
+    ) -> Result<Vec<LoggedAt>, ChainError> {
         match self {
-            Chain::Embedded(c) => Ok(c.logs(address, topic0, from, to)),
-            Chain::Rpc(c) => c.logs(address, topic0, from, to),
+            Chain::Embedded(c) => Ok(c.events(address, topics, from, to)),
+            Chain::Rpc(c) => c.events(address, topics, from, to),
+        }
+    }
+
+    /// The timestamp of the latest block, in seconds.
+    pub fn timestamp(&mut self) -> Result<u64, ChainError> {
+        match self {
+            Chain::Embedded(c) => Ok(c.timestamp()),
+            Chain::Rpc(c) => c.timestamp(),
         }
     }
 
@@ -388,6 +418,19 @@ impl Chain {
         match self {
             Chain::Embedded(c) => c.send(Some(to), data),
             Chain::Rpc(c) => c.send(Some(to), data),
+        }
+    }
+
+    /// [`Chain::send`] with `value` wei attached (the simulation too).
+    pub fn send_value(
+        &mut self,
+        to: Address,
+        data: Bytes,
+        value: alloy_primitives::U256,
+    ) -> Result<Receipt, ChainError> {
+        match self {
+            Chain::Embedded(c) => c.send_value(Some(to), data, value),
+            Chain::Rpc(c) => c.send_value(Some(to), data, value),
         }
     }
 

@@ -15,7 +15,7 @@ use alloy_provider::{DynProvider, Provider, ProviderBuilder};
 use alloy_rpc_types_eth::{Filter, TransactionRequest};
 use alloy_transport::TransportErrorKind;
 
-use super::{ChainError, PrivateKey, Receipt, Revert, TxOptions};
+use super::{ChainError, LoggedAt, PrivateKey, Receipt, Revert, TxOptions};
 
 /// Interval between receipt polls.
 const RECEIPT_POLL: Duration = Duration::from_millis(50);
@@ -191,21 +191,56 @@ impl RpcChain {
         from: u64,
         to: u64,
     ) -> Result<Vec<(u64, Log)>, ChainError> {
-        let provider = self.provider.clone();
-        let filter = Filter::new()
-            .address(address)
-            .event_signature(topic0)
-            .from_block(from)
-            .to_block(to);
-        let logs = self.request(async move { provider.get_logs(&filter).await })?;
-        Ok(logs
+        Ok(self
+            .events(address, &[topic0], from, to)?
             .into_iter()
-            .map(|l| (l.block_number.unwrap_or_default(), l.inner))
+            .map(|e| (e.block, e.log))
             .collect())
     }
 
-    fn request_for(&self, to: Option<Address>, data: Bytes) -> TransactionRequest {
-        let tx = TransactionRequest::default().with_from(self.sender);
+    /// Logs `address` emitted in blocks `from..=to` whose first topics are
+    /// `topics` (topic 0, then topic 1 ...), each with its block and transaction.
+    pub fn events(
+        &self,
+        address: Address,
+        topics: &[B256],
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<LoggedAt>, ChainError> {
+        let provider = self.provider.clone();
+        let mut filter = Filter::new().address(address).from_block(from).to_block(to);
+        for (i, topic) in topics.iter().enumerate() {
+            filter.topics[i] = (*topic).into();
+        }
+        let logs = self.request(async move { provider.get_logs(&filter).await })?;
+        Ok(logs
+            .into_iter()
+            .map(|l| LoggedAt {
+                block: l.block_number.unwrap_or_default(),
+                tx: l.transaction_hash.unwrap_or_default(),
+                log: l.inner,
+            })
+            .collect())
+    }
+
+    /// The timestamp of the latest block.
+    pub fn timestamp(&self) -> Result<u64, ChainError> {
+        let provider = self.provider.clone();
+        let block = self.request(async move {
+            provider
+                .get_block_by_number(alloy_rpc_types_eth::BlockNumberOrTag::Latest)
+                .await
+        })?;
+        block
+            .map(|b| b.header.timestamp)
+            .ok_or_else(|| ChainError::Unexpected(format!("{} has no latest block", self.url)))
+    }
+
+    fn request_for(&self, to: Option<Address>, data: Bytes, value: U256) -> TransactionRequest {
+        let mut tx = TransactionRequest::default().with_from(self.sender);
+        if !value.is_zero() {
+            tx = tx.with_value(value);
+        }
         match to {
             Some(to) => tx.with_to(to).with_input(data),
             None => tx.with_kind(TxKind::Create).with_input(data),
@@ -214,8 +249,18 @@ impl RpcChain {
 
     /// eth_call from the sender; a revert comes back decoded.
     pub fn call(&self, to: Option<Address>, data: Bytes) -> Result<Bytes, ChainError> {
+        self.call_value(to, data, U256::ZERO)
+    }
+
+    /// [`RpcChain::call`] with `value` wei attached.
+    pub fn call_value(
+        &self,
+        to: Option<Address>,
+        data: Bytes,
+        value: U256,
+    ) -> Result<Bytes, ChainError> {
         let provider = self.provider.clone();
-        let tx = self.request_for(to, data);
+        let tx = self.request_for(to, data, value);
         self.request(async move { provider.call(tx).await })
     }
 
@@ -227,9 +272,10 @@ impl RpcChain {
         &self,
         to: Option<Address>,
         data: Bytes,
+        value: U256,
     ) -> Result<TransactionRequest, ChainError> {
         let o = &self.options;
-        let mut tx = self.request_for(to, data);
+        let mut tx = self.request_for(to, data, value);
         if let Some(limit) = o.gas_limit {
             tx = tx.with_gas_limit(limit);
         }
@@ -275,9 +321,19 @@ impl RpcChain {
     /// Simulates (eth_call), then signs and sends, then polls for the
     /// receipt and waits for the confirmations asked for.
     pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
-        self.call(to, data.clone())?;
+        self.send_value(to, data, U256::ZERO)
+    }
+
+    /// [`RpcChain::send`] with `value` wei attached (simulated with it too).
+    pub fn send_value(
+        &mut self,
+        to: Option<Address>,
+        data: Bytes,
+        value: U256,
+    ) -> Result<Receipt, ChainError> {
+        self.call_value(to, data.clone(), value)?;
         let provider = self.provider.clone();
-        let tx = self.priced_request(to, data)?;
+        let tx = self.priced_request(to, data, value)?;
         let pending = self.request(async move { provider.send_transaction(tx).await })?;
         let hash = *pending.tx_hash();
         if let Some(nonce) = &mut self.options.nonce {

@@ -1,0 +1,512 @@
+//! The Curta protocol (waterfall-mkt/curta): typed calls on a [`Chain`] for
+//! the part octoku uses. Authors add an IPuzzle with an Authorship Token,
+//! players solve their own board (`puzzle.generate(player)`) once each, in
+//! phases that start with the first solve:
+//!
+//! | phase | when (after the first solve) | a solve costs |
+//! | --- | --- | --- |
+//! | 0 | before any solve | nothing |
+//! | 1 | up to 2 days | nothing |
+//! | 2 | more than 2, up to 5 days | at least 0.02 ether |
+//! | 3 | more than 5 days | closed |
+//!
+//! The interface below is written from Curta's ABI; only what octoku calls.
+
+use alloy_primitives::{Address, B256, Bytes, U256};
+use alloy_sol_types::{SolCall, SolEvent, SolInterface};
+
+use super::{Chain, ChainError, LoggedAt, Receipt, Revert, arena::call, leaderboard};
+use crate::{EvmError, Machine, bindings::IPuzzle};
+
+alloy_sol_types::sol! {
+    /// Curta: puzzles added with an Authorship Token, solved for a Flag.
+    interface ICurta {
+        /// The Authorship Token `tokenId` has already added a puzzle.
+        error AuthorshipTokenAlreadyUsed(uint256 tokenId);
+        /// The puzzle's `verify` rejected the solution for the sender's board.
+        error IncorrectSolution();
+        /// A phase 2 solve sent less than the fee.
+        error InsufficientFunds();
+        /// The puzzle is already Fermat (the longest-unsolved one).
+        error PuzzleAlreadyFermat(uint32 puzzleId);
+        /// The sender has already solved this puzzle.
+        error PuzzleAlreadySolved(uint32 puzzleId);
+        /// No puzzle has this id.
+        error PuzzleDoesNotExist(uint32 puzzleId);
+        /// The puzzle address is zero or Curta itself.
+        error PuzzleInvalidAddress();
+        /// The puzzle's `name()` is empty.
+        error PuzzleNotNamed();
+        /// The puzzle took less time to solve than the Fermat puzzle.
+        error PuzzleNotFermat(uint32 puzzleId);
+        /// The puzzle has not been solved yet.
+        error PuzzleNotSolved(uint32 puzzleId);
+        /// Phase 3: the puzzle takes no more solves.
+        error SubmissionClosed(uint32 puzzleId);
+        /// The sender does not own the Authorship Token.
+        error Unauthorized();
+
+        /// Puzzle `id` was added by `author`.
+        event AddPuzzle(uint32 indexed id, address indexed author, address puzzle);
+        /// `solver` solved puzzle `id` with `solution` in `phase` (0 to 2).
+        event SolvePuzzle(uint32 indexed id, address indexed solver, uint256 solution, uint8 phase);
+
+        /// Adds `puzzle` with the sender's unused Authorship Token `tokenId`.
+        function addPuzzle(address puzzle, uint256 tokenId) external;
+        /// Solves puzzle `puzzleId` for the sender's board; phase 2 pays a fee.
+        function solve(uint32 puzzleId, uint256 solution) external payable;
+        /// A puzzle's contract, when it was added and when first solved (0: never).
+        function getPuzzle(uint32 puzzleId) external view returns (address puzzle, uint40 addedTimestamp, uint40 firstSolveTimestamp);
+        /// Who added puzzle `puzzleId`.
+        function getPuzzleAuthor(uint32 puzzleId) external view returns (address);
+        /// The Flag colours and the solve counts of puzzle `puzzleId`.
+        function getPuzzleColorsAndSolves(uint32 puzzleId) external view returns (uint120 colors, uint32 phase0Solves, uint32 phase1Solves, uint32 phase2Solves, uint32 solves);
+        /// Whether `solver` has solved puzzle `puzzleId`.
+        function hasSolvedPuzzle(address solver, uint32 puzzleId) external view returns (bool);
+        /// Whether Authorship Token `tokenId` has added a puzzle.
+        function hasUsedAuthorshipToken(uint256 tokenId) external view returns (bool);
+        /// The latest puzzle's id (0: none yet).
+        function puzzleId() external view returns (uint32);
+        /// The Authorship Token contract.
+        function authorshipToken() external view returns (address);
+    }
+
+    /// Curta's Authorship Token (ERC-721): one token adds one puzzle.
+    interface IAuthorshipToken {
+        /// The owner of token `id`; reverts for a token never minted.
+        function ownerOf(uint256 id) external view returns (address);
+    }
+}
+
+/// Phase 1 lasts this long after the first solve (seconds): Curta's
+/// `PHASE_ONE_LENGTH`, 2 days.
+pub const PHASE_ONE_LENGTH: u64 = 2 * 86_400;
+
+/// Phases 1 and 2 together (seconds): Curta's `SUBMISSION_LENGTH`, 5 days.
+pub const SUBMISSION_LENGTH: u64 = 5 * 86_400;
+
+/// The least a phase 2 solve sends, in wei (0.02 ether); 0.01 ether goes to
+/// Curta's owner, the rest to the author.
+pub const PHASE_TWO_FEE: u128 = 20_000_000_000_000_000;
+
+/// The phase of a puzzle first solved at `first_solve` (0: never) at time
+/// `now`: Curta's `_computePhase` (a solve exactly 2 days after the first is
+/// still phase 1; exactly 5 days, still phase 2).
+pub const fn phase(first_solve: u64, now: u64) -> u8 {
+    if first_solve == 0 {
+        0
+    } else if now > first_solve + SUBMISSION_LENGTH {
+        3
+    } else if now > first_solve + PHASE_ONE_LENGTH {
+        2
+    } else {
+        1
+    }
+}
+
+/// The least a solve in `phase` must send, in wei; `None` when submissions
+/// are closed (phase 3).
+pub const fn fee(phase: u8) -> Option<u128> {
+    match phase {
+        0 | 1 => Some(0),
+        2 => Some(PHASE_TWO_FEE),
+        _ => None,
+    }
+}
+
+/// A puzzle on Curta, as `getPuzzle` and `getPuzzleAuthor` give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CurtaPuzzle {
+    /// Its id on Curta.
+    pub id: u32,
+    /// The IPuzzle contract.
+    pub puzzle: Address,
+    /// Who added it.
+    pub author: Address,
+    /// When it was added (unix seconds).
+    pub added: u64,
+    /// When it was first solved (0: never).
+    pub first_solve: u64,
+}
+
+impl CurtaPuzzle {
+    /// Its phase at time `now`.
+    pub const fn phase_at(&self, now: u64) -> u8 {
+        phase(self.first_solve, now)
+    }
+}
+
+/// An `addPuzzle` mined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Added {
+    /// The new puzzle id, from the `AddPuzzle` event.
+    pub id: u32,
+    /// The receipt.
+    pub receipt: Receipt,
+}
+
+/// A `solve` mined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved {
+    /// The phase, from the `SolvePuzzle` event.
+    pub phase: u8,
+    /// The receipt.
+    pub receipt: Receipt,
+}
+
+/// One solve of a puzzle, from its `SolvePuzzle` event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solver {
+    /// Who solved.
+    pub address: Address,
+    /// The phase it was solved in (0 to 2).
+    pub phase: u8,
+    /// The accepted solution.
+    pub solution: U256,
+    /// Block of the solve.
+    pub block: u64,
+    /// The solve's transaction.
+    pub tx: B256,
+}
+
+/// Every solver of one puzzle, in chain order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solvers {
+    /// One per `SolvePuzzle` event of the puzzle.
+    pub entries: Vec<Solver>,
+    /// Log queries made.
+    pub queries: u64,
+}
+
+/// Checks that `curta` is Curta: it holds code ([`ChainError::NoCode`]) and
+/// answers `puzzleId()` and `authorshipToken()` ([`ChainError::NotCurta`]).
+/// Returns the latest puzzle id.
+pub fn require_curta(chain: &mut Chain, curta: Address) -> Result<u32, ChainError> {
+    chain.require_code(curta)?;
+    let not_curta = |e: ChainError| match e {
+        ChainError::Reverted(_) | ChainError::Unexpected(_) | ChainError::Halted(_) => {
+            ChainError::NotCurta(curta)
+        }
+        other => other,
+    };
+    call(chain, curta, &ICurta::authorshipTokenCall {}).map_err(not_curta)?;
+    call(chain, curta, &ICurta::puzzleIdCall {}).map_err(not_curta)
+}
+
+/// Puzzle `id` of `curta`, `None` when there is none.
+pub fn get_puzzle(
+    chain: &mut Chain,
+    curta: Address,
+    id: u32,
+) -> Result<Option<CurtaPuzzle>, ChainError> {
+    let data = call(chain, curta, &ICurta::getPuzzleCall { puzzleId: id })?;
+    if data.puzzle.is_zero() {
+        return Ok(None);
+    }
+    let author = call(chain, curta, &ICurta::getPuzzleAuthorCall { puzzleId: id })?;
+    Ok(Some(CurtaPuzzle {
+        id,
+        puzzle: data.puzzle,
+        author,
+        added: data.addedTimestamp.to(),
+        first_solve: data.firstSolveTimestamp.to(),
+    }))
+}
+
+/// Whether `player` has solved puzzle `id`.
+pub fn has_solved(
+    chain: &mut Chain,
+    curta: Address,
+    player: Address,
+    id: u32,
+) -> Result<bool, ChainError> {
+    call(
+        chain,
+        curta,
+        &ICurta::hasSolvedPuzzleCall {
+            solver: player,
+            puzzleId: id,
+        },
+    )
+}
+
+/// The owner of Authorship Token `token`; `None` for a token never minted
+/// (`ownerOf` reverts).
+pub fn token_owner(
+    chain: &mut Chain,
+    curta: Address,
+    token: U256,
+) -> Result<Option<Address>, ChainError> {
+    let contract = call(chain, curta, &ICurta::authorshipTokenCall {})?;
+    match call(
+        chain,
+        contract,
+        &IAuthorshipToken::ownerOfCall { id: token },
+    ) {
+        Ok(owner) => Ok(Some(owner).filter(|o| !o.is_zero())),
+        Err(ChainError::Reverted(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether Authorship Token `token` has already added a puzzle.
+pub fn token_used(chain: &mut Chain, curta: Address, token: U256) -> Result<bool, ChainError> {
+    call(
+        chain,
+        curta,
+        &ICurta::hasUsedAuthorshipTokenCall { tokenId: token },
+    )
+}
+
+/// How many solves Curta counts for puzzle `id`; `None` from a Curta that
+/// does not have `getPuzzleColorsAndSolves` (the first mainnet deployment).
+pub fn solve_count(chain: &mut Chain, curta: Address, id: u32) -> Result<Option<u32>, ChainError> {
+    match call(
+        chain,
+        curta,
+        &ICurta::getPuzzleColorsAndSolvesCall { puzzleId: id },
+    ) {
+        Ok(r) => Ok(Some(r.solves)),
+        Err(ChainError::Reverted(_) | ChainError::Unexpected(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Sends `addPuzzle(puzzle, token)` (simulated first) and reads the new id
+/// from the `AddPuzzle` event.
+pub fn add_puzzle(
+    chain: &mut Chain,
+    curta: Address,
+    puzzle: Address,
+    token: U256,
+) -> Result<Added, ChainError> {
+    let data = ICurta::addPuzzleCall {
+        puzzle,
+        tokenId: token,
+    }
+    .abi_encode();
+    let receipt = chain.send(curta, data.into())?;
+    let event: ICurta::AddPuzzle = event_of(&receipt, curta)?;
+    Ok(Added {
+        id: event.id,
+        receipt,
+    })
+}
+
+/// Sends `solve(id, solution)` with `value` wei (simulated first, with the
+/// value) and reads the phase from the `SolvePuzzle` event.
+pub fn solve(
+    chain: &mut Chain,
+    curta: Address,
+    id: u32,
+    solution: U256,
+    value: U256,
+) -> Result<Solved, ChainError> {
+    let data = ICurta::solveCall {
+        puzzleId: id,
+        solution,
+    }
+    .abi_encode();
+    let receipt = chain.send_value(curta, data.into(), value)?;
+    let event: ICurta::SolvePuzzle = event_of(&receipt, curta)?;
+    Ok(Solved {
+        phase: event.phase,
+        receipt,
+    })
+}
+
+/// The first event `E` that `curta` emitted in a successful `receipt`.
+fn event_of<E: SolEvent>(receipt: &Receipt, curta: Address) -> Result<E, ChainError> {
+    if !receipt.status {
+        return Err(ChainError::Unexpected(format!(
+            "transaction {} was mined but reverted (the simulation had passed)",
+            receipt.tx_hash
+        )));
+    }
+    receipt
+        .logs
+        .iter()
+        .filter(|log| log.address == curta)
+        .find_map(|log| E::decode_log(log).ok())
+        .map(|log| log.data)
+        .ok_or_else(|| {
+            ChainError::Unexpected(format!(
+                "transaction {} emitted no {} event",
+                receipt.tx_hash,
+                E::SIGNATURE
+            ))
+        })
+}
+
+/// Every solver of puzzle `id`, from its `SolvePuzzle` events (filtered by
+/// the id topic) from block `from`, `page` blocks per log query; checked
+/// against Curta's solve count when it has one.
+pub fn solvers(
+    chain: &mut Chain,
+    curta: Address,
+    id: u32,
+    from: u64,
+    page: u64,
+) -> Result<Solvers, ChainError> {
+    let count = solve_count(chain, curta, id)?;
+    let topics = [
+        ICurta::SolvePuzzle::SIGNATURE_HASH,
+        B256::from(U256::from(id)),
+    ];
+    let (logs, queries) = leaderboard::scan(chain, curta, &topics, from, page, |found| {
+        count.is_some_and(|c| found >= c as usize)
+    })?;
+    let entries = logs
+        .iter()
+        .map(|found| decode_solve(curta, found))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(count) = count
+        && entries.len() != count as usize
+    {
+        return Err(ChainError::Unexpected(format!(
+            "Curta {curta} counts {count} solves of puzzle {id}, but its SolvePuzzle events from block {from} give {}",
+            entries.len()
+        )));
+    }
+    Ok(Solvers { entries, queries })
+}
+
+fn decode_solve(curta: Address, found: &LoggedAt) -> Result<Solver, ChainError> {
+    let event = ICurta::SolvePuzzle::decode_log(&found.log).map_err(|e| {
+        ChainError::Unexpected(format!("a SolvePuzzle log of {curta} does not decode: {e}"))
+    })?;
+    Ok(Solver {
+        address: event.data.solver,
+        phase: event.data.phase,
+        solution: event.data.solution,
+        block: found.block,
+        tx: found.tx,
+    })
+}
+
+/// Curta's custom error in `revert`, by name and arguments
+/// (`PuzzleAlreadySolved(1)`); `None` for data that is none of them.
+pub fn error_name(revert: &Revert) -> Option<String> {
+    use ICurta::ICurtaErrors as E;
+    Some(match E::abi_decode(&revert.0).ok()? {
+        E::AuthorshipTokenAlreadyUsed(e) => format!("AuthorshipTokenAlreadyUsed({})", e.tokenId),
+        E::IncorrectSolution(_) => "IncorrectSolution()".into(),
+        E::InsufficientFunds(_) => "InsufficientFunds()".into(),
+        E::PuzzleAlreadyFermat(e) => format!("PuzzleAlreadyFermat({})", e.puzzleId),
+        E::PuzzleAlreadySolved(e) => format!("PuzzleAlreadySolved({})", e.puzzleId),
+        E::PuzzleDoesNotExist(e) => format!("PuzzleDoesNotExist({})", e.puzzleId),
+        E::PuzzleInvalidAddress(_) => "PuzzleInvalidAddress()".into(),
+        E::PuzzleNotNamed(_) => "PuzzleNotNamed()".into(),
+        E::PuzzleNotFermat(e) => format!("PuzzleNotFermat({})", e.puzzleId),
+        E::PuzzleNotSolved(e) => format!("PuzzleNotSolved({})", e.puzzleId),
+        E::SubmissionClosed(e) => format!("SubmissionClosed({})", e.puzzleId),
+        E::Unauthorized(_) => "Unauthorized()".into(),
+    })
+}
+
+/// A puzzle's own code, run in octoku's in-memory revm: the runtime code
+/// read from the chain (eth_getCode), installed as it is. Valid for puzzles
+/// whose answers depend on their code and arguments only (no storage).
+#[derive(Debug)]
+pub struct LocalPuzzle {
+    machine: Machine,
+    address: Address,
+}
+
+impl LocalPuzzle {
+    /// The puzzle at `address` with runtime code `code`.
+    pub fn new(address: Address, code: Bytes) -> Result<LocalPuzzle, EvmError> {
+        let mut machine = Machine::new()?;
+        machine.install(address, code);
+        Ok(LocalPuzzle { machine, address })
+    }
+
+    /// `verify(start, solution)` here, and its execution gas.
+    pub fn verify(&mut self, start: U256, solution: U256) -> Result<(bool, u64), EvmError> {
+        let call = IPuzzle::verifyCall { start, solution };
+        let outcome = self
+            .machine
+            .call_raw(self.address, call.abi_encode().into())?;
+        if !outcome.success {
+            return Err(EvmError::Reverted(outcome.output));
+        }
+        let valid = IPuzzle::verifyCall::abi_decode_returns(&outcome.output)
+            .map_err(|e| EvmError::Decode(e.to_string()))?;
+        Ok((valid, outcome.gas))
+    }
+}
+
+/// `name()` of the contract `initcode` creates, run in octoku's in-memory
+/// revm before anything is sent; `None` when it has no `name()` (the call
+/// reverts or answers no string).
+pub fn local_name(initcode: &[u8]) -> Result<Option<String>, EvmError> {
+    let mut machine = Machine::new()?;
+    let (address, _) = machine.deploy(initcode)?;
+    let outcome = machine.call_raw(address, IPuzzle::nameCall {}.abi_encode().into())?;
+    Ok(outcome
+        .success
+        .then(|| IPuzzle::nameCall::abi_decode_returns(&outcome.output).ok())
+        .flatten())
+}
+
+#[cfg(test)]
+mod tests {
+    use alloy_sol_types::SolError;
+
+    use super::*;
+
+    #[test]
+    fn error_selectors_are_curtas() {
+        use ICurta::*;
+        let selectors = [
+            (AuthorshipTokenAlreadyUsed::SELECTOR, "e75c31ed"),
+            (IncorrectSolution::SELECTOR, "62cebecf"),
+            (InsufficientFunds::SELECTOR, "356680b7"),
+            (PuzzleAlreadySolved::SELECTOR, "36a1d8d4"),
+            (PuzzleDoesNotExist::SELECTOR, "684773c3"),
+            (PuzzleInvalidAddress::SELECTOR, "46d045ae"),
+            (PuzzleNotNamed::SELECTOR, "c2d58867"),
+            (SubmissionClosed::SELECTOR, "aa5ebdc7"),
+            (Unauthorized::SELECTOR, "82b42900"),
+        ];
+        for (selector, hex) in selectors {
+            assert_eq!(alloy_primitives::hex::encode(selector), hex);
+        }
+    }
+
+    #[test]
+    fn phases_change_just_after_two_and_five_days() {
+        let first = 1_700_000_000;
+        assert_eq!(phase(0, first), 0);
+        assert_eq!(phase(first, first), 1);
+        assert_eq!(phase(first, first + PHASE_ONE_LENGTH), 1);
+        assert_eq!(phase(first, first + PHASE_ONE_LENGTH + 1), 2);
+        assert_eq!(phase(first, first + SUBMISSION_LENGTH), 2);
+        assert_eq!(phase(first, first + SUBMISSION_LENGTH + 1), 3);
+        assert_eq!(fee(2), Some(PHASE_TWO_FEE));
+        assert_eq!(fee(1), Some(0));
+        assert_eq!(fee(3), None);
+    }
+
+    #[test]
+    fn curta_errors_decode_by_name() {
+        let data = ICurta::PuzzleAlreadySolved { puzzleId: 7 }.abi_encode();
+        assert_eq!(Revert(data.into()).to_string(), "PuzzleAlreadySolved(7)");
+        let data = ICurta::InsufficientFunds {}.abi_encode();
+        assert_eq!(Revert(data.into()).to_string(), "InsufficientFunds()");
+        let data = ICurta::AuthorshipTokenAlreadyUsed {
+            tokenId: U256::from(1),
+        }
+        .abi_encode();
+        assert_eq!(
+            Revert(data.into()).to_string(),
+            "AuthorshipTokenAlreadyUsed(1)"
+        );
+    }
+
+    #[test]
+    fn the_fair_puzzle_is_named_before_it_is_deployed() {
+        let name = local_name(crate::Puzzle::Fair.artifact().initcode).unwrap();
+        assert!(name.is_some_and(|n| !n.is_empty()));
+    }
+}
