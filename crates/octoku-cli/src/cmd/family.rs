@@ -7,13 +7,14 @@
 //! `@FILE` for a file, or `-` for standard input, in any of the core's text
 //! forms (line, grid, seed003; see `octoku_core::ntext`).
 
-use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
 use octoku_core::geometry::Geometry;
 use octoku_core::nboard::NBoard;
 use octoku_core::ntext::{self, Form, ReadOptions, Symbols};
 use octoku_core::{ncheck, nsolve};
+use octoku_evm::limits;
 use serde::Serialize;
 
 use crate::{error::CliError, output::print_json};
@@ -119,8 +120,22 @@ impl SizeArgs {
         Ok(Some(symbols))
     }
 
-    /// The read options for this command line.
+    /// The read options for this command line. Without `--size` or `--box`
+    /// (a board file read as such), the text says its size.
     fn read_options(&self) -> Result<ReadOptions, CliError> {
+        if !self.active() {
+            let symbols = self
+                .symbols
+                .as_deref()
+                .map(|text| {
+                    Symbols::parse(text).map_err(|e| CliError::Input(format!("--symbols: {e}")))
+                })
+                .transpose()?;
+            return Ok(ReadOptions {
+                geometry: None,
+                symbols,
+            });
+        }
         let geometry = self.geometry()?;
         Ok(ReadOptions {
             geometry: Some(geometry),
@@ -141,32 +156,64 @@ fn parse_box(text: &str) -> Result<Geometry, CliError> {
         r.trim().parse::<usize>().map_err(|_| bad())?,
         c.trim().parse::<usize>().map_err(|_| bad())?,
     );
+    // A side above 16 makes no board whatever the other is (and its product
+    // would not fit a number).
+    if r > Geometry::MAX_SIZE || c > Geometry::MAX_SIZE {
+        return Err(bad());
+    }
     Geometry::new(r, c).map_err(|e| CliError::Input(format!("--box {text}: {e}")))
 }
 
-/// The text of a board argument: itself, a file (`@FILE`) or standard input (`-`).
-fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
-    if arg == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| {
-            CliError::Input(format!("{name}: standard input: {e}; expected UTF-8 text"))
-        })?;
-        Ok(text)
-    } else if let Some(path) = arg.strip_prefix('@') {
-        std::fs::read_to_string(path).map_err(|e| {
+/// The text of a board argument: itself, a file (`@FILE`) or standard input
+/// (`-`), each at most [`limits::BOARD_TEXT`] bytes (read no further).
+pub(crate) fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
+    let bound = limits::size(limits::BOARD_TEXT);
+    let text = if arg == "-" {
+        limits::read_text(std::io::stdin().lock(), limits::BOARD_TEXT).map_err(|e| {
             CliError::Input(format!(
-                "{name}: cannot read {path}: {e}; expected a readable UTF-8 file"
+                "{name}: standard input: {e}; expected a board as UTF-8 text of at most {bound}"
             ))
-        })
+        })?
+    } else if let Some(path) = arg.strip_prefix('@') {
+        limits::read_file(Path::new(path), limits::BOARD_TEXT).map_err(|e| {
+            CliError::Input(format!(
+                "{name}: cannot read {path}: {e}; expected a readable UTF-8 board file of at most {bound}"
+            ))
+        })?
+    } else if arg.len() as u64 > limits::BOARD_TEXT {
+        return Err(CliError::Input(format!(
+            "{name}: {} bytes; expected a board of at most {bound}",
+            arg.len()
+        )));
     } else {
-        Ok(arg.to_owned())
-    }
+        arg.to_owned()
+    };
+    Ok(text)
+}
+
+/// Whether a board argument names a file or standard input, whose text
+/// may say its own size (the seed003 header lists the N symbols).
+pub(crate) fn reads_a_file(arg: &str) -> bool {
+    arg == "-" || arg.starts_with('@')
 }
 
 /// A board argument read in any form.
 fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<ntext::Parsed, CliError> {
     let text = argument_text(name, arg)?;
-    ntext::read(&text, options).map_err(|e| CliError::Input(format!("{name}: {e}")))
+    ntext::read(&text, options).map_err(|e| read_error(name, options, &e))
+}
+
+/// A read error labelled with the argument, or with `--symbols` when one
+/// of the symbols asked for is what cannot be used.
+fn read_error(name: &str, options: &ReadOptions, e: &ntext::TextError) -> CliError {
+    let from_flag = match (e, &options.symbols) {
+        (ntext::TextError::BadSymbol { symbol, .. }, Some(asked)) => {
+            (1..=asked.len()).any(|v| asked.name(v as u8) == symbol)
+        }
+        _ => false,
+    };
+    let label = if from_flag { "--symbols" } else { name };
+    CliError::Input(format!("{label}: {e}"))
 }
 
 /// Refuses `-` for more than one argument (standard input is read once).
@@ -271,14 +318,14 @@ pub fn solve(
         })?;
     } else {
         match &solution {
-            Some(s) => println!(
+            Some(s) => crate::outln!(
                 "{}",
                 text_of(s, symbols, display_form(args, Some(parsed.form)))?
-            ),
-            None => println!(
+            )?,
+            None => crate::outln!(
                 "no solution for this {g} board: {}",
                 reason.as_deref().unwrap_or_default()
-            ),
+            )?,
         }
         if let (Some(n), Some(limit)) = (solutions, count) {
             let bound = if n >= limit {
@@ -286,7 +333,7 @@ pub fn solve(
             } else {
                 ""
             };
-            println!("solutions {n}{bound}");
+            crate::outln!("solutions {n}{bound}")?;
         }
     }
     crate::exit(solution.is_some())
@@ -326,7 +373,17 @@ pub fn solve_sat(
         .map(|c| NBoard::from_cells(g, &c.values))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| CliError::Evm(format!("the SAT solver returned a malformed board: {e:?}")))?;
-    if let (Some(first), 1) = (boards.first(), core)
+    // Every SAT solution must solve the board; when the core says the
+    // solution is unique, it must be the core's (with several solutions the
+    // two solvers may rightly find different ones first).
+    if let Some(bad) = boards.iter().find(|b| !ncheck::check(start, b).is_empty()) {
+        return Err(CliError::Evm(format!(
+            "the SAT solver returned {} for this {g} board, which does not solve it",
+            json_board(bad, symbols)?
+        )));
+    }
+    if let Some(first) = boards.first()
+        && nsolve::count(start, 2) == 1
         && Some(first) != nsolve::solve(start).as_ref()
     {
         return Err(CliError::Evm(
@@ -348,13 +405,13 @@ pub fn solve_sat(
         })?;
     } else {
         match boards.first() {
-            Some(s) => println!(
+            Some(s) => crate::outln!(
                 "{}",
                 text_of(s, symbols, display_form(args, Some(parsed.form)))?
-            ),
-            None => println!(
+            )?,
+            None => crate::outln!(
                 "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"
-            ),
+            )?,
         }
         if let Some(n) = solutions {
             let bound = if n >= limit {
@@ -362,7 +419,7 @@ pub fn solve_sat(
             } else {
                 ""
             };
-            println!("solutions {n}{bound} (sat: {} solver calls)", found.calls);
+            crate::outln!("solutions {n}{bound} (sat: {} solver calls)", found.calls)?;
         }
     }
     crate::exit(!boards.is_empty())
@@ -377,12 +434,13 @@ pub fn verify(
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
     one_stdin(&[start, solution])?;
-    let g = args.geometry()?;
+    let options = args.read_options()?;
+    let solution = read_board("SOLUTION", solution, &options)?;
+    let g = solution.board.geometry();
     let options = ReadOptions {
         geometry: Some(g),
-        symbols: args.symbols(g)?,
+        ..options
     };
-    let solution = read_board("SOLUTION", solution, &options)?;
     // The start may be empty (a blank argument or file): no givens to keep.
     let start_text = argument_text("START", start)?;
     let start = if start_text.trim().is_empty() {
@@ -396,7 +454,7 @@ pub fn verify(
             ..options
         };
         ntext::read(&start_text, &start_options)
-            .map_err(|e| CliError::Input(format!("START: {e}")))?
+            .map_err(|e| read_error("START", &start_options, &e))?
             .board
     };
     let symbols = &solution.symbols;
@@ -414,24 +472,24 @@ pub fn verify(
             problems: &problems,
         })?;
     } else if valid {
-        println!(
+        crate::outln!(
             "valid    every row, column and box holds each of the {} symbols once, and every given is kept",
             g.size()
-        );
+        )?;
     } else {
-        println!(
+        crate::outln!(
             "invalid  {} problem{}",
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
-        );
+        )?;
         for p in problems.iter().take(SHOWN) {
-            println!("  - {p}");
+            crate::outln!("  - {p}")?;
         }
         if problems.len() > SHOWN {
-            println!(
+            crate::outln!(
                 "  ... and {} more (--json lists them all)",
                 problems.len() - SHOWN
-            );
+            )?;
         }
     }
     crate::exit(valid)

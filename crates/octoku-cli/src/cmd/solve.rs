@@ -63,7 +63,8 @@ struct Solved {
 /// Solves the start, verifies the solution in the in-memory EVM.
 /// With `--size`: solves a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.size.active() {
+    let file_board = args.start.as_deref().is_some_and(family::reads_a_file);
+    if args.size.active() || file_board {
         return match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
                 family::solve_sat(&args.size, start, args.count, args.json)

@@ -92,7 +92,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         return run_classic9(&args);
     }
-    if args.size.active() {
+    if args.size.active()
+        || family::reads_a_file(&args.start)
+        || family::reads_a_file(&args.solution)
+    {
         return family::verify(&args.size, &args.start, &args.solution, args.json);
     }
     args.size.refuse_without_size()?;
@@ -153,7 +156,12 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     let grid = |what: &str, text: &str| {
         classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
     };
-    let start = grid("START", &args.start)?;
+    // An empty START (as the help says): no givens, is SOLUTION a solved grid?
+    let start = if args.start.trim().is_empty() {
+        vec![0; classic9::CELLS]
+    } else {
+        grid("START", &args.start)?
+    };
     let solution = grid("SOLUTION", &args.solution)?;
     let mirror = classic9::verify(&start, &solution);
     let hex = |bytes: &[u8]| -> String {
@@ -209,9 +217,9 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
         } else {
             ("invalid", "rejects")
         };
-        println!("{verdict}  {who} {verb} this solution");
+        crate::outln!("{verdict}  {who} {verb} this solution")?;
         if let Some(gas) = out.gas {
-            println!("gas      {gas} (execution gas of verify)");
+            crate::outln!("gas      {gas} (execution gas of verify)")?;
         }
     }
     crate::exit(valid)
@@ -258,10 +266,18 @@ fn call_deployed(
         Ok(classic9::Outcome::Returned(valid)) => Ok(valid),
         Ok(classic9::Outcome::Error(e)) => Err(e),
         Ok(classic9::Outcome::Refused) | Err(_) => {
-            return Err(CliError::Evm(format!(
-                "{address} answered verify with {} data {}: not a 9x9 validator?",
+            // Like "not an arena": the address holds some other contract.
+            let shown = raw.output.get(..64).unwrap_or(&raw.output);
+            return Err(CliError::Chain(format!(
+                "{address} is not a 9x9 validator: it answered verify(bytes,bytes) with {} data of {} bytes (0x{}{}); expected the address octoku deploy --size 9 printed",
                 if raw.success { "return" } else { "revert" },
-                raw.output
+                raw.output.len(),
+                octoku_evm::chain::primitives::hex::encode(shown),
+                if shown.len() < raw.output.len() {
+                    "…"
+                } else {
+                    ""
+                }
             )));
         }
     };
