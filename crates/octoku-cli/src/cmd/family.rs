@@ -1,7 +1,8 @@
 //! The Sudoku family on the command line: `--size N` (and `--box RxC`,
 //! `--symbols`, `--format`) switch `solve` and `verify` from the 8×8
 //! contract to boards of any shape, solved and checked by the core (no
-//! contract is involved); `octoku puzzle` makes puzzles of any shape.
+//! contract is involved), as does a board read from `@FILE` or `-`, whose
+//! text says its size; `octoku puzzle` makes puzzles of any shape.
 //!
 //! A board argument is the board's text (line form on the command line),
 //! `@FILE` for a file, or `-` for standard input, in any of the core's text
@@ -166,7 +167,7 @@ fn parse_box(text: &str) -> Result<Geometry, CliError> {
 
 /// The text of a board argument: itself, a file (`@FILE`) or standard input
 /// (`-`), each at most [`limits::BOARD_TEXT`] bytes (read no further).
-pub(crate) fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
+fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
     let bound = limits::size(limits::BOARD_TEXT);
     let text = if arg == "-" {
         limits::read_text(std::io::stdin().lock(), limits::BOARD_TEXT).map_err(|e| {

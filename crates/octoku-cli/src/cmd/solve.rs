@@ -21,7 +21,7 @@ pub(crate) const DEAD_END_SHARE: &str =
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, or - for standard input).
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or seed003 text, @FILE, or - for standard input; a file or standard input says its own size).
     #[arg(required_unless_present = "address", conflicts_with = "address")]
     start: Option<String>,
     /// Solve the board this address gets from generate instead.
