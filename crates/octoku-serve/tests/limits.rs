@@ -56,6 +56,13 @@ fn until_closed(stream: &mut TcpStream, started: Instant) -> (Duration, String) 
     )
 }
 
+/// The server acted within a few of its 1 s limits since `started` (a busy
+/// machine included), not after the client's 20 s read timeout.
+fn assert_prompt(started: Instant) {
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+}
+
 fn request(server: &Running, path: &str) -> String {
     format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr())
 }
@@ -78,16 +85,10 @@ fn header_lines_sent_one_by_one_are_cut_off_at_the_header_timeout() {
             break;
         }
     }
-    let (elapsed, _) = until_closed(&mut stream, started);
-    assert!(
-        closed || elapsed < Duration::from_secs(5),
-        "still open after {elapsed:?}"
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
+    if !closed {
+        until_closed(&mut stream, started);
+    }
+    assert_prompt(started);
 }
 
 #[test]
@@ -136,11 +137,7 @@ fn a_body_sent_slowly_gets_408_at_the_body_timeout() {
     }
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
     assert!(answer.contains("did not arrive within 1 s"), "{answer}");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
+    assert_prompt(started);
 }
 
 #[test]
