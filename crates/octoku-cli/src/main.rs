@@ -118,7 +118,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("octoku: {e}");
+            crate::errln!("octoku: {e}");
             ExitCode::from(e.exit_code())
         }
     }

@@ -21,3 +21,21 @@ pub fn write_line(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
     out.write_all(b"\n")?;
     out.flush()
 }
+
+/// Writes `text` as it is (no newline added) and flushes.
+pub fn write_text(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Like `eprintln!`, but a closed or full stderr is ignored instead of a
+/// panic (there is nowhere left to say it).
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}

@@ -22,6 +22,7 @@ pub mod chain;
 pub mod classic9;
 pub mod fuzz;
 pub mod gas;
+pub mod limits;
 pub mod machine;
 pub mod meter;
 pub mod puzzle;

@@ -135,7 +135,7 @@ impl Backend {
         let (place, mut chain) = match &config.rpc_url {
             Some(url) => (
                 Where::Rpc(url.clone()),
-                Chain::rpc(url, &read_key).map_err(chain_failure)?,
+                Chain::rpc_with(url, &read_key, config.tx.clone()).map_err(chain_failure)?,
             ),
             None => (
                 Where::Embedded(config.state.clone()),
@@ -267,7 +267,7 @@ impl Backend {
     fn open_as(&self, key: &PrivateKey) -> Result<Chain, ChainError> {
         match &self.place {
             Where::Embedded(path) => Chain::embedded(path, key, false),
-            Where::Rpc(url) => Chain::rpc(url, key),
+            Where::Rpc(url) => Chain::rpc_with(url, key, self.tx.clone()),
         }
     }
 

@@ -7,16 +7,23 @@
 //!   per-server token in `X-Octoku-Token` (else 403); only the served page
 //!   holds it, and no CORS header lets another origin read it;
 //! - a body announced above [`MAX_BODY`] is refused with
-//!   413 before it is read (bodies without a length are cut there too).
+//!   413 before it is read (bodies without a length are cut there too);
+//!   a body that takes longer than the body timeout gets 408;
+//! - bound to all addresses (`0.0.0.0`, `::`), any IP address of the
+//!   machine with the bound port is accepted as `Host` too (an IP address
+//!   cannot be rebound; names other than `localhost` still get 403).
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, time::Duration};
 
 use axum::{
+    body::Body,
     extract::{Request, State},
     http::{HeaderMap, Method, StatusCode, header},
     middleware::Next,
     response::{IntoResponse, Response},
 };
+
+use http_body_util::BodyExt;
 
 use crate::{MAX_BODY, ServeError, api::ApiError};
 
@@ -27,7 +34,11 @@ pub const TOKEN_HEADER: &str = "x-octoku-token";
 #[derive(Clone)]
 pub struct Guard {
     hosts: Vec<String>,
+    /// Bound to all addresses: any IP address with this port is a name of
+    /// this server (an IP is no DNS name to rebind).
+    any_ip_port: Option<u16>,
     token: String,
+    body_timeout: Duration,
 }
 
 impl std::fmt::Debug for Guard {
@@ -66,7 +77,18 @@ impl Guard {
         names.sort();
         names.dedup();
         let hosts = names.iter().map(|n| format!("{n}:{port}")).collect();
-        Guard { hosts, token }
+        Guard {
+            hosts,
+            any_ip_port: addr.ip().is_unspecified().then_some(port),
+            token,
+            body_timeout: crate::ServeLimits::default().body_timeout,
+        }
+    }
+
+    /// The same rules with another limit on the time a request's body may take.
+    pub fn with_body_timeout(mut self, timeout: Duration) -> Guard {
+        self.body_timeout = timeout;
+        self
     }
 
     /// The token the page carries.
@@ -77,7 +99,22 @@ impl Guard {
     /// Whether `Host: value` names this server.
     pub fn host_allowed(&self, value: &str) -> bool {
         let value = value.trim().to_ascii_lowercase();
-        self.hosts.contains(&value)
+        self.hosts.contains(&value) || self.any_ip_allows(&value)
+    }
+
+    /// `IP:port` with this server's port, when bound to all addresses.
+    fn any_ip_allows(&self, value: &str) -> bool {
+        let Some(port) = self.any_ip_port else {
+            return false;
+        };
+        let Some(host) = value.strip_suffix(&format!(":{port}")) else {
+            return false;
+        };
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        host.parse::<std::net::IpAddr>().is_ok()
     }
 
     fn token_ok(&self, headers: &HeaderMap) -> bool {
@@ -129,5 +166,33 @@ pub async fn enforce(State(guard): State<Guard>, request: Request, next: Next) -
     if announced.is_some_and(|n| n > MAX_BODY as u64) {
         return ApiError::too_large().into_response();
     }
-    next.run(request).await
+    // The body is read here, within the time limit and the size limit, so
+    // a client that sends it a byte at a time holds no handler.
+    let (parts, body) = request.into_parts();
+    let limited = http_body_util::Limited::new(body, MAX_BODY);
+    let bytes = match tokio::time::timeout(guard.body_timeout, limited.collect()).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return ApiError::too_large().into_response();
+        }
+        Ok(Err(e)) => {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("cannot read the request body: {e}"),
+            )
+            .into_response();
+        }
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} s",
+                    guard.body_timeout.as_secs_f64()
+                ),
+            )
+            .into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }

@@ -26,10 +26,17 @@ use std::{
     path::PathBuf,
     sync::Arc,
     thread::JoinHandle,
+    time::Duration,
+};
+
+use hyper::server::conn::http1;
+use hyper_util::{
+    rt::{TokioIo, TokioTimer},
+    service::TowerToHyperService,
 };
 
 use octoku_evm::chain::{PrivateKey, TxOptions, primitives::Address};
-use tokio::sync::oneshot;
+use tokio::sync::{Semaphore, oneshot};
 
 pub use api::router;
 pub use backend::Backend;
@@ -42,6 +49,29 @@ pub const DEFAULT_STATE: &str = ".octoku/chain.json";
 
 /// Default port of `octoku serve`.
 pub const DEFAULT_PORT: u16 = 8580;
+
+/// The bounds on each client of the server (`docs/limits.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServeLimits {
+    /// Longest wait for a request's header lines, and for the next request
+    /// on an idle keep-alive connection: then the connection is closed.
+    pub header_timeout: Duration,
+    /// Longest wait for a request's body (then 408).
+    pub body_timeout: Duration,
+    /// Most connections served at once; more wait in the kernel's queue
+    /// until one ends.
+    pub max_connections: usize,
+}
+
+impl Default for ServeLimits {
+    fn default() -> ServeLimits {
+        ServeLimits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            max_connections: 256,
+        }
+    }
+}
 
 /// How the server is started.
 #[derive(Clone)]
@@ -66,6 +96,8 @@ pub struct Config {
     /// How the submissions' transactions are priced and awaited (its
     /// `nonce` must be `None`: each submission takes the account's next).
     pub tx: TxOptions,
+    /// Timeouts and the connection cap.
+    pub limits: ServeLimits,
 }
 
 impl Default for Config {
@@ -79,6 +111,7 @@ impl Default for Config {
             state: PathBuf::from(DEFAULT_STATE),
             deployments_dir: PathBuf::from("."),
             tx: TxOptions::default(),
+            limits: ServeLimits::default(),
         }
     }
 }
@@ -160,9 +193,27 @@ impl Running {
         self.addr
     }
 
-    /// The page's URL (`http://127.0.0.1:PORT/`; `localhost` when bound to it).
+    /// The page's URL (`http://127.0.0.1:PORT/`; on this machine's loopback
+    /// when bound to all addresses, see [`Running::network_url`]).
     pub fn url(&self) -> String {
-        format!("http://{}/", self.addr)
+        let ip = match self.addr.ip() {
+            IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+            ip => ip,
+        };
+        format!("http://{}/", SocketAddr::new(ip, self.addr.port()))
+    }
+
+    /// When bound to all addresses (`0.0.0.0`, `::`): how other machines
+    /// reach the server, by any IP address of this machine (host names other
+    /// than `localhost` are refused, against DNS rebinding).
+    pub fn network_url(&self) -> Option<String> {
+        self.addr.ip().is_unspecified().then(|| {
+            format!(
+                "http://<an IP address of this machine>:{}/ (host names other than localhost are refused)",
+                self.addr.port()
+            )
+        })
     }
 
     /// The chain, arena and signer the server plays on.
@@ -216,24 +267,25 @@ pub fn start(config: Config) -> Result<Running, ServeError> {
         .set_nonblocking(true)
         .map_err(|e| ServeError::Io(format!("cannot configure the socket: {e}")))?;
     let guard = guard::Guard::new(&config.host, addr)?;
-    let app = router(backend.clone(), guard);
+    let limits = config.limits;
+    let app = router(
+        backend.clone(),
+        guard.with_body_timeout(limits.body_timeout),
+    );
     let (tx, rx) = oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("octoku-serve".into())
         .spawn(move || -> Result<(), ServeError> {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_io()
+                .enable_time()
                 .build()
                 .map_err(|e| ServeError::Io(format!("cannot start the server runtime: {e}")))?;
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)
                     .map_err(|e| ServeError::Io(format!("cannot use the socket: {e}")))?;
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async move {
-                        let _ = rx.await;
-                    })
-                    .await
-                    .map_err(|e| ServeError::Io(format!("the server stopped: {e}")))
+                serve(listener, app, limits, rx).await;
+                Ok(())
             })
         })
         .map_err(|e| ServeError::Io(format!("cannot start the server thread: {e}")))?;
@@ -243,4 +295,49 @@ pub fn start(config: Config) -> Result<Running, ServeError> {
         shutdown: Some(tx),
         thread: Some(thread),
     })
+}
+
+/// Accepts connections until `stop` fires: at most
+/// `limits.max_connections` at once, each closed when its header lines (or
+/// the next request on a kept-alive connection) take longer than
+/// `limits.header_timeout`. axum's own `serve` sets no such bounds.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    app: axum::Router,
+    limits: ServeLimits,
+    mut stop: oneshot::Receiver<()>,
+) {
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    loop {
+        let slot = tokio::select! {
+            _ = &mut stop => return,
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => return,
+            },
+        };
+        let stream = tokio::select! {
+            _ = &mut stop => return,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors, say: wait instead of spinning.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _slot = slot;
+            let mut builder = http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout);
+            // A client that breaks the rules is simply disconnected.
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

@@ -71,7 +71,7 @@ fn watch_interrupts(bar: indicatif::ProgressBar) {
             if parallel::interrupted() {
                 let (done, total) = (bar.position(), bar.length().unwrap_or(0));
                 bar.finish_and_clear();
-                eprintln!(
+                crate::errln!(
                     "octoku: interrupted: {done} of {total} classes of 8-cell sets solved, nothing reported (the audit has no partial answer; run it again, it takes seconds)"
                 );
                 std::process::exit(i32::from(parallel::INTERRUPTED_EXIT));

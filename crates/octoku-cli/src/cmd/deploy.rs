@@ -133,8 +133,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (DeployTarget::Classic9, _) | (_, Some(9)) => return deploy_classic9(&args, kind),
         _ => {}
     }
-    let mut opened = args.chain.open(KeyUse::Send, true)?;
-    opened.set_tx_options(args.tx.options()?)?;
+    let mut opened = args
+        .chain
+        .open_with(KeyUse::Send, true, args.tx.options()?)?;
     if !args.json {
         outln!("chain     {}", opened.label)?;
     }
@@ -250,8 +251,9 @@ fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
             "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
         ))
     })?;
-    let mut opened = args.chain.open(KeyUse::Send, true)?;
-    opened.set_tx_options(args.tx.options()?)?;
+    let mut opened = args
+        .chain
+        .open_with(KeyUse::Send, true, args.tx.options()?)?;
     if !args.json {
         outln!("chain     {}", opened.label)?;
     }

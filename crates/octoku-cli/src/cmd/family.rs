@@ -1,19 +1,21 @@
 //! The Sudoku family on the command line: `--size N` (and `--box RxC`,
 //! `--symbols`, `--format`) switch `solve` and `verify` from the 8×8
 //! contract to boards of any shape, solved and checked by the core (no
-//! contract is involved); `octoku puzzle` makes puzzles of any shape.
+//! contract is involved), as does a board read from `@FILE` or `-`, whose
+//! text says its size; `octoku puzzle` makes puzzles of any shape.
 //!
 //! A board argument is the board's text (line form on the command line),
 //! `@FILE` for a file, or `-` for standard input, in any of the core's text
 //! forms (line, grid, header; see `octoku_core::grid::text`).
 
-use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
 use octoku_core::{rules, solve};
+use octoku_evm::limits;
 use serde::Serialize;
 
 use crate::{error::CliError, output::print_json};
@@ -66,17 +68,21 @@ pub enum Shape {
     /// No `--size` or `--box`: the 8×8 member of the family
     /// ([`Geometry::OCTOKU`]) in its uint256 encoding, as the contracts take it.
     Contract,
-    /// `--size` or `--box`: a board of this geometry in the text forms.
-    Text(Geometry),
+    /// `--size` or `--box`: a board of this geometry in the text forms;
+    /// `None` when a board read from a file or standard input says its size.
+    Text(Option<Geometry>),
 }
 
 impl SizeArgs {
-    /// The board shape the options ask for, resolved once: `--box`, else the
-    /// default for `--size`, else the 8×8 contract board (which refuses the
-    /// text-only options `--symbols` and `--format`).
-    pub fn shape(&self) -> Result<Shape, CliError> {
+    /// The board shape the options and the board arguments ask for,
+    /// resolved once: `--box`, else the default for `--size`, else the size
+    /// a board file (`@FILE` or `-`) says, else the 8×8 contract board (which
+    /// refuses the text-only options `--symbols` and `--format`).
+    pub fn shape(&self, boards: &[&str]) -> Result<Shape, CliError> {
         if self.size.is_some() || self.box_shape.is_some() {
-            Ok(Shape::Text(self.geometry()?))
+            Ok(Shape::Text(Some(self.geometry()?)))
+        } else if boards.iter().any(|b| reads_a_file(b)) {
+            Ok(Shape::Text(None))
         } else {
             self.refuse_without_size()?;
             Ok(Shape::Contract)
@@ -137,12 +143,20 @@ impl SizeArgs {
         Ok(Some(symbols))
     }
 
-    /// The read options for boards of `geometry` on this command line.
-    fn read_options(&self, geometry: Geometry) -> Result<ReadOptions, CliError> {
-        Ok(ReadOptions {
-            geometry: Some(geometry),
-            symbols: self.symbols(geometry)?,
-        })
+    /// The read options for boards of `geometry` on this command line; with
+    /// no geometry (a board file read as such) the text says its size.
+    fn read_options(&self, geometry: Option<Geometry>) -> Result<ReadOptions, CliError> {
+        let symbols = match geometry {
+            Some(g) => self.symbols(g)?,
+            None => self
+                .symbols
+                .as_deref()
+                .map(|text| {
+                    Symbols::parse(text).map_err(|e| CliError::Input(format!("--symbols: {e}")))
+                })
+                .transpose()?,
+        };
+        Ok(ReadOptions { geometry, symbols })
     }
 }
 
@@ -158,32 +172,64 @@ fn parse_box(text: &str) -> Result<Geometry, CliError> {
         r.trim().parse::<usize>().map_err(|_| bad())?,
         c.trim().parse::<usize>().map_err(|_| bad())?,
     );
+    // A side above 16 makes no board whatever the other is (and its product
+    // would not fit a number).
+    if r > Geometry::MAX_SIZE || c > Geometry::MAX_SIZE {
+        return Err(bad());
+    }
     Geometry::new(r, c).map_err(|e| CliError::Input(format!("--box {text}: {e}")))
 }
 
-/// The text of a board argument: itself, a file (`@FILE`) or standard input (`-`).
+/// The text of a board argument: itself, a file (`@FILE`) or standard input
+/// (`-`), each at most [`limits::BOARD_TEXT`] bytes (read no further).
 fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
-    if arg == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| {
-            CliError::Input(format!("{name}: standard input: {e}; expected UTF-8 text"))
-        })?;
-        Ok(text)
-    } else if let Some(path) = arg.strip_prefix('@') {
-        std::fs::read_to_string(path).map_err(|e| {
+    let bound = limits::size(limits::BOARD_TEXT);
+    let text = if arg == "-" {
+        limits::read_text(std::io::stdin().lock(), limits::BOARD_TEXT).map_err(|e| {
             CliError::Input(format!(
-                "{name}: cannot read {path}: {e}; expected a readable UTF-8 file"
+                "{name}: standard input: {e}; expected a board as UTF-8 text of at most {bound}"
             ))
-        })
+        })?
+    } else if let Some(path) = arg.strip_prefix('@') {
+        limits::read_file(Path::new(path), limits::BOARD_TEXT).map_err(|e| {
+            CliError::Input(format!(
+                "{name}: cannot read {path}: {e}; expected a readable UTF-8 board file of at most {bound}"
+            ))
+        })?
+    } else if arg.len() as u64 > limits::BOARD_TEXT {
+        return Err(CliError::Input(format!(
+            "{name}: {} bytes; expected a board of at most {bound}",
+            arg.len()
+        )));
     } else {
-        Ok(arg.to_owned())
-    }
+        arg.to_owned()
+    };
+    Ok(text)
+}
+
+/// Whether a board argument names a file or standard input, whose text
+/// may say its own size (the header form lists the N symbols).
+pub(crate) fn reads_a_file(arg: &str) -> bool {
+    arg == "-" || arg.starts_with('@')
 }
 
 /// A board argument read in any form.
 fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<text::Parsed, CliError> {
     let text = argument_text(name, arg)?;
-    text::read(&text, options).map_err(|e| CliError::Input(format!("{name}: {e}")))
+    text::read(&text, options).map_err(|e| read_error(name, options, &e))
+}
+
+/// A read error labelled with the argument, or with `--symbols` when one
+/// of the symbols asked for is what cannot be used.
+fn read_error(name: &str, options: &ReadOptions, e: &text::TextError) -> CliError {
+    let from_flag = match (e, &options.symbols) {
+        (text::TextError::BadSymbol { symbol, .. }, Some(asked)) => {
+            (1..=asked.len()).any(|v| asked.name(v as u8) == symbol)
+        }
+        _ => false,
+    };
+    let label = if from_flag { "--symbols" } else { name };
+    CliError::Input(format!("{label}: {e}"))
 }
 
 /// Refuses `-` for more than one argument (standard input is read once).
@@ -255,7 +301,7 @@ struct Verdict<'a> {
 /// `octoku solve --size N START`: a solution (exit 0), or none with a reason (exit 1).
 pub fn solve(
     args: &SizeArgs,
-    g: Geometry,
+    g: Option<Geometry>,
     start: &str,
     count: Option<u64>,
     json_out: bool,
@@ -263,6 +309,7 @@ pub fn solve(
     let options = args.read_options(g)?;
     let parsed = read_board("START", start, &options)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
+    let g = start.geometry();
     let solutions = count.map(|n| solve::count(start, n));
     let solution = solve::solve(start);
     let reason = match &solution {
@@ -288,14 +335,14 @@ pub fn solve(
         })?;
     } else {
         match &solution {
-            Some(s) => println!(
+            Some(s) => crate::outln!(
                 "{}",
                 text_of(s, symbols, display_form(args, Some(parsed.form)))?
-            ),
-            None => println!(
+            )?,
+            None => crate::outln!(
                 "no solution for this {g} board: {}",
                 reason.as_deref().unwrap_or_default()
-            ),
+            )?,
         }
         if let (Some(n), Some(limit)) = (solutions, count) {
             let bound = if n >= limit {
@@ -303,7 +350,7 @@ pub fn solve(
             } else {
                 ""
             };
-            println!("solutions {n}{bound}");
+            crate::outln!("solutions {n}{bound}")?;
         }
     }
     crate::exit(solution.is_some())
@@ -315,7 +362,7 @@ pub fn solve(
 /// the two solvers disagree.
 pub fn solve_sat(
     args: &SizeArgs,
-    g: Geometry,
+    g: Option<Geometry>,
     start: &str,
     count: Option<u64>,
     json_out: bool,
@@ -323,6 +370,7 @@ pub fn solve_sat(
     let options = args.read_options(g)?;
     let parsed = read_board("START", start, &options)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
+    let g = start.geometry();
     let limit = count.unwrap_or(1).clamp(1, 10_000);
     let cells = octoku_prove::sat::Cells {
         geometry: g,
@@ -343,7 +391,17 @@ pub fn solve_sat(
         .map(|c| Grid::from_cells(g, &c.values))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| CliError::Evm(format!("the SAT solver returned a malformed board: {e:?}")))?;
-    if let (Some(first), 1) = (boards.first(), core)
+    // Every SAT solution must solve the board; when the core says the
+    // solution is unique, it must be the core's (with several solutions the
+    // two solvers may rightly find different ones first).
+    if let Some(bad) = boards.iter().find(|b| !rules::check(start, b).is_empty()) {
+        return Err(CliError::Evm(format!(
+            "the SAT solver returned {} for this {g} board, which does not solve it",
+            json_board(bad, symbols)?
+        )));
+    }
+    if let Some(first) = boards.first()
+        && solve::count(start, 2) == 1
         && Some(first) != solve::solve(start).as_ref()
     {
         return Err(CliError::Evm(
@@ -365,13 +423,13 @@ pub fn solve_sat(
         })?;
     } else {
         match boards.first() {
-            Some(s) => println!(
+            Some(s) => crate::outln!(
                 "{}",
                 text_of(s, symbols, display_form(args, Some(parsed.form)))?
-            ),
-            None => println!(
+            )?,
+            None => crate::outln!(
                 "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"
-            ),
+            )?,
         }
         if let Some(n) = solutions {
             let bound = if n >= limit {
@@ -379,7 +437,7 @@ pub fn solve_sat(
             } else {
                 ""
             };
-            println!("solutions {n}{bound} (sat: {} solver calls)", found.calls);
+            crate::outln!("solutions {n}{bound} (sat: {} solver calls)", found.calls)?;
         }
     }
     crate::exit(!boards.is_empty())
@@ -389,7 +447,7 @@ pub fn solve_sat(
 /// empty START asks whether SOLUTION is a valid solved grid.
 pub fn verify(
     args: &SizeArgs,
-    g: Geometry,
+    g: Option<Geometry>,
     start: &str,
     solution: &str,
     json_out: bool,
@@ -397,6 +455,11 @@ pub fn verify(
     one_stdin(&[start, solution])?;
     let options = args.read_options(g)?;
     let solution = read_board("SOLUTION", solution, &options)?;
+    let g = solution.board.geometry();
+    let options = ReadOptions {
+        geometry: Some(g),
+        ..options
+    };
     // The start may be empty (a blank argument or file): no givens to keep.
     let start_text = argument_text("START", start)?;
     let start = if start_text.trim().is_empty() {
@@ -410,7 +473,7 @@ pub fn verify(
             ..options
         };
         text::read(&start_text, &start_options)
-            .map_err(|e| CliError::Input(format!("START: {e}")))?
+            .map_err(|e| read_error("START", &start_options, &e))?
             .board
     };
     let symbols = &solution.symbols;
@@ -428,24 +491,24 @@ pub fn verify(
             problems: &problems,
         })?;
     } else if valid {
-        println!(
+        crate::outln!(
             "valid    every row, column and box holds each of the {} symbols once, and every given is kept",
             g.size()
-        );
+        )?;
     } else {
-        println!(
+        crate::outln!(
             "invalid  {} problem{}",
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
-        );
+        )?;
         for p in problems.iter().take(SHOWN) {
-            println!("  - {p}");
+            crate::outln!("  - {p}")?;
         }
         if problems.len() > SHOWN {
-            println!(
+            crate::outln!(
                 "  ... and {} more (--json lists them all)",
                 problems.len() - SHOWN
-            );
+            )?;
         }
     }
     crate::exit(valid)

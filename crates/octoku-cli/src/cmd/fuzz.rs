@@ -245,7 +245,7 @@ fn fuzz<M: Found>(
         Ok(found) => found,
         Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e.to_string())),
         Err(parallel::Halt::Interrupted { next }) => {
-            eprintln!(
+            crate::errln!(
                 "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz{before} --seed {} --from {next} --cases {}{after}",
                 args.from,
                 next - args.from,

@@ -57,7 +57,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             report.runs,
             gas::SNAPSHOT_SEED
         )?;
-        print!("{}", report.table());
+        crate::out::write_text(&report.table())?;
     }
     Ok(ExitCode::SUCCESS)
 }

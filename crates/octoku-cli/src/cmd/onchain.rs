@@ -55,6 +55,17 @@ impl ChainArgs {
     /// On a node, sending needs a key; reading uses anvil's first dev
     /// account as the `eth_call` sender when there is none.
     pub fn open(&self, key_use: KeyUse, create: bool) -> Result<Opened, CliError> {
+        self.open_with(key_use, create, TxOptions::default())
+    }
+
+    /// [`ChainArgs::open`] with transaction options, which hold from the
+    /// first request on (`--timeout` bounds the node's first answer too).
+    pub fn open_with(
+        &self,
+        key_use: KeyUse,
+        create: bool,
+        options: TxOptions,
+    ) -> Result<Opened, CliError> {
         let Identity { key, address } = self.signer.identity()?;
         if key.is_none() && key_use == KeyUse::Send && (self.rpc_url.is_some() || address.is_some())
         {
@@ -66,7 +77,7 @@ impl ChainArgs {
         let mut chain = match &self.rpc_url {
             Some(url) => {
                 tracing::info!(%url, "connecting to the node");
-                Chain::rpc(url, &key).map_err(chain_error)?
+                Chain::rpc_with(url, &key, options.clone()).map_err(chain_error)?
             }
             None => {
                 tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
@@ -75,11 +86,13 @@ impl ChainArgs {
         };
         let label = chain.describe().map_err(chain_error)?;
         tracing::info!(chain = %label, sender = %chain.sender(), "chain open");
-        Ok(Opened {
+        let mut opened = Opened {
             chain,
             label,
             me: address,
-        })
+        };
+        opened.set_tx_options(options)?;
+        Ok(opened)
     }
 }
 

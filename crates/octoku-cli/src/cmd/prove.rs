@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         print_json(&proof_json(puzzle, &report))?;
     } else {
-        print_text(puzzle, &report);
+        print_text(puzzle, &report)?;
     }
     Ok(match report.verdict {
         Verdict::Proved => ExitCode::SUCCESS,
@@ -213,10 +213,10 @@ fn outcome(success: bool, data: &[u8]) -> String {
     format!("{} 0x{hex}", if success { "returns" } else { "reverts" })
 }
 
-fn print_text(puzzle: Puzzle, r: &Report) {
+fn print_text(puzzle: Puzzle, r: &Report) -> std::io::Result<()> {
     match &r.verdict {
         Verdict::Proved => {
-            println!("proved for all 2^512 inputs: {puzzle} verify = reference verify")
+            crate::outln!("proved for all 2^512 inputs: {puzzle} verify = reference verify")?
         }
         Verdict::Counterexample {
             start,
@@ -224,27 +224,27 @@ fn print_text(puzzle: Puzzle, r: &Report) {
             reference,
             implementation,
         } => {
-            println!("refuted: {puzzle} verify differs from the reference's");
-            println!("start     {}", Board(*start).to_hex());
-            println!("solution  {}", Board(*solution).to_hex());
-            println!(
+            crate::outln!("refuted: {puzzle} verify differs from the reference's")?;
+            crate::outln!("start     {}", Board(*start).to_hex())?;
+            crate::outln!("solution  {}", Board(*solution).to_hex())?;
+            crate::outln!(
                 "replayed  reference {}; {puzzle} {}",
                 outcome(reference.success, &reference.output),
                 outcome(implementation.success, &implementation.output)
-            );
+            )?;
         }
     }
-    println!(
+    crate::outln!(
         "solver    {} in {:.1} s (two queries: every nibble of the solution 1..8, or not)",
         r.solver,
         r.solve_time.as_secs_f64()
-    );
+    )?;
     print_sides(
         &r.reference,
         (puzzle.label(), &r.implementation),
         &r.query,
         r.query_bytes,
-    );
+    )
 }
 
 /// The executor's figures of both contracts, then where the queries are.
@@ -253,17 +253,21 @@ fn print_sides(
     (label, implementation): (&str, &Side),
     query: &std::path::Path,
     bytes: usize,
-) {
+) -> std::io::Result<()> {
     for (name, s) in [("reference", reference), (label, implementation)] {
-        println!(
+        crate::outln!(
             "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
-            s.stats.steps, s.stats.forks, s.stats.merges, s.stats.max_live, s.nodes
-        );
+            s.stats.steps,
+            s.stats.forks,
+            s.stats.merges,
+            s.stats.max_live,
+            s.nodes
+        )?;
     }
-    println!(
+    crate::outln!(
         "queries   {} ({bytes} bytes; each file must answer unsat in any SMT-LIB2 solver)",
         query.display()
-    );
+    )
 }
 
 /// `octoku prove verify --puzzle classic9 --json`.
@@ -349,41 +353,41 @@ fn classic9(json: bool) -> Result<ExitCode, CliError> {
         })?;
     } else {
         match &r.counterexample {
-            None => println!(
+            None => crate::outln!(
                 "proved for all 2^1296 argument pairs: classic9 golf verify(bytes,bytes) = reference verify (81-byte arguments, standard encoding)"
-            ),
+            )?,
             Some(c) => {
-                println!("refuted: classic9 golf verify differs from the reference's");
+                crate::outln!("refuted: classic9 golf verify differs from the reference's")?;
                 for (name, g) in ["start", "solution"].iter().zip(&c.grids) {
-                    println!("{name:<9} 0x{}", hex(g));
+                    crate::outln!("{name:<9} 0x{}", hex(g))?;
                 }
-                println!(
+                crate::outln!(
                     "replayed  reference {}; golf {}",
                     outcome(c.reference.success, &c.reference.output),
                     outcome(c.implementation.success, &c.implementation.output)
-                );
+                )?;
             }
         }
-        println!(
+        crate::outln!(
             "solver    {} in {:.1} s ({} queries)",
             r.solver,
             r.solve_time.as_secs_f64(),
             r.steps.len()
-        );
+        )?;
         for s in &r.steps {
-            println!(
+            crate::outln!(
                 "  unsat {:>6.1} s  {} ({})",
                 s.time.as_secs_f64(),
                 s.claim,
                 s.query.display()
-            );
+            )?;
         }
         print_sides(
             &r.reference,
             ("golf", &r.implementation),
             &r.query,
             r.query_bytes,
-        );
+        )?;
     }
     Ok(match r.counterexample {
         None => ExitCode::SUCCESS,
@@ -492,47 +496,47 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     } else {
         match (&r.counterexample, open.is_empty()) {
             (Some(c), _) => {
-                println!("refuted: {puzzle} fill differs from the reference _fill");
-                println!(
+                crate::outln!("refuted: {puzzle} fill differs from the reference _fill")?;
+                crate::outln!(
                     "seed      {} (pattern {})",
                     Board(c.seed).to_hex(),
                     c.pattern
-                );
-                println!(
+                )?;
+                crate::outln!(
                     "replayed  reference {}; {puzzle} {}",
                     outcome(c.reference.success, &c.reference.output),
                     outcome(c.implementation.success, &c.implementation.output)
-                );
+                )?;
             }
-            (None, true) => {
-                println!("proved for {class}: {puzzle} fill gives {what} as the reference _fill")
-            }
-            (None, false) => println!(
+            (None, true) => crate::outln!(
+                "proved for {class}: {puzzle} fill gives {what} as the reference _fill"
+            )?,
+            (None, false) => crate::outln!(
                 "undecided: {} of {} patterns not decided ({}); nothing is proved for them",
                 open.len(),
                 r.cases.len(),
                 open.join(", ")
-            ),
+            )?,
         }
-        println!(
+        crate::outln!(
             "patterns  {proved} of {} proved, one query each (+{} refinement rounds)",
             r.cases.len(),
             r.cases
                 .iter()
                 .map(|c| c.rounds.saturating_sub(1))
                 .sum::<usize>()
-        );
-        println!(
+        )?;
+        crate::outln!(
             "solver    {} in {:.1} s ({:.1} s of checks); execution {:.2} s",
             r.solver,
             r.solve_time.as_secs_f64(),
             r.check_time.as_secs_f64(),
             r.exec_time.as_secs_f64()
-        );
-        println!(
+        )?;
+        crate::outln!(
             "queries   {} ({query_bytes} bytes; each file must answer unsat in any SMT-LIB2 solver)",
             r.query.display()
-        );
+        )?;
     }
     if r.counterexample.is_some() {
         return Ok(ExitCode::from(1));

@@ -63,9 +63,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })?;
     } else {
         let form = args.size.format.map(Form::from).unwrap_or(Form::Grid);
-        println!("{}", family::text_of(&p.puzzle, &symbols, form)?);
+        crate::outln!("{}", family::text_of(&p.puzzle, &symbols, form)?)?;
         // The summary goes to stderr, so stdout is a board the other commands read.
-        eprintln!(
+        crate::errln!(
             "{g}, {} givens, exactly one solution (seed {seed}: octoku puzzle --size {} --box {}x{} --seed {seed}{})",
             p.puzzle.givens(),
             g.size(),

@@ -132,7 +132,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if done as u64 != args.addresses.div_ceil(BATCH) {
         bar.finish_and_clear();
         let next = from + done as u64 * BATCH;
-        eprintln!(
+        crate::errln!(
             "octoku: interrupted: addresses {from}..{next} sampled ({} solvable, {} unsolvable{}); resume with: octoku sample --puzzle {puzzle} --seed {} --from {next} --addresses {}",
             t.solvable,
             t.unsolvable(),

@@ -72,22 +72,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         state: args.chain.state.clone(),
         deployments_dir: ".".into(),
         tx,
+        limits: octoku_serve::ServeLimits::default(),
     };
     if let Some(warning) = config.host_warning() {
-        eprintln!("octoku: {warning}");
+        crate::errln!("octoku: {warning}");
     }
     let running = octoku_serve::start(config).map_err(serve_error)?;
     let backend = running.backend();
-    println!("chain     {}", backend.label());
-    println!(
+    crate::outln!("chain     {}", backend.label())?;
+    crate::outln!(
         "arena     {} ({} puzzle)",
         backend.arena(),
         backend.kind().map_or("unknown", |k| k.label())
-    );
+    )?;
     if let Some(signer) = backend.signer() {
-        println!("signer    {signer}");
+        crate::outln!("signer    {signer}")?;
     }
-    println!("open      {}", running.url());
+    crate::outln!("open      {}", running.url())?;
+    if let Some(network) = running.network_url() {
+        crate::outln!("network   {network}")?;
+    }
     running.wait().map_err(serve_error)?;
     Ok(ExitCode::SUCCESS)
 }

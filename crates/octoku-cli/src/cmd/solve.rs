@@ -21,7 +21,7 @@ pub(crate) const DEAD_END_SHARE: &str =
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, or - for standard input).
+    /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, or - for standard input; a file or standard input says its own size).
     #[arg(required_unless_present = "address", conflicts_with = "address")]
     start: Option<String>,
     /// Solve the board this address gets from generate instead.
@@ -63,7 +63,10 @@ struct Solved {
 /// Solves the start, verifies the solution in the in-memory EVM.
 /// With `--size`: solves a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    match args.size.shape()? {
+    match args
+        .size
+        .shape(&[args.start.as_deref().unwrap_or_default()])?
+    {
         Shape::Text(g) => match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
                 family::solve_sat(&args.size, g, start, args.count, args.json)

@@ -104,19 +104,19 @@ pub fn run(
         })?;
     } else {
         match boards.first() {
-            None => {
-                println!("no solution for {start}: the solver proved the checker unsatisfiable")
-            }
+            None => crate::outln!(
+                "no solution for {start}: the solver proved the checker unsatisfiable"
+            )?,
             Some(first) => {
-                println!("start     {}", start.to_hex());
-                println!();
-                println!("{}", first.grid());
-                println!();
-                println!("solution  {}", first.to_hex());
-                println!(
+                crate::outln!("start     {}", start.to_hex())?;
+                crate::outln!()?;
+                crate::outln!("{}", first.grid())?;
+                crate::outln!()?;
+                crate::outln!("solution  {}", first.to_hex())?;
+                crate::outln!(
                     "verified  the {puzzle} contract accepts it in the in-memory EVM ({} gas)",
                     gas.unwrap_or_default()
-                );
+                )?;
                 if count.is_some() {
                     let bound = if found.complete {
                         ""
@@ -124,16 +124,16 @@ pub fn run(
                         " (stopped at the limit)"
                     };
                     let one = if unique { ", unique" } else { "" };
-                    println!("solutions {}{bound}{one}", boards.len());
+                    crate::outln!("solutions {}{bound}{one}", boards.len())?;
                 }
             }
         }
-        println!(
+        crate::outln!(
             "solver    {} by SAT: {} queries, {:.2} s in the solver, {seconds:.2} s in all; the bitboard solver agrees",
             found.solver,
             found.calls,
             found.solver_time.as_secs_f64()
-        );
+        )?;
     }
     Ok(if boards.is_empty() {
         ExitCode::from(1)

@@ -133,8 +133,7 @@ pub(crate) struct Seat {
 impl Seat {
     /// Opens the chain to send, finds the arena and reads the signer's board.
     pub(crate) fn take(on: &ArenaArgs, tx: &TxArgs) -> Result<Seat, CliError> {
-        let mut opened = on.chain.open(KeyUse::Send, false)?;
-        opened.set_tx_options(tx.options()?)?;
+        let mut opened = on.chain.open_with(KeyUse::Send, false, tx.options()?)?;
         let info = arena_address(&mut opened, on.arena.as_deref())?;
         let player = opened.chain.sender();
         let start = Board::from_u256(

@@ -84,9 +84,9 @@ struct Verdict9<'a> {
 /// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some();
-    match args.size.shape()? {
+    match args.size.shape(&[&args.start, &args.solution])? {
         Shape::Text(g) if on_chain => {
-            if g != Geometry::CLASSIC {
+            if g != Some(Geometry::CLASSIC) {
                 return Err(CliError::Input(
                     "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
                 ));
@@ -154,7 +154,12 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     let grid = |what: &str, text: &str| {
         classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
     };
-    let start = grid("START", &args.start)?;
+    // An empty START (as the help says): no givens, is SOLUTION a solved grid?
+    let start = if args.start.trim().is_empty() {
+        vec![0; classic9::CELLS]
+    } else {
+        grid("START", &args.start)?
+    };
     let solution = grid("SOLUTION", &args.solution)?;
     let mirror = classic9::verify_bytes(&start, &solution);
     let hex = |bytes: &[u8]| -> String {
@@ -210,9 +215,9 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
         } else {
             ("invalid", "rejects")
         };
-        println!("{verdict}  {who} {verb} this solution");
+        crate::outln!("{verdict}  {who} {verb} this solution")?;
         if let Some(gas) = out.gas {
-            println!("gas      {gas} (execution gas of verify)");
+            crate::outln!("gas      {gas} (execution gas of verify)")?;
         }
     }
     crate::exit(valid)
@@ -259,10 +264,18 @@ fn call_deployed(
         Ok(classic9::Outcome::Returned(valid)) => Ok(valid),
         Ok(classic9::Outcome::Error(e)) => Err(e),
         Ok(classic9::Outcome::Refused) | Err(_) => {
-            return Err(CliError::Evm(format!(
-                "{address} answered verify with {} data {}: not a 9x9 validator?",
+            // Like "not an arena": the address holds some other contract.
+            let shown = raw.output.get(..64).unwrap_or(&raw.output);
+            return Err(CliError::Chain(format!(
+                "{address} is not a 9x9 validator: it answered verify(bytes,bytes) with {} data of {} bytes (0x{}{}); expected the address octoku deploy --size 9 printed",
                 if raw.success { "return" } else { "revert" },
-                raw.output
+                raw.output.len(),
+                octoku_evm::chain::primitives::hex::encode(shown),
+                if shown.len() < raw.output.len() {
+                    "…"
+                } else {
+                    ""
+                }
             )));
         }
     };

@@ -9,7 +9,10 @@
 use std::{convert::Infallible, fmt, path::PathBuf, str::FromStr, time::Duration};
 
 use octoku_core::Address;
-use octoku_evm::chain::{PrivateKey, TxOptions, signer};
+use octoku_evm::{
+    chain::{PrivateKey, TxOptions, signer},
+    limits,
+};
 
 use super::onchain::chain_error;
 use crate::{error::CliError, input};
@@ -158,10 +161,11 @@ impl SignerArgs {
             return Ok(p.expose().to_string());
         }
         if let Some(file) = &self.password_file {
-            let text = std::fs::read_to_string(file).map_err(|e| {
+            let text = limits::read_file(file, limits::PASSWORD_FILE).map_err(|e| {
                 CliError::Input(format!(
-                    "--password-file {}: cannot read it: {e}",
-                    file.display()
+                    "--password-file {}: cannot read it: {e}; expected a file whose first line is the password (at most {})",
+                    file.display(),
+                    limits::size(limits::PASSWORD_FILE)
                 ))
             })?;
             return Ok(text.lines().next().unwrap_or_default().to_string());

@@ -381,6 +381,8 @@ fn symbols_for(g: Geometry, asked: &Option<Symbols>) -> Result<Symbols, TextErro
 
 /// Reads a board in any of the three forms (told apart as the module doc says).
 pub fn read(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
+    // A UTF-8 byte-order mark (editors on Windows write one) is no symbol.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(TextError::Empty);
     }

@@ -122,12 +122,20 @@ impl DeploymentsFile {
     /// Reads the record at `path`, refusing one whose chain id is not
     /// `chain_id` (the node's). `Ok(None)` when there is no file.
     pub fn load(path: &Path, chain_id: u64) -> Result<Option<DeploymentsFile>, ChainError> {
-        let text = match std::fs::read_to_string(path) {
+        use crate::limits::{DEPLOYMENTS_FILE, ReadError, read_regular_file, size};
+        let text = match read_regular_file(path, DEPLOYMENTS_FILE) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.is_not_found() => return Ok(None),
             Err(e) => {
+                let why = match e {
+                    ReadError::TooLarge { .. } => format!(
+                        "larger than {}, the limit for a deployments file",
+                        size(DEPLOYMENTS_FILE)
+                    ),
+                    e => e.to_string(),
+                };
                 return Err(ChainError::State(format!(
-                    "cannot read {}: {e}",
+                    "cannot read {}: {why}; expected the deployments file octoku deploy writes",
                     path.display()
                 )));
             }
@@ -218,6 +226,12 @@ impl DeploymentsFile {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
+        crate::limits::require_regular(path).map_err(|e| {
+            ChainError::State(format!(
+                "cannot write {}: {e}; expected the deployments file octoku deploy writes",
+                path.display()
+            ))
+        })?;
         let _lock = super::state::FileLock::acquire(path)?;
         let mut file = DeploymentsFile::load(path, chain_id)?.unwrap_or(DeploymentsFile {
             chain_id,

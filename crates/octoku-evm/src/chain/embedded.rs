@@ -74,6 +74,10 @@ impl EmbeddedChain {
                 path.display()
             ))
         };
+        // A device or a pipe would be locked through a sibling (`/dev/zero.lock`)
+        // and read forever: refused before anything is created.
+        crate::limits::require_regular(path)
+            .map_err(|e| super::state::state_read_error(path, &e))?;
         if !create && !path.exists() {
             return Err(missing());
         }

@@ -214,7 +214,8 @@ impl fmt::Display for Revert {
             return f.write_str(&name);
         }
         if let Ok(e) = alloy_sol_types::Revert::abi_decode(&self.0) {
-            return write!(f, "Error({:?})", e.reason);
+            let reason = crate::limits::one_line(&e.reason, crate::limits::NODE_TEXT);
+            return write!(f, "Error({reason:?})");
         }
         if let Ok(p) = alloy_sol_types::Panic::abi_decode(&self.0) {
             return write!(f, "Panic({})", p.code);
@@ -222,7 +223,17 @@ impl fmt::Display for Revert {
         if self.0.is_empty() {
             f.write_str("no revert data")
         } else {
-            write!(f, "unknown error data {}", self.0)
+            // The data comes from the contract: at most 64 bytes of it are shown.
+            const SHOWN: usize = 64;
+            match self.0.get(..SHOWN) {
+                Some(head) if self.0.len() > SHOWN => write!(
+                    f,
+                    "unknown error data {}… ({} bytes)",
+                    Bytes::copy_from_slice(head),
+                    self.0.len()
+                ),
+                _ => write!(f, "unknown error data {}", self.0),
+            }
         }
     }
 }

@@ -6,14 +6,17 @@
 //! sent. Sending signs locally (the key never leaves the process), then polls
 //! for the receipt.
 
-use std::{fmt, future::Future, time::Duration};
+use std::{fmt, future::Future, task::Poll, time::Duration};
 
-use alloy_json_rpc::RpcError;
+use alloy_json_rpc::{RequestPacket, ResponsePacket, RpcError};
 use alloy_network::{EthereumWallet, ReceiptResponse, TransactionBuilder};
 use alloy_primitives::{Address, B256, Bytes, Log, TxKind, U256};
 use alloy_provider::{DynProvider, Provider, ProviderBuilder};
+use alloy_rpc_client::RpcClient;
 use alloy_rpc_types_eth::{Filter, TransactionRequest};
-use alloy_transport::TransportErrorKind;
+use alloy_transport::{TransportError, TransportErrorKind, TransportFut, TransportResult};
+
+use crate::limits::{NODE_TEXT, one_line};
 
 use super::{ChainError, LoggedAt, PrivateKey, Receipt, Revert, TxOptions};
 
@@ -69,13 +72,23 @@ impl RpcChain {
         if !url.starts_with("http://") && !url.starts_with("https://") {
             return Err(unreachable("expected an http:// or https:// URL".into()));
         }
-        let provider = runtime
-            .block_on(
-                ProviderBuilder::new()
-                    .wallet(EthereumWallet::from(signer))
-                    .connect(url),
-            )
-            .map_err(|e| unreachable(error_chain(&e)))?
+        let endpoint =
+            reqwest::Url::parse(url).map_err(|e| unreachable(format!("not a URL ({e})")))?;
+        // The whole exchange (connect, send, read the answer) within the
+        // request timeout; the answer's size is capped by `CappedHttp`.
+        let client = reqwest::Client::builder()
+            .timeout(options.request_timeout)
+            .build()
+            .map_err(|e| unreachable(error_chain(&e)))?;
+        let transport = CappedHttp {
+            client,
+            url: endpoint,
+            limit: crate::limits::RPC_RESPONSE,
+        };
+        let is_local = alloy_transport::utils::guess_local_url(url);
+        let provider = ProviderBuilder::new()
+            .wallet(EthereumWallet::from(signer))
+            .connect_client(RpcClient::new(transport, is_local))
             .erased();
         let mut chain = RpcChain {
             url: url.to_string(),
@@ -141,7 +154,7 @@ impl RpcChain {
                 if let Some(data) = payload.as_revert_data() {
                     return ChainError::Reverted(Revert(data));
                 }
-                let message = payload.message.to_string();
+                let message = one_line(&payload.message, NODE_TEXT);
                 let lower = message.to_ascii_lowercase();
                 if lower.contains("insufficient funds") || lower.contains("lack of funds") {
                     return ChainError::InsufficientFunds {
@@ -155,18 +168,27 @@ impl RpcChain {
                 }
                 ChainError::Node(format!("{message} (code {})", payload.code))
             }
+            RpcError::Transport(TransportErrorKind::HttpError(http)) => {
+                ChainError::Node(http_status_line(&http))
+            }
+            RpcError::Transport(TransportErrorKind::Custom(e))
+                if e.downcast_ref::<AnswerTooLarge>().is_some() =>
+            {
+                ChainError::Node(e.to_string())
+            }
             RpcError::Transport(kind) => ChainError::Unreachable {
                 url: self.url.clone(),
-                reason: error_chain(&kind),
+                reason: one_line(&error_chain(&kind), NODE_TEXT),
             },
             RpcError::NullResp => {
                 ChainError::Unexpected(format!("the node at {} answered null", self.url))
             }
             RpcError::DeserError { err, .. } => ChainError::Unexpected(format!(
-                "the node at {} answered something that is not a JSON-RPC response: {err}",
-                self.url
+                "the node at {} answered something that is not a JSON-RPC response: {}",
+                self.url,
+                one_line(&err.to_string(), NODE_TEXT)
             )),
-            other => ChainError::Node(error_chain(&other)),
+            other => ChainError::Node(one_line(&error_chain(&other), NODE_TEXT)),
         }
     }
 
@@ -400,6 +422,108 @@ impl RpcChain {
                 .collect(),
             contract_address: receipt.contract_address(),
         })
+    }
+}
+
+/// An HTTP error status and what its body says, as one line: `HTTP 501 Not
+/// Implemented: <html>…`.
+fn http_status_line(http: &alloy_transport::HttpError) -> String {
+    let reason = reqwest::StatusCode::from_u16(http.status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .map(|r| format!(" {r}"))
+        .unwrap_or_default();
+    let body = one_line(&http.body, NODE_TEXT);
+    if body.is_empty() {
+        format!("HTTP {}{reason} (not a JSON-RPC answer)", http.status)
+    } else {
+        format!(
+            "HTTP {}{reason} (not a JSON-RPC answer): {body}",
+            http.status
+        )
+    }
+}
+
+/// The node's answer passed [`crate::limits::RPC_RESPONSE`].
+#[derive(Debug)]
+struct AnswerTooLarge {
+    limit: u64,
+}
+
+impl fmt::Display for AnswerTooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the node's answer is larger than {}, the limit for one JSON-RPC response; stopped reading it",
+            crate::limits::size(self.limit)
+        )
+    }
+}
+
+impl std::error::Error for AnswerTooLarge {}
+
+/// alloy's HTTP transport with the answer's size capped: reqwest's client
+/// (its timeout bounds the whole exchange), the body read chunk by chunk
+/// and refused past `limit` bytes, where alloy's own transport reads any
+/// body whole.
+#[derive(Clone, Debug)]
+struct CappedHttp {
+    client: reqwest::Client,
+    url: reqwest::Url,
+    limit: u64,
+}
+
+impl CappedHttp {
+    async fn exchange(self, request: RequestPacket) -> TransportResult<ResponsePacket> {
+        let too_large = || TransportErrorKind::custom(AnswerTooLarge { limit: self.limit });
+        let body = serde_json::to_vec(&request).map_err(TransportError::ser_err)?;
+        let mut response = self
+            .client
+            .post(self.url.clone())
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body)
+            .send()
+            .await
+            .map_err(TransportErrorKind::custom)?;
+        if response.content_length().is_some_and(|n| n > self.limit) {
+            return Err(too_large());
+        }
+        let status = response.status();
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(TransportErrorKind::custom)? {
+            if (body.len() + chunk.len()) as u64 > self.limit {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        if !status.is_success() {
+            // A JSON-RPC error sent with an HTTP error status is still the node's answer.
+            if let Ok(answer) = serde_json::from_slice::<ResponsePacket>(&body)
+                && answer.is_error()
+            {
+                return Ok(answer);
+            }
+            return Err(TransportErrorKind::http_error(
+                status.as_u16(),
+                String::from_utf8_lossy(&body).into_owned(),
+            ));
+        }
+        serde_json::from_slice(&body)
+            .map_err(|e| TransportError::deser_err(e, String::from_utf8_lossy(&body)))
+    }
+}
+
+impl tower::Service<RequestPacket> for CappedHttp {
+    type Response = ResponsePacket;
+    type Error = TransportError;
+    type Future = TransportFut<'static>;
+
+    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> Poll<Result<(), TransportError>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: RequestPacket) -> Self::Future {
+        Box::pin(self.clone().exchange(request))
     }
 }
 

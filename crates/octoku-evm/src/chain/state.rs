@@ -137,12 +137,8 @@ impl ChainState {
 
     /// Reads the file at `path`.
     pub fn load(path: &Path) -> Result<ChainState, ChainError> {
-        let text = fs::read_to_string(path).map_err(|e| {
-            ChainError::State(format!(
-                "cannot read the embedded chain {}: {e}",
-                path.display()
-            ))
-        })?;
+        let text = crate::limits::read_regular_file(path, crate::limits::STATE_FILE)
+            .map_err(|e| state_read_error(path, &e))?;
         let mut state: ChainState = serde_json::from_str(&text).map_err(|e| {
             ChainError::State(format!(
                 "the embedded chain {} is not a valid state file: {e}",
@@ -279,6 +275,23 @@ impl ChainState {
     }
 }
 
+/// The one line for a state file that cannot be read: missing, not a
+/// regular file, too large.
+pub fn state_read_error(path: &Path, e: &crate::limits::ReadError) -> ChainError {
+    use crate::limits::{ReadError, STATE_FILE, size};
+    let shown = path.display();
+    ChainError::State(match e {
+        ReadError::NotRegular => format!(
+            "the embedded chain {shown} is not a regular file; expected a state file written by octoku (--state PATH)"
+        ),
+        ReadError::TooLarge { .. } => format!(
+            "the embedded chain {shown} is larger than {}, the limit for a state file; expected a state file written by octoku",
+            size(STATE_FILE)
+        ),
+        e => format!("cannot read the embedded chain {shown}: {e}"),
+    })
+}
+
 /// An exclusive advisory lock on `<path>.lock`, released when dropped. The
 /// lock is on a sibling file because `path` itself is replaced by renames.
 #[derive(Debug)]
@@ -334,8 +347,12 @@ pub fn lock_path(path: &Path) -> PathBuf {
 }
 
 /// Writes `bytes` to `path` through a temporary sibling file and a rename.
+/// The caller holds `path`'s [`FileLock`], so any other temporary sibling
+/// of `path` was left by a writer that died (killed between create and
+/// rename): those are removed first.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = temp_sibling(path);
+    remove_stale_temps(path, &tmp);
     let result = (|| {
         let mut file = fs::File::create(&tmp)?;
         file.write_all(bytes)?;
@@ -346,6 +363,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// Removes `.<name>.<pid>.tmp` siblings of `path` other than `keep`.
+fn remove_stale_temps(path: &Path, keep: &Path) {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        let pid = file_name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"));
+        let stale = pid.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if stale && entry.path() != keep {
+            tracing::info!(file = %entry.path().display(), "removing a temporary file left by an interrupted write");
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn temp_sibling(path: &Path) -> PathBuf {
@@ -440,6 +484,26 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A temporary file left by a writer killed between create and rename
+    /// (SIGKILL) is removed by the next write; other files stay.
+    #[test]
+    fn the_next_write_removes_temporary_files_of_a_killed_writer() {
+        let dir = std::env::temp_dir().join(format!("octoku-stale-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("chain.json");
+        fs::write(dir.join(".chain.json.999999.tmp"), "{half").unwrap();
+        fs::write(dir.join(".other.json.1.tmp"), "keep").unwrap();
+        write_atomic(&path, b"{}").unwrap();
+        let mut names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".other.json.1.tmp", "chain.json"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,0 +1,648 @@
+//! Hostile input, table-driven: every subcommand fed what a hostile user or
+//! a hostile node would send (endless files, devices, huge arguments,
+//! malformed values, nodes that never answer, stream forever or answer with
+//! escape sequences and HTML). Each case asserts its exit status, exactly one
+//! line of error on stderr, no panic, a wall-clock bound (the child is killed
+//! past it) and a memory bound (the child runs under `RLIMIT_AS` = 1 GiB, so
+//! an unbounded read dies instead of passing). Then every subcommand's text
+//! and JSON output into `/dev/full` and into a closed pipe: exit 6, one line.
+//! `docs/limits.md` lists the bounds these cases hold octoku to.
+
+mod fake;
+
+use std::{
+    fs::{self, File, OpenOptions},
+    io::Read,
+    os::unix::process::CommandExt,
+    path::{Path, PathBuf},
+    process::Stdio,
+    thread,
+    time::{Duration, Instant},
+};
+
+use fake::{Behaviour, FakeNode};
+use octoku_testkit::{DEV_KEYS, Process, TempDir, octoku, temp_dir};
+use serde_json::Value;
+
+/// The address space each child may use.
+const MEMORY: libc::rlim_t = 1 << 30;
+
+/// The longest any case may run (a loaded machine included); most take
+/// well under a second.
+const WALL: Duration = Duration::from_secs(45);
+
+/// A node that never answers must be given up on within this, for `--timeout 2`.
+const TIMEOUT_WALL: Duration = Duration::from_secs(15);
+
+/// Where the child's stdout goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sink {
+    /// Read by the test.
+    Piped,
+    /// `/dev/full`: every write fails with ENOSPC.
+    Full,
+    /// A pipe whose reading end is closed before the child starts: EPIPE.
+    ClosedPipe,
+}
+
+/// What one run did.
+#[derive(Debug)]
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    elapsed: Duration,
+}
+
+/// Runs `octoku args` in `dir` with stdin from `stdin` (else none), under
+/// the memory limit, killed (with its process group) past `wall`.
+fn run(dir: &Path, args: &[String], stdin: Option<&Path>, sink: Sink, wall: Duration) -> Outcome {
+    let mut octoku = octoku!().args(args).dir(dir);
+    let command = octoku.command();
+    if let Some(path) = stdin {
+        command.stdin(File::open(path).expect("stdin file"));
+    }
+    match sink {
+        Sink::Piped => command.stdout(Stdio::piped()),
+        Sink::Full => command.stdout(
+            OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .expect("/dev/full"),
+        ),
+        Sink::ClosedPipe => {
+            let (reader, writer) = std::io::pipe().expect("a pipe");
+            drop(reader);
+            command.stdout(writer)
+        }
+    };
+    command.stderr(Stdio::piped());
+    // SAFETY: setrlimit(2) is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: MEMORY,
+                rlim_max: MEMORY,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let started = Instant::now();
+    let mut process = Process::spawn("octoku", command).expect("octoku starts");
+    let child = process.child();
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut text);
+            }
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        // The guard kills the child and its group as this panic unwinds.
+        assert!(
+            started.elapsed() < wall,
+            "octoku {args:?} still running after {wall:?}"
+        );
+        thread::sleep(Duration::from_millis(10));
+    };
+    let elapsed = started.elapsed();
+    Outcome {
+        code: status.code().unwrap_or(-1),
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        elapsed,
+    }
+}
+
+/// One row of the table.
+struct Case {
+    /// What it proves (and the finding of issue 25 it covers, when one).
+    name: &'static str,
+    args: Vec<String>,
+    stdin: Option<PathBuf>,
+    /// The exit status.
+    code: i32,
+    /// On a failure: a piece of its one line; on success: a piece of stdout.
+    needle: String,
+    /// Wall-clock bound of this case.
+    within: Duration,
+    /// A usage error, refused by clap before octoku runs: clap's own text
+    /// (the problem, its tip, the usage line), documented as such.
+    usage: bool,
+}
+
+fn case(name: &'static str, args: &[&str], code: i32, needle: &str) -> Case {
+    Case {
+        name,
+        args: args.iter().map(|a| a.to_string()).collect(),
+        stdin: None,
+        code,
+        needle: needle.to_string(),
+        within: WALL,
+        usage: false,
+    }
+}
+
+/// A usage error (exit 2): clap's message names `needle`.
+fn usage(name: &'static str, args: &[&str], needle: &str) -> Case {
+    Case {
+        usage: true,
+        ..case(name, args, 2, needle)
+    }
+}
+
+impl Case {
+    fn stdin(mut self, path: &Path) -> Case {
+        self.stdin = Some(path.to_path_buf());
+        self
+    }
+
+    fn within(mut self, wall: Duration) -> Case {
+        self.within = wall;
+        self
+    }
+
+    /// Runs the case; the failures it finds, as text (empty: it holds).
+    fn check(&self, dir: &Path) -> Option<String> {
+        let out = run(
+            dir,
+            &self.args,
+            self.stdin.as_deref(),
+            Sink::Piped,
+            self.within,
+        );
+        let mut wrong = Vec::new();
+        if out.code != self.code {
+            wrong.push(format!("exit {} (expected {})", out.code, self.code));
+        }
+        if out.code == 101 || out.stderr.contains("panicked") {
+            wrong.push("a panic".to_string());
+        }
+        if self.usage {
+            let first = out.stderr.lines().next().unwrap_or_default();
+            if !first.starts_with("error: ") || !first.contains(&self.needle) {
+                wrong.push(format!("no clap error naming {:?}", self.needle));
+            }
+        } else if self.code >= 2 {
+            let lines: Vec<&str> = out.stderr.lines().collect();
+            if lines.len() != 1 || !lines[0].starts_with("octoku: ") {
+                wrong.push(format!("{} lines of error", lines.len()));
+            }
+            if !out.stderr.contains(&self.needle) {
+                wrong.push(format!("no {:?} in the error", self.needle));
+            }
+            if out.stderr.len() > 2_000 || out.stderr.contains('\x1b') {
+                wrong.push("an error longer than 2,000 bytes or with escapes".into());
+            }
+        } else if !out.stdout.contains(&self.needle) {
+            wrong.push(format!("no {:?} on stdout", self.needle));
+        }
+        if out.elapsed > self.within {
+            wrong.push(format!("took {:?}", out.elapsed));
+        }
+        (!wrong.is_empty()).then(|| {
+            format!(
+                "{}: octoku {:?}: {}\n  stderr: {}\n  stdout: {}",
+                self.name,
+                self.args,
+                wrong.join(", "),
+                out.stderr.trim(),
+                out.stdout.chars().take(300).collect::<String>()
+            )
+        })
+    }
+}
+
+/// Runs every case (all of them, then reports every failure at once).
+fn check_all(dir: &Path, cases: &[Case]) {
+    let failures: Vec<String> = cases.iter().filter_map(|c| c.check(dir)).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// Runs octoku and returns its JSON (setup steps, which must succeed).
+fn json(dir: &Path, args: &[&str]) -> Value {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let out = run(dir, &args, None, Sink::Piped, WALL);
+    assert_eq!(out.code, 0, "octoku {args:?}: {}", out.stderr);
+    serde_json::from_str(out.stdout.trim()).expect("one JSON document")
+}
+
+/// A 4×4 board with one solution, its solution, and the same in the 9×9.
+const BOARD4: &str = "1..4..1..1.....1";
+const GRID4: &str = "1234341221434321";
+const GRID9: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// An 8×8 start and its solution (the public vector of the CLI tests).
+const START8: &str = "0x0000000000003000007001000000000000000040500000060000000000020008";
+const SOLUTION8: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
+const ADDRESS: &str = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+/// The files the cases read.
+struct Files {
+    dir: TempDir,
+}
+
+impl Files {
+    fn new() -> Files {
+        let files = Files {
+            dir: temp_dir("hostile"),
+        };
+        let d = files.path();
+        fs::write(d.join("bom.txt"), "\u{feff}1..4\n..1.\n.1..\n...1\n").unwrap();
+        fs::write(
+            d.join("seed003.txt"),
+            "A B C D\nA, , ,D\n , ,A, \n ,A, , \n , , ,A\n",
+        )
+        .unwrap();
+        fs::write(
+            d.join("seed003-grid.txt"),
+            "A B C D\nA,B,C,D\nC,D,A,B\nB,A,D,C\nD,C,B,A\n",
+        )
+        .unwrap();
+        fs::write(d.join("latin1.txt"), b"1..4\xff..1..1.....1").unwrap();
+        // A sparse file of 1 GiB: nothing on disk, everything to a reader.
+        File::create(d.join("sparse.txt"))
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        fs::create_dir_all(d.join("a-directory")).unwrap();
+        // A keystore as cast writes them (password "pw").
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(25);
+        alloy_signer_local::PrivateKeySigner::encrypt_keystore(
+            d,
+            &mut rng,
+            [0x42u8; 32],
+            "pw",
+            Some("keystore.json"),
+        )
+        .unwrap();
+        files
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn at(&self, name: &str) -> String {
+        self.path().join(name).display().to_string()
+    }
+
+    /// `@FILE` for a file of the fixtures.
+    fn arg(&self, name: &str) -> String {
+        format!("@{}", self.at(name))
+    }
+}
+
+/// Boards, files and standard input: bounded reads, the BOM, the seed003
+/// header's size, `""` as START, and malformed boards of every form.
+#[test]
+fn hostile_boards_are_refused_in_one_line_within_bounds() {
+    let f = Files::new();
+    let big_argument = "1".repeat(70_000);
+    #[rustfmt::skip]
+    let cases = vec![
+        case("finding 1: @/dev/zero is read no further than the board bound", &["solve", "--size", "9", "@/dev/zero"], 2, "larger than 64 KiB"),
+        case("finding 1: standard input from /dev/zero likewise", &["solve", "--size", "9", "-"], 2, "standard input: larger than 64 KiB").stdin(Path::new("/dev/zero")),
+        case("finding 1: verify's START from /dev/zero", &["verify", "--size", "9", "@/dev/zero", GRID9], 2, "START: cannot read /dev/zero: larger than 64 KiB"),
+        case("finding 1: verify's SOLUTION from standard input /dev/zero", &["verify", "--size", "4", "", "-"], 2, "SOLUTION: standard input: larger than 64 KiB").stdin(Path::new("/dev/zero")),
+        case("finding 1: a sparse 1 GiB file is refused from its size", &["solve", "--size", "9", &f.arg("sparse.txt")], 2, "larger than 64 KiB"),
+        case("finding 1: a 70,000-byte board argument", &["solve", "--size", "9", &big_argument], 2, "70000 bytes; expected a board of at most 64 KiB"),
+        case("a missing board file", &["solve", "--size", "4", "@/nonexistent/board.txt"], 2, "cannot read /nonexistent/board.txt"),
+        case("a directory as a board file", &["solve", "--size", "4", &f.arg("a-directory")], 2, "is a directory"),
+        case("a board file that is not UTF-8", &["solve", "--size", "4", &f.arg("latin1.txt")], 2, "not UTF-8"),
+        case("standard input for both boards", &["verify", "--size", "4", "-", "-"], 2, "standard input (-) can hold one board"),
+        case("finding 10: a byte-order mark before a board is skipped", &["solve", "--size", "4", &f.arg("bom.txt")], 0, "2 1 | 4 3"),
+        case("finding 10: ... in verify's START too", &["verify", "--size", "4", &f.arg("bom.txt"), GRID4], 0, "valid"),
+        case("finding 12: a seed003 file says its size (no --size)", &["solve", &f.arg("seed003.txt")], 0, "A,B,C,D"),
+        case("finding 12: ... for verify's SOLUTION too", &["verify", "", &f.arg("seed003-grid.txt")], 0, "valid"),
+        case("finding 12: ... and from standard input", &["solve", "-"], 0, "A,B,C,D").stdin(&f.path().join("seed003.txt")),
+        case("finding 11: \"\" as START with --size 9 --puzzle golf", &["verify", "--size", "9", "--puzzle", "golf", "", GRID9], 0, "valid"),
+        case("finding 11: \"\" as START with --size 9 --puzzle reference", &["verify", "--size", "9", "--puzzle", "reference", "", GRID9], 0, "valid"),
+        case("finding 13: --box with sides past any board names no saturated number", &["solve", "--box", "4294967296x4294967296", BOARD4], 2, "--box 4294967296x4294967296: expected rows x columns"),
+        case("finding 13: a --symbols error is labelled --symbols", &["solve", "--size", "4", "--symbols", "ab cd ef gh", "................"], 2, "octoku: --symbols: "),
+        case("finding 3: --sat on a board with several solutions and no --count", &["solve", "--sat", "--size", "4", "................"], 0, "|"),
+        case("finding 3: ... with --json", &["solve", "--sat", "--size", "4", "................", "--json"], 0, "\"solution\""),
+        case("a terminal escape in a board", &["solve", "--size", "4", "\u{1b}[2J.............."], 2, "START"),
+        case("a right-to-left override in a board", &["solve", "--size", "4", "1..4..1..1.....\u{202e}"], 2, "START"),
+        case("a board of the wrong length", &["solve", "--size", "4", "1..4"], 2, "expected 16"),
+        case("a --size with no box shape", &["solve", "--size", "7", BOARD4], 2, "--size 7"),
+        case("a --size far out of range", &["puzzle", "--size", "18446744073709551615"], 2, "--size 18446744073709551615"),
+        case("a box of zero rows", &["puzzle", "--box", "0x4"], 2, "--box 0x4"),
+        case("--box and --size that disagree", &["puzzle", "--size", "9", "--box", "2x4"], 2, "--box 2x4 makes a 8x8 board but --size is 9"),
+        case("repeated --symbols", &["puzzle", "--size", "4", "--symbols", "AABC"], 2, "--symbols"),
+        case("--givens out of reach", &["puzzle", "--size", "4", "--givens", "100000"], 2, "givens"),
+        case("an 8x8 board with a hex digit too many", &["solve", &format!("0x{}", "1".repeat(65))], 2, "START"),
+        case("an 8x8 grid with a cell missing", &["verify", &"1".repeat(63), SOLUTION8], 2, "START: 63 digits 0-8"),
+        case("an 8x8 grid with a digit 9", &["verify", START8, &format!("9{}", &SOLUTION8[3..])], 2, "SOLUTION"),
+        case("--symbols without --size", &["solve", START8, "--symbols", "ABCDEFGH"], 2, "--symbols applies to boards of any size"),
+        case("a 9x9 grid of the wrong length for the validator", &["verify", "--size", "9", "--puzzle", "golf", "", "123"], 2, "SOLUTION"),
+        case("--size 8 with the 9x9 validator", &["verify", "--size", "8", "--puzzle", "golf", "", GRID9], 2, "expected --size 9"),
+    ];
+    check_all(f.path(), &cases);
+}
+
+/// Addresses, counts, flags and values of every subcommand.
+#[test]
+fn hostile_flags_of_every_subcommand_are_refused_in_one_line() {
+    let f = Files::new();
+    let state = f.at("chain.json");
+    #[rustfmt::skip]
+    let cases = vec![
+        case("generate: not an address", &["generate", "not-an-address"], 2, "address"),
+        case("generate: a short address", &["generate", "0x1234"], 2, "address"),
+        case("generate: a wrong checksum", &["generate", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046"], 2, "checksum"),
+        case("solve: a bad --address", &["solve", "--address", "0xzz"], 2, "address"),
+        usage("solve: --count 0", &["solve", START8, "--count", "0"], "--count"),
+        case("solve: --address with --size", &["solve", "--size", "4", "--address", ADDRESS], 2, "--address"),
+        usage("audit: --threads 0", &["audit", "--threads", "0"], "--threads"),
+        usage("sample: --threads 1000", &["sample", "--threads", "1000"], "--threads"),
+        usage("gas: --profile of an unknown function", &["gas", "--profile", "nothing"], "nothing"),
+        case("gas: --profile verify without its boards", &["gas", "--profile", "verify"], 2, "verify"),
+        usage("fuzz: an unknown --puzzle", &["fuzz", "--puzzle", "nonsense"], "nonsense"),
+        usage("fuzz: --cases past the bound", &["fuzz", "--cases", "1000000000000000"], "--cases"),
+        usage("prove: an unknown --puzzle", &["prove", "verify", "--puzzle", "nonsense"], "nonsense"),
+        usage("completions: an unknown shell", &["completions", "tcsh"], "tcsh"),
+        case("deploy: a malformed key", &["deploy", "--state", &state, "--private-key", "zz"], 2, "private key: expected 32 bytes of hex"),
+        case("deploy: a websocket URL", &["deploy", "--rpc-url", "ws://127.0.0.1:1", "--private-key", DEV_KEYS[1]], 4, "websocket"),
+        case("deploy: not a URL", &["deploy", "--rpc-url", "http://[::1", "--private-key", DEV_KEYS[1]], 4, "not a URL"),
+        usage("deploy: a price below one wei", &["deploy", "--state", &state, "--gas-price", "0.5"], "below one wei"),
+        case("deploy: a priority fee above the max fee", &["deploy", "--state", &state, "--gas-price", "1", "--priority-gas-price", "2"], 2, "--priority-gas-price 2 is above"),
+        case("deploy: classic9 at --size 8", &["deploy", "--state", &state, "--puzzle", "classic9", "--size", "8"], 2, "classic9"),
+        case("board: --from not an address", &["board", "--state", &state, "--from", "me"], 2, "address"),
+        case("board: no chain yet", &["board", "--state", &state], 4, "no embedded chain"),
+        usage("play: a --gas-limit below 21,000", &["play", "--state", &state, "--gas-limit", "5"], "--gas-limit"),
+        case("play: --password without a keystore", &["play", "--state", &state, "--password", "x"], 2, "--password and --password-file unlock a keystore"),
+        case("play: a keystore that is not JSON", &["play", "--state", &state, "--keystore", &f.arg("bom.txt")[1..]], 2, "not JSON"),
+        case("play: an account name with a path", &["play", "--state", &state, "--account", "../x"], 2, "no path separators"),
+        case("submit: a malformed solution", &["submit", "0xnope", "--state", &state], 2, "SOLUTION"),
+        usage("leaderboard: --page 0", &["leaderboard", "--state", &state, "--page", "0"], "--page"),
+        case("serve: a host that is no IP address", &["serve", "--state", &state, "--host", "example.com"], 2, "--host \"example.com\""),
+        usage("serve: a port past 65535", &["serve", "--port", "99999"], "--port"),
+        case("serve: --nonce", &["serve", "--state", &state, "--nonce", "1"], 2, "--nonce 1"),
+        case("serve: --from alone", &["serve", "--state", &state, "--from", ADDRESS], 2, "--from alone holds no key"),
+        case("verify: --puzzle-address without --size 9", &["verify", START8, SOLUTION8, "--puzzle-address", ADDRESS], 2, "expected --size 9"),
+    ];
+    check_all(f.path(), &cases);
+    assert!(
+        !Path::new(&state).exists(),
+        "a refused command created {state}"
+    );
+}
+
+/// Keystores, password files, state files and deployment records: bounded,
+/// and octoku's own files must be regular files.
+#[test]
+fn hostile_files_are_refused_before_memory_grows_or_a_lock_is_made() {
+    let f = Files::new();
+    let keystore = f.at("keystore.json");
+    let sparse = f.at("sparse.txt");
+    let dir = f.at("a-directory");
+    // A chain with a deployment, a stale temporary file beside it.
+    let state = f.at("chain.json");
+    json(
+        f.path(),
+        &["deploy", "--state", &state, "--puzzle", "fair", "--json"],
+    );
+    let stale = f.path().join(".chain.json.999999.tmp");
+    fs::write(&stale, "{half a state").unwrap();
+    // A node that knows only its chain id, and a directory whose record of
+    // deployments is a device or huge.
+    let node = FakeNode::start(Behaviour::ChainIdOnly);
+    let devices = f.path().join("devices");
+    fs::create_dir_all(devices.join("deployments")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", devices.join("deployments/31337.json")).unwrap();
+    let huge = f.path().join("huge");
+    fs::create_dir_all(huge.join("deployments")).unwrap();
+    File::create(huge.join("deployments/31337.json"))
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    #[rustfmt::skip]
+    let cases = vec![
+        case("finding 1: --keystore /dev/zero", &["board", "--state", &state, "--keystore", "/dev/zero"], 2, "keystore /dev/zero: cannot read it: larger than 64 KiB"),
+        case("finding 1: a sparse 1 GiB keystore", &["play", "--state", &state, "--keystore", &sparse], 2, "larger than 64 KiB"),
+        case("finding 1: --password-file /dev/zero", &["play", "--state", &state, "--keystore", &keystore, "--password-file", "/dev/zero"], 2, "--password-file /dev/zero: cannot read it: larger than 64 KiB"),
+        case("finding 1: ... for submit too", &["submit", SOLUTION8, "--state", &state, "--keystore", &keystore, "--password-file", "/dev/zero"], 2, "larger than 64 KiB"),
+        case("a wrong password from a file", &["board", "--state", &state, "--keystore", &keystore, "--password-file", &f.at("bom.txt")], 2, "wrong password"),
+        case("finding 1: --state /dev/zero (deploy)", &["deploy", "--state", "/dev/zero"], 4, "/dev/zero is not a regular file"),
+        case("finding 1: --state /dev/zero (board)", &["board", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("finding 1: --state /dev/zero (play)", &["play", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("finding 1: --state /dev/zero (submit)", &["submit", SOLUTION8, "--state", "/dev/zero"], 4, "not a regular file"),
+        case("finding 1: --state /dev/zero (leaderboard)", &["leaderboard", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("finding 1: --state /dev/zero (serve)", &["serve", "--port", "0", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("finding 1: --state /dev/zero (verify --puzzle-address)", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--state", "/dev/zero", "", GRID9], 4, "not a regular file"),
+        case("a directory as the state file", &["board", "--state", &dir], 4, "not a regular file"),
+        case("finding 1: a sparse 1 GiB state file", &["board", "--state", &sparse], 4, "larger than 64 MiB"),
+        case("a state file that is not JSON", &["board", "--state", &f.at("bom.txt")], 4, "not a valid state file"),
+        case("finding 1: deployments/31337.json is /dev/zero", &["board", ADDRESS, "--rpc-url", &node.url()], 2, "not a regular file"),
+        case("finding 1: deployments/31337.json of 1 GiB", &["leaderboard", "--rpc-url", &node.url()], 2, "larger than 16 MiB"),
+        case("finding 13: the next write removes a killed writer's temporary file", &["deploy", "--state", &state, "--puzzle", "golf"], 0, "arena"),
+    ];
+    check_all(f.path(), &cases[..15]);
+    check_all(&devices, &cases[15..16]);
+    check_all(&huge, &cases[16..17]);
+    check_all(f.path(), &cases[17..]);
+    assert!(
+        !Path::new("/dev/zero.lock").exists(),
+        "a lock beside /dev/zero"
+    );
+    assert!(!stale.exists(), "the stale temporary file is still there");
+}
+
+/// Nodes that never answer, stream forever, or answer with escapes and HTML.
+#[test]
+fn hostile_nodes_are_given_up_on_in_time_and_quoted_in_one_clean_line() {
+    let f = Files::new();
+    let silent = FakeNode::start(Behaviour::Silent);
+    let endless = FakeNode::start(Behaviour::EndlessBody);
+    let escapes = FakeNode::start(Behaviour::HugeErrorWithEscapes);
+    let html = FakeNode::start(Behaviour::Html501);
+    let key = DEV_KEYS[1];
+    let quick = |name, args: &[&str], needle| case(name, args, 4, needle).within(TIMEOUT_WALL);
+    #[rustfmt::skip]
+    let cases = vec![
+        quick("finding 4: deploy honours --timeout from the first request", &["deploy", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("finding 4: submit likewise", &["submit", SOLUTION8, "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("finding 4: play likewise", &["play", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("finding 4: serve likewise", &["serve", "--port", "0", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("finding 1: an endless body (board)", &["board", ADDRESS, "--rpc-url", &endless.url()], "larger than 32 MiB"),
+        quick("finding 1: an endless body (deploy)", &["deploy", "--rpc-url", &endless.url(), "--private-key", key], "larger than 32 MiB"),
+        quick("finding 1: an endless body (leaderboard)", &["leaderboard", "--rpc-url", &endless.url()], "larger than 32 MiB"),
+        quick("finding 1: an endless body (verify --puzzle-address)", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--rpc-url", &endless.url(), "", GRID9], "larger than 32 MiB"),
+        quick("finding 8: a 100 KB error message with escapes (board)", &["board", ADDRESS, "--rpc-url", &escapes.url()], "bytes in all)"),
+        quick("finding 8: ... (deploy)", &["deploy", "--rpc-url", &escapes.url(), "--private-key", key], "bytes in all)"),
+        quick("finding 8: HTTP 501 with HTML is an HTTP error, not unreachable", &["board", ADDRESS, "--rpc-url", &html.url()], "the node refused: HTTP 501 Not Implemented (not a JSON-RPC answer): <html>"),
+        quick("finding 8: ... (leaderboard)", &["leaderboard", "--rpc-url", &html.url()], "HTTP 501"),
+    ];
+    check_all(f.path(), &cases);
+    for c in &cases[10..] {
+        let out = run(f.path(), &c.args, None, Sink::Piped, TIMEOUT_WALL);
+        assert!(!out.stderr.contains("cannot reach"), "{}", out.stderr);
+    }
+}
+
+/// Finding 9: a contract that is no 9×9 validator at --puzzle-address is
+/// the chain's answer (exit 4, as "not an arena"), and finding 11: `""` as
+/// START with a deployed validator.
+#[test]
+fn a_puzzle_address_that_is_no_validator_exits_4_and_an_empty_start_is_read() {
+    let f = Files::new();
+    let state = f.at("chain.json");
+    let arena = json(f.path(), &["deploy", "--state", &state, "--json"]);
+    let nine = json(
+        f.path(),
+        &[
+            "deploy", "--state", &state, "--puzzle", "classic9", "--json",
+        ],
+    );
+    let text = |v: &Value| v.as_str().unwrap().to_string();
+    let (arena, puzzle, validator) = (
+        text(&arena["arena"]),
+        text(&arena["puzzle_address"]),
+        text(&nine["puzzle_address"]),
+    );
+    #[rustfmt::skip]
+    let cases = vec![
+        case("finding 9: an arena", &["verify", "--size", "9", "--puzzle-address", &arena, "--state", &state, "", GRID9], 4, "is not a 9x9 validator"),
+        case("finding 9: an 8x8 puzzle", &["verify", "--size", "9", "--puzzle-address", &puzzle, "--state", &state, "", GRID9], 4, "is not a 9x9 validator"),
+        case("no code at the address", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--state", &state, "", GRID9], 4, "no contract code"),
+        case("finding 11: \"\" as START with --puzzle-address", &["verify", "--size", "9", "--puzzle-address", &validator, "--state", &state, "", GRID9], 0, "valid"),
+    ];
+    check_all(f.path(), &cases);
+}
+
+/// Finding 2: every subcommand's text and JSON output into `/dev/full` and
+/// into a closed pipe is exit 6 and one line, never a panic. (`prove` is
+/// left out: a proof takes a minute; its printer is the same `outln!`.)
+#[test]
+fn every_output_into_a_full_disk_or_a_closed_pipe_is_exit_6_in_one_line() {
+    let f = Files::new();
+    let state = f.at("chain.json");
+    json(
+        f.path(),
+        &["deploy", "--state", &state, "--puzzle", "fair", "--json"],
+    );
+    let s = state.as_str();
+    let mut commands: Vec<(Vec<String>, bool)> = Vec::new();
+    let mut add = |args: &[&str], json: bool| {
+        commands.push((args.iter().map(|a| a.to_string()).collect(), json));
+    };
+    for json in [false, true] {
+        add(&["generate", ADDRESS], json);
+        add(&["verify", START8, SOLUTION8], json);
+        add(&["solve", START8, "--count", "2"], json);
+        add(&["solve", "--size", "4", BOARD4, "--count", "1000"], json);
+        add(&["solve", "--sat", "--size", "4", BOARD4], json);
+        add(&["verify", "--size", "4", "", GRID4], json);
+        add(&["verify", "--size", "4", BOARD4, "4321123434122143"], json);
+        add(
+            &["verify", "--size", "9", "--puzzle", "golf", "", GRID9],
+            json,
+        );
+        add(&["puzzle", "--size", "4", "--seed", "1"], json);
+        add(&["audit"], json);
+        add(&["sample", "--addresses", "100"], json);
+        add(&["gas", "--runs", "2"], json);
+        add(&["gas", "--profile", "generate", ADDRESS], json);
+        add(&["fuzz", "--cases", "100"], json);
+        add(&["board", "--state", s], json);
+        add(&["leaderboard", "--state", s], json);
+    }
+    add(&["completions", "bash"], false);
+    add(&["serve", "--port", "0", "--state", s], false);
+    let mut failures = Vec::new();
+    let mut check = |args: Vec<String>, sink: Sink| {
+        let out = run(f.path(), &args, None, sink, WALL);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        let one_line =
+            lines.len() == 1 && lines[0].starts_with("octoku: cannot write to standard output");
+        if out.code != 6 || !one_line || out.stderr.contains("panicked") {
+            failures.push(format!(
+                "octoku {args:?} into {sink:?}: exit {}, stderr: {}",
+                out.code,
+                out.stderr.trim()
+            ));
+        }
+    };
+    for (mut args, json) in commands {
+        if json {
+            args.push("--json".into());
+        }
+        check(args.clone(), Sink::Full);
+        check(args, Sink::ClosedPipe);
+    }
+    // Commands that send: each run its own player (a second solve of one
+    // player would revert before printing anything).
+    for (i, (sink, as_json)) in [
+        (Sink::Full, false),
+        (Sink::Full, true),
+        (Sink::ClosedPipe, false),
+        (Sink::ClosedPipe, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut play = vec!["play", "--state", s, "--private-key", DEV_KEYS[1 + i]];
+        let mut deploy = vec!["deploy", "--state", s, "--puzzle", "fair"];
+        if as_json {
+            play.push("--json");
+            deploy.push("--json");
+        }
+        let owned = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        check(owned(&play), sink);
+        check(owned(&deploy), sink);
+        // submit: a player's solution, found first.
+        let player = octoku_testkit::DEV_ACCOUNTS[5 + i];
+        let board = json(f.path(), &["board", player, "--state", s, "--json"]);
+        let solved = json(
+            f.path(),
+            &[
+                "solve",
+                board["start"].as_str().unwrap(),
+                "--puzzle",
+                "fair",
+                "--json",
+            ],
+        );
+        let solution = solved["solution"].as_str().unwrap().to_string();
+        let mut submit = owned(&[
+            "submit",
+            &solution,
+            "--state",
+            s,
+            "--private-key",
+            DEV_KEYS[5 + i],
+        ]);
+        if as_json {
+            submit.push("--json".into());
+        }
+        check(submit, sink);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
