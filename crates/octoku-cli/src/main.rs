@@ -8,6 +8,7 @@ mod input;
 mod logging;
 mod out;
 mod output;
+mod solver_args;
 
 use std::process::ExitCode;
 
@@ -60,11 +61,13 @@ enum Command {
     Puzzle(cmd::puzzle::Args),
     /// Play in the browser: a local web server with the board, checks, submits and a leaderboard.
     Serve(cmd::serve::Args),
+    /// Install what octoku runs beside itself: `setup solver`, the pinned SMT solver.
+    Setup(cmd::setup::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
 /// shell's `ETH_RPC_URL=` must not become an empty URL).
-const ENV_VARS: [&str; 7] = [
+const ENV_VARS: [&str; 9] = [
     "ETH_RPC_URL",
     "PRIVATE_KEY",
     "ETH_FROM",
@@ -72,6 +75,8 @@ const ENV_VARS: [&str; 7] = [
     "ETH_KEYSTORE_ACCOUNT",
     "ETH_PASSWORD",
     "OCTOKU_STATE",
+    octoku_prove::solver::SOLVER_ENV,
+    octoku_prove::solver::PYTHON_ENV,
 ];
 
 fn main() -> ExitCode {
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Setup(args) => cmd::setup::run(args),
     };
     match result {
         Ok(code) => code,

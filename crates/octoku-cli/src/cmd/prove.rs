@@ -9,12 +9,12 @@ use std::process::ExitCode;
 use octoku_core::Board;
 use octoku_evm::Puzzle;
 use octoku_prove::prove::{Report, Side, Verdict, prove_verify};
-use octoku_prove::solver::repo_root;
 use serde::Serialize;
 
 use crate::{
     error::CliError,
     output::{self, print_json},
+    solver_args::SolverArgs,
 };
 
 /// Arguments of `octoku prove`.
@@ -50,6 +50,8 @@ struct GenerateArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    solver: SolverArgs,
 }
 
 /// Arguments of `octoku prove verify`.
@@ -62,6 +64,8 @@ struct VerifyArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    solver: SolverArgs,
 }
 
 /// What `prove verify --puzzle` compares with its reference.
@@ -140,7 +144,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Generate(args) => return generate(args),
     };
     let puzzle = match args.puzzle {
-        Target::Classic9 => return classic9(args.json),
+        Target::Classic9 => return classic9(args.json, &args.solver),
         Target::Reference => Puzzle::Reference,
         Target::Golf => Puzzle::Golf,
         Target::Fair => Puzzle::Fair,
@@ -151,15 +155,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 .into(),
         ));
     }
-    let dir = repo_root()
-        .join("target/prove")
-        .join(format!("verify-{}", puzzle.label()));
+    let solver = args.solver.solver()?;
+    let dir = args
+        .solver
+        .query_dir(&format!("verify-{}", puzzle.label()))?;
     let title = format!("{} verify = reference verify", puzzle.label());
     let report = prove_verify(
         Puzzle::Reference.artifact().runtime,
         puzzle.artifact().runtime,
         &dir,
         &title,
+        &solver,
     )
     .map_err(|e| CliError::Evm(format!("prove verify --puzzle {puzzle}: {e}")))?;
     if args.json {
@@ -301,16 +307,17 @@ struct StepJson {
 
 /// The golfed 9x9 verify(bytes,bytes) against the 9x9 reference's, on every
 /// pair of 81-byte arguments.
-fn classic9(json: bool) -> Result<ExitCode, CliError> {
+fn classic9(json: bool, solver: &SolverArgs) -> Result<ExitCode, CliError> {
     use octoku_evm::artifacts;
     use octoku_prove::classic9::{Function, prove_equal};
-    let dir = repo_root().join("target/prove/classic9/verify-golf");
+    let (solver, dir) = (solver.solver()?, solver.query_dir("classic9-verify-golf")?);
     let r = prove_equal(
         Function::Verify,
         artifacts::CLASSIC9_REFERENCE.runtime,
         artifacts::CLASSIC9_GOLF.runtime,
         &dir,
         "classic9 golf verify = classic9 reference verify",
+        &solver,
     )
     .map_err(|e| CliError::Evm(format!("prove verify --puzzle classic9: {e}")))?;
     let hex = |g: &[u8]| g.iter().map(|b| format!("{b:02x}")).collect::<String>();
@@ -428,9 +435,10 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
     };
     let k = usize::from(args.redraws);
-    let dir = repo_root()
-        .join("target/prove")
-        .join(format!("generate-{}", puzzle.label()));
+    let solver = args.solver.solver()?;
+    let dir = args
+        .solver
+        .query_dir(&format!("generate-{}", puzzle.label()))?;
     let reference = Fill {
         code: Puzzle::Reference.harness_artifact().runtime,
         selector: selector("generateFromSeed(uint256)"),
@@ -439,7 +447,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         code: puzzle.harness_artifact().runtime,
         selector: selector(sel),
     };
-    let r = prove_generate(reference, implementation, compare, k, &dir)
+    let r = prove_generate(reference, implementation, compare, k, &dir, &solver)
         .map_err(|e| CliError::Evm(format!("prove generate --puzzle {puzzle}: {e}")))?;
     let proved = r.count(|c| *c == CaseResult::Proved);
     let open: Vec<String> = r

@@ -11,6 +11,7 @@ use crate::{
     error::CliError,
     input,
     output::{self, print_json},
+    solver_args::SolverArgs,
 };
 
 /// How often the published `generate` hands out a board with no solution
@@ -41,6 +42,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     size: family::SizeArgs,
+    #[command(flatten)]
+    solver: SolverArgs,
 }
 
 /// `octoku solve --json`, solved or not.
@@ -66,7 +69,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.size.active() {
         return match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
-                family::solve_sat(&args.size, start, args.count, args.json)
+                family::solve_sat(&args.size, start, args.count, &args.solver, args.json)
             }
             (Some(start), None) => family::solve(&args.size, start, args.count, args.json),
             _ => Err(CliError::Input(
@@ -90,7 +93,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     };
     if args.sat {
-        return crate::cmd::solve_sat::run(start, args.count, puzzle, &mut evm, args.json);
+        return crate::cmd::solve_sat::run(
+            start,
+            args.count,
+            puzzle,
+            &mut evm,
+            &args.solver,
+            args.json,
+        );
     }
     let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
     let solutions = args

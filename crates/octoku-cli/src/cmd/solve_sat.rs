@@ -11,12 +11,12 @@ use octoku_core::geometry::Geometry;
 use octoku_core::{Board, solve};
 use octoku_evm::{Machine, Puzzle};
 use octoku_prove::sat::{self, Cells};
-use octoku_prove::solver::repo_root;
 use serde::Serialize;
 
 use crate::{
     error::CliError,
     output::{self, print_json},
+    solver_args::SolverArgs,
 };
 
 /// `octoku solve --sat --json`.
@@ -49,6 +49,7 @@ pub fn run(
     count: Option<u64>,
     puzzle: Puzzle,
     evm: &mut Machine,
+    solver: &SolverArgs,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let limit = count.unwrap_or(1).clamp(1, 10_000);
@@ -56,9 +57,10 @@ pub fn run(
         geometry: Geometry::OCTOKU,
         values: start.cells().to_vec(),
     };
-    let dir = repo_root().join("target/prove/solve-sat");
+    let smt = solver.solver()?;
+    let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
     let began = Instant::now();
-    let found = sat::solve(&cells, limit as usize, &dir).map_err(CliError::Evm)?;
+    let found = sat::solve(&cells, limit as usize, &dir, &smt).map_err(CliError::Evm)?;
     let seconds = began.elapsed().as_secs_f64();
     let bitboard =
         solve::count(start, limit).map_err(|e| CliError::Input(format!("START {start}: {e}")))?;
