@@ -9,6 +9,7 @@ mod logging;
 mod out;
 mod output;
 mod solver_args;
+mod target_args;
 
 use std::process::ExitCode;
 
@@ -63,6 +64,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Install what octoku runs beside itself: `setup solver`, the pinned SMT solver.
     Setup(cmd::setup::Args),
+    /// The report card of an IPuzzle (yours: --artifact, --bytecode, --contract): shape, purity, verify and generate against the reference, gas, size.
+    Check(cmd::check::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
@@ -118,6 +121,7 @@ fn main() -> ExitCode {
         Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Setup(args) => cmd::setup::run(args),
+        Command::Check(args) => cmd::check::run(args),
     };
     match result {
         Ok(code) => code,

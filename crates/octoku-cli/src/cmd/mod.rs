@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod board;
+pub mod check;
 pub mod completions;
 pub mod deploy;
 pub mod family;

@@ -15,6 +15,7 @@ use crate::{
     error::CliError,
     output::{self, print_json},
     solver_args::SolverArgs,
+    target_args::TargetArgs,
 };
 
 /// Arguments of `octoku prove`.
@@ -66,6 +67,8 @@ struct VerifyArgs {
     json: bool,
     #[command(flatten)]
     solver: SolverArgs,
+    #[command(flatten)]
+    target: TargetArgs,
 }
 
 /// What `prove verify --puzzle` compares with its reference.
@@ -117,7 +120,8 @@ impl From<&Side> for SideJson {
 /// `octoku prove verify --json`.
 #[derive(Debug, Serialize)]
 struct Proof {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     /// "proved" or "counterexample".
     result: &'static str,
     solver: String,
@@ -143,6 +147,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),
     };
+    if let Some(code) = args.target.code()? {
+        let mut machine = octoku_evm::Machine::new()?;
+        let runtime = match &code.runtime {
+            Some(r) => r.clone(),
+            None => {
+                let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
+                machine.code_at(at)
+            }
+        };
+        return prove_code(&code.label, &runtime, &args);
+    }
     let puzzle = match args.puzzle {
         Target::Classic9 => return classic9(args.json, &args.solver),
         Target::Reference => Puzzle::Reference,
@@ -155,23 +170,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 .into(),
         ));
     }
+    prove_code(puzzle.label(), puzzle.artifact().runtime, &args)
+}
+
+/// Proves the runtime code `runtime` (called `label`) equal to the
+/// reference's verify, or refutes it with a replayed counterexample.
+fn prove_code(label: &str, runtime: &[u8], args: &VerifyArgs) -> Result<ExitCode, CliError> {
     let solver = args.solver.solver()?;
-    let dir = args
-        .solver
-        .query_dir(&format!("verify-{}", puzzle.label()))?;
-    let title = format!("{} verify = reference verify", puzzle.label());
+    let dir = args.solver.query_dir(&format!("verify-{}", tag(label)))?;
+    let title = format!("{label} verify = reference verify");
     let report = prove_verify(
         Puzzle::Reference.artifact().runtime,
-        puzzle.artifact().runtime,
+        runtime,
         &dir,
         &title,
         &solver,
     )
-    .map_err(|e| CliError::Evm(format!("prove verify --puzzle {puzzle}: {e}")))?;
+    .map_err(|e| CliError::Evm(format!("prove verify {label}: {e}")))?;
     if args.json {
-        print_json(&proof_json(puzzle, &report))?;
+        print_json(&proof_json(label, &report))?;
     } else {
-        print_text(puzzle, &report);
+        print_text(label, &report);
     }
     Ok(match report.verdict {
         Verdict::Proved => ExitCode::SUCCESS,
@@ -179,9 +198,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     })
 }
 
-fn proof_json(puzzle: Puzzle, r: &Report) -> Proof {
+fn proof_json(puzzle: &str, r: &Report) -> Proof {
     let mut proof = Proof {
-        puzzle,
+        puzzle: puzzle.to_string(),
         result: "proved",
         solver: r.solver.clone(),
         solve_seconds: r.solve_time.as_secs_f64(),
@@ -219,7 +238,7 @@ fn outcome(success: bool, data: &[u8]) -> String {
     format!("{} 0x{hex}", if success { "returns" } else { "reverts" })
 }
 
-fn print_text(puzzle: Puzzle, r: &Report) {
+fn print_text(puzzle: &str, r: &Report) {
     match &r.verdict {
         Verdict::Proved => {
             println!("proved for all 2^512 inputs: {puzzle} verify = reference verify")
@@ -247,7 +266,7 @@ fn print_text(puzzle: Puzzle, r: &Report) {
     );
     print_sides(
         &r.reference,
-        (puzzle.label(), &r.implementation),
+        (puzzle, &r.implementation),
         &r.query,
         r.query_bytes,
     );
@@ -553,4 +572,18 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A name made safe for a directory name: letters, digits, '-' and '_'.
+fn tag(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

@@ -7,9 +7,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use octoku_core::Address;
 use octoku_core::geometry::Geometry;
 use octoku_core::{Board, solve};
-use octoku_evm::{Machine, Puzzle};
+use octoku_evm::Machine;
 use octoku_prove::sat::{self, Cells};
 use serde::Serialize;
 
@@ -22,7 +23,8 @@ use crate::{
 /// `octoku solve --sat --json`.
 #[derive(Debug, Serialize)]
 struct SatSolved {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     method: &'static str,
     #[serde(serialize_with = "output::hex")]
     start: Board,
@@ -47,7 +49,7 @@ struct SatSolved {
 pub fn run(
     start: Board,
     count: Option<u64>,
-    puzzle: Puzzle,
+    (puzzle, at): (&str, Address),
     evm: &mut Machine,
     solver: &SolverArgs,
     json: bool,
@@ -78,7 +80,7 @@ pub fn run(
     }
     let mut gas = None;
     for &b in &boards {
-        let verdict = evm.verify(puzzle, start, b)?;
+        let verdict = evm.verify_at(at, start, b)?;
         if !verdict.value {
             return Err(CliError::Evm(format!(
                 "the contract rejects the SAT solution {b} for {start}"
@@ -89,7 +91,7 @@ pub fn run(
     let unique = found.complete && boards.len() == 1;
     if json {
         print_json(&SatSolved {
-            puzzle,
+            puzzle: puzzle.to_string(),
             method: "sat",
             start,
             solution: boards.first().copied(),

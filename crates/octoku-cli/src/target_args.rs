@@ -1,0 +1,58 @@
+//! The options that name an author's own contract instead of a built-in
+//! `--puzzle`: `--artifact`, `--bytecode`, `--contract` (with `--solc`).
+
+use std::path::PathBuf;
+
+use octoku_evm::{Code, Puzzle, Target};
+
+use crate::error::CliError;
+
+/// `--artifact`, `--bytecode`, `--contract`, `--solc`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TargetArgs {
+    /// Your compiled IPuzzle: a Foundry artifact (out/X.sol/X.json), a
+    /// Hardhat artifact or solc's standard-JSON output; PATH:Name picks one
+    /// contract.
+    #[arg(long, value_name = "PATH[:NAME]", conflicts_with_all = ["puzzle", "bytecode", "contract"])]
+    pub artifact: Option<String>,
+    /// Your IPuzzle's creation code: 0x hex, or @FILE holding it.
+    #[arg(long, value_name = "0xHEX|@FILE", conflicts_with_all = ["puzzle", "contract"])]
+    pub bytecode: Option<String>,
+    /// Your IPuzzle's Solidity source, compiled here (optimizer 200 runs,
+    /// prague); PATH:Name picks one contract.
+    #[arg(long, value_name = "PATH.sol[:NAME]", conflicts_with = "puzzle")]
+    pub contract: Option<String>,
+    /// The solc for --contract (default: the project's tools/solc, else
+    /// solc on the PATH).
+    #[arg(long, value_name = "PATH", env = "OCTOKU_SOLC", requires = "contract")]
+    pub solc: Option<PathBuf>,
+}
+
+impl TargetArgs {
+    /// Whether one of the options names the author's code.
+    pub fn given(&self) -> bool {
+        self.artifact.is_some() || self.bytecode.is_some() || self.contract.is_some()
+    }
+
+    /// The author's code, if one of the options names it (bad input: exit 2).
+    pub fn code(&self) -> Result<Option<Code>, CliError> {
+        let code = if let Some(a) = &self.artifact {
+            octoku_evm::target::from_artifact(a)
+        } else if let Some(b) = &self.bytecode {
+            octoku_evm::target::from_bytecode(b)
+        } else if let Some(c) = &self.contract {
+            octoku_evm::target::compile(c, self.solc.as_deref())
+        } else {
+            return Ok(None);
+        };
+        code.map(Some).map_err(CliError::Input)
+    }
+
+    /// The target: the author's code, else the built-in `puzzle`.
+    pub fn target(&self, puzzle: Puzzle) -> Result<Target, CliError> {
+        Ok(match self.code()? {
+            Some(code) => Target::Code(code),
+            None => Target::Builtin(puzzle),
+        })
+    }
+}
