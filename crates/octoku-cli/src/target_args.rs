@@ -7,6 +7,16 @@ use octoku_evm::{Code, Puzzle, Target};
 
 use crate::error::CliError;
 
+/// What `--generate` asks of an author's generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum GenerateRule {
+    /// The reference's board for every address.
+    #[default]
+    Reference,
+    /// Its own boards: the same every time, and every one solvable.
+    Own,
+}
+
 /// `--artifact`, `--bytecode`, `--contract`, `--solc`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TargetArgs {
@@ -32,6 +42,24 @@ impl TargetArgs {
     /// Whether one of the options names the author's code.
     pub fn given(&self) -> bool {
         self.artifact.is_some() || self.bytecode.is_some() || self.contract.is_some()
+    }
+
+    /// The options as given, for a command line that repeats the run.
+    pub fn flags(&self) -> String {
+        let mut out = String::new();
+        for (flag, value) in [
+            ("--artifact", &self.artifact),
+            ("--bytecode", &self.bytecode),
+            ("--contract", &self.contract),
+        ] {
+            if let Some(v) = value {
+                out.push_str(&format!(" {flag} {v}"));
+            }
+        }
+        if let (Some(_), Some(solc)) = (&self.contract, &self.solc) {
+            out.push_str(&format!(" --solc {}", solc.display()));
+        }
+        out
     }
 
     /// The author's code, if one of the options names it (bad input: exit 2).

@@ -214,3 +214,39 @@ fn unreadable_targets_are_bad_input() {
         );
     }
 }
+
+/// fuzz runs an author's contract against the reference's rule: LoopPuzzle
+/// agrees on 20,000 cases; the slip is found through a structured case
+/// (random words never reach it), with a command that replays it; with
+/// `--generate own`, a board without a solution is reported (the reference's
+/// generate, which LoopPuzzle copies, hands some out).
+#[test]
+fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
+    assert_exit(&octoku(&with(&["fuzz", "--cases", "20000"], good)), 0);
+    let slip = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[0];
+    let out = octoku(&with(&["fuzz", "--cases", "200000", "--json"], slip));
+    assert_exit(&out, 1);
+    let v = json_of(&out);
+    assert_eq!(v["target"], "LoopPuzzleSlip");
+    let m = &v["mismatch"];
+    assert!(
+        m["description"].as_str().unwrap().starts_with("verify("),
+        "{v}"
+    );
+    let replay: Vec<&str> = m["reproduce"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    assert_exit(&octoku(&replay), 1);
+    let out = octoku(&with(
+        &["fuzz", "--cases", "20000", "--generate", "own", "--json"],
+        good,
+    ));
+    assert_exit(&out, 1);
+    let answers = json_of(&out)["mismatch"]["answers"].to_string();
+    assert!(answers.contains("no solution"), "{answers}");
+}

@@ -15,7 +15,10 @@ use octoku_prove::prove::{Verdict, prove_verify};
 use serde::Serialize;
 
 use crate::{
-    error::CliError, output::print_json, solver_args::SolverArgs, target_args::TargetArgs,
+    error::CliError,
+    output::print_json,
+    solver_args::SolverArgs,
+    target_args::{GenerateRule, TargetArgs},
 };
 
 /// The EIP-170 limit on runtime code.
@@ -47,15 +50,6 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-}
-
-/// What `--generate` asks of generate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum GenerateRule {
-    /// The reference's board for every address.
-    Reference,
-    /// Its own boards: deterministic, and every one solvable.
-    Own,
 }
 
 /// One line of the card.
