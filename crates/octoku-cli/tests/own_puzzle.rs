@@ -250,3 +250,28 @@ fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
     let answers = json_of(&out)["mismatch"]["answers"].to_string();
     assert!(answers.contains("no solution"), "{answers}");
 }
+
+/// gas puts an author's contract beside the reference on the report's own
+/// inputs: the reference column is the report's reference row.
+#[test]
+fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[1];
+    let out = octoku(&with(&["gas", "--runs", "20", "--json"], form));
+    assert_exit(&out, 0);
+    let ours = json_of(&out);
+    let report = json_of(&octoku(&["gas", "--runs", "20", "--json"]));
+    let rows = ours["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let reference = report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["puzzle"] == "reference" && r["size"] == 8 && r["case"] == row["case"])
+            .expect("the same class in the report");
+        assert_eq!(row["reference"], reference["median"], "{row}");
+        assert!(row["median"].as_u64().unwrap() > 0);
+    }
+    assert_eq!(ours["runtime_size"], artifacts::LOOP_PUZZLE.runtime.len());
+}
