@@ -76,6 +76,14 @@ impl TargetArgs {
         code.map(Some).map_err(CliError::Input)
     }
 
+    /// The author's code from these options or the chain (`deployed`).
+    pub fn code_or_deployed(&self, deployed: &DeployedArgs) -> Result<Option<Code>, CliError> {
+        match self.code()? {
+            Some(code) => Ok(Some(code)),
+            None => deployed.code(),
+        }
+    }
+
     /// The target: the author's code, else the built-in `puzzle`.
     pub fn target(&self, puzzle: Puzzle) -> Result<Target, CliError> {
         Ok(match self.code()? {
@@ -83,4 +91,66 @@ impl TargetArgs {
             None => Target::Builtin(puzzle),
         })
     }
+}
+
+/// `--puzzle-address` and `--rpc-url`: an IPuzzle deployed on a chain, its
+/// runtime code read (eth_getCode) and run here.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DeployedArgs {
+    /// Your IPuzzle deployed on a chain: its code is read and run in the
+    /// in-memory EVM (nothing is sent).
+    #[arg(long, value_name = "ADDRESS", conflicts_with_all = ["puzzle", "artifact", "bytecode", "contract"])]
+    pub puzzle_address: Option<String>,
+    /// JSON-RPC URL of the node holding --puzzle-address (default: the
+    /// embedded chain of .octoku/chain.json).
+    #[arg(long, value_name = "URL", requires = "puzzle_address")]
+    pub rpc_url: Option<String>,
+}
+
+impl DeployedArgs {
+    /// The code at `--puzzle-address`, if given.
+    pub fn code(&self) -> Result<Option<Code>, CliError> {
+        let Some(address) = &self.puzzle_address else {
+            return Ok(None);
+        };
+        code_on_chain(address, self.rpc_url.clone(), None).map(Some)
+    }
+}
+
+/// The runtime code at `address` on the node at `rpc_url` (else the
+/// embedded chain of `state`, or its default file).
+pub fn code_on_chain(
+    address: &str,
+    rpc_url: Option<String>,
+    state: Option<PathBuf>,
+) -> Result<Code, CliError> {
+    use crate::cmd::onchain::{ChainArgs, DEFAULT_STATE, KeyUse, chain_error};
+    let at = crate::input::address(address)?;
+    let chain_args = ChainArgs {
+        rpc_url,
+        state: state.unwrap_or_else(|| PathBuf::from(DEFAULT_STATE)),
+        signer: crate::cmd::wallet::SignerArgs {
+            private_key: None,
+            keystore: None,
+            account: None,
+            password: None,
+            password_file: None,
+            interactive: false,
+            from: None,
+        },
+    };
+    let mut opened = chain_args.open(KeyUse::Read, false)?;
+    let runtime = opened.chain.code_at(at).map_err(chain_error)?;
+    if runtime.is_empty() {
+        return Err(CliError::Chain(format!(
+            "{at} has no code on {}; expected a deployed IPuzzle",
+            opened.label
+        )));
+    }
+    Ok(Code {
+        label: at.to_checksum(None),
+        initcode: None,
+        runtime: Some(runtime.to_vec()),
+        source_map: None,
+    })
 }

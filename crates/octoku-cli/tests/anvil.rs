@@ -1584,3 +1584,58 @@ fn classic9_validators_on_anvil_answer_seed_000_grids() {
     )
     .fails(2, "classic9 is the 9x9 validator");
 }
+
+/// An author's puzzle deployed on a node (LoopPuzzle, contracts/harness/):
+/// `--puzzle-address` with `--rpc-url` reads its code and runs it here, in
+/// generate, verify, check and prove verify alike.
+#[test]
+fn an_authors_puzzle_on_a_node_runs_through_puzzle_address() {
+    let anvil = Anvil::start();
+    let url = anvil.url();
+    let dir = temp_dir("own-puzzle");
+    let code = format!(
+        "0x{}",
+        octoku_core::hex::encode(octoku_evm::artifacts::LOOP_PUZZLE.initcode)
+    );
+    let deployed = octoku(
+        &dir,
+        &[
+            "deploy",
+            "--bytecode",
+            &code,
+            "--rpc-url",
+            &url,
+            "--private-key",
+            KEYS[0],
+            "--json",
+        ],
+    )
+    .json();
+    let puzzle = deployed["puzzle_address"].as_str().unwrap().to_string();
+    let on_node = [
+        "--puzzle-address",
+        puzzle.as_str(),
+        "--rpc-url",
+        url.as_str(),
+    ];
+    let player = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+    fn with<'a>(args: &[&'a str], on_node: [&'a str; 4]) -> Vec<&'a str> {
+        let mut all = args.to_vec();
+        all.extend(on_node);
+        all
+    }
+    let board = octoku(&dir, &with(&["generate", player, "--json"], on_node)).json();
+    let reference = octoku(&dir, &["generate", player, "--json"]).json();
+    assert_eq!(board["start"], reference["start"]);
+    let start = Board::from_u256(board["start"].as_str().unwrap().parse::<U256>().unwrap());
+    let solution = solve::solve(start).unwrap().expect("solvable").to_hex();
+    let valid = octoku(
+        &dir,
+        &with(&["verify", &start.to_hex(), &solution], on_node),
+    );
+    assert_eq!(valid.code, 0, "{}", valid.stderr);
+    let card = octoku(&dir, &with(&["check", "--no-prove", "--json"], on_node)).json();
+    assert_eq!(card["ok"], true, "{card}");
+    drop(anvil);
+    let _ = std::fs::remove_dir_all(&dir);
+}

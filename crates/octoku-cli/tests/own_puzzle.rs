@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::{assert_exit, text};
+
 use octoku_evm::artifacts::{self, Artifact};
 use serde_json::{Value, json};
 
@@ -15,19 +18,6 @@ fn octoku(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("octoku runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout {}\nstderr {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(out.status.code(), Some(code), "{}", text(out));
 }
 
 fn json_of(out: &Output) -> Value {
@@ -274,4 +264,27 @@ fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
         assert!(row["median"].as_u64().unwrap() > 0);
     }
     assert_eq!(ours["runtime_size"], artifacts::LOOP_PUZZLE.runtime.len());
+}
+
+/// deploy puts an author's puzzle and an arena for it on a chain (the
+/// embedded one here); the arena hands out the puzzle's boards.
+#[test]
+fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("chain.json");
+    let state = state.to_str().unwrap();
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
+    let out = octoku(&with(&["deploy", "--state", state, "--json"], form));
+    assert_exit(&out, 0);
+    let deployed = json_of(&out);
+    assert_eq!(deployed["puzzle"], "LoopPuzzle");
+    let arena = deployed["arena"].as_str().unwrap();
+    let out = octoku(&[
+        "board", ADDRESS, "--arena", arena, "--state", state, "--json",
+    ]);
+    assert_exit(&out, 0);
+    let board = json_of(&out);
+    assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
+    let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
+    assert_eq!(board["start"], reference["start"]);
 }

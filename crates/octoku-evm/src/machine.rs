@@ -364,8 +364,9 @@ impl Machine {
         match (&code.initcode, &code.runtime) {
             (Some(init), _) => Ok(self.deploy(init)?.0),
             (None, Some(runtime)) => {
-                let address = Address::new([0xc0; 20]).create(self.nonce);
-                self.nonce += 1;
+                // No transaction (the caller's nonce stays): an address of
+                // the code's own, the same on every machine.
+                let address = Address::from_word(alloy_primitives::keccak256(runtime));
                 let info = AccountInfo::default().with_code(revm::bytecode::Bytecode::new_raw(
                     Bytes::copy_from_slice(runtime),
                 ));

@@ -18,7 +18,7 @@ use crate::{
     error::CliError,
     output::print_json,
     solver_args::SolverArgs,
-    target_args::{GenerateRule, TargetArgs},
+    target_args::{DeployedArgs, GenerateRule, TargetArgs},
 };
 
 /// The EIP-170 limit on runtime code.
@@ -28,10 +28,12 @@ const MAX_RUNTIME: usize = 24_576;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A built-in implementation to check (instead of your own contract).
-    #[arg(long, value_enum, ignore_case = true, required_unless_present_any = ["artifact", "bytecode", "contract"])]
+    #[arg(long, value_enum, ignore_case = true, required_unless_present_any = ["artifact", "bytecode", "contract", "puzzle_address"])]
     puzzle: Option<Puzzle>,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
     /// What generate must do: give the reference's boards, or (own) its own
     /// boards, the same every time and every one solvable.
     #[arg(long, value_enum, default_value = "reference")]
@@ -138,7 +140,10 @@ fn verify_inputs(count: u64) -> Vec<(Board, Board)> {
 
 /// Runs the card: exit 0 when every check holds, 1 when one fails.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let target = args.target.target(args.puzzle.unwrap_or_default())?;
+    let target = match args.target.code_or_deployed(&args.deployed)? {
+        Some(code) => octoku_evm::Target::Code(code),
+        None => octoku_evm::Target::Builtin(args.puzzle.unwrap_or_default()),
+    };
     let label = target.label();
     // The solver is chosen before any work: a bad setting is bad input.
     let solver = (!args.no_prove).then(|| args.solver.solver()).transpose()?;

@@ -10,7 +10,7 @@ use crate::{
     error::CliError,
     input,
     output::{self, print_json},
-    target_args::TargetArgs,
+    target_args::{DeployedArgs, TargetArgs},
 };
 
 /// Arguments of `octoku generate`.
@@ -26,6 +26,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// `octoku generate --json`.
@@ -44,7 +46,10 @@ struct Generated {
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let address = input::address(&args.address)?;
-    let target = args.target.target(args.puzzle)?;
+    let target = match args.target.code_or_deployed(&args.deployed)? {
+        Some(code) => Target::Code(code),
+        None => Target::Builtin(args.puzzle),
+    };
     let mut evm = Machine::new()?;
     let at = evm.load(&target)?;
     let call = evm.generate_at(at, &address)?;

@@ -15,7 +15,7 @@ use crate::{
     error::CliError,
     output::{self, print_json},
     solver_args::SolverArgs,
-    target_args::TargetArgs,
+    target_args::{DeployedArgs, TargetArgs},
 };
 
 /// Arguments of `octoku prove`.
@@ -69,6 +69,8 @@ struct VerifyArgs {
     solver: SolverArgs,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// What `prove verify --puzzle` compares with its reference.
@@ -147,7 +149,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),
     };
-    if let Some(code) = args.target.code()? {
+    if let Some(code) = args.target.code_or_deployed(&args.deployed)? {
         let mut machine = octoku_evm::Machine::new()?;
         let runtime = match &code.runtime {
             Some(r) => r.clone(),

@@ -33,7 +33,8 @@ pub struct Args {
     #[arg(long, value_enum, ignore_case = true)]
     puzzle: Option<Puzzle>,
     /// With --size 9: call the 9×9 validator deployed at this address
-    /// (`octoku deploy --size 9`) instead.
+    /// (`octoku deploy --size 9`) instead. Without --size: an 8×8 IPuzzle
+    /// whose code is read from the chain and run in the in-memory EVM.
     #[arg(long, value_name = "ADDRESS")]
     puzzle_address: Option<String>,
     /// JSON-RPC URL of the node holding --puzzle-address (http://); without
@@ -106,14 +107,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         return family::verify(&args.size, &args.start, &args.solution, args.json);
     }
     args.size.refuse_without_size()?;
-    if args.puzzle_address.is_some() {
-        return Err(CliError::Input(
-            "--puzzle-address calls a 9x9 validator; expected --size 9".into(),
-        ));
-    }
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
-    let target = args.target.target(args.puzzle.unwrap_or_default())?;
+    // Without --size, --puzzle-address is an 8x8 IPuzzle: its code is read
+    // from the chain and run here.
+    let target = match &args.puzzle_address {
+        Some(_) if args.puzzle.is_some() => {
+            return Err(CliError::Input(
+                "--puzzle and --puzzle-address name two contracts; expected one of them".into(),
+            ));
+        }
+        Some(address) => Target::Code(crate::target_args::code_on_chain(
+            address,
+            args.rpc_url.clone(),
+            Some(args.state.clone()),
+        )?),
+        None => args.target.target(args.puzzle.unwrap_or_default())?,
+    };
     let mut evm = Machine::new()?;
     let at = evm.load(&target)?;
     let call = evm.verify_at(at, start, solution)?;
