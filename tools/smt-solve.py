@@ -1,8 +1,9 @@
 """Decide SMT-LIB2 files with the pinned bitwuzla (PyPI) and print the answers.
 
-Usage: .venv-solver/bin/python tools/smt-solve.py [--seconds S] FILE.smt2...
+Usage: python tools/smt-solve.py [--seconds S] FILE.smt2...
+(octoku embeds this file and runs it as python -I -c SCRIPT ...)
 
-S limits each check (default 600); past it the answer is "unknown". The
+S limits each check (0.001 to 86400, default 600); past it the answer is "unknown". The
 files are decided one after the other in this one process (a process per
 file would pay Python's and bitwuzla's start-up, about 0.2 s, each time).
 
@@ -29,7 +30,8 @@ def decide(path: str, limit: float) -> bool:
     tm = bitwuzla.TermManager()
     options = bitwuzla.Options()
     options.set(bitwuzla.Option.PRODUCE_MODELS, True)
-    options.set(bitwuzla.Option.TIME_LIMIT_PER, int(limit * 1000))
+    # At least 1 ms: 0 would mean no limit at all.
+    options.set(bitwuzla.Option.TIME_LIMIT_PER, max(1, round(limit * 1000)))
     parser = bitwuzla.Parser(tm, options)
     try:
         parser.parse(path, parse_only=True)
@@ -61,8 +63,8 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if not 0.001 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0.001 to 86400, got {text!r}")
     return value
 
 

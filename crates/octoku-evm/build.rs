@@ -54,6 +54,18 @@ const WANTED: &[(&str, &str, &str)] = &[
         "Classic9Golf",
         "CLASSIC9_GOLF",
     ),
+    // Test fixtures: an IPuzzle of the author's kind (plain loops), and a
+    // copy with one slip (tests of --artifact, --bytecode, check, ...).
+    (
+        "contracts/harness/LoopPuzzle.sol",
+        "LoopPuzzle",
+        "LOOP_PUZZLE",
+    ),
+    (
+        "contracts/harness/LoopPuzzleSlip.sol",
+        "LoopPuzzleSlip",
+        "LOOP_PUZZLE_SLIP",
+    ),
 ];
 
 /// The compiler settings of `foundry.toml`'s `[profile.default]` (the keys

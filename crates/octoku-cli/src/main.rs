@@ -10,6 +10,8 @@ mod input;
 mod logging;
 mod out;
 mod output;
+mod solver_args;
+mod target_args;
 
 use std::process::ExitCode;
 
@@ -62,11 +64,15 @@ enum Command {
     Puzzle(cmd::puzzle::Args),
     /// Play in the browser: a local web server with the board, checks, submits and a leaderboard.
     Serve(cmd::serve::Args),
+    /// Install what octoku runs beside itself: `setup solver`, the pinned SMT solver.
+    Setup(cmd::setup::Args),
+    /// The report card of an IPuzzle (yours: --artifact, --bytecode, --contract): shape, purity, verify and generate against the reference, gas, size.
+    Check(cmd::check::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
 /// shell's `ETH_RPC_URL=` must not become an empty URL).
-const ENV_VARS: [&str; 7] = [
+const ENV_VARS: [&str; 9] = [
     "ETH_RPC_URL",
     "PRIVATE_KEY",
     "ETH_FROM",
@@ -74,6 +80,8 @@ const ENV_VARS: [&str; 7] = [
     "ETH_KEYSTORE_ACCOUNT",
     "ETH_PASSWORD",
     "OCTOKU_STATE",
+    octoku_prove::solver::SOLVER_ENV,
+    octoku_prove::solver::PYTHON_ENV,
 ];
 
 fn main() -> ExitCode {
@@ -114,6 +122,8 @@ fn main() -> ExitCode {
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Setup(args) => cmd::setup::run(args),
+        Command::Check(args) => cmd::check::run(args),
     };
     match result {
         Ok(code) => code,

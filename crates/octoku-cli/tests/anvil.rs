@@ -1140,3 +1140,41 @@ fn classic9_validators_on_the_embedded_chain_answer_the_published_grids() {
     );
     node.verify_published_grids(addresses[0]);
 }
+
+/// An author's puzzle deployed on a node (LoopPuzzle, contracts/harness/):
+/// `--puzzle-address` with `--rpc-url` reads its code and runs it here, in
+/// generate, verify, check and prove verify alike.
+#[test]
+fn an_authors_puzzle_on_a_node_runs_through_puzzle_address() {
+    let node = Node::anvil("own-puzzle");
+    let code = format!(
+        "0x{}",
+        octoku_core::hex::encode(octoku_evm::artifacts::LOOP_PUZZLE.initcode)
+    );
+    let deployed = node
+        .octoku(&[
+            "deploy",
+            "--bytecode",
+            &code,
+            "--private-key",
+            DEV_KEYS[0],
+            "--json",
+        ])
+        .json();
+    let puzzle = deployed["puzzle_address"].as_str().unwrap().to_string();
+    let on_node = ["--puzzle-address", puzzle.as_str()];
+    let player = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+    let board = node
+        .octoku(&[&["generate", player, "--json"][..], &on_node].concat())
+        .json();
+    let reference = node.without_chain(&["generate", player, "--json"]).json();
+    assert_eq!(board["start"], reference["start"]);
+    let start = Board::from_u256(board["start"].as_str().unwrap().parse::<U256>().unwrap());
+    let solution = solve::solve(start).unwrap().expect("solvable").to_hex();
+    node.octoku(&[&["verify", &start.to_hex(), &solution][..], &on_node].concat())
+        .code(0);
+    let card = node
+        .octoku(&[&["check", "--no-prove", "--json"][..], &on_node].concat())
+        .json();
+    assert_eq!(card["ok"], true, "{card}");
+}

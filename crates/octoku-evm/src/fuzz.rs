@@ -128,6 +128,59 @@ pub fn check_only(
     }))
 }
 
+/// Runs one case on an author's IPuzzle at `at` (loaded into `machine`):
+/// verify against the mirror's rule always; generate against the mirror's
+/// board, or with `own_generate` twice (the same board both times) and
+/// through the solver (the board must have a solution). A raw-seed case
+/// becomes generate of the address in the seed's low 20 bytes (an author's
+/// contract has no raw-seed harness).
+pub fn check_target(
+    machine: &mut Machine,
+    at: alloy_primitives::Address,
+    seed: u64,
+    index: u64,
+    own_generate: bool,
+) -> Result<Option<Mismatch>, EvmError> {
+    let case = match case(seed, index) {
+        Case::Fill(word) => Case::Generate(Address::from_word(word.into())),
+        other => other,
+    };
+    let mut answers = Vec::new();
+    let agree = match case {
+        Case::Generate(address) => {
+            let got = machine.generate_at(at, &address)?.value;
+            answers.push(("target contract".to_string(), got.to_hex()));
+            if own_generate {
+                let again = machine.generate_at(at, &address)?.value;
+                let solvable = matches!(octoku_core::solve::octoku::solve(got), Ok(Some(_)));
+                answers.push(("target again".into(), again.to_hex()));
+                answers.push((
+                    "solver".into(),
+                    if solvable { "solvable" } else { "no solution" }.into(),
+                ));
+                got == again && solvable
+            } else {
+                let want = octoku_core::generate(&address);
+                answers.push(("reference mirror".into(), want.to_hex()));
+                got == want
+            }
+        }
+        Case::Verify(start, solution) => {
+            let want = octoku_core::verify(start, solution);
+            let got = machine.verify_at(at, start, solution)?.value;
+            answers.push(("target contract".into(), got.to_string()));
+            answers.push(("reference mirror".into(), want.to_string()));
+            got == want
+        }
+        Case::Fill(_) => unreachable!("mapped to generate above"),
+    };
+    Ok((!agree).then_some(Mismatch {
+        index,
+        case,
+        answers,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

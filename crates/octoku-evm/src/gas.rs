@@ -147,26 +147,27 @@ impl Inputs {
 
     /// The execution gas of every input on `puzzle`, in input order.
     fn measure(&self, machine: &mut Machine, puzzle: Puzzle) -> Result<Vec<u64>, EvmError> {
+        self.measure_at(machine, machine.address_of(puzzle))
+    }
+
+    /// Gas of each input on the IPuzzle at `to`.
+    fn measure_at(&self, machine: &mut Machine, to: Address) -> Result<Vec<u64>, EvmError> {
         match self {
             Inputs::Generate(addresses) => addresses
                 .iter()
-                .map(|a| machine.generate(puzzle, a).map(|c| c.gas))
+                .map(|a| machine.generate_at(to, a).map(|c| c.gas))
                 .collect(),
             Inputs::Verify(_, pairs) => pairs
                 .iter()
-                .map(|&(s, g)| machine.verify(puzzle, s, g).map(|c| c.gas))
+                .map(|&(s, g)| machine.verify_at(to, s, g).map(|c| c.gas))
                 .collect(),
         }
     }
 }
 
-/// Measures every implementation on `runs` deterministic cases per input class.
-///
-/// Every implementation sees the same inputs, drawn from `seed` before any
-/// is measured; each (input class, implementation) pair is measured on a
-/// rayon worker with its own [`Machine`] (gas does not depend on which).
-pub fn report(runs: usize, seed: u64) -> Result<Report, EvmError> {
-    let runs = runs.max(1);
+/// The report's inputs: `runs` random addresses, then `runs` cases of each
+/// verify class, drawn from `seed`.
+fn input_groups(runs: usize, seed: u64) -> Vec<Inputs> {
     let mut rng = SplitMix64::new(seed);
     let mut groups = vec![Inputs::Generate(
         (0..runs).map(|_| Address::new(rng.bytes20())).collect(),
@@ -177,6 +178,66 @@ pub fn report(runs: usize, seed: u64) -> Result<Report, EvmError> {
             (0..runs).map(|_| verify_case(class, &mut rng)).collect(),
         ));
     }
+    groups
+}
+
+/// One row of an author's contract beside the reference: the same inputs
+/// as the report's rows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TargetRow {
+    /// `generate` or `verify`.
+    pub function: &'static str,
+    /// The input class.
+    pub case: &'static str,
+    /// The target's gas: least, median, most.
+    pub min: u64,
+    pub median: u64,
+    pub max: u64,
+    /// The reference's median on the same inputs.
+    pub reference: u64,
+    /// `median / reference`.
+    pub ratio: f64,
+}
+
+/// Gas of the IPuzzle at `to` (loaded into `machine`) beside the
+/// reference's, on the report's inputs.
+pub fn target_rows(
+    machine: &mut Machine,
+    to: Address,
+    runs: usize,
+    seed: u64,
+) -> Result<Vec<TargetRow>, EvmError> {
+    let reference = machine.address_of(Puzzle::Reference);
+    input_groups(runs.max(1), seed)
+        .iter()
+        .map(|group| {
+            let (function, case) = group.names();
+            let mut gas = group.measure_at(machine, to)?;
+            let mut theirs = group.measure_at(machine, reference)?;
+            gas.sort_unstable();
+            theirs.sort_unstable();
+            let (median, reference) = (gas[(gas.len() - 1) / 2], theirs[(theirs.len() - 1) / 2]);
+            Ok(TargetRow {
+                function,
+                case,
+                min: gas[0],
+                median,
+                max: gas[gas.len() - 1],
+                reference,
+                ratio: median as f64 / reference.max(1) as f64,
+            })
+        })
+        .collect()
+}
+
+/// Measures every implementation on `runs` deterministic cases per input class.
+///
+/// Every implementation sees the same inputs, drawn from `seed` before any
+/// is measured; each (input class, implementation) pair is measured on a
+/// rayon worker with its own [`Machine`] (gas does not depend on which).
+pub fn report(runs: usize, seed: u64) -> Result<Report, EvmError> {
+    let runs = runs.max(1);
+    let groups = input_groups(runs, seed);
     let jobs: Vec<(&Inputs, Puzzle)> = groups
         .iter()
         .flat_map(|g| Puzzle::ALL.map(|p| (g, p)))

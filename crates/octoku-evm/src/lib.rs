@@ -27,8 +27,10 @@ pub mod machine;
 pub mod meter;
 pub mod puzzle;
 pub mod sample;
+pub mod target;
 
 pub use artifacts::Artifact;
 pub use machine::{Call, EvmError, GAS_LIMIT, Machine, RawOutcome};
 pub use meter::Step;
 pub use puzzle::Puzzle;
+pub use target::{Code, Target};

@@ -23,7 +23,9 @@ use crate::{
     bindings::{IFairHarness, IGolfHarness, IPuzzle, IReferenceHarness},
     meter::{Meter, Step},
     puzzle::Puzzle,
+    target::Target,
 };
+use revm::DatabaseRef;
 
 /// The hardfork the contracts are compiled for (solc `evmVersion`) and run on.
 pub const SPEC: SpecId = SpecId::PRAGUE;
@@ -310,15 +312,12 @@ impl Machine {
 
     /// `puzzle.name()`.
     pub fn name(&mut self, puzzle: Puzzle) -> Result<Call<String>, EvmError> {
-        self.call(self.address_of(puzzle), &IPuzzle::nameCall {})
+        self.name_at(self.address_of(puzzle))
     }
 
     /// `puzzle.generate(address)`: the board that address gets.
     pub fn generate(&mut self, puzzle: Puzzle, address: &Address) -> Result<Call<Board>, EvmError> {
-        let call = IPuzzle::generateCall { seed: *address };
-        Ok(self
-            .call(self.address_of(puzzle), &call)?
-            .map(Board::from_u256))
+        self.generate_at(self.address_of(puzzle), address)
     }
 
     /// `puzzle.verify(start, solution)`.
@@ -328,11 +327,93 @@ impl Machine {
         start: Board,
         solution: Board,
     ) -> Result<Call<bool>, EvmError> {
+        self.verify_at(self.address_of(puzzle), start, solution)
+    }
+
+    /// `name()` of the IPuzzle at `to`.
+    pub fn name_at(&mut self, to: Address) -> Result<Call<String>, EvmError> {
+        self.call(to, &IPuzzle::nameCall {})
+    }
+
+    /// `generate(address)` of the IPuzzle at `to`.
+    pub fn generate_at(&mut self, to: Address, address: &Address) -> Result<Call<Board>, EvmError> {
+        let call = IPuzzle::generateCall { seed: *address };
+        Ok(self.call(to, &call)?.map(Board::from_u256))
+    }
+
+    /// `verify(start, solution)` of the IPuzzle at `to`.
+    pub fn verify_at(
+        &mut self,
+        to: Address,
+        start: Board,
+        solution: Board,
+    ) -> Result<Call<bool>, EvmError> {
         let call = IPuzzle::verifyCall {
             start: start.to_u256(),
             solution: solution.to_u256(),
         };
-        self.call(self.address_of(puzzle), &call)
+        self.call(to, &call)
+    }
+
+    /// `verify(start, solution)` at `to` as raw bytes: whatever it returns
+    /// or reverts with (for comparing two contracts exactly).
+    pub fn verify_raw_at(
+        &mut self,
+        to: Address,
+        start: Board,
+        solution: Board,
+    ) -> Result<RawOutcome, EvmError> {
+        self.call_raw(to, crate::target::verify_calldata(start, solution))
+    }
+
+    /// `generate(address)` at `to` as raw bytes.
+    pub fn generate_raw_at(
+        &mut self,
+        to: Address,
+        address: &Address,
+    ) -> Result<RawOutcome, EvmError> {
+        self.call_raw(to, crate::target::generate_calldata(address))
+    }
+
+    /// The address `target` runs at: a built-in's, or the author's code
+    /// deployed now (its creation code, else its runtime code installed).
+    pub fn load(&mut self, target: &Target) -> Result<Address, EvmError> {
+        let code = match target {
+            Target::Builtin(p) => return Ok(self.address_of(*p)),
+            Target::Code(code) => code,
+        };
+        match (&code.initcode, &code.runtime) {
+            (Some(init), _) => Ok(self.deploy(init)?.0),
+            (None, Some(runtime)) => {
+                // No transaction (the caller's nonce stays): an address of
+                // the code's own, the same on every machine.
+                let address = Address::from_word(alloy_primitives::keccak256(runtime));
+                let info = AccountInfo::default().with_code(revm::bytecode::Bytecode::new_raw(
+                    Bytes::copy_from_slice(runtime),
+                ));
+                self.evm
+                    .ctx
+                    .journaled_state
+                    .database
+                    .insert_account_info(address, info);
+                Ok(address)
+            }
+            (None, None) => Err(EvmError::Transaction(format!("{} has no code", code.label))),
+        }
+    }
+
+    /// The runtime code deployed at `address` (empty when none).
+    pub fn code_at(&self, address: Address) -> Vec<u8> {
+        self.evm
+            .ctx
+            .journaled_state
+            .database
+            .basic_ref(address)
+            .ok()
+            .flatten()
+            .and_then(|info| info.code)
+            .map(|c| c.original_bytes().to_vec())
+            .unwrap_or_default()
     }
 
     /// `puzzle`'s own fill code on a raw seed word, through its raw-seed

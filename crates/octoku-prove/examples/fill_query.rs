@@ -1,6 +1,6 @@
 //! Writes the SMT-LIB2 query "the golfed fill and the reference `_fill` give
 //! different boards for some seed" from the two harnesses' bytecode, to
-//! `target/prove/fill/<name>.smt2`; docs/proofs.md, "generate: what is and is
+//! a new temporary directory (printed); docs/proofs.md, "generate: what is and is
 //! not proved", reports what bitwuzla does with it.
 //!
 //! `cargo run --release -p octoku-prove --example fill_query [-- BITS]`:
@@ -10,7 +10,6 @@ use alloy_primitives::keccak256;
 use octoku_core::U256;
 use octoku_evm::artifacts;
 use octoku_prove::exec::{self, Call, Limits};
-use octoku_prove::solver::repo_root;
 use octoku_prove::term::{Bin, Terms};
 
 fn selector(signature: &str) -> [u8; 4] {
@@ -63,7 +62,10 @@ fn main() {
         "octoku: golfed fill = reference _fill for seeds {label}? (unsat = proved)"
     )];
     let text = octoku_prove::smt::distinct_query(&terms, &outcomes[0], &outcomes[1], &header, None);
-    let dir = repo_root().join("target/prove/fill");
+    let dir = octoku_prove::solver::new_query_dir("fill").unwrap_or_else(|e| {
+        eprintln!("fill_query: {e}");
+        std::process::exit(3);
+    });
     let path = dir.join(format!("{label}.smt2"));
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &text)) {
         eprintln!("fill_query: cannot write {}: {e}", path.display());

@@ -3,7 +3,7 @@
 
 use octoku_evm::artifacts;
 use octoku_prove::generate::{self, Compare, Fill};
-use octoku_prove::solver::repo_root;
+use octoku_prove::solver::{self, Solver};
 
 fn main() {
     let k: usize = std::env::args()
@@ -31,8 +31,16 @@ fn main() {
             Compare::Board,
         ),
     };
-    let dir = repo_root().join(format!("target/prove/generate-{which}"));
-    match generate::prove_generate(reference, imp, compare, k, &dir) {
+    let dir = solver::new_query_dir(&format!("generate-{which}")).unwrap_or_else(|e| {
+        eprintln!("generate_cases: {e}");
+        std::process::exit(3);
+    });
+    let solver = Solver::from_env().unwrap_or_else(|e| {
+        eprintln!("generate_cases: {e}");
+        std::process::exit(3);
+    });
+    println!("queries in {}", dir.display());
+    match generate::prove_generate(reference, imp, compare, k, &dir, &solver) {
         Ok(report) => {
             for c in &report.cases {
                 println!(

@@ -19,7 +19,7 @@ use octoku_evm::classic9::{encode_is_valid, encode_verify};
 use crate::exec::{self, Call, Cell, Limits, Outcome};
 use crate::prove::{ProveError, Side, deployer};
 use crate::smt;
-use crate::solver::{self, Answer};
+use crate::solver::{self, Answer, Solver};
 use crate::spec9::{self, Cut};
 use crate::term::{TermId, Terms};
 
@@ -289,6 +289,7 @@ fn find_cuts(
 
 /// Decides one query; `Ok(None)` for `unsat`, `Ok(Some(values))` for a model.
 fn decide(
+    solver: &Solver,
     name: &'static str,
     claim: String,
     dir: &Path,
@@ -299,7 +300,7 @@ fn decide(
     let query = dir.join(format!("{name}.smt2"));
     std::fs::write(&query, text)
         .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", query.display())))?;
-    let solved = solver::solve(&query).map_err(ProveError::Solver)?;
+    let solved = solver.solve(&query).map_err(ProveError::Solver)?;
     *solver_name = solved.solver.clone();
     match solved.answer {
         Answer::Unsat => {
@@ -332,6 +333,7 @@ pub fn prove_equal(
     implementation: &[u8],
     dir: &Path,
     title: &str,
+    solver: &Solver,
 ) -> Result<Report, ProveError> {
     let began = Instant::now();
     let (mut terms, call) = symbolic_call(function);
@@ -433,6 +435,7 @@ pub fn prove_equal(
             .join(", ")
     );
     if decide(
+        solver,
         "cut-points",
         claim,
         dir,
@@ -457,6 +460,7 @@ pub fn prove_equal(
     );
     let claim = format!("implementation = returned {}", w_of(start));
     if let Some(values) = decide(
+        solver,
         "implementation",
         claim,
         dir,
@@ -492,7 +496,17 @@ pub fn prove_equal(
         &packed(&ref_out, v_of(start)),
     );
     let claim = format!("reference = returned {}", v_of(start));
-    if decide("reference", claim, dir, &text, &mut steps, &mut solver_name)?.is_some() {
+    if decide(
+        solver,
+        "reference",
+        claim,
+        dir,
+        &text,
+        &mut steps,
+        &mut solver_name,
+    )?
+    .is_some()
+    {
         return Err(ProveError::Solver(format!(
             "undecided: the reference differs from the specification V ({}); nothing is proved",
             dir.join("reference.smt2").display()
@@ -518,6 +532,7 @@ pub fn prove_equal(
         ),
     ] {
         if decide(
+            solver,
             name,
             claim.to_string(),
             dir,

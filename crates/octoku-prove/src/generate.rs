@@ -37,7 +37,7 @@ use octoku_evm::{Machine, RawOutcome};
 use crate::exec::{self, Call, Guided, Limits, Outcome};
 use crate::prove::{ProveError, deployer};
 use crate::smt;
-use crate::solver::{self, Answer};
+use crate::solver::{self, Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
 
 /// Digits the fill places.
@@ -433,6 +433,7 @@ pub fn prove_generate(
     compare: Compare,
     max_redraws: usize,
     query: &Path,
+    solver: &Solver,
 ) -> Result<GenerateReport, ProveError> {
     prove_patterns(
         reference,
@@ -440,6 +441,7 @@ pub fn prove_generate(
         compare,
         patterns(max_redraws),
         query,
+        solver,
     )
 }
 
@@ -451,6 +453,7 @@ pub fn prove_patterns(
     compare: Compare,
     list: Vec<Pattern>,
     query: &Path,
+    solver: &Solver,
 ) -> Result<GenerateReport, ProveError> {
     let max_redraws = list.iter().map(Pattern::redraws).max().unwrap_or(0);
     let mut terms = Terms::new();
@@ -584,7 +587,9 @@ pub fn prove_patterns(
         }
         if !lemma_files.is_empty() {
             let began = Instant::now();
-            let answers = solver::solve_batch(&lemma_files).map_err(ProveError::Solver)?;
+            let answers = solver
+                .solve_batch(&lemma_files)
+                .map_err(ProveError::Solver)?;
             solve_time += began.elapsed();
             for ((x, v, ranges), solved) in lemma_parts.into_iter().zip(answers) {
                 check_time += solved.check;
@@ -631,7 +636,7 @@ pub fn prove_patterns(
             files.push(path);
         }
         let began = Instant::now();
-        let answers = solver::solve_batch(&files).map_err(ProveError::Solver)?;
+        let answers = solver.solve_batch(&files).map_err(ProveError::Solver)?;
         solve_time += began.elapsed();
         for (&k, solved) in open.iter().zip(answers) {
             solver_name.clone_from(&solved.solver);

@@ -12,7 +12,7 @@ use octoku_evm::{Machine, RawOutcome, bindings::IPuzzle};
 
 use crate::exec::{self, Call, Limits, Outcome, Stats};
 use crate::smt;
-use crate::solver::{self, Answer};
+use crate::solver::{self, Answer, Solver};
 use crate::term::Terms;
 
 /// The selector of `verify(uint256,uint256)`.
@@ -169,6 +169,7 @@ pub fn prove_verify(
     implementation: &[u8],
     query: &Path,
     title: &str,
+    solver: &Solver,
 ) -> Result<Report, ProveError> {
     let began = Instant::now();
     let mut terms = verify_terms();
@@ -243,7 +244,7 @@ pub fn prove_verify(
     let answers: Vec<Result<solver::Solved, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = files
             .iter()
-            .map(|(path, _)| scope.spawn(move || solver::solve(path)))
+            .map(|(path, _)| scope.spawn(move || solver.solve(path)))
             .collect();
         handles
             .into_iter()

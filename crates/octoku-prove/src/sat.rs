@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use octoku_core::grid::geometry::Geometry;
 
-use crate::solver::{self, Answer};
+use crate::solver::{self, Answer, Solver};
 
 /// A board of any geometry: `size²` cells in reading order, 0 = empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,7 +122,12 @@ pub fn query(start: &Cells, exclude: &[Cells]) -> String {
 /// Up to `limit` solutions of `start` (limit >= 1), each query written to
 /// `dir` (created if missing) and decided by the pinned solver. `complete`
 /// is true when fewer than `limit` exist, or exactly the ones found.
-pub fn solve(start: &Cells, limit: usize, dir: &Path) -> Result<SatSolutions, String> {
+pub fn solve(
+    start: &Cells,
+    limit: usize,
+    dir: &Path,
+    solver: &Solver,
+) -> Result<SatSolutions, String> {
     let g = start.geometry;
     if start.values.len() != g.cell_count() {
         return Err(format!(
@@ -152,7 +157,7 @@ pub fn solve(start: &Cells, limit: usize, dir: &Path) -> Result<SatSolutions, St
         let text = query(start, &result.solutions);
         let path = dir.join(format!("solve-{}.smt2", result.calls));
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        let solved = solver::solve(&path)?;
+        let solved = solver.solve(&path)?;
         result.calls += 1;
         result.solver_time += solved.check;
         result.solver = solved.solver;

@@ -1,11 +1,50 @@
-//! Runs the pinned SMT solver (bitwuzla from PyPI, installed by `make setup`
-//! into `.venv-solver/`) on a query file through `tools/smt-solve.py`.
+//! Runs an SMT solver on query files: the pinned bitwuzla (PyPI
+//! `bitwuzla==0.9.1`) through a Python found at run time, or any SMT-LIB2
+//! solver given as a command. Nothing is read from the directory octoku was
+//! built in: the helper script is embedded in the binary.
+//!
+//! Which solver, first match wins:
+//! 1. a command ([`Solver::command`]: `--solver CMD` or `OCTOKU_SOLVER`),
+//!    run as `CMD... FILE` once per query (see [`Solver::command`]);
+//! 2. `OCTOKU_SOLVER_PYTHON`, a Python that can `import bitwuzla`;
+//! 3. the virtual environment `octoku setup solver` makes, [`default_venv`].
+//!
+//! Every child process is killed when octoku ends, by any signal (Linux:
+//! `PR_SET_PDEATHSIG`), and a query that overruns the time limit is killed.
 
+use std::fs::File;
+use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use octoku_core::U256;
+
+/// The helper that decides files with the bitwuzla Python package
+/// (`tools/smt-solve.py`), passed to `python -I -c`: never read from disk.
+const SCRIPT: &str = include_str!("../../../tools/smt-solve.py");
+
+/// The pinned solver package, as `octoku setup solver` installs it
+/// (`tools/solver-requirements.txt`: comments and one requirement).
+pub const REQUIREMENTS: &str = include_str!("../../../tools/solver-requirements.txt");
+
+/// The environment variable naming a solver command.
+pub const SOLVER_ENV: &str = "OCTOKU_SOLVER";
+/// The environment variable naming the Python of the pinned solver.
+pub const PYTHON_ENV: &str = "OCTOKU_SOLVER_PYTHON";
+/// The environment variable holding the time limit per query, in seconds.
+pub const TIME_LIMIT_ENV: &str = "OCTOKU_SOLVER_TIME_LIMIT";
+
+/// The default time limit per query.
+pub const DEFAULT_LIMIT: Duration = Duration::from_secs(600);
+/// The shortest time limit accepted: 1 ms (bitwuzla counts milliseconds).
+pub const MIN_LIMIT: Duration = Duration::from_millis(1);
+/// The longest time limit accepted: one day.
+pub const MAX_LIMIT: Duration = Duration::from_secs(86_400);
+
+/// The most bytes of a solver's output read (a model of a few words is a
+/// few kilobytes; the rest is not read).
+const OUTPUT_CAP: u64 = 16 << 20;
 
 /// The solver's answer to one query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +53,7 @@ pub enum Answer {
     Unsat,
     /// This assignment (variable name, value) satisfies it.
     Sat(Vec<(String, U256)>),
-    /// The solver gave up.
+    /// The solver gave up, or ran out of time.
     Unknown,
 }
 
@@ -23,147 +62,437 @@ pub enum Answer {
 pub struct Solved {
     /// The answer.
     pub answer: Answer,
-    /// Solver name and version, as it reports them.
+    /// Solver name and version, as it reports them (a command: as given).
     pub solver: String,
-    /// Time the solver spent deciding (parsing excluded), as it measured it.
+    /// Time the solver spent deciding (the pinned solver: parsing excluded,
+    /// as it measured it; a command: its whole run).
     pub check: Duration,
     /// Wall time of the whole run, process start to exit.
     pub wall: Duration,
 }
 
-/// The repository root (two levels above this crate).
-pub fn repo_root() -> PathBuf {
-    let raw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    raw.canonicalize().unwrap_or(raw)
+/// Why no solver can be chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// A setting is malformed (the CLI's bad input).
+    Input(String),
+    /// No solver is installed where octoku looks.
+    Missing(String),
 }
 
-/// The Python interpreter of the solver's virtual environment
-/// (`OCTOKU_SOLVER_PYTHON` overrides it).
-pub fn python() -> PathBuf {
-    match std::env::var_os("OCTOKU_SOLVER_PYTHON") {
-        Some(p) => PathBuf::from(p),
-        None => repo_root().join(".venv-solver/bin/python"),
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Input(m) | SetupError::Missing(m) => f.write_str(m),
+        }
     }
 }
 
-/// The solver's time limit per query: `OCTOKU_SOLVER_TIME_LIMIT` seconds
-/// (default 600). Past it the answer is [`Answer::Unknown`], so a query the
-/// solver cannot decide ends as "undecided" instead of running on.
-pub fn time_limit() -> Result<f64, String> {
-    match std::env::var("OCTOKU_SOLVER_TIME_LIMIT") {
-        Err(_) => Ok(600.0),
-        Ok(text) if text.is_empty() => Ok(600.0),
-        Ok(text) => match text.parse::<f64>() {
-            Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
-            _ => Err(format!(
-                "OCTOKU_SOLVER_TIME_LIMIT is {text:?}: expected a positive number of seconds"
-            )),
-        },
+impl std::error::Error for SetupError {}
+
+/// How a solver is run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum How {
+    /// The embedded script in this Python (bitwuzla from PyPI).
+    Pinned { python: PathBuf },
+    /// `program args... FILE`, one query per run.
+    Command {
+        program: String,
+        args: Vec<String>,
+        text: String,
+    },
+}
+
+/// A solver and its time limit per query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solver {
+    how: How,
+    limit: Duration,
+}
+
+/// The virtual environment `octoku setup solver` makes:
+/// `$XDG_DATA_HOME/octoku/solver-venv`, else
+/// `$HOME/.local/share/octoku/solver-venv` (`None` without either).
+pub fn default_venv() -> Option<PathBuf> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data =
+        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")))?;
+    Some(data.join("octoku/solver-venv"))
+}
+
+/// The Python interpreter inside a virtual environment.
+pub fn venv_python(venv: &Path) -> PathBuf {
+    venv.join("bin/python")
+}
+
+/// `OCTOKU_SOLVER_TIME_LIMIT`, seconds per query: a decimal number from
+/// 0.001 to 86400 (default 600). Anything else is refused, never rounded to
+/// "no limit".
+pub fn time_limit() -> Result<Duration, SetupError> {
+    match std::env::var(TIME_LIMIT_ENV) {
+        Err(std::env::VarError::NotPresent) => Ok(DEFAULT_LIMIT),
+        Err(std::env::VarError::NotUnicode(_)) => Err(bad_limit("not UTF-8")),
+        Ok(text) if text.is_empty() => Ok(DEFAULT_LIMIT),
+        Ok(text) => parse_limit(&text),
     }
 }
 
-/// The solver's Python interpreter, or why it cannot be run.
-fn installed_python() -> Result<PathBuf, String> {
-    let python = python();
-    if !python.exists() {
-        return Err(format!(
-            "the SMT solver is not installed ({} is missing): run `make setup` in the repository root",
-            python.display()
-        ));
+fn bad_limit(text: &str) -> SetupError {
+    SetupError::Input(format!(
+        "{TIME_LIMIT_ENV} is {text:?}: expected seconds per query from 0.001 to 86400 (a decimal number such as 30 or 2.5)"
+    ))
+}
+
+/// Seconds from 0.001 to 86400, in plain decimal notation (no exponent,
+/// sign, `inf` or `nan`).
+fn parse_limit(text: &str) -> Result<Duration, SetupError> {
+    let plain = !text.is_empty()
+        && text.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && text.matches('.').count() <= 1
+        && text.chars().any(|c| c.is_ascii_digit());
+    let seconds = plain
+        .then(|| text.parse::<f64>().ok())
+        .flatten()
+        .ok_or_else(|| bad_limit(text))?;
+    let limit = Duration::try_from_secs_f64(seconds).map_err(|_| bad_limit(text))?;
+    if !(MIN_LIMIT..=MAX_LIMIT).contains(&limit) {
+        return Err(bad_limit(text));
     }
-    Ok(python)
+    Ok(limit)
 }
 
-/// The directory `dir` for a run's query files, created, with an exclusive
-/// lock on `<dir>.lock` held until the returned file is dropped: a second
-/// octoku proving into the same directory waits instead of overwriting (or
-/// clearing) files the first one's solver is reading.
-pub fn query_dir(dir: &Path) -> Result<std::fs::File, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let mut name = dir.file_name().unwrap_or_default().to_os_string();
-    name.push(".lock");
-    let lock = dir.with_file_name(name);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock)
-        .map_err(|e| format!("cannot open the lock {}: {e}", lock.display()))?;
-    file.lock()
-        .map_err(|e| format!("cannot lock {}: {e}", lock.display()))?;
-    Ok(file)
+impl Solver {
+    /// The solver octoku uses: `command` (from `--solver`) if given, else
+    /// `OCTOKU_SOLVER`, `OCTOKU_SOLVER_PYTHON`, then [`default_venv`]; the
+    /// limit from [`time_limit`].
+    pub fn choose(command: Option<&str>) -> Result<Solver, SetupError> {
+        let limit = time_limit()?;
+        let from_env = std::env::var(SOLVER_ENV).ok().filter(|s| !s.is_empty());
+        if let Some(text) = command.map(str::to_string).or(from_env) {
+            return Solver::command(&text, limit);
+        }
+        if let Some(python) = std::env::var_os(PYTHON_ENV).filter(|p| !p.is_empty()) {
+            let python = PathBuf::from(python);
+            if !python.exists() {
+                return Err(SetupError::Missing(format!(
+                    "{PYTHON_ENV} is {}, which does not exist; expected a Python with bitwuzla installed",
+                    python.display()
+                )));
+            }
+            return Ok(Solver::pinned(python, limit));
+        }
+        let venv = default_venv();
+        match venv.as_deref().map(venv_python) {
+            Some(python) if python.exists() => Ok(Solver::pinned(python, limit)),
+            _ => Err(SetupError::Missing(format!(
+                "no SMT solver: run `octoku setup solver` (installs bitwuzla from PyPI into {}), or pass --solver CMD (bitwuzla, z3, cvc5), or set {PYTHON_ENV} to a Python with bitwuzla",
+                venv.map_or("the data directory".into(), |p| p.display().to_string())
+            ))),
+        }
+    }
+
+    /// The solver from the environment alone ([`Solver::choose`] with no
+    /// command).
+    pub fn from_env() -> Result<Solver, SetupError> {
+        Solver::choose(None)
+    }
+
+    /// The pinned bitwuzla through `python` (which must `import bitwuzla`).
+    pub fn pinned(python: PathBuf, limit: Duration) -> Solver {
+        Solver {
+            how: How::Pinned { python },
+            limit,
+        }
+    }
+
+    /// Any SMT-LIB2 solver that reads a file: `text` is a program and its
+    /// arguments separated by spaces (no shell: `z3`, `cvc5 --lang smt2`,
+    /// `bitwuzla`). For each query octoku writes a copy that starts with
+    /// `(set-option :produce-models true)` and ends with `(check-sat)`
+    /// then `(get-value (VARS))` for every declared bit-vector constant,
+    /// runs `PROGRAM ARGS... COPY`, and reads from standard output the first
+    /// line that is `sat`, `unsat` or `unknown`, then the `get-value`
+    /// answer (`#x...`, `#b...` or `(_ bvN W)` values). The exit status is
+    /// not read (some solvers exit non-zero after `unsat`); a run past the
+    /// time limit is killed and answers unknown.
+    pub fn command(text: &str, limit: Duration) -> Result<Solver, SetupError> {
+        let mut words = text.split_whitespace().map(str::to_string);
+        let Some(program) = words.next() else {
+            return Err(SetupError::Input(
+                "the solver command is empty; expected a program such as bitwuzla, z3 or cvc5"
+                    .into(),
+            ));
+        };
+        Ok(Solver {
+            how: How::Command {
+                program,
+                args: words.collect(),
+                text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+            },
+            limit,
+        })
+    }
+
+    /// The time limit per query.
+    pub fn limit(&self) -> Duration {
+        self.limit
+    }
+
+    /// Decides the SMT-LIB2 file at `path` within the time limit.
+    pub fn solve(&self, path: &Path) -> Result<Solved, String> {
+        let began = Instant::now();
+        let solved = self
+            .solve_batch(&[path.to_path_buf()])?
+            .pop()
+            .ok_or("the solver gave no answer")?;
+        Ok(Solved {
+            wall: began.elapsed(),
+            ..solved
+        })
+    }
+
+    /// Decides the files at `paths` one after the other, each within the
+    /// time limit; the answers come in the order of `paths`, each one's
+    /// `wall` its check time (the pinned solver's start-up is shared).
+    pub fn solve_batch(&self, paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
+        if paths.is_empty() {
+            return Ok(Vec::new());
+        }
+        match &self.how {
+            How::Pinned { python } => self.pinned_batch(python, paths),
+            How::Command {
+                program,
+                args,
+                text,
+            } => paths
+                .iter()
+                .map(|p| self.run_command(program, args, text, p))
+                .collect(),
+        }
+    }
+
+    fn pinned_batch(&self, python: &Path, paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
+        let mut command = Command::new(python);
+        // -I: isolated (no PYTHON* variables, no user site, no script dir).
+        command
+            .args(["-I", "-c", SCRIPT, "--seconds"])
+            .arg(format!("{:.3}", self.limit.as_secs_f64()))
+            .args(paths);
+        // The script enforces the limit per check; this bound catches a
+        // solver that does not honour it.
+        let slack = (self.limit + Duration::from_secs(60)) * paths.len() as u32;
+        let ran =
+            run(command, slack).map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+        let status = ran.status.ok_or_else(|| {
+            format!(
+                "the solver ran past {:.0} s on a batch of {} files and was stopped",
+                slack.as_secs_f64(),
+                paths.len()
+            )
+        })?;
+        if !status.success() {
+            return Err(format!(
+                "the solver ({}) failed on a batch of {} files ({status}): {}",
+                python.display(),
+                paths.len(),
+                first_line(&ran.stderr)
+            ));
+        }
+        let mut blocks: Vec<String> = Vec::new();
+        for line in ran.stdout.lines() {
+            if line.starts_with("file ") {
+                blocks.push(String::new());
+            } else if let Some(block) = blocks.last_mut() {
+                block.push_str(line);
+                block.push('\n');
+            }
+        }
+        if blocks.len() != paths.len() {
+            return Err(format!(
+                "the solver answered {} of {} files",
+                blocks.len(),
+                paths.len()
+            ));
+        }
+        blocks
+            .iter()
+            .map(|b| {
+                let solved = parse_pinned(b)?;
+                Ok(Solved {
+                    wall: solved.check,
+                    ..solved
+                })
+            })
+            .collect()
+    }
+
+    fn run_command(
+        &self,
+        program: &str,
+        args: &[String],
+        text: &str,
+        path: &Path,
+    ) -> Result<Solved, String> {
+        let query = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let vars = declared_bitvectors(&query);
+        let dir = tempfile::Builder::new()
+            .prefix("octoku-solver-")
+            .tempdir()
+            .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let copy = dir
+            .path()
+            .join(path.file_name().unwrap_or("query.smt2".as_ref()));
+        std::fs::write(&copy, with_model_request(&query, &vars))
+            .map_err(|e| format!("cannot write {}: {e}", copy.display()))?;
+        let mut command = Command::new(program);
+        command.args(args).arg(&copy);
+        let began = Instant::now();
+        let ran = run(command, self.limit).map_err(|e| format!("cannot run {program}: {e}"))?;
+        let wall = began.elapsed();
+        let answer = match ran.status {
+            None => Answer::Unknown,
+            Some(_) => parse_command_answer(&ran.stdout).map_err(|e| {
+                format!(
+                    "{text} on {}: {e}{}",
+                    path.display(),
+                    match first_line(&ran.stderr) {
+                        "" => String::new(),
+                        line => format!(" (stderr: {line})"),
+                    }
+                )
+            })?,
+        };
+        Ok(Solved {
+            answer,
+            solver: text.to_string(),
+            check: wall,
+            wall,
+        })
+    }
 }
 
-/// Decides the SMT-LIB2 file at `path` within [`time_limit`]; `wall` is
-/// the whole solver process's time.
-pub fn solve(path: &Path) -> Result<Solved, String> {
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+}
+
+/// A finished child: its output, and its status (`None`: killed at the
+/// deadline).
+struct Ran {
+    status: Option<ExitStatus>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `command` to its end or until `deadline` passes (then kills it),
+/// its output in anonymous files (no pipe to fill), the child bound to die
+/// with octoku.
+fn run(mut command: Command, deadline: Duration) -> std::io::Result<Ran> {
+    let (mut out, mut err) = (tempfile::tempfile()?, tempfile::tempfile()?);
+    command
+        .stdin(Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(err.try_clone()?);
+    die_with_parent(&mut command);
+    let mut child = command.spawn()?;
     let began = Instant::now();
-    let solved = solve_batch(&[path.to_path_buf()])?
-        .pop()
-        .expect("one answer per file");
-    Ok(Solved {
-        wall: began.elapsed(),
-        ..solved
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if began.elapsed() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Ok(Ran {
+        status,
+        stdout: read_capped(&mut out)?,
+        stderr: read_capped(&mut err)?,
     })
 }
 
-/// Decides the SMT-LIB2 files at `paths` one after the other in one solver
-/// process (`tools/smt-solve.py`), each within [`time_limit`]. The
-/// answers come in the order of `paths`; each one's `wall` is its check time
-/// (the process's start-up is shared).
-pub fn solve_batch(paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
-    if paths.is_empty() {
-        return Ok(Vec::new());
+fn read_capped(file: &mut File) -> std::io::Result<String> {
+    file.rewind()?;
+    let mut bytes = Vec::new();
+    file.take(OUTPUT_CAP).read_to_end(&mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Makes the child receive SIGKILL when the thread that spawned it ends,
+/// which includes octoku ending by any signal, so no solver outlives it.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: prctl, getppid and _exit are async-signal-safe, as the code
+    // between fork and exec must be; nothing here allocates or locks.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent died before prctl took effect: end now.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
     }
-    let limit = time_limit()?;
-    let python = installed_python()?;
-    let script = repo_root().join("tools/smt-solve.py");
-    let out = Command::new(&python)
-        .arg(&script)
-        .arg("--seconds")
-        .arg(limit.to_string())
-        .args(paths)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        return Err(format!(
-            "the solver failed on a batch of {} files ({}): {}",
-            paths.len(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let mut blocks: Vec<String> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("file ") {
-            blocks.push(String::new());
-        } else if let Some(block) = blocks.last_mut() {
-            block.push_str(line);
-            block.push('\n');
-        }
-    }
-    if blocks.len() != paths.len() {
-        return Err(format!(
-            "the solver answered {} of {} files",
-            blocks.len(),
-            paths.len()
-        ));
-    }
-    blocks
-        .iter()
-        .map(|b| {
-            let solved = parse_answer(b, Duration::ZERO)?;
-            Ok(Solved {
-                wall: solved.check,
-                ..solved
-            })
+}
+
+/// Other systems: the child stays in octoku's process group (a terminal's
+/// Ctrl-C reaches it too).
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut Command) {}
+
+/// The bit-vector constants a query declares: `(declare-const NAME (_
+/// BitVec N))` or `(declare-fun NAME () (_ BitVec N))`, one per line.
+fn declared_bitvectors(query: &str) -> Vec<String> {
+    query
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let rest = line
+                .strip_prefix("(declare-const ")
+                .or_else(|| line.strip_prefix("(declare-fun "))?;
+            let (name, sort) = rest.split_once(' ')?;
+            let sort = sort.strip_prefix("() ").unwrap_or(sort);
+            sort.starts_with("(_ BitVec ").then(|| name.to_string())
         })
         .collect()
 }
 
-/// The answer in the lines the solver scripts print.
-fn parse_answer(text: &str, wall: Duration) -> Result<Solved, String> {
+/// The query with models switched on first and a `get-value` of `vars`
+/// after its `(check-sat)` (its `(exit)` moved to the end).
+fn with_model_request(query: &str, vars: &[String]) -> String {
+    let mut out = String::from("(set-option :produce-models true)\n");
+    for line in query.lines() {
+        let t = line.trim();
+        if t == "(exit)" || t == "(set-option :produce-models true)" {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !vars.is_empty() {
+        out.push_str(&format!("(get-value ({}))\n", vars.join(" ")));
+    }
+    out.push_str("(exit)\n");
+    out
+}
+
+/// The answer in the lines the pinned solver's script prints.
+fn parse_pinned(text: &str) -> Result<Solved, String> {
     let mut solver = String::new();
     let mut result = None;
     let mut check = Duration::ZERO;
@@ -177,7 +506,7 @@ fn parse_answer(text: &str, wall: Duration) -> Result<Solved, String> {
                 check = words
                     .next()
                     .and_then(|s| s.parse::<f64>().ok())
-                    .map(Duration::from_secs_f64)
+                    .and_then(|s| Duration::try_from_secs_f64(s).ok())
                     .unwrap_or_default();
             }
             Some("value") => {
@@ -201,6 +530,222 @@ fn parse_answer(text: &str, wall: Duration) -> Result<Solved, String> {
         answer,
         solver,
         check,
-        wall,
+        wall: Duration::ZERO,
     })
+}
+
+/// The answer of a solver command: the first line that is a result, then
+/// (when sat) the `get-value` list after it.
+fn parse_command_answer(stdout: &str) -> Result<Answer, String> {
+    let mut rest = stdout;
+    let result = loop {
+        let Some((line, tail)) = rest
+            .split_once('\n')
+            .or((!rest.is_empty()).then_some((rest, "")))
+        else {
+            return Err(format!(
+                "no sat, unsat or unknown on standard output (it began {:?})",
+                stdout.chars().take(80).collect::<String>()
+            ));
+        };
+        rest = tail;
+        match line.trim() {
+            "sat" => break true,
+            "unsat" => return Ok(Answer::Unsat),
+            "unknown" | "timeout" => return Ok(Answer::Unknown),
+            _ => {}
+        }
+    };
+    debug_assert!(result);
+    let mut tokens = Tokens::new(rest);
+    let values = match tokens.next_expr() {
+        Some(Expr::List(pairs)) => pairs
+            .into_iter()
+            .map(|pair| match pair {
+                Expr::List(p) if p.len() == 2 => {
+                    let name = match &p[0] {
+                        Expr::Atom(a) => a.trim_matches('|').to_string(),
+                        Expr::List(_) => return Err("a get-value name is a list".to_string()),
+                    };
+                    Ok((name, value_of(&p[1])?))
+                }
+                _ => Err("a get-value answer is not a list of (name value) pairs".to_string()),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+        Some(Expr::Atom(a)) => {
+            return Err(format!(
+                "expected the get-value list after sat, found {a:?}"
+            ));
+        }
+    };
+    Ok(Answer::Sat(values))
+}
+
+/// A bit-vector value: `#xHEX`, `#bBITS` or `(_ bvDECIMAL WIDTH)`.
+fn value_of(e: &Expr) -> Result<U256, String> {
+    let parsed = match e {
+        Expr::Atom(a) if a.starts_with("#x") => U256::from_str_radix(&a[2..], 16).ok(),
+        Expr::Atom(a) if a.starts_with("#b") => U256::from_str_radix(&a[2..], 2).ok(),
+        Expr::List(l) if l.len() == 3 && l[0] == Expr::Atom("_".into()) => match &l[1] {
+            Expr::Atom(a) if a.starts_with("bv") => U256::from_str_radix(&a[2..], 10).ok(),
+            _ => None,
+        },
+        _ => None,
+    };
+    parsed.ok_or_else(|| format!("cannot read the bit-vector value {e:?}"))
+}
+
+/// An s-expression of a solver's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Expr {
+    Atom(String),
+    List(Vec<Expr>),
+}
+
+/// Reads s-expressions from text (`|quoted|` symbols and `"strings"` are
+/// single atoms; `;` comments are skipped).
+struct Tokens<'a> {
+    text: &'a str,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(text: &'a str) -> Tokens<'a> {
+        Tokens { text }
+    }
+
+    fn skip_space(&mut self) {
+        loop {
+            self.text = self.text.trim_start();
+            if self.text.starts_with(';') {
+                self.text = self.text.split_once('\n').map_or("", |(_, t)| t);
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn next_expr(&mut self) -> Option<Expr> {
+        self.skip_space();
+        let first = self.text.chars().next()?;
+        match first {
+            '(' => {
+                self.text = &self.text[1..];
+                let mut items = Vec::new();
+                loop {
+                    self.skip_space();
+                    if self.text.is_empty() {
+                        return Some(Expr::List(items));
+                    }
+                    if let Some(t) = self.text.strip_prefix(')') {
+                        self.text = t;
+                        return Some(Expr::List(items));
+                    }
+                    items.push(self.next_expr()?);
+                }
+            }
+            ')' => {
+                self.text = &self.text[1..];
+                self.next_expr()
+            }
+            '|' | '"' => {
+                let end = self.text[1..]
+                    .find(first)
+                    .map_or(self.text.len(), |i| i + 2);
+                let (atom, rest) = self.text.split_at(end);
+                self.text = rest;
+                Some(Expr::Atom(atom.to_string()))
+            }
+            _ => {
+                let end = self
+                    .text
+                    .find(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                    .unwrap_or(self.text.len());
+                let (atom, rest) = self.text.split_at(end);
+                self.text = rest;
+                Some(Expr::Atom(atom.to_string()))
+            }
+        }
+    }
+}
+
+/// A new private directory for a run's query files, kept after the run:
+/// `<temp>/octoku-<what>-XXXXXX` (mode 0700).
+pub fn new_query_dir(what: &str) -> Result<PathBuf, String> {
+    tempfile::Builder::new()
+        .prefix(&format!("octoku-{what}-"))
+        .tempdir()
+        .map(tempfile::TempDir::keep)
+        .map_err(|e| format!("cannot create a temporary directory for the queries: {e}"))
+}
+
+/// The directory `dir` for a run's query files, created, with an exclusive
+/// lock on `<dir>/.lock` held until the returned file is dropped: a second
+/// octoku proving into the same directory waits instead of overwriting (or
+/// clearing) files the first one's solver is reading.
+pub fn query_dir(dir: &Path) -> Result<std::fs::File, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let lock = dir.join(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| format!("cannot open the lock {}: {e}", lock.display()))?;
+    file.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", lock.display()))?;
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits_outside_one_millisecond_to_one_day_are_refused() {
+        for bad in [
+            "0", "0.0001", "1e-300", "1e3", "abc", "inf", "nan", "-1", "86401", "", ".", "1.2.3",
+            "+5",
+        ] {
+            assert!(parse_limit(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_limit("0.001").unwrap(), MIN_LIMIT);
+        assert_eq!(parse_limit("86400").unwrap(), MAX_LIMIT);
+        assert_eq!(parse_limit("2.5").unwrap(), Duration::from_millis(2500));
+    }
+
+    #[test]
+    fn command_answers_are_read_in_every_value_notation() {
+        let out = "sat\n((start #x0a) (|solution| #b101)\n (c0_1 (_ bv7 8)))\n";
+        assert_eq!(
+            parse_command_answer(out).unwrap(),
+            Answer::Sat(vec![
+                ("start".into(), U256::from(10)),
+                ("solution".into(), U256::from(5)),
+                ("c0_1".into(), U256::from(7)),
+            ])
+        );
+        let unsat = "unsat\n(error \"line 9: model is not available\")\n";
+        assert_eq!(parse_command_answer(unsat).unwrap(), Answer::Unsat);
+        assert_eq!(
+            parse_command_answer("success\nunknown\n").unwrap(),
+            Answer::Unknown
+        );
+        assert!(parse_command_answer("(error \"bad\")\n").is_err());
+        assert!(parse_command_answer("sat\n((x #xzz))").is_err());
+    }
+
+    #[test]
+    fn the_model_request_names_every_declared_bitvector() {
+        let q = "(set-logic QF_BV)\n(set-option :produce-models true)\n(declare-const a (_ BitVec 8))\n(declare-fun b () (_ BitVec 256))\n(declare-fun h ((_ BitVec 8)) (_ BitVec 8))\n(check-sat)\n(exit)\n";
+        let vars = declared_bitvectors(q);
+        assert_eq!(vars, ["a", "b"]);
+        let run = with_model_request(q, &vars);
+        assert!(run.starts_with("(set-option :produce-models true)\n(set-logic QF_BV)\n"));
+        assert!(
+            run.ends_with("(check-sat)\n(get-value (a b))\n(exit)\n"),
+            "{run}"
+        );
+        assert_eq!(run.matches("produce-models").count(), 1);
+    }
 }

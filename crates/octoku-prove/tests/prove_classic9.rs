@@ -7,16 +7,19 @@ use octoku_evm::artifacts;
 use octoku_prove::classic9::{Function, Report, prove_equal, symbolic_call};
 use octoku_prove::exec::{self, Limits};
 use octoku_prove::prove::mutate;
-use octoku_prove::solver::repo_root;
+use octoku_prove::solver::Solver;
 
 fn prove(function: Function, implementation: &[u8], dir: &str, title: &str) -> Report {
-    let path = repo_root().join("target/prove/classic9").join(dir);
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("prove/classic9")
+        .join(dir);
     let report = prove_equal(
         function,
         artifacts::CLASSIC9_REFERENCE.runtime,
         implementation,
         &path,
         title,
+        &Solver::from_env().expect("a solver"),
     )
     .unwrap_or_else(|e| panic!("{title}: {e}"));
     eprintln!(

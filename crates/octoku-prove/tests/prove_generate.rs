@@ -9,7 +9,18 @@ use octoku_prove::generate::{
     self, CaseResult, Compare, Ending, Fill, calldata, pattern_of, patterns, selector,
 };
 use octoku_prove::prove::{deployer, mutate};
-use octoku_prove::solver::repo_root;
+use octoku_prove::solver::Solver;
+
+/// A directory for a test's queries, below the target directory.
+fn query_dir(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("prove/generate-test")
+        .join(name)
+}
+
+fn solver() -> Solver {
+    Solver::from_env().expect("a solver")
+}
 use octoku_prove::term::Terms;
 use proptest::prelude::*;
 
@@ -138,13 +149,14 @@ fn the_patterns_are_distinct_and_their_witnesses_belong_to_them() {
 /// "generate: what is and is not proved".)
 #[test]
 fn golf_fill_equals_the_reference_on_every_seed_with_at_most_one_redraw() {
-    let dir = repo_root().join("target/prove/generate-test/golf");
+    let dir = query_dir("golf");
     let report = generate::prove_generate(
         reference(),
         golf(artifacts::GOLF_HARNESS.runtime),
         Compare::Board,
         1,
         &dir,
+        &solver(),
     )
     .expect("the proof runs");
     eprintln!("{report}");
@@ -157,9 +169,10 @@ fn golf_fill_equals_the_reference_on_every_seed_with_at_most_one_redraw() {
 }
 
 fn refuted(code: &[u8], tag: &str) -> generate::Counterexample {
-    let dir = repo_root().join(format!("target/prove/generate-test/{tag}"));
-    let report = generate::prove_generate(reference(), golf(code), Compare::Board, 0, &dir)
-        .expect("the proof runs");
+    let dir = query_dir(tag);
+    let report =
+        generate::prove_generate(reference(), golf(code), Compare::Board, 0, &dir, &solver())
+            .expect("the proof runs");
     assert!(!report.proved());
     let c = report
         .counterexample
@@ -211,7 +224,7 @@ fn a_golfed_fill_with_a_weaker_fast_path_test_is_refuted_on_a_spent_seed() {
 /// is not proved".
 #[test]
 fn fair_fill_fills_the_reference_cells_on_every_spent_seed_with_at_most_one_redraw() {
-    let dir = repo_root().join("target/prove/generate-test/fair");
+    let dir = query_dir("fair");
     let spent: Vec<_> = patterns(1)
         .into_iter()
         .filter(|p| p.ending != Ending::Full)
@@ -226,6 +239,7 @@ fn fair_fill_fills_the_reference_cells_on_every_spent_seed_with_at_most_one_redr
         Compare::Cells,
         spent,
         &dir,
+        &solver(),
     )
     .expect("the proof runs");
     eprintln!("{report}");
@@ -253,7 +267,7 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
         .into_iter()
         .filter(|p| p.ending == Ending::Spent)
         .collect();
-    let dir = repo_root().join("target/prove/generate-test/fair-mutant");
+    let dir = query_dir("fair-mutant");
     let report = generate::prove_patterns(
         reference(),
         Fill {
@@ -263,6 +277,7 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
         Compare::Cells,
         spent,
         &dir,
+        &solver(),
     )
     .expect("the proof runs");
     let c = report

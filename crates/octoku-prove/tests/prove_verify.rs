@@ -5,12 +5,20 @@
 
 use octoku_evm::artifacts;
 use octoku_prove::prove::{Report, Verdict, mutate, prove_verify};
-use octoku_prove::solver::repo_root;
+use octoku_prove::solver::Solver;
 
 fn prove(implementation: &[u8], dir: &str, title: &str) -> Report {
-    let path = repo_root().join("target/prove").join(dir);
-    let report = prove_verify(artifacts::REFERENCE.runtime, implementation, &path, title)
-        .unwrap_or_else(|e| panic!("{title}: {e}"));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("prove")
+        .join(dir);
+    let report = prove_verify(
+        artifacts::REFERENCE.runtime,
+        implementation,
+        &path,
+        title,
+        &Solver::from_env().expect("a solver"),
+    )
+    .unwrap_or_else(|e| panic!("{title}: {e}"));
     eprintln!(
         "{title}: {:?}; reference {:?}, {} nodes; implementation {:?}, {} nodes; {} in {:.1?} (execution {:.1?})",
         report.verdict,

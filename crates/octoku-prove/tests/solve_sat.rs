@@ -4,10 +4,12 @@
 use octoku_core::Board;
 use octoku_core::grid::geometry::Geometry;
 use octoku_prove::sat::{Cells, is_solution, solve};
-use octoku_prove::solver::repo_root;
+use octoku_prove::solver::Solver;
 
 fn dir(name: &str) -> std::path::PathBuf {
-    repo_root().join("target/prove/sat").join(name)
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("prove/sat")
+        .join(name)
 }
 
 fn octoku(board: Board) -> Cells {
@@ -18,9 +20,11 @@ fn octoku(board: Board) -> Cells {
 }
 
 fn unique_puzzles() -> Vec<Board> {
-    let text =
-        std::fs::read_to_string(repo_root().join("crates/octoku-core/data/unique_puzzles.txt"))
-            .expect("the unique puzzles file");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../octoku-core/data/unique_puzzles.txt"),
+    )
+    .expect("the unique puzzles file");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .take(3)
@@ -33,7 +37,13 @@ fn unique_puzzles() -> Vec<Board> {
 #[test]
 fn sat_solutions_of_unique_octoku_puzzles_match_the_bitboard_solver() {
     for (k, start) in unique_puzzles().into_iter().enumerate() {
-        let found = solve(&octoku(start), 2, &dir(&format!("unique-{k}"))).unwrap();
+        let found = solve(
+            &octoku(start),
+            2,
+            &dir(&format!("unique-{k}")),
+            &Solver::from_env().unwrap(),
+        )
+        .unwrap();
         let began = std::time::Instant::now();
         let bitboard = octoku_core::solve::octoku::count(start, 2).unwrap();
         eprintln!(
@@ -60,7 +70,13 @@ fn sat_count_on_a_sparse_octoku_board_agrees_with_the_bitboard_count() {
     let start: Board = "0x0000010000000000000700000000040200000000030000800000006000500000"
         .parse()
         .unwrap();
-    let found = solve(&octoku(start), 3, &dir("sparse")).unwrap();
+    let found = solve(
+        &octoku(start),
+        3,
+        &dir("sparse"),
+        &Solver::from_env().unwrap(),
+    )
+    .unwrap();
     assert_eq!(found.solutions.len(), 3);
     assert!(!found.complete);
     for s in &found.solutions {
@@ -75,7 +91,13 @@ fn sat_count_on_a_sparse_octoku_board_agrees_with_the_bitboard_count() {
 #[test]
 fn a_board_with_a_repeated_given_has_no_sat_solution() {
     let start = octoku(Board::default().with_cell(0, 0, 5).with_cell(0, 7, 5));
-    let found = solve(&start, 1, &dir("contradiction")).unwrap();
+    let found = solve(
+        &start,
+        1,
+        &dir("contradiction"),
+        &Solver::from_env().unwrap(),
+    )
+    .unwrap();
     assert!(found.solutions.is_empty());
     assert!(found.complete);
     assert_eq!(
@@ -157,7 +179,7 @@ fn sat_counts_match_enumeration_on_small_geometries() {
     ] {
         let expected = enumerate(&start);
         assert!((1..40).contains(&expected), "{name}: {expected} solutions");
-        let found = solve(&start, 100, &dir(name)).unwrap();
+        let found = solve(&start, 100, &dir(name), &Solver::from_env().unwrap()).unwrap();
         assert!(found.complete, "{name}");
         assert_eq!(found.solutions.len(), expected, "{name}");
     }
@@ -172,7 +194,7 @@ fn a_classic_9x9_puzzle_is_solved_by_sat() {
         geometry: Geometry::CLASSIC,
         values,
     };
-    let found = solve(&start, 2, &dir("9x9")).unwrap();
+    let found = solve(&start, 2, &dir("9x9"), &Solver::from_env().unwrap()).unwrap();
     eprintln!(
         "9x9: {} in {:.3?} over {} calls",
         found.solver, found.solver_time, found.calls

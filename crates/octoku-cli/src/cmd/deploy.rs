@@ -24,6 +24,7 @@ use crate::{
     error::CliError,
     input, outln,
     output::{self, Tx, print_json},
+    target_args::TargetArgs,
 };
 
 /// `octoku deploy --json`: the record as kept on file, the chain, where it
@@ -99,6 +100,23 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    target: TargetArgs,
+}
+
+/// `octoku deploy --artifact/--bytecode/--contract --json`: the author's
+/// puzzle and its arena (not recorded: the record names a built-in kind).
+#[derive(Debug, Serialize)]
+struct DeployedOwn<'a> {
+    chain: &'a str,
+    chain_id: u64,
+    puzzle: String,
+    #[serde(serialize_with = "output::checksum")]
+    puzzle_address: Address,
+    #[serde(serialize_with = "output::checksum")]
+    arena: Address,
+    puzzle_tx: Tx,
+    arena_tx: Tx,
 }
 
 /// `octoku deploy --puzzle classic9 --json` (or `--size 9`): the 9×9
@@ -132,6 +150,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         (DeployTarget::Classic9, _) | (_, Some(9)) => return deploy_classic9(&args, kind),
         _ => {}
+    }
+    if let Some(code) = args.target.code()? {
+        return deploy_own(&args, code);
     }
     let mut opened = args
         .chain
@@ -232,6 +253,58 @@ fn deploy_to_curta(
         },
     };
     curta::deploy(&args.chain, &args.tx, curta, token, source, args.json)
+}
+
+/// The author's puzzle (its creation code) and an arena for it; nothing is
+/// recorded, so board, play and submit take the printed --arena.
+fn deploy_own(args: &Args, code: octoku_evm::Code) -> Result<ExitCode, CliError> {
+    let initcode = code.initcode.clone().ok_or_else(|| {
+        CliError::Input(format!(
+            "{}: no creation code to deploy; expected an artifact with bytecode or --bytecode",
+            code.label
+        ))
+    })?;
+    let mut opened = args
+        .chain
+        .open_with(KeyUse::Send, true, args.tx.options()?)?;
+    if !args.json {
+        outln!("chain     {}", opened.label)?;
+    }
+    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    let puzzle = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
+    let puzzle_address = created(&puzzle)?;
+    let arena = opened
+        .chain
+        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
+        .map_err(chain_error)?;
+    let arena_address = created(&arena)?;
+    if args.json {
+        print_json(&DeployedOwn {
+            chain: &opened.label,
+            chain_id,
+            puzzle: code.label,
+            puzzle_address,
+            arena: arena_address,
+            puzzle_tx: Tx::from(&puzzle),
+            arena_tx: Tx::from(&arena),
+        })?;
+    } else {
+        outln!(
+            "puzzle    {puzzle_address} ({}, block {}, gas {}, tx {})",
+            code.label,
+            puzzle.block,
+            puzzle.gas_used,
+            puzzle.tx_hash
+        )?;
+        outln!(
+            "arena     {arena_address} (block {}, gas {}, tx {})",
+            arena.block,
+            arena.gas_used,
+            arena.tx_hash
+        )?;
+        outln!("not recorded: pass --arena {arena_address} to board, play and submit")?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn created(receipt: &Receipt) -> Result<Address, CliError> {

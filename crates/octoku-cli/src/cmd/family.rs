@@ -365,6 +365,7 @@ pub fn solve_sat(
     g: Option<Geometry>,
     start: &str,
     count: Option<u64>,
+    solver: &crate::solver_args::SolverArgs,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
     let options = args.read_options(g)?;
@@ -376,8 +377,10 @@ pub fn solve_sat(
         geometry: g,
         values: start.cells().to_vec(),
     };
-    let dir = octoku_prove::solver::repo_root().join("target/prove/solve-sat");
-    let found = octoku_prove::sat::solve(&cells, limit as usize, &dir).map_err(CliError::Evm)?;
+    let smt = solver.solver()?;
+    let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
+    let found =
+        octoku_prove::sat::solve(&cells, limit as usize, &dir, &smt).map_err(CliError::Evm)?;
     let core = solve::count(start, limit);
     if core != found.solutions.len() as u64 {
         return Err(CliError::Evm(format!(

@@ -3,11 +3,18 @@
 
 use std::{process::ExitCode, time::Instant};
 
-use octoku_evm::{EvmError, Machine, Puzzle, classic9, fuzz::check_only};
+use octoku_evm::{
+    EvmError, Machine, Puzzle, Target, classic9,
+    fuzz::{check_only, check_target},
+};
 use serde::Serialize;
 
 use super::parallel;
-use crate::{error::CliError, output::print_json};
+use crate::{
+    error::CliError,
+    output::print_json,
+    target_args::{GenerateRule, TargetArgs},
+};
 
 /// Cases a worker takes at a time.
 const BATCH: u64 = 512;
@@ -39,12 +46,21 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    target: TargetArgs,
+    /// With your own contract: generate must give the reference's boards,
+    /// or (own) its own, the same every time and every one solvable.
+    #[arg(long, value_enum, default_value = "reference")]
+    generate: GenerateRule,
 }
 
 /// `octoku fuzz --json`.
 #[derive(Debug, Serialize)]
 struct Fuzzed<'a> {
     puzzles: &'a [Puzzle],
+    /// The author's contract fuzzed against the reference's rule instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
     /// 9 for `--size 9` (the 9×9 validators of `puzzles`); absent for 8.
     #[serde(skip_serializing_if = "Option::is_none")]
     size: Option<u8>,
@@ -85,6 +101,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .into_iter()
         .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
+    if args.target.given() {
+        return run_target(&args, threads, end);
+    }
     if args.size == 9 {
         return run_classic9(&args, threads, end, &puzzles);
     }
@@ -99,12 +118,49 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         threads,
         end,
         puzzles: &puzzles,
+        target: None,
         size: None,
         labels,
         before: "",
         after: only,
     };
     fuzz(&args, &plan, check_only)
+}
+
+/// `octoku fuzz --artifact/--bytecode/--contract`: the author's IPuzzle
+/// against the mirror of the reference (octoku_evm::fuzz::check_target).
+fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliError> {
+    if args.size == 9 {
+        return Err(CliError::Input(
+            "--artifact, --bytecode and --contract take an 8x8 IPuzzle; expected no --size 9"
+                .into(),
+        ));
+    }
+    let code = args.target.code()?.expect("given");
+    let target = Target::Code(code);
+    // Every worker's machine deploys it at the same address.
+    let at = Machine::new()?.load(&target)?;
+    let own = args.generate == GenerateRule::Own;
+    let plan = Plan {
+        threads,
+        end,
+        puzzles: &[],
+        target: Some(target.label()),
+        size: None,
+        labels: vec![format!("{} (the reference's rule)", target.label())],
+        before: "",
+        after: format!(
+            "{}{}",
+            args.target.flags(),
+            if own { " --generate own" } else { "" }
+        ),
+    };
+    fuzz(args, &plan, move |machine, seed, index, _| {
+        if machine.code_at(at).is_empty() {
+            machine.load(&target)?;
+        }
+        check_target(machine, at, seed, index, own)
+    })
 }
 
 /// `octoku fuzz --size 9`: the classic 9×9 cases (octoku_evm::classic9::case)
@@ -129,6 +185,7 @@ fn run_classic9(
         threads,
         end,
         puzzles: &puzzles,
+        target: None,
         size: Some(9),
         labels: puzzles.iter().map(|p| format!("classic9 {p}")).collect(),
         before: " --size 9",
@@ -144,6 +201,8 @@ struct Plan<'a> {
     /// One past the last case index.
     end: u64,
     puzzles: &'a [Puzzle],
+    /// The author's contract, when it is the one fuzzed.
+    target: Option<String>,
     /// The `size` of the JSON output.
     size: Option<u8>,
     /// The implementations as the summary line names them.
@@ -263,6 +322,7 @@ fn fuzz<M: Found>(
     let rate = ran as f64 / seconds.max(1e-9);
     let mut out = Fuzzed {
         puzzles: plan.puzzles,
+        target: plan.target.clone(),
         size: plan.size,
         seed: args.seed,
         from: args.from,

@@ -8,7 +8,7 @@ use octoku_evm::{
 };
 use serde::Serialize;
 
-use crate::{error::CliError, input, output::print_json};
+use crate::{error::CliError, input, output::print_json, target_args::TargetArgs};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -36,10 +36,26 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    target: TargetArgs,
+}
+
+/// `octoku gas --artifact/--bytecode/--contract --json`.
+#[derive(Debug, Serialize)]
+struct TargetGas {
+    target: String,
+    runs: usize,
+    deployment_gas: u64,
+    runtime_size: usize,
+    reference_runtime_size: usize,
+    rows: Vec<gas::TargetRow>,
 }
 
 /// Prints the gas report or a profile.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.target.given() {
+        return target_gas(&args);
+    }
     if let Some(function) = args.profile.as_deref() {
         return profile(&mut Machine::new()?, function, &args);
     }
@@ -142,5 +158,73 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
             line.gas
         )?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The author's contract beside the reference, row by row.
+fn target_gas(args: &Args) -> Result<ExitCode, CliError> {
+    if args.profile.is_some() || args.size == 9 {
+        return Err(CliError::Input(
+            "--artifact, --bytecode and --contract give the rows beside the reference's; expected no --profile or --size 9 with them".into(),
+        ));
+    }
+    let code = args.target.code()?.expect("given");
+    let mut machine = Machine::new()?;
+    let target = octoku_evm::Target::Code(code);
+    let at = machine.load(&target)?;
+    let deployment_gas = match &target {
+        octoku_evm::Target::Code(c) => match &c.initcode {
+            Some(init) => Machine::new()?.deploy(init)?.1,
+            None => 0,
+        },
+        octoku_evm::Target::Builtin(p) => machine.deploy_gas(*p),
+    };
+    let rows = gas::target_rows(&mut machine, at, args.runs, gas::SNAPSHOT_SEED)?;
+    let out = TargetGas {
+        target: target.label(),
+        runs: args.runs,
+        deployment_gas,
+        runtime_size: machine.code_at(at).len(),
+        reference_runtime_size: Puzzle::Reference.artifact().runtime.len(),
+        rows,
+    };
+    if args.json {
+        print_json(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    crate::outln!(
+        "execution gas of the call ({} cases per class, seed {:#x}), {} beside the reference\n",
+        out.runs,
+        gas::SNAPSHOT_SEED,
+        out.target
+    )?;
+    crate::outln!(
+        "{:<9} {:<15} {:>7} {:>7} {:>7} {:>9} {:>7}",
+        "function",
+        "case",
+        "min",
+        "median",
+        "max",
+        "reference",
+        "ratio"
+    )?;
+    for r in &out.rows {
+        crate::outln!(
+            "{:<9} {:<15} {:>7} {:>7} {:>7} {:>9} {:>7.3}",
+            r.function,
+            r.case,
+            r.min,
+            r.median,
+            r.max,
+            r.reference,
+            r.ratio
+        )?;
+    }
+    crate::outln!(
+        "\ndeployment {} gas, runtime {} bytes (the reference's {})",
+        out.deployment_gas,
+        out.runtime_size,
+        out.reference_runtime_size
+    )?;
     Ok(ExitCode::SUCCESS)
 }

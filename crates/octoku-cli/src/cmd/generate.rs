@@ -3,13 +3,14 @@
 use std::process::ExitCode;
 
 use octoku_core::{Address, Board};
-use octoku_evm::{Machine, Puzzle};
+use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
 use crate::{
     error::CliError,
     input,
     output::{self, print_json},
+    target_args::{DeployedArgs, TargetArgs},
 };
 
 /// Arguments of `octoku generate`.
@@ -23,6 +24,10 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// `octoku generate --json`.
@@ -30,7 +35,8 @@ pub struct Args {
 struct Generated {
     #[serde(serialize_with = "output::checksum")]
     address: Address,
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     #[serde(serialize_with = "output::hex")]
     start: Board,
     givens: usize,
@@ -40,10 +46,26 @@ struct Generated {
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let address = input::address(&args.address)?;
-    let puzzle = args.puzzle;
+    let target = match args.target.code_or_deployed(&args.deployed)? {
+        Some(code) => Target::Code(code),
+        None => Target::Builtin(args.puzzle),
+    };
     let mut evm = Machine::new()?;
-    let call = evm.generate(puzzle, &address)?;
-    let mirror = puzzle.mirror_generate(&address);
+    let at = evm.load(&target)?;
+    let call = evm.generate_at(at, &address)?;
+    let (mirror, check) = match &target {
+        Target::Builtin(p) => (p.mirror_generate(&address), "the Rust mirror agrees"),
+        // An author's contract is compared with the reference, not held to it.
+        Target::Code(_) => (call.value, ""),
+    };
+    let puzzle = target.label();
+    let note = match &target {
+        Target::Code(_) if call.value == octoku_core::generate(&address) => {
+            "the reference gives the same board"
+        }
+        Target::Code(_) => "the reference gives another board",
+        Target::Builtin(_) => check,
+    };
     if call.value != mirror {
         return Err(CliError::Evm(format!(
             "the contract and the Rust mirror disagree for {address}: contract {}, mirror {}",
@@ -60,10 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })?;
     } else {
         crate::outln!("address  {address}")?;
-        crate::outln!(
-            "puzzle   {} (in-memory EVM; the Rust mirror agrees)",
-            puzzle
-        )?;
+        crate::outln!("puzzle   {} (in-memory EVM; {note})", puzzle)?;
         crate::outln!()?;
         crate::outln!("{}", call.value.grid())?;
         crate::outln!()?;

@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod board;
+pub mod check;
 pub mod completions;
 pub mod curta;
 pub mod deploy;
@@ -17,6 +18,7 @@ pub mod prove;
 pub mod puzzle;
 pub mod sample;
 pub mod serve;
+pub mod setup;
 pub mod solve;
 pub mod solve_sat;
 pub mod submit;

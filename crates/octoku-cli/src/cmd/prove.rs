@@ -9,12 +9,13 @@ use std::process::ExitCode;
 use octoku_core::Board;
 use octoku_evm::Puzzle;
 use octoku_prove::prove::{Report, Side, Verdict, prove_verify};
-use octoku_prove::solver::repo_root;
 use serde::Serialize;
 
 use crate::{
     error::CliError,
     output::{self, print_json},
+    solver_args::SolverArgs,
+    target_args::{DeployedArgs, TargetArgs},
 };
 
 /// Arguments of `octoku prove`.
@@ -50,6 +51,8 @@ struct GenerateArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    solver: SolverArgs,
 }
 
 /// Arguments of `octoku prove verify`.
@@ -62,6 +65,12 @@ struct VerifyArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    solver: SolverArgs,
+    #[command(flatten)]
+    target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// What `prove verify --puzzle` compares with its reference.
@@ -113,7 +122,8 @@ impl From<&Side> for SideJson {
 /// `octoku prove verify --json`.
 #[derive(Debug, Serialize)]
 struct Proof {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     /// "proved" or "counterexample".
     result: &'static str,
     solver: String,
@@ -139,8 +149,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),
     };
+    if let Some(code) = args.target.code_or_deployed(&args.deployed)? {
+        let mut machine = octoku_evm::Machine::new()?;
+        let runtime = match &code.runtime {
+            Some(r) => r.clone(),
+            None => {
+                let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
+                machine.code_at(at)
+            }
+        };
+        return prove_code(&code.label, &runtime, &args);
+    }
     let puzzle = match args.puzzle {
-        Target::Classic9 => return classic9(args.json),
+        Target::Classic9 => return classic9(args.json, &args.solver),
         Target::Reference => Puzzle::Reference,
         Target::Golf => Puzzle::Golf,
         Target::Fair => Puzzle::Fair,
@@ -151,21 +172,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 .into(),
         ));
     }
-    let dir = repo_root()
-        .join("target/prove")
-        .join(format!("verify-{}", puzzle.label()));
-    let title = format!("{} verify = reference verify", puzzle.label());
+    prove_code(puzzle.label(), puzzle.artifact().runtime, &args)
+}
+
+/// Proves the runtime code `runtime` (called `label`) equal to the
+/// reference's verify, or refutes it with a replayed counterexample.
+fn prove_code(label: &str, runtime: &[u8], args: &VerifyArgs) -> Result<ExitCode, CliError> {
+    let solver = args.solver.solver()?;
+    let dir = args.solver.query_dir(&format!("verify-{}", tag(label)))?;
+    let title = format!("{label} verify = reference verify");
     let report = prove_verify(
         Puzzle::Reference.artifact().runtime,
-        puzzle.artifact().runtime,
+        runtime,
         &dir,
         &title,
+        &solver,
     )
-    .map_err(|e| CliError::Evm(format!("prove verify --puzzle {puzzle}: {e}")))?;
+    .map_err(|e| CliError::Evm(format!("prove verify {label}: {e}")))?;
     if args.json {
-        print_json(&proof_json(puzzle, &report))?;
+        print_json(&proof_json(label, &report))?;
     } else {
-        print_text(puzzle, &report)?;
+        print_text(label, &report)?;
     }
     Ok(match report.verdict {
         Verdict::Proved => ExitCode::SUCCESS,
@@ -173,9 +200,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     })
 }
 
-fn proof_json(puzzle: Puzzle, r: &Report) -> Proof {
+fn proof_json(puzzle: &str, r: &Report) -> Proof {
     let mut proof = Proof {
-        puzzle,
+        puzzle: puzzle.to_string(),
         result: "proved",
         solver: r.solver.clone(),
         solve_seconds: r.solve_time.as_secs_f64(),
@@ -213,7 +240,7 @@ fn outcome(success: bool, data: &[u8]) -> String {
     format!("{} 0x{hex}", if success { "returns" } else { "reverts" })
 }
 
-fn print_text(puzzle: Puzzle, r: &Report) -> std::io::Result<()> {
+fn print_text(puzzle: &str, r: &Report) -> std::io::Result<()> {
     match &r.verdict {
         Verdict::Proved => {
             crate::outln!("proved for all 2^512 inputs: {puzzle} verify = reference verify")?
@@ -241,7 +268,7 @@ fn print_text(puzzle: Puzzle, r: &Report) -> std::io::Result<()> {
     )?;
     print_sides(
         &r.reference,
-        (puzzle.label(), &r.implementation),
+        (puzzle, &r.implementation),
         &r.query,
         r.query_bytes,
     )
@@ -305,16 +332,17 @@ struct StepJson {
 
 /// The golfed 9x9 verify(bytes,bytes) against the 9x9 reference's, on every
 /// pair of 81-byte arguments.
-fn classic9(json: bool) -> Result<ExitCode, CliError> {
+fn classic9(json: bool, solver: &SolverArgs) -> Result<ExitCode, CliError> {
     use octoku_evm::artifacts;
     use octoku_prove::classic9::{Function, prove_equal};
-    let dir = repo_root().join("target/prove/classic9/verify-golf");
+    let (solver, dir) = (solver.solver()?, solver.query_dir("classic9-verify-golf")?);
     let r = prove_equal(
         Function::Verify,
         artifacts::CLASSIC9_REFERENCE.runtime,
         artifacts::CLASSIC9_GOLF.runtime,
         &dir,
         "classic9 golf verify = classic9 reference verify",
+        &solver,
     )
     .map_err(|e| CliError::Evm(format!("prove verify --puzzle classic9: {e}")))?;
     let hex = |g: &[u8]| g.iter().map(|b| format!("{b:02x}")).collect::<String>();
@@ -432,9 +460,10 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
     };
     let k = usize::from(args.redraws);
-    let dir = repo_root()
-        .join("target/prove")
-        .join(format!("generate-{}", puzzle.label()));
+    let solver = args.solver.solver()?;
+    let dir = args
+        .solver
+        .query_dir(&format!("generate-{}", puzzle.label()))?;
     let reference = Fill {
         code: Puzzle::Reference.harness_artifact().runtime,
         selector: selector("generateFromSeed(uint256)"),
@@ -443,7 +472,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         code: puzzle.harness_artifact().runtime,
         selector: selector(sel),
     };
-    let r = prove_generate(reference, implementation, compare, k, &dir)
+    let r = prove_generate(reference, implementation, compare, k, &dir, &solver)
         .map_err(|e| CliError::Evm(format!("prove generate --puzzle {puzzle}: {e}")))?;
     let proved = r.count(|c| *c == CaseResult::Proved);
     let open: Vec<String> = r
@@ -549,4 +578,18 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A name made safe for a directory name: letters, digits, '-' and '_'.
+fn tag(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use octoku_core::{Address, Board, solve::octoku as solve};
-use octoku_evm::{Machine, Puzzle};
+use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
 use super::family::{self, Shape};
@@ -11,6 +11,8 @@ use crate::{
     error::CliError,
     input,
     output::{self, print_json},
+    solver_args::SolverArgs,
+    target_args::TargetArgs,
 };
 
 /// How often the published `generate` hands out a board with no solution
@@ -41,12 +43,17 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     size: family::SizeArgs,
+    #[command(flatten)]
+    solver: SolverArgs,
+    #[command(flatten)]
+    target: TargetArgs,
 }
 
 /// `octoku solve --json`, solved or not.
 #[derive(Debug, Serialize)]
 struct Solved {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     #[serde(serialize_with = "output::checksum_opt")]
     address: Option<Address>,
     #[serde(serialize_with = "output::hex")]
@@ -69,7 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     {
         Shape::Text(g) => match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
-                family::solve_sat(&args.size, g, start, args.count, args.json)
+                family::solve_sat(&args.size, g, start, args.count, &args.solver, args.json)
             }
             (Some(start), None) => family::solve(&args.size, g, start, args.count, args.json),
             _ => Err(CliError::Input(
@@ -83,12 +90,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// The 8×8 contract board: solved by the core's 8×8 path, the solution
 /// verified by the puzzle contract in the in-memory EVM.
 fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
-    let puzzle = args.puzzle;
+    let target = args.target.target(args.puzzle)?;
+    let fair = target == Target::Builtin(Puzzle::Fair);
+    let puzzle = target.label();
     let mut evm = Machine::new()?;
+    let at = evm.load(&target)?;
     let (start, address) = match (&args.start, &args.address) {
         (_, Some(a)) => {
             let address = input::address(a)?;
-            (evm.generate(puzzle, &address)?.value, Some(address))
+            (evm.generate_at(at, &address)?.value, Some(address))
         }
         (Some(s), None) => (input::board("START", s)?, None),
         (None, None) => {
@@ -98,7 +108,14 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         }
     };
     if args.sat {
-        return crate::cmd::solve_sat::run(start, args.count, puzzle, &mut evm, args.json);
+        return crate::cmd::solve_sat::run(
+            start,
+            args.count,
+            (&puzzle, at),
+            &mut evm,
+            &args.solver,
+            args.json,
+        );
     }
     let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
     let solutions = args
@@ -107,9 +124,9 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         .transpose()
         .map_err(input_error)?;
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
-        return no_solution(start, address, puzzle, args.json);
+        return no_solution(start, address, &puzzle, fair, args.json);
     };
-    let verdict = evm.verify(puzzle, start, solution)?;
+    let verdict = evm.verify_at(at, start, solution)?;
     if !verdict.value {
         return Err(CliError::Evm(format!(
             "the contract rejects the solver's solution {solution} for {start}"
@@ -158,13 +175,14 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
 fn no_solution(
     start: Board,
     address: Option<Address>,
-    puzzle: Puzzle,
+    puzzle: &str,
+    fair: bool,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let reason = octoku_core::octoku::explain::contradiction(start);
     if json {
         print_json(&Solved {
-            puzzle,
+            puzzle: puzzle.to_string(),
             address,
             start,
             solution: None,
@@ -183,7 +201,7 @@ fn no_solution(
             .map(|r| format!(": {r}"))
             .unwrap_or_else(|| ": the search found no completion".into());
         // The fair puzzle reveals the same cells of a valid grid.
-        let hint = if address.is_some() && puzzle != Puzzle::Fair {
+        let hint = if address.is_some() && !fair {
             format!(" ({DEAD_END_SHARE}; --puzzle fair cannot)")
         } else {
             String::new()

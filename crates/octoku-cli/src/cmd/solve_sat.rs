@@ -7,22 +7,24 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use octoku_core::Address;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::{Board, solve::octoku as solve};
-use octoku_evm::{Machine, Puzzle};
+use octoku_evm::Machine;
 use octoku_prove::sat::{self, Cells};
-use octoku_prove::solver::repo_root;
 use serde::Serialize;
 
 use crate::{
     error::CliError,
     output::{self, print_json},
+    solver_args::SolverArgs,
 };
 
 /// `octoku solve --sat --json`.
 #[derive(Debug, Serialize)]
 struct SatSolved {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     method: &'static str,
     #[serde(serialize_with = "output::hex")]
     start: Board,
@@ -47,8 +49,9 @@ struct SatSolved {
 pub fn run(
     start: Board,
     count: Option<u64>,
-    puzzle: Puzzle,
+    (puzzle, at): (&str, Address),
     evm: &mut Machine,
+    solver: &SolverArgs,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let limit = count.unwrap_or(1).clamp(1, 10_000);
@@ -56,9 +59,10 @@ pub fn run(
         geometry: Geometry::OCTOKU,
         values: start.cells().to_vec(),
     };
-    let dir = repo_root().join("target/prove/solve-sat");
+    let smt = solver.solver()?;
+    let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
     let began = Instant::now();
-    let found = sat::solve(&cells, limit as usize, &dir).map_err(CliError::Evm)?;
+    let found = sat::solve(&cells, limit as usize, &dir, &smt).map_err(CliError::Evm)?;
     let seconds = began.elapsed().as_secs_f64();
     let bitboard =
         solve::count(start, limit).map_err(|e| CliError::Input(format!("START {start}: {e}")))?;
@@ -76,7 +80,7 @@ pub fn run(
     }
     let mut gas = None;
     for &b in &boards {
-        let verdict = evm.verify(puzzle, start, b)?;
+        let verdict = evm.verify_at(at, start, b)?;
         if !verdict.value {
             return Err(CliError::Evm(format!(
                 "the contract rejects the SAT solution {b} for {start}"
@@ -87,7 +91,7 @@ pub fn run(
     let unique = found.complete && boards.len() == 1;
     if json {
         print_json(&SatSolved {
-            puzzle,
+            puzzle: puzzle.to_string(),
             method: "sat",
             start,
             solution: boards.first().copied(),

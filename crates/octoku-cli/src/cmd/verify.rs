@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use octoku_core::octoku::explain::{describe, explain};
 use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
-use octoku_evm::{Machine, Puzzle, RawOutcome, chain::ChainError, classic9 as classic9_evm};
+use octoku_evm::{
+    Machine, Puzzle, RawOutcome, Target, chain::ChainError, classic9 as classic9_evm,
+};
 use serde::Serialize;
 
 use super::family::{self, Shape};
@@ -13,6 +15,7 @@ use crate::{
     error::CliError,
     input,
     output::{self, print_json},
+    target_args::TargetArgs,
 };
 
 /// How many problems the text output lists.
@@ -31,7 +34,8 @@ pub struct Args {
     #[arg(long, value_enum, ignore_case = true)]
     puzzle: Option<Puzzle>,
     /// With --size 9: call the 9×9 validator deployed at this address
-    /// (`octoku deploy --size 9`) instead.
+    /// (`octoku deploy --size 9`) instead. Without --size: an 8×8 IPuzzle
+    /// whose code is read from the chain and run in the in-memory EVM.
     #[arg(long, value_name = "ADDRESS")]
     puzzle_address: Option<String>,
     /// JSON-RPC URL of the node holding --puzzle-address (http://); without
@@ -46,13 +50,16 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     size: family::SizeArgs,
+    #[command(flatten)]
+    target: TargetArgs,
 }
 
 /// `octoku verify --json`.
 #[derive(Debug, Serialize)]
 struct Verdict<'a> {
     valid: bool,
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     #[serde(serialize_with = "output::hex")]
     start: Board,
     #[serde(serialize_with = "output::hex")]
@@ -83,6 +90,15 @@ struct Verdict9<'a> {
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
 /// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.target.given()
+        && (args.size.size.is_some()
+            || args.size.box_shape.is_some()
+            || args.puzzle_address.is_some())
+    {
+        return Err(CliError::Input(
+            "--artifact, --bytecode and --contract take an 8x8 IPuzzle; expected no --size or --puzzle-address with them".into(),
+        ));
+    }
     let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some();
     match args.size.shape(&[&args.start, &args.solution])? {
         Shape::Text(g) if on_chain => {
@@ -100,18 +116,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 
 /// The 8×8 contract board: the puzzle's `verify` in the in-memory EVM, checked against the mirror.
 fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
-    if args.puzzle_address.is_some() {
-        return Err(CliError::Input(
-            "--puzzle-address calls a 9x9 validator; expected --size 9".into(),
-        ));
-    }
     let start = input::board("START", &args.start)?;
     let solution = input::board("SOLUTION", &args.solution)?;
-    let puzzle = args.puzzle.unwrap_or_default();
+    // Without --size, --puzzle-address is an 8x8 IPuzzle: its code is read
+    // from the chain and run here.
+    let target = match &args.puzzle_address {
+        Some(_) if args.puzzle.is_some() => {
+            return Err(CliError::Input(
+                "--puzzle and --puzzle-address name two contracts; expected one of them".into(),
+            ));
+        }
+        Some(address) => Target::Code(crate::target_args::code_on_chain(
+            address,
+            args.rpc_url.clone(),
+            Some(args.state.clone()),
+        )?),
+        None => args.target.target(args.puzzle.unwrap_or_default())?,
+    };
     let mut evm = Machine::new()?;
-    let call = evm.verify(puzzle, start, solution)?;
-    let mirror = puzzle.mirror_verify(start, solution);
-    if call.value != mirror {
+    let at = evm.load(&target)?;
+    let call = evm.verify_at(at, start, solution)?;
+    let mirror = octoku_core::verify(start, solution);
+    let own = matches!(target, Target::Code(_));
+    let puzzle = target.label();
+    // An author's contract may differ from the rule: that is its answer.
+    if call.value != mirror && !own {
         return Err(CliError::Evm(format!(
             "the contract says {} and the Rust mirror says {mirror} for start {start} solution {solution}",
             call.value
@@ -130,9 +159,15 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         })?;
     } else if call.value {
         crate::outln!("valid    the contract accepts this solution")?;
+        if own && !mirror {
+            crate::outln!("note     the reference rejects it")?;
+        }
         crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     } else {
         crate::outln!("invalid  the contract rejects this solution")?;
+        if own && mirror {
+            crate::outln!("note     the reference accepts it")?;
+        }
         for problem in problems.iter().take(SHOWN) {
             crate::outln!("  - {problem}")?;
         }

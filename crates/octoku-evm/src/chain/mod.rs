@@ -26,7 +26,7 @@ use std::{fmt, path::Path, time::Duration};
 
 use alloy_primitives::{Address, B256, Bytes, Log};
 use alloy_signer_local::PrivateKeySigner;
-use alloy_sol_types::{SolError, SolInterface};
+use alloy_sol_types::SolError;
 
 pub use alloy_primitives as primitives;
 pub use arena::{IArena, Solve, SolvedAt};
@@ -197,7 +197,17 @@ pub struct Revert(pub Bytes);
 impl Revert {
     /// The arena's custom error, if the data is one.
     pub fn arena_error(&self) -> Option<IArena::IArenaErrors> {
-        IArena::IArenaErrors::abi_decode(&self.0).ok()
+        use IArena::{AlreadySolved, IArenaErrors as E, PuzzleNotAContract, WrongSolution};
+        // Each error on its own: the generated IArenaErrors decoder indexes
+        // a table, and its bounds check would carry a panic location in the
+        // build directory (OUT_DIR) into the binary (docs/your-own-puzzle.md:
+        // nothing of the build path in an installed octoku).
+        let data = &self.0;
+        AlreadySolved::abi_decode(data)
+            .map(E::AlreadySolved)
+            .or_else(|_| WrongSolution::abi_decode(data).map(E::WrongSolution))
+            .or_else(|_| PuzzleNotAContract::abi_decode(data).map(E::PuzzleNotAContract))
+            .ok()
     }
 }
 

@@ -1,0 +1,290 @@
+//! An author's own IPuzzle through every command: contracts/harness/
+//! LoopPuzzle.sol (plain Solidity loops, the reference's outputs) as a
+//! Foundry artifact, a Hardhat artifact, solc's standard-JSON output, raw
+//! creation code and a .sol file; and LoopPuzzleSlip.sol (one given never
+//! compared), which check, fuzz and prove must catch.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+mod common;
+use common::{assert_exit, text};
+
+use octoku_evm::artifacts::{self, Artifact};
+use serde_json::{Value, json};
+
+fn octoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octoku"))
+        .args(args)
+        .output()
+        .expect("octoku runs")
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(out)))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    format!("0x{}", octoku_core::hex::encode(bytes))
+}
+
+/// The fixture contract written out in each form a compiler leaves it in:
+/// the `--artifact`/`--bytecode`/`--contract` arguments that name it.
+fn forms(dir: &Path, a: Artifact) -> Vec<Vec<String>> {
+    // Foundry's layout: out/<File>.sol/<Contract>.json.
+    let foundry = dir.join(format!("out/{}.sol/{}.json", a.name, a.name));
+    std::fs::create_dir_all(foundry.parent().unwrap()).unwrap();
+    let foundry_doc = json!({
+        "abi": [],
+        "bytecode": { "object": hex(a.initcode), "sourceMap": "" },
+        "deployedBytecode": { "object": hex(a.runtime), "sourceMap": a.source_map },
+    });
+    std::fs::write(&foundry, foundry_doc.to_string()).unwrap();
+    let hardhat = dir.join(format!("{}.hardhat.json", a.name));
+    let hardhat_doc = json!({
+        "_format": "hh-sol-artifact-1",
+        "contractName": a.name,
+        "sourceName": a.source,
+        "abi": [],
+        "bytecode": hex(a.initcode),
+        "deployedBytecode": hex(a.runtime),
+        "linkReferences": {},
+        "deployedLinkReferences": {},
+    });
+    std::fs::write(&hardhat, hardhat_doc.to_string()).unwrap();
+    // solc's output holds the interface too (no bytecode): PATH:Name picks.
+    let solc = dir.join(format!("{}.solc.json", a.name));
+    let strip = |b: &[u8]| octoku_core::hex::encode(b);
+    let solc_doc = json!({ "contracts": {
+        a.source: { a.name: { "evm": {
+            "bytecode": { "object": strip(a.initcode) },
+            "deployedBytecode": { "object": strip(a.runtime), "sourceMap": a.source_map },
+        } } },
+        "contracts/IPuzzle.sol": { "IPuzzle": { "evm": { "bytecode": { "object": "" } } } },
+    } });
+    std::fs::write(&solc, solc_doc.to_string()).unwrap();
+    let raw = dir.join(format!("{}.bin", a.name));
+    std::fs::write(&raw, hex(a.initcode)).unwrap();
+    let source = checkout().join(a.source);
+    let s = |p: &PathBuf| p.display().to_string();
+    vec![
+        vec!["--artifact".into(), s(&foundry)],
+        vec!["--artifact".into(), s(&hardhat)],
+        vec!["--artifact".into(), format!("{}:{}", s(&solc), a.name)],
+        vec!["--bytecode".into(), hex(a.initcode)],
+        vec!["--bytecode".into(), format!("@{}", s(&raw))],
+        vec!["--contract".into(), format!("{}:{}", s(&source), a.name)],
+    ]
+}
+
+fn checkout() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn with<'a>(args: &[&'a str], form: &'a [String]) -> Vec<&'a str> {
+    let mut all = args.to_vec();
+    all.extend(form.iter().map(String::as_str));
+    all
+}
+
+const ADDRESS: &str = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+/// Every form of LoopPuzzle is the same contract: generate gives the
+/// reference's board, solve's answer is verified by it, verify agrees.
+#[test]
+fn every_form_of_an_authors_puzzle_runs_generate_solve_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
+    let solved = json_of(&octoku(&["solve", "--address", ADDRESS, "--json"]));
+    let (start, solution) = (
+        reference["start"].as_str().unwrap(),
+        solved["solution"].as_str().unwrap(),
+    );
+    for form in forms(dir.path(), artifacts::LOOP_PUZZLE) {
+        let out = octoku(&with(&["generate", ADDRESS, "--json"], &form));
+        assert_exit(&out, 0);
+        let v = json_of(&out);
+        assert_eq!(v["start"], reference["start"], "{form:?}");
+        // Raw creation code carries no name.
+        if form[0] != "--bytecode" {
+            assert_eq!(v["puzzle"], "LoopPuzzle", "{form:?}");
+        }
+        let out = octoku(&with(&["solve", "--address", ADDRESS, "--json"], &form));
+        assert_exit(&out, 0);
+        assert_eq!(json_of(&out)["solution"], solved["solution"], "{form:?}");
+        assert_exit(&octoku(&with(&["verify", start, solution], &form)), 0);
+        assert_exit(&octoku(&with(&["verify", solution, start], &form)), 1);
+    }
+}
+
+/// check passes LoopPuzzle with every check, the proof included.
+#[test]
+fn check_passes_an_authors_puzzle_equal_to_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
+    let out = octoku(&with(&["check", "--json"], form));
+    assert_exit(&out, 0);
+    let card = json_of(&out);
+    assert_eq!(card["ok"], true);
+    let names: Vec<_> = card["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("shape", "ok"),
+            ("pure", "ok"),
+            ("verify", "ok"),
+            ("proof", "ok"),
+            ("generate", "ok"),
+            ("size", "ok")
+        ]
+    );
+}
+
+/// The slip (the top-left given never compared): check's structured cases
+/// find it (exit 1, the counterexample printed), prove refutes it with a
+/// counterexample that replays: the slip accepts it and the reference not.
+#[test]
+fn a_slip_random_inputs_miss_is_caught_by_check_and_prove() {
+    let dir = tempfile::tempdir().unwrap();
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[3];
+    let out = octoku(&with(&["check", "--no-prove", "--json"], form));
+    assert_exit(&out, 1);
+    let card = json_of(&out);
+    let verify = &card["checks"][2];
+    assert_eq!(verify["name"], "verify");
+    assert_eq!(verify["status"], "fail");
+    let c = &verify["counterexample"];
+    assert!(
+        c["start"].is_string() && c["solution"].is_string(),
+        "{card}"
+    );
+    assert_ne!(c["reference"], c["target"]);
+
+    let out = octoku(&with(&["prove", "verify", "--json"], form));
+    assert_exit(&out, 1);
+    let proof = json_of(&out);
+    assert_eq!(proof["result"], "counterexample");
+    let (start, solution) = (
+        proof["start"].as_str().unwrap(),
+        proof["solution"].as_str().unwrap(),
+    );
+    assert_exit(&octoku(&with(&["verify", start, solution], form)), 0);
+    assert_exit(&octoku(&["verify", start, solution]), 1);
+}
+
+/// A target that cannot be read is bad input: exit 2, one line.
+#[test]
+fn unreadable_targets_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let interface = dir.path().join("IPuzzle.json");
+    std::fs::write(&interface, r#"{"abi": [], "bytecode": {"object": "0x"}}"#).unwrap();
+    let not_json = dir.path().join("x.json");
+    std::fs::write(&not_json, "not json").unwrap();
+    let missing = dir.path().join("missing.json");
+    for form in [
+        ["--artifact", interface.to_str().unwrap()],
+        ["--artifact", not_json.to_str().unwrap()],
+        ["--artifact", missing.to_str().unwrap()],
+        ["--artifact", dir.path().to_str().unwrap()],
+        ["--bytecode", "0xzz"],
+        ["--bytecode", "0x"],
+    ] {
+        let out = octoku(&["generate", ADDRESS, form[0], form[1]]);
+        assert_exit(&out, 2);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).lines().count(),
+            1,
+            "{}",
+            text(&out)
+        );
+    }
+}
+
+/// fuzz runs an author's contract against the reference's rule: LoopPuzzle
+/// agrees on 20,000 cases; the slip is found through a structured case
+/// (random words never reach it), with a command that replays it; with
+/// `--generate own`, a board without a solution is reported (the reference's
+/// generate, which LoopPuzzle copies, hands some out).
+#[test]
+fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
+    assert_exit(&octoku(&with(&["fuzz", "--cases", "20000"], good)), 0);
+    let slip = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[0];
+    let out = octoku(&with(&["fuzz", "--cases", "200000", "--json"], slip));
+    assert_exit(&out, 1);
+    let v = json_of(&out);
+    assert_eq!(v["target"], "LoopPuzzleSlip");
+    let m = &v["mismatch"];
+    assert!(
+        m["description"].as_str().unwrap().starts_with("verify("),
+        "{v}"
+    );
+    let replay: Vec<&str> = m["reproduce"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    assert_exit(&octoku(&replay), 1);
+    let out = octoku(&with(
+        &["fuzz", "--cases", "20000", "--generate", "own", "--json"],
+        good,
+    ));
+    assert_exit(&out, 1);
+    let answers = json_of(&out)["mismatch"]["answers"].to_string();
+    assert!(answers.contains("no solution"), "{answers}");
+}
+
+/// gas puts an author's contract beside the reference on the report's own
+/// inputs: the reference column is the report's reference row.
+#[test]
+fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[1];
+    let out = octoku(&with(&["gas", "--runs", "20", "--json"], form));
+    assert_exit(&out, 0);
+    let ours = json_of(&out);
+    let report = json_of(&octoku(&["gas", "--runs", "20", "--json"]));
+    let rows = ours["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let reference = report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["puzzle"] == "reference" && r["size"] == 8 && r["case"] == row["case"])
+            .expect("the same class in the report");
+        assert_eq!(row["reference"], reference["median"], "{row}");
+        assert!(row["median"].as_u64().unwrap() > 0);
+    }
+    assert_eq!(ours["runtime_size"], artifacts::LOOP_PUZZLE.runtime.len());
+}
+
+/// deploy puts an author's puzzle and an arena for it on a chain (the
+/// embedded one here); the arena hands out the puzzle's boards.
+#[test]
+fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("chain.json");
+    let state = state.to_str().unwrap();
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
+    let out = octoku(&with(&["deploy", "--state", state, "--json"], form));
+    assert_exit(&out, 0);
+    let deployed = json_of(&out);
+    assert_eq!(deployed["puzzle"], "LoopPuzzle");
+    let arena = deployed["arena"].as_str().unwrap();
+    let out = octoku(&[
+        "board", ADDRESS, "--arena", arena, "--state", state, "--json",
+    ]);
+    assert_exit(&out, 0);
+    let board = json_of(&out);
+    assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
+    let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
+    assert_eq!(board["start"], reference["start"]);
+}

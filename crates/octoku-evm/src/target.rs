@@ -1,0 +1,445 @@
+//! The contract a command runs: a built-in implementation by name, or an
+//! author's own code (a compiled artifact, raw creation code, or a Solidity
+//! file compiled with solc). Every command resolves its target once.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use alloy_primitives::hex;
+use serde_json::Value;
+
+use crate::puzzle::Puzzle;
+
+/// The most bytes of an artifact, bytecode file or source read.
+pub const FILE_CAP: u64 = 64 << 20;
+
+/// An author's compiled contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Code {
+    /// What reports call it: the contract name, or the file.
+    pub label: String,
+    /// Creation code (constructor and runtime), when known.
+    pub initcode: Option<Vec<u8>>,
+    /// Runtime code as deployed, when known without deploying.
+    pub runtime: Option<Vec<u8>>,
+    /// solc's compressed source map of the runtime code, when known.
+    pub source_map: Option<String>,
+}
+
+/// The contract a command runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// One of the implementations compiled into octoku.
+    Builtin(Puzzle),
+    /// An author's own code.
+    Code(Code),
+}
+
+impl Target {
+    /// The name reports use.
+    pub fn label(&self) -> String {
+        match self {
+            Target::Builtin(p) => p.label().to_string(),
+            Target::Code(c) => c.label.clone(),
+        }
+    }
+}
+
+/// Reads at most [`FILE_CAP`] bytes of a regular file.
+fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("{what} {}: cannot read: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("{what} {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{what} {}: not a regular file; expected a file",
+            path.display()
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(FILE_CAP + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{what} {}: cannot read: {e}", path.display()))?;
+    if bytes.len() as u64 > FILE_CAP {
+        return Err(format!(
+            "{what} {}: larger than {} MiB; expected a compiled contract",
+            path.display(),
+            FILE_CAP >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Hex code with or without `0x`; unlinked library placeholders refused.
+fn decode_hex(text: &str, what: &str) -> Result<Vec<u8>, String> {
+    let text = text.trim();
+    if text.contains("__") {
+        return Err(format!(
+            "{what} has unlinked library references (__$...$__); expected linked bytecode"
+        ));
+    }
+    hex::decode(text).map_err(|e| format!("{what} is not hex bytecode: {e}"))
+}
+
+/// `--bytecode 0x…` or `--bytecode @FILE`: creation code.
+pub fn from_bytecode(arg: &str) -> Result<Code, String> {
+    let (text, label) = match arg.strip_prefix('@') {
+        Some(path) => {
+            let bytes = read_file(Path::new(path), "--bytecode")?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("--bytecode {path}: not text; expected hex bytecode"))?;
+            (text, path.to_string())
+        }
+        None => (arg.to_string(), "bytecode".to_string()),
+    };
+    let initcode = decode_hex(&text, "--bytecode")?;
+    if initcode.is_empty() {
+        return Err("--bytecode is empty; expected the contract's creation code".into());
+    }
+    Ok(Code {
+        label,
+        initcode: Some(initcode),
+        runtime: None,
+        source_map: None,
+    })
+}
+
+/// Splits `PATH[:NAME]` (a colon followed by a name that is not part of an
+/// existing path).
+fn split_name(arg: &str) -> (PathBuf, Option<String>) {
+    if let Some((path, name)) = arg.rsplit_once(':')
+        && !name.is_empty()
+        && !name.contains('/')
+        && !Path::new(arg).exists()
+    {
+        return (PathBuf::from(path), Some(name.to_string()));
+    }
+    (PathBuf::from(arg), None)
+}
+
+/// The code of one contract of solc's output (`evm.bytecode.object`, ...).
+fn solc_contract(name: &str, c: &Value) -> Option<Code> {
+    let evm = c.get("evm")?;
+    let init = evm.pointer("/bytecode/object")?.as_str()?;
+    if init.is_empty() {
+        return None;
+    }
+    Some(Code {
+        label: name.to_string(),
+        initcode: Some(decode_hex(init, name).ok()?),
+        runtime: evm
+            .pointer("/deployedBytecode/object")
+            .and_then(Value::as_str)
+            .and_then(|s| decode_hex(s, name).ok()),
+        source_map: evm
+            .pointer("/deployedBytecode/sourceMap")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    })
+}
+
+/// The contract named `name` (or the only one with code) of solc's
+/// standard-JSON output.
+fn from_solc_output(output: &Value, name: Option<&str>, what: &str) -> Result<Code, String> {
+    let mut found = Vec::new();
+    if let Some(files) = output.get("contracts").and_then(Value::as_object) {
+        for contracts in files.values().filter_map(Value::as_object) {
+            for (n, c) in contracts {
+                if name.is_none_or(|want| want == n)
+                    && let Some(code) = solc_contract(n, c)
+                {
+                    found.push(code);
+                }
+            }
+        }
+    }
+    match (found.len(), name) {
+        (1, _) => Ok(found.pop().expect("one")),
+        (0, Some(n)) => Err(format!("{what} has no contract {n} with bytecode")),
+        (0, None) => Err(format!("{what} has no contract with bytecode")),
+        (_, _) => Err(format!(
+            "{what} has {} contracts with bytecode ({}); expected PATH:Name to pick one",
+            found.len(),
+            found
+                .iter()
+                .map(|c| c.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// `--artifact PATH[:Contract]`: a Foundry artifact (`out/X.sol/X.json`),
+/// a Hardhat artifact, or solc's standard-JSON output.
+pub fn from_artifact(arg: &str) -> Result<Code, String> {
+    let (path, name) = split_name(arg);
+    let what = format!("--artifact {}", path.display());
+    let bytes = read_file(&path, "--artifact")?;
+    let json: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{what}: not JSON ({e}); expected a compiled artifact"))?;
+    if json.get("contracts").is_some() {
+        return from_solc_output(&json, name.as_deref(), &what);
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let label = json
+        .get("contractName")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or(name)
+        .unwrap_or(stem);
+    // Foundry: {"bytecode": {"object": "0x.."}, "deployedBytecode": {"object", "sourceMap"}};
+    // Hardhat: {"bytecode": "0x..", "deployedBytecode": "0x.."}.
+    let field = |key: &str| -> Option<&str> {
+        let v = json.get(key)?;
+        v.as_str()
+            .or_else(|| v.get("object").and_then(Value::as_str))
+    };
+    let init = field("bytecode").ok_or_else(|| {
+        format!("{what}: no bytecode; expected a Foundry or Hardhat artifact, or solc's standard-JSON output")
+    })?;
+    let initcode = decode_hex(init, &what)?;
+    if initcode.is_empty() {
+        return Err(format!(
+            "{what}: the bytecode is empty (an interface or abstract contract?); expected a deployable contract"
+        ));
+    }
+    Ok(Code {
+        label,
+        initcode: Some(initcode),
+        runtime: field("deployedBytecode")
+            .map(|s| decode_hex(s, &what))
+            .transpose()?
+            .filter(|r| !r.is_empty()),
+        source_map: json
+            .pointer("/deployedBytecode/sourceMap")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    })
+}
+
+/// The compiler for `--contract`: `solc` as given (`--solc` or
+/// `OCTOKU_SOLC`), else `tools/solc` of the project the file is in (the
+/// octoku checkout's pinned solc-js), else `solc` on the PATH.
+fn find_solc(given: Option<&Path>, root: &Path) -> PathBuf {
+    if let Some(s) = given {
+        return s.to_path_buf();
+    }
+    let pinned = root.join("tools/solc");
+    if pinned.is_file() {
+        return pinned;
+    }
+    PathBuf::from("solc")
+}
+
+/// The project a source file belongs to: the nearest directory above it
+/// with a foundry.toml (or .git), else the file's own directory.
+fn project_root(file: &Path) -> PathBuf {
+    let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+    dir.ancestors()
+        .find(|d| d.join("foundry.toml").is_file() || d.join(".git").exists())
+        .map_or(dir.clone(), Path::to_path_buf)
+}
+
+/// `--contract PATH.sol[:Name]`: compiled by solc (standard JSON, the
+/// settings of octoku's own contracts: optimizer 200 runs, prague, no
+/// metadata hash), imports resolved from the file's project root.
+pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, String> {
+    let (path, name) = split_name(arg);
+    let file = path
+        .canonicalize()
+        .map_err(|e| format!("--contract {}: cannot read: {e}", path.display()))?;
+    let source = read_file(&file, "--contract")?;
+    let source = String::from_utf8(source)
+        .map_err(|_| format!("--contract {}: not UTF-8 text", path.display()))?;
+    let root = project_root(&file);
+    let unit = file
+        .strip_prefix(&root)
+        .unwrap_or(&file)
+        .display()
+        .to_string();
+    let input = serde_json::json!({
+        "language": "Solidity",
+        "sources": { unit.clone(): { "content": source } },
+        "settings": {
+            "optimizer": { "enabled": true, "runs": 200 },
+            "evmVersion": "prague",
+            "metadata": { "bytecodeHash": "none", "appendCBOR": false },
+            "outputSelection": { "*": { "*": [
+                "evm.bytecode.object",
+                "evm.deployedBytecode.object",
+                "evm.deployedBytecode.sourceMap"
+            ] } }
+        }
+    });
+    let solc = find_solc(solc, &root);
+    let mut child = Command::new(&solc)
+        .args(["--standard-json", "--base-path"])
+        .arg(&root)
+        .arg("--allow-paths")
+        .arg(&root)
+        .current_dir(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            format!(
+                "--contract: cannot run the compiler {} ({e}); expected --solc PATH, OCTOKU_SOLC, the project's tools/solc or solc on the PATH",
+                solc.display()
+            )
+        })?;
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("piped");
+        stdin
+            .write_all(input.to_string().as_bytes())
+            .map_err(|e| format!("--contract: cannot write to {}: {e}", solc.display()))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("--contract: {} failed: {e}", solc.display()))?;
+    let output: Value = serde_json::from_slice(&out.stdout).map_err(|_| {
+        format!(
+            "--contract: {} gave no standard-JSON output ({}): {}",
+            solc.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+        )
+    })?;
+    if let Some(errors) = output.get("errors").and_then(Value::as_array) {
+        let first = errors
+            .iter()
+            .find(|e| e.get("severity").and_then(Value::as_str) == Some("error"));
+        if let Some(e) = first {
+            let message = e
+                .get("formattedMessage")
+                .or_else(|| e.get("message"))
+                .and_then(Value::as_str)
+                .unwrap_or("unknown error");
+            return Err(format!(
+                "--contract {}: solc: {}",
+                path.display(),
+                message.lines().next().unwrap_or("")
+            ));
+        }
+    }
+    let mut own = output.clone();
+    // Only the contracts of the file itself, not of its imports.
+    if let Some(files) = own.get_mut("contracts").and_then(Value::as_object_mut) {
+        files.retain(|k, _| *k == unit);
+    }
+    from_solc_output(
+        &own,
+        name.as_deref(),
+        &format!("--contract {}", path.display()),
+    )
+}
+
+/// The calldata of `verify(start, solution)`.
+pub fn verify_calldata(
+    start: octoku_core::Board,
+    solution: octoku_core::Board,
+) -> alloy_primitives::Bytes {
+    use alloy_sol_types::SolCall;
+    let call = crate::bindings::IPuzzle::verifyCall {
+        start: start.to_u256(),
+        solution: solution.to_u256(),
+    };
+    call.abi_encode().into()
+}
+
+/// The calldata of `generate(address)`.
+pub fn generate_calldata(address: &alloy_primitives::Address) -> alloy_primitives::Bytes {
+    use alloy_sol_types::SolCall;
+    crate::bindings::IPuzzle::generateCall { seed: *address }
+        .abi_encode()
+        .into()
+}
+
+/// The instructions among `steps` that a pure IPuzzle never runs: state
+/// reads or writes, calls, creations, logs, and reads of the block, the
+/// transaction or the gas left (their names, each once, in order met).
+pub fn impure_opcodes(steps: &[crate::Step]) -> Vec<&'static str> {
+    use revm::bytecode::opcode::{self, OpCode};
+    const IMPURE: &[u8] = &[
+        opcode::SLOAD,
+        opcode::SSTORE,
+        opcode::TLOAD,
+        opcode::TSTORE,
+        opcode::BALANCE,
+        opcode::SELFBALANCE,
+        opcode::EXTCODESIZE,
+        opcode::EXTCODECOPY,
+        opcode::EXTCODEHASH,
+        opcode::ORIGIN,
+        opcode::CALLER,
+        opcode::GASPRICE,
+        opcode::BLOCKHASH,
+        opcode::COINBASE,
+        opcode::TIMESTAMP,
+        opcode::NUMBER,
+        opcode::DIFFICULTY,
+        opcode::GASLIMIT,
+        opcode::CHAINID,
+        opcode::BASEFEE,
+        opcode::BLOBHASH,
+        opcode::BLOBBASEFEE,
+        opcode::GAS,
+        opcode::LOG0,
+        opcode::LOG1,
+        opcode::LOG2,
+        opcode::LOG3,
+        opcode::LOG4,
+        opcode::CREATE,
+        opcode::CREATE2,
+        opcode::CALL,
+        opcode::CALLCODE,
+        opcode::DELEGATECALL,
+        opcode::STATICCALL,
+        opcode::SELFDESTRUCT,
+    ];
+    let mut found = Vec::new();
+    for step in steps {
+        if IMPURE.contains(&step.opcode)
+            && let Some(op) = OpCode::new(step.opcode)
+            && !found.contains(&op.as_str())
+        {
+            found.push(op.as_str());
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_colon_names_a_contract_unless_the_path_has_it() {
+        assert_eq!(
+            split_name("out/A.sol/A.json:A"),
+            (PathBuf::from("out/A.sol/A.json"), Some("A".into()))
+        );
+        assert_eq!(split_name("A.json"), (PathBuf::from("A.json"), None));
+    }
+
+    #[test]
+    fn bytecode_is_hex_creation_code() {
+        assert_eq!(
+            from_bytecode("0x6001").unwrap().initcode,
+            Some(vec![0x60, 0x01])
+        );
+        assert!(from_bytecode("0x").is_err());
+        assert!(from_bytecode("0xzz").is_err());
+        assert!(from_bytecode("0x60__$abc$__").is_err());
+    }
+}
