@@ -14,6 +14,9 @@ use std::{
 
 const OCTOKU: &str = env!("CARGO_BIN_EXE_octoku");
 
+/// anvil's first dev key (public): the server signs only when given a key.
+const KEY0: &str = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("octoku-cli-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -98,7 +101,7 @@ fn request(url: &str, head: &str) -> (String, String) {
 #[test]
 fn serve_deploys_on_a_fresh_chain_and_answers_at_the_printed_url() {
     let dir = scratch("fresh");
-    let (_server, lines) = serve(&dir, &[]);
+    let (_server, lines) = serve(&dir, &["--private-key", KEY0]);
     assert!(lines[0].starts_with("chain     embedded ("), "{lines:?}");
     assert!(
         lines[1].starts_with("arena     0x") && lines[1].ends_with("(fair puzzle)"),
@@ -125,7 +128,7 @@ fn serve_deploys_on_a_fresh_chain_and_answers_at_the_printed_url() {
     // The deployment is recorded: a second server on the same state reuses it.
     let arena = lines[1].clone();
     drop(_server);
-    let (_again, lines) = serve(&dir, &[]);
+    let (_again, lines) = serve(&dir, &["--private-key", KEY0]);
     assert_eq!(lines[1], arena);
 }
 
@@ -252,7 +255,7 @@ fn rank_of_play(child: Child) -> u64 {
 #[test]
 fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
     let dir = scratch("turns");
-    let (_server, lines) = serve(&dir, &[]);
+    let (_server, lines) = serve(&dir, &["--private-key", KEY0]);
     let url = lines[3].strip_prefix("open      ").unwrap().to_string();
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let (_, page) = get(&url, "/", host);

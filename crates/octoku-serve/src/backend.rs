@@ -29,8 +29,9 @@ use octoku_evm::{
 use crate::{Config, ServeError};
 
 /// anvil's ten well-known dev keys (public: printed by every anvil at start),
-/// in the order of [`DEV_ACCOUNTS`]. They sign only on the embedded chain or
-/// a node with anvil's chain id 31337, and never reach the page.
+/// in the order of [`DEV_ACCOUNTS`]. They sign only when the server was given
+/// a signer, on the embedded chain or a node with anvil's chain id 31337, and
+/// never reach the page.
 const DEV_KEYS: [&str; 10] = [
     "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
     "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
@@ -147,6 +148,9 @@ impl Backend {
     /// else the recorded deployment; on the embedded chain with none
     /// recorded, deploys the fair puzzle and its arena and records them.
     pub fn open(config: &Config) -> Result<Backend, ServeError> {
+        // Opening a chain takes a key. Without a signer, anvil's first dev
+        // key opens it to read (and, on a fresh embedded chain, to deploy the
+        // puzzle and its arena), but it never signs for the page.
         let read_key = config.key.clone().unwrap_or_else(PrivateKey::anvil_default);
         let (place, mut chain) = match &config.rpc_url {
             Some(url) => (
@@ -188,13 +192,13 @@ impl Backend {
         // The chain (and on the embedded chain the state file's lock) is
         // released here: each request opens it again.
         drop(chain);
-        let signer = match (&place, &config.key) {
-            (_, Some(k)) => Some(k.clone()),
-            (Where::Embedded(_), None) => Some(PrivateKey::anvil_default()),
-            (Where::Rpc(_), None) => None,
-        };
+        // The server signs only when given a key: then for itself, and on a
+        // dev chain for anvil's dev accounts too. Without one the page plays
+        // through the player's wallet.
+        let signer = config.key.clone();
         Ok(Backend {
-            dev_keys: matches!(place, Where::Embedded(_)) || chain_id == EMBEDDED_CHAIN_ID,
+            dev_keys: signer.is_some()
+                && (matches!(place, Where::Embedded(_)) || chain_id == EMBEDDED_CHAIN_ID),
             place,
             label,
             chain_id,
@@ -218,6 +222,17 @@ impl Backend {
         self.chain_id
     }
 
+    /// Whether the chain is the embedded one (no node a wallet could reach).
+    pub fn embedded(&self) -> bool {
+        matches!(self.place, Where::Embedded(_))
+    }
+
+    /// Block of the arena's deployment when it is on record, else 0: where
+    /// the leaderboard's log queries start.
+    pub fn from_block(&self) -> u64 {
+        self.from_block
+    }
+
     /// The arena contract.
     pub fn arena(&self) -> Address {
         self.arena
@@ -239,7 +254,8 @@ impl Backend {
     }
 
     /// Accounts the page may submit as: the server's signer, then anvil's dev
-    /// accounts on the embedded chain or an anvil node (chain id 31337).
+    /// accounts on the embedded chain or an anvil node (chain id 31337); none
+    /// without a signer.
     pub fn players(&self) -> Vec<Player> {
         let mut players = Vec::new();
         if let Some(address) = self.signer() {

@@ -46,9 +46,12 @@ fn temp_state(name: &str) -> PathBuf {
     dir.join("chain.json")
 }
 
+/// A server on a fresh embedded chain with anvil's first dev key as its
+/// signer (without a signer it would sign nothing).
 fn config(name: &str) -> Config {
     Config {
         state: temp_state(name),
+        key: Some(PrivateKey::anvil_default()),
         ..Config::default()
     }
 }
