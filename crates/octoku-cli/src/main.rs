@@ -60,6 +60,8 @@ enum Command {
     Puzzle(cmd::puzzle::Args),
     /// Play in the browser: a local web server with the board, checks, submits and a leaderboard.
     Serve(cmd::serve::Args),
+    /// Write the page as a static site any static file server can host (play with your wallet).
+    Site(cmd::site::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
@@ -112,6 +114,7 @@ fn main() -> ExitCode {
         Command::Completions(args) => cmd::completions::run::<Cli>(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Site(args) => cmd::site::run(args),
     };
     match result {
         Ok(code) => code,

@@ -16,6 +16,7 @@ pub mod prove;
 pub mod puzzle;
 pub mod sample;
 pub mod serve;
+pub mod site;
 pub mod solve;
 pub mod solve_sat;
 pub mod submit;
