@@ -28,7 +28,11 @@ pub struct Args {
 
 /// Reads the chain, then writes the site.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let arena = args.arena.as_deref().map(input::address).transpose()?;
+    let arena = args
+        .arena
+        .as_deref()
+        .map(|a| input::address(a).map_err(|e| CliError::Input(format!("--arena: {e}"))))
+        .transpose()?;
     // Bad input is refused before the node is asked anything.
     site::check_target(&args.dir, args.force).map_err(serve_error)?;
     site::check_rpc_url(&args.rpc_url).map_err(serve_error)?;
