@@ -18,7 +18,7 @@ use octoku_core::{Board, explain, solve};
 use octoku_evm::{
     Puzzle,
     chain::{
-        self, Chain, ChainError, DEV_ACCOUNTS, EMBEDDED_CHAIN_ID, PrivateKey, TxOptions,
+        self, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, PrivateKey, TxOptions,
         arena::{self, arena_initcode},
         deployments::{Deployment, DeploymentsFile, deployments_path},
         leaderboard,
@@ -27,23 +27,6 @@ use octoku_evm::{
 };
 
 use crate::{Config, ServeError};
-
-/// anvil's ten well-known dev keys (public: printed by every anvil at start),
-/// in the order of [`DEV_ACCOUNTS`]. They sign only when the server was given
-/// a signer, on the embedded chain or a node with anvil's chain id 31337, and
-/// never reach the page.
-const DEV_KEYS: [&str; 10] = [
-    "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-    "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-    "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
-    "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
-    "47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
-    "8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba",
-    "92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e",
-    "4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356",
-    "dbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
-    "2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
-];
 
 /// Where the chain lives.
 #[derive(Debug, Clone)]
@@ -430,17 +413,4 @@ fn deploy_fair(chain: &mut Chain) -> Result<Deployment, ServeError> {
         c.add_deployment(record.clone()).map_err(chain_failure)?;
     }
     Ok(record)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dev_keys_control_the_dev_accounts_in_order() {
-        for (i, a) in DEV_ACCOUNTS.iter().enumerate() {
-            let key = PrivateKey::parse(DEV_KEYS[i]).unwrap();
-            assert_eq!(key.address().unwrap().to_checksum(None), *a, "key {i}");
-        }
-    }
 }

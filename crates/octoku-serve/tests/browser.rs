@@ -3,126 +3,46 @@
 //! loopback port with a fresh embedded chain. Screenshots are saved under
 //! `target/octoku-serve/` for people to look at.
 //!
-//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`make setup`
-//! installs them). Set `OCTOKU_SKIP_BROWSER=1` to skip on a machine without
-//! them; without it, a missing browser fails the test with that hint.
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`make
+//! setup-browser` installs them). Set `OCTOKU_SKIP_BROWSER=1` to skip on a
+//! machine without them; without it, a missing browser fails the test with
+//! that hint. The test kit's [`Browser`] guard ends chromedriver and
+//! Chromium when a test ends, a failed one included.
 
 use std::{
-    net::TcpListener,
     path::PathBuf,
-    process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
 
 use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key};
 use octoku_core::{Board, solve};
 use octoku_serve::{Config, Running, start};
+use octoku_testkit::{Browser, TempDir, temp_dir};
 use serde_json::{Value, json};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "octoku-serve-browser-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn shots() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/octoku-serve");
+    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-/// chromedriver on a free loopback port, killed (by its own handle) on drop.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Whether to run: false only when the browser is missing and skipping was asked for.
-fn browser_present() -> bool {
-    let present =
-        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
-    if !present {
-        if std::env::var_os("OCTOKU_SKIP_BROWSER").is_some() {
-            eprintln!("skipped: no {CHROMIUM} or {CHROMEDRIVER} (OCTOKU_SKIP_BROWSER is set)");
-            return false;
-        }
-        panic!(
-            "no {CHROMIUM} or {CHROMEDRIVER}: run `make setup` (apt-get install chromium chromium-driver), or set OCTOKU_SKIP_BROWSER=1"
-        );
-    }
-    true
-}
-
-fn driver() -> Driver {
-    let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .arg("--allowed-ips=127.0.0.1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let url = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "chromedriver did not listen within 20 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Driver { child, url }
-}
-
-async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
+/// A WebDriver session in `browser`'s Chromium.
+async fn session(browser: &Browser) -> Client {
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&driver.url)
+        .capabilities(browser.capabilities())
+        .connect(browser.webdriver_url())
         .await
         .expect("a Chromium session")
 }
 
-fn server(name: &str) -> (Running, PathBuf) {
-    let dir = scratch(name);
+/// The server on a fresh embedded chain in a temp dir (kept alive by the
+/// returned guard).
+fn server(name: &str) -> (Running, TempDir) {
+    let dir = temp_dir(name);
     let running = start(Config {
         port: 0,
-        state: dir.join("chain.json"),
+        state: dir.path().join("chain.json"),
         // anvil's first dev account signs, as the page expects.
         key: Some(octoku_evm::chain::PrivateKey::anvil_default()),
         ..Config::default()
@@ -214,23 +134,23 @@ fn as_cells(v: &Value) -> Vec<u8> {
 
 #[test]
 fn arena_type_check_submit_and_leaderboard_in_chromium() {
-    if !browser_present() {
+    if Browser::skipped() {
         return;
     }
-    let (server, dir) = server("arena");
-    let driver = driver();
+    let (server, _dir) = server("arena");
+    let browser = Browser::start().expect("chromedriver starts");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let c = browser(&driver, &dir.join("profile")).await;
+        let c = session(&browser).await;
         c.set_window_size(900, 1400).await.unwrap();
         c.goto(&server.url()).await.unwrap();
         until(&c, "document.getElementById('board-status').textContent.startsWith('Board of')").await;
         let start = until(&c, "seat && seat.start").await.as_str().unwrap().to_string();
         let address = until(&c, "seat.address").await.as_str().unwrap().to_string();
-        assert_eq!(address, "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "the server signer plays first");
+        assert_eq!(address, octoku_testkit::DEV_ACCOUNTS[0], "the server signer plays first");
         let start_board: Board = start.parse().unwrap();
         let givens = start_board.cells();
         let solution = solve::solve(start_board).unwrap().unwrap().cells();
@@ -334,17 +254,17 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
 
 #[test]
 fn practice_9x9_keyboard_export_and_import_in_chromium() {
-    if !browser_present() {
+    if Browser::skipped() {
         return;
     }
-    let (server, dir) = server("practice");
-    let driver = driver();
+    let (server, _dir) = server("practice");
+    let browser = Browser::start().expect("chromedriver starts");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let c = browser(&driver, &dir.join("profile")).await;
+        let c = session(&browser).await;
         c.set_window_size(900, 1300).await.unwrap();
         c.goto(&server.url()).await.unwrap();
         until(&c, "info").await;
@@ -386,6 +306,13 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             .click()
             .await
             .unwrap();
+        // The export answers asynchronously: read the text once the page
+        // says it wrote it.
+        until(
+            &c,
+            "document.getElementById('practice-status').textContent.startsWith('Exported')",
+        )
+        .await;
         let exported = c
             .execute("return document.getElementById('text').value;", vec![])
             .await

@@ -39,9 +39,21 @@ pub const ARENA_INITCODE: &[u8] = crate::artifacts::ARENA.initcode;
 /// Chain id of the embedded chain (the same as anvil's default).
 pub const EMBEDDED_CHAIN_ID: u64 = 31337;
 
-/// anvil's first dev key (account 0, 0xf39F…2266): the default sender on the
-/// embedded chain. Public knowledge; never use it on a real network.
-const ANVIL_KEY_0: &str = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/// anvil's ten well-known dev keys (public: printed by every anvil at
+/// start), in the order of [`DEV_ACCOUNTS`]. Key 0 is the default sender on
+/// the embedded chain. Public knowledge; never use them on a real network.
+pub const DEV_KEYS: [&str; 10] = [
+    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+    "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+    "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+    "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+    "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+    "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba",
+    "0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e",
+    "0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356",
+    "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
+    "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
+];
 
 /// anvil's ten dev accounts, funded at genesis on the embedded chain too.
 pub const DEV_ACCOUNTS: [&str; 10] = [
@@ -86,7 +98,7 @@ impl PrivateKey {
 
     /// anvil's account 0 key, the embedded chain's default sender.
     pub fn anvil_default() -> PrivateKey {
-        PrivateKey::parse(ANVIL_KEY_0).unwrap_or(PrivateKey(B256::repeat_byte(1)))
+        PrivateKey::parse(DEV_KEYS[0]).unwrap_or(PrivateKey(B256::repeat_byte(1)))
     }
 
     /// The signer for this key.
@@ -431,9 +443,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dev_keys_control_the_dev_accounts_in_order() {
+        for (i, (key, account)) in DEV_KEYS.iter().zip(DEV_ACCOUNTS).enumerate() {
+            let key = PrivateKey::parse(key).unwrap();
+            assert_eq!(key.address().unwrap().to_checksum(None), account, "key {i}");
+        }
+    }
+
+    #[test]
     fn key_parses_with_and_without_prefix_and_never_shows() {
-        let a = PrivateKey::parse(&format!("0x{ANVIL_KEY_0}")).unwrap();
-        let b = PrivateKey::parse(ANVIL_KEY_0).unwrap();
+        let a = PrivateKey::parse(DEV_KEYS[0]).unwrap();
+        let b = PrivateKey::parse(DEV_KEYS[0].trim_start_matches("0x")).unwrap();
         assert_eq!(a.address().unwrap(), b.address().unwrap());
         assert_eq!(a.address().unwrap().to_checksum(None), DEV_ACCOUNTS[0]);
         let shown = format!("{a:?}");
@@ -452,7 +472,7 @@ mod tests {
             "zz",
             &"g".repeat(64),
             &"0".repeat(64),
-            &format!("{ANVIL_KEY_0}00"),
+            &format!("{}00", DEV_KEYS[0]),
         ] {
             let e = PrivateKey::parse(bad).unwrap_err();
             let text = e.to_string();
