@@ -5,44 +5,23 @@
 //! `--force`. `octoku serve` on that node without a signer says it signs
 //! nothing.
 
-use std::{
-    io::{BufRead, BufReader},
-    net::{TcpListener, TcpStream},
-    os::unix::process::CommandExt,
-    path::{Path, PathBuf},
-    process::{Child, Command, Output, Stdio},
-    time::{Duration, Instant},
-};
+use std::{path::Path, time::Duration};
 
-const OCTOKU: &str = env!("CARGO_BIN_EXE_octoku");
-/// anvil's first dev key (public).
-const KEY0: &str = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+use octoku_testkit::{Anvil, DEV_KEYS, octoku, temp_dir};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("octoku-cli-site-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn octoku(dir: &Path, args: &[&str]) -> Output {
-    Command::new(OCTOKU)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ETH_RPC_URL")
-        .output()
-        .expect("octoku runs")
-}
-
-fn stderr_line(out: &Output) -> String {
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(text.lines().count(), 1, "one line: {text}");
-    text
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
 fn site_refuses_bad_input_in_one_line_before_asking_the_node() {
-    let dir = scratch("bad");
+    let dir = temp_dir("site-bad");
+    let dir = dir.path();
     std::fs::create_dir(dir.join("full")).unwrap();
     std::fs::write(dir.join("full/keep.txt"), "mine").unwrap();
     // Port 9 (discard) on loopback: nothing answers there.
@@ -62,142 +41,51 @@ fn site_refuses_bad_input_in_one_line_before_asking_the_node() {
             "--arena",
         ),
     ] {
-        let out = octoku(&dir, &args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let line = stderr_line(&out);
-        assert!(line.contains(expected), "{args:?}: {line}");
-        assert!(out.stdout.is_empty());
+        let run = octoku!().args(&args).dir(dir).run();
+        run.fails(2, expected);
+        assert!(run.stdout.is_empty(), "{args:?}");
     }
     assert_eq!(
         std::fs::read_to_string(dir.join("full/keep.txt")).unwrap(),
         "mine"
     );
     // A node that does not answer: exit 4, nothing written.
-    let out = octoku(&dir, &["site", "new", "--rpc-url", nobody]);
+    octoku!()
+        .args(["site", "new", "--rpc-url", nobody])
+        .dir(dir)
+        .run()
+        .fails(4, nobody);
     assert_eq!(
-        out.status.code(),
-        Some(4),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        names(dir),
+        ["full"],
+        "nothing written, no temporary directory"
     );
-    stderr_line(&out);
-    assert!(!dir.join("new").exists());
-    let mut left: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["full"], "no temporary directory left");
-}
-
-/// anvil in its own process group, the group killed on drop.
-struct Anvil(Child);
-
-impl Drop for Anvil {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.0.id())])
-            .stderr(Stdio::null())
-            .status();
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `octoku serve` killed (by its own handle) on drop.
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn anvil() -> (Anvil, String) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
-    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/.bin/anvil");
-    assert!(
-        bin.exists(),
-        "{} is missing: run `make setup`",
-        bin.display()
-    );
-    let child = Command::new(bin)
-        .args([
-            "--host",
-            "127.0.0.1",
-            "--port",
-            &port.to_string(),
-            "--silent",
-        ])
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("anvil starts");
-    let anvil = Anvil(child);
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "anvil did not listen within 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (anvil, format!("http://127.0.0.1:{port}"))
 }
 
 #[test]
 fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
-    let dir = scratch("anvil");
-    let (_anvil, url) = anvil();
-    // anvil may listen before it answers: deploy until it does.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let deployed = loop {
-        let out = octoku(
-            &dir,
-            &[
-                "deploy",
-                "--puzzle",
-                "fair",
-                "--rpc-url",
-                &url,
-                "--private-key",
-                KEY0,
-                "--json",
-            ],
-        );
-        if out.status.success() {
-            break out;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    let record: serde_json::Value = serde_json::from_slice(&deployed.stdout).unwrap();
+    let dir = temp_dir("site-anvil");
+    let dir = dir.path();
+    let anvil = Anvil::start().expect("anvil");
+    let url = anvil.url();
+    let record = octoku!()
+        .args(["deploy", "--puzzle", "fair", "--rpc-url", &url, "--json"])
+        .args(["--private-key", DEV_KEYS[0]])
+        .dir(dir)
+        .run()
+        .json();
     let arena = record["arena"].as_str().unwrap().to_string();
 
-    let out = octoku(&dir, &["site", "game", "--rpc-url", &url]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
+    let run = octoku!()
+        .args(["site", "game", "--rpc-url", &url])
+        .dir(dir)
+        .run();
+    let lines: Vec<&str> = run.ok().lines().collect();
     assert_eq!(lines[0], format!("chain     {url} (chain id 31337)"));
     assert_eq!(lines[1], format!("arena     {arena} (fair puzzle)"));
-    assert!(
-        lines[2].starts_with("wrote     game: index.html app.css"),
-        "{}",
-        lines[2]
+    assert_eq!(
+        lines[2],
+        "wrote     game: index.html app.css rules.js chain.js source.js app.js"
     );
     let html = std::fs::read_to_string(dir.join("game/index.html")).unwrap();
     assert!(html.contains(&format!("connect-src {url};")), "{html}");
@@ -205,53 +93,36 @@ fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
         html.contains(&format!("&quot;arena&quot;:&quot;{arena}&quot;")),
         "{html}"
     );
-    for file in ["app.js", "app.css", "chain.js", "rules.js", "source.js"] {
-        assert!(dir.join("game").join(file).is_file(), "{file}");
-    }
+    assert_eq!(
+        names(&dir.join("game")),
+        [
+            "app.css",
+            "app.js",
+            "chain.js",
+            "index.html",
+            "rules.js",
+            "source.js"
+        ]
+    );
 
     // Written once: a second run is refused, --force replaces it.
-    let again = octoku(
-        &dir,
-        &["site", "game", "--rpc-url", &url, "--arena", &arena],
-    );
-    assert_eq!(again.status.code(), Some(2));
-    assert!(stderr_line(&again).contains("--force"));
-    let forced = octoku(
-        &dir,
-        &[
-            "site",
-            "game",
-            "--rpc-url",
-            &url,
-            "--arena",
-            &arena,
-            "--force",
-        ],
-    );
-    assert!(
-        forced.status.success(),
-        "{}",
-        String::from_utf8_lossy(&forced.stderr)
-    );
+    let site = ["site", "game", "--rpc-url", &url, "--arena", &arena];
+    octoku!().args(site).dir(dir).run().fails(2, "--force");
+    octoku!().args(site).arg("--force").dir(dir).run().ok();
 
     // The same node through octoku serve without a signer: it says so.
-    let mut child = Command::new(OCTOKU)
+    let mut server = octoku!()
         .args(["serve", "--port", "0", "--rpc-url", &url, "--arena", &arena])
-        .current_dir(&dir)
-        .env_remove("ETH_RPC_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .dir(dir)
         .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let _served = Served(child);
-    let printed: Vec<String> = BufReader::new(stdout)
-        .lines()
-        .map(|l| l.unwrap())
-        .take_while(|l| !l.starts_with("open "))
-        .collect();
+        .expect("octoku serve starts");
+    let signer = server
+        .wait_for_line(Duration::from_secs(120), |line| {
+            line.starts_with("signer ").then(|| line.to_string())
+        })
+        .expect("octoku serve names its signer");
     assert_eq!(
-        printed[2], "signer    none: players submit through their own wallet",
-        "{printed:?}"
+        signer,
+        "signer    none: players submit through their own wallet"
     );
 }

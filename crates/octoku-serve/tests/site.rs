@@ -23,14 +23,8 @@ use octoku_serve::{
     page,
     site::{self, Site},
 };
+use octoku_testkit::temp_dir;
 use serde_json::{Value, json};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("octoku-serve-site-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A problem as the page lists it: kind, line, cells.
 fn page_problem(p: &Problem) -> Value {
@@ -90,8 +84,8 @@ fn the_page_explains_a_solution_as_the_cli_does() {
         .iter()
         .map(|(start, cells)| json!({"start": start.cells().to_vec(), "solution": cells.to_vec()}))
         .collect();
-    let dir = scratch("rules");
-    let file = dir.join("cases.json");
+    let dir = temp_dir("site-rules");
+    let file = dir.path().join("cases.json");
     std::fs::write(&file, Value::from(input).to_string()).unwrap();
     let rules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/rules.js");
     let script = "const R = require(process.argv[1]); const cases = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')); \
@@ -276,7 +270,8 @@ fn listing(dir: &std::path::Path) -> Vec<String> {
 /// directory is left beside it.
 #[test]
 fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
-    let dir = scratch("write");
+    let dir = temp_dir("site-write");
+    let dir = dir.path();
     let out = dir.join("game");
     let files = a_site("http://127.0.0.1:8545").files();
     site::write(&out, &files, false).unwrap();
@@ -318,7 +313,7 @@ fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
             .unwrap()
             .contains("127.0.0.1:9999")
     );
-    assert_eq!(listing(&dir), ["game"], "no temporary directory left");
+    assert_eq!(listing(dir), ["game"], "no temporary directory left");
 
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
@@ -336,7 +331,8 @@ fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
 /// `submit` sends nothing.
 #[test]
 fn without_a_signer_the_server_signs_nothing() {
-    let dir = scratch("nosigner");
+    let dir = temp_dir("site-nosigner");
+    let dir = dir.path();
     let backend = Backend::open(&Config {
         state: dir.join("chain.json"),
         ..Config::default()

@@ -19,17 +19,16 @@
 //! account change. Screenshots (desktop, phone 360 px, dark) land in
 //! `target/octoku-serve/`.
 //!
-//! Everything started here (anvil, chromedriver and its Chromium, the
-//! servers) is stopped by a guard on every path, failure included.
-//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`make setup`);
-//! `OCTOKU_SKIP_BROWSER=1` skips on a machine without them.
+//! Everything started here is stopped by a guard on every path, failure
+//! included: anvil and the browser by the test kit's guards (their process
+//! groups), the servers by their own. Needs `/usr/bin/chromium` and
+//! `/usr/bin/chromedriver` (`make setup-browser`); `OCTOKU_SKIP_BROWSER=1`
+//! skips on a machine without them.
 
 use std::{
     io::{Read, Write},
     net::{TcpListener, TcpStream},
-    os::unix::process::CommandExt,
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, Ordering},
@@ -45,121 +44,34 @@ use octoku_evm::{
     chain::{self, Chain, PrivateKey, arena::arena_initcode, primitives::Address},
 };
 use octoku_serve::{Config, site};
+use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, temp_dir};
 use serde_json::{Value, json};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// Every wait is on a condition; this bounds each one (the machine is shared).
 const PATIENCE: Duration = Duration::from_secs(120);
 /// anvil's dev accounts 1, 2 and 3 (their keys are unlocked in anvil).
-const DEV1: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
-const DEV2: &str = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
-const DEV3: &str = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+const DEV1: &str = DEV_ACCOUNTS[1];
+const DEV2: &str = DEV_ACCOUNTS[2];
+const DEV3: &str = DEV_ACCOUNTS[3];
 const ANVIL_CHAIN_ID: u64 = 31337;
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("octoku-serve-wallet-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn shots() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/octoku-serve");
+    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// A child in its own process group, the whole group killed on drop
-/// (chromedriver's Chromium, anvil's wrapper and its node).
-struct Group(Child);
-
-impl Group {
-    fn spawn(command: &mut Command) -> Group {
-        Group(
-            command
-                .process_group(0)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("{command:?} starts: {e}")),
-        )
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.0.id())])
-            .stderr(Stdio::null())
-            .status();
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn wait_for_port(port: u16, what: &str) {
-    let deadline = Instant::now() + PATIENCE;
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "{what} did not listen in time");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// The native anvil of `make setup` when there is one, else the npm wrapper.
-fn anvil_binary() -> PathBuf {
-    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../node_modules");
-    let native = std::fs::read_dir(modules.join("@foundry-rs"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path().join("bin/anvil"))
-        .find(|p| p.is_file() && p.to_string_lossy().contains("anvil-"));
-    let bin = native.unwrap_or_else(|| modules.join(".bin/anvil"));
-    assert!(
-        bin.exists(),
-        "{} is missing: run `make setup`",
-        bin.display()
-    );
-    bin
 }
 
 /// anvil with the fair puzzle and an arena deployed by dev account 0.
 struct Node {
-    _anvil: Group,
+    _anvil: Anvil,
     url: String,
     arena: Address,
 }
 
 fn node() -> Node {
-    let port = free_port();
-    let anvil = Group::spawn(Command::new(anvil_binary()).args([
-        "--host",
-        "127.0.0.1",
-        "--port",
-        &port.to_string(),
-        "--silent",
-    ]));
-    wait_for_port(port, "anvil");
-    let url = format!("http://127.0.0.1:{port}");
-    let key = PrivateKey::anvil_default();
-    let deadline = Instant::now() + PATIENCE;
-    let mut chain = loop {
-        match Chain::rpc(&url, &key) {
-            Ok(chain) => break chain,
-            Err(e) => assert!(Instant::now() < deadline, "anvil did not answer: {e}"),
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let anvil = Anvil::start().expect("anvil");
+    let url = anvil.url();
+    let mut chain = Chain::rpc(&url, &PrivateKey::anvil_default()).unwrap();
     let puzzle = chain
         .deploy(Puzzle::Fair.artifact().initcode.to_vec().into())
         .unwrap()
@@ -272,60 +184,12 @@ fn serve_file(mut stream: TcpStream, root: &Path) {
     let _ = stream.write_all(&response);
 }
 
-/// Whether to run: false only when the browser is missing and skipping was asked for.
-fn browser_present() -> bool {
-    let present = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
-    if !present {
-        if std::env::var_os("OCTOKU_SKIP_BROWSER").is_some() {
-            eprintln!("skipped: no {CHROMIUM} or {CHROMEDRIVER} (OCTOKU_SKIP_BROWSER is set)");
-            return false;
-        }
-        panic!(
-            "no {CHROMIUM} or {CHROMEDRIVER}: run `make setup` (apt-get install chromium chromium-driver), or set OCTOKU_SKIP_BROWSER=1"
-        );
-    }
-    true
-}
-
-/// chromedriver (and the Chromium it starts) in one process group.
-struct Driver {
-    _group: Group,
-    url: String,
-}
-
-fn driver() -> Driver {
-    let port = free_port();
-    let group = Group::spawn(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .arg("--allowed-ips=127.0.0.1"),
-    );
-    wait_for_port(port, "chromedriver");
-    Driver {
-        _group: group,
-        url: format!("http://127.0.0.1:{port}"),
-    }
-}
-
-async fn browser(driver: &Driver, profile: &Path) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
+/// A WebDriver session in `browser`'s Chromium.
+async fn session(browser: &Browser) -> Client {
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&driver.url)
+        .capabilities(browser.capabilities())
+        .connect(browser.webdriver_url())
         .await
         .expect("a Chromium session")
 }
@@ -867,8 +731,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
 
 /// Runs `game` in a browser whose page has the test's wallet as `account`.
 fn with_wallet(name: &str, account: &str, node: &Node, url: &str) {
-    let dir = scratch(&format!("{name}-browser"));
-    let driver = driver();
+    let browser = Browser::start().expect("chromedriver");
     let wallet: Wallet = Arc::new(Mutex::new(WalletState {
         account: account.to_string(),
         connected: false,
@@ -886,7 +749,7 @@ fn with_wallet(name: &str, account: &str, node: &Node, url: &str) {
     // provider (see octoku-evm's rpc.rs): the process default is ring.
     let _ = rustls::crypto::ring::default_provider().install_default();
     runtime.block_on(async {
-        let c = browser(&driver, &dir.join("profile")).await;
+        let c = session(&browser).await;
         cdp(
             &c,
             "Page.addScriptToEvaluateOnNewDocument",
@@ -903,17 +766,18 @@ fn with_wallet(name: &str, account: &str, node: &Node, url: &str) {
 
 #[test]
 fn a_wallet_plays_a_board_on_serve_without_a_signer_in_chromium() {
-    if !browser_present() {
+    if Browser::skipped() {
         return;
     }
     let node = node();
-    let dir = scratch("serve-state");
+    let dir = temp_dir("wallet-serve");
+    let dir = dir.path();
     let server = octoku_serve::start(Config {
         port: 0,
         rpc_url: Some(node.url.clone()),
         arena: Some(node.arena),
         state: dir.join("unused.json"),
-        deployments_dir: dir.clone(),
+        deployments_dir: dir.to_path_buf(),
         ..Config::default()
     })
     .expect("server starts on anvil");
@@ -925,13 +789,14 @@ fn a_wallet_plays_a_board_on_serve_without_a_signer_in_chromium() {
 
 #[test]
 fn a_wallet_plays_a_board_on_the_static_site_in_chromium() {
-    if !browser_present() {
+    if Browser::skipped() {
         return;
     }
     let node = node();
-    let dir = scratch("site-files");
-    let out = dir.join("site");
-    let site = site::Site::open(&node.url, Some(node.arena), &dir).expect("the chain is read");
+    let dir = temp_dir("wallet-site");
+    let out = dir.path().join("site");
+    let site =
+        site::Site::open(&node.url, Some(node.arena), dir.path()).expect("the chain is read");
     site::write(&out, &site.files(), false).expect("the site is written");
     let server = StaticServer::start(out);
     with_wallet("site", DEV2, &node, &server.url());
