@@ -12,8 +12,9 @@ const $ = (id) => document.getElementById(id);
 
 /** The static site carries its chain in an octoku-site tag; the served page does not. */
 const SITE = document.querySelector('meta[name="octoku-site"]');
-/** The injected EIP-1193 wallet, if any. */
-const wallet = window.ethereum ? new OCTOKU_CHAIN.Wallet(window.ethereum) : null;
+/** The injected EIP-1193 wallet, if any (a wallet that injects late
+ *  announces itself with `ethereum#initialized`; see the start below). */
+let wallet = window.ethereum ? new OCTOKU_CHAIN.Wallet(window.ethereum) : null;
 const source = SITE ? new RpcSource(JSON.parse(SITE.content), () => wallet) : new ServerSource();
 
 // ---------------------------------------------------------------- symbols
@@ -597,9 +598,8 @@ async function serverSubmit() {
 /** Submit through the wallet: the right chain, a simulation, the
  *  transaction, then its receipt. The entries stay whatever happens. */
 async function walletSubmit() {
-  const { ABI, calldata, boardWord, revertName, REJECTED, wordAt } = OCTOKU_CHAIN;
-  const from = wallet.account;
-  const tx = { from, to: info.arena, data: calldata(ABI.solve, boardWord(arena.values)) };
+  const { revertName, REJECTED } = OCTOKU_CHAIN;
+  const tx = source.solveTx(wallet.account, arena.values);
   showProblems("Asking your wallet…", "");
   try {
     await wallet.ensureChain(info.chainId);
@@ -632,8 +632,8 @@ async function walletSubmit() {
   }
   const block = Number(BigInt(receipt.blockNumber));
   if (Number(BigInt(receipt.status)) !== 1) return showProblems(`Transaction ${hash} reverted in block ${block}.`, "warn");
-  const solved = (receipt.logs || []).find((l) => sameAddress(l.address, info.arena) && l.topics[0] === ABI.Solved);
-  showSolved(solved ? wordAt(solved.data, 0) : "?", Number(BigInt(receipt.gasUsed)), block, hash);
+  const rank = source.rankOf(receipt);
+  showSolved(rank === null ? "?" : rank, Number(BigInt(receipt.gasUsed)), block, hash);
 }
 
 async function submit() {
@@ -821,6 +821,14 @@ practice.onchange = () => {
 
 (async () => {
   if (!source.practice) $("tab-practice").hidden = true;
+  if (!wallet) {
+    window.addEventListener("ethereum#initialized", () => {
+      if (wallet || !window.ethereum) return;
+      wallet = new OCTOKU_CHAIN.Wallet(window.ethereum);
+      followWallet();
+      showWallet();
+    }, { once: true });
+  }
   try {
     await loadInfo();
     if (wallet) {

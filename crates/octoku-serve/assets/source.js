@@ -1,8 +1,27 @@
 // Where the page's data comes from, chosen once at start: the API of the
 // octoku serve that served the page, or, on the static site of octoku site,
 // JSON-RPC (the wallet once connected to the right chain, the site's RPC URL
-// before). Both answer the same questions in the same shapes.
+// before). Both answer the same questions in the same shapes: info(),
+// board(address), verify(start, cells), leaderboard(), and submit(player,
+// cells) when the server signs; solveTx(from, cells) and rankOf(receipt)
+// say what the wallet sends and how its receipt ranks the player. Another
+// game on chain (a Curta puzzle: the board from getPuzzle(id)'s generate,
+// Submit to Curta's solve(uint32,uint256) with the phase's fee as the
+// value, the leaderboard from SolvePuzzle events with a phase per row) is
+// one more source with these methods.
 "use strict";
+
+/** The arena's solve(uint256) as the wallet's transaction. */
+function arenaSolveTx(arena, from, cells) {
+  const { ABI, calldata, boardWord } = OCTOKU_CHAIN;
+  return { from, to: arena, data: calldata(ABI.solve, boardWord(cells)) };
+}
+
+/** The rank in the arena's Solved event of a mined solve, or null. */
+function arenaRank(arena, receipt) {
+  const log = (receipt.logs || []).find((l) => String(l.address).toLowerCase() === arena.toLowerCase() && l.topics[0] === OCTOKU_CHAIN.ABI.Solved);
+  return log ? OCTOKU_CHAIN.wordAt(log.data, 0) : null;
+}
 
 /** The octoku serve API (see the README's JSON API table). */
 class ServerSource {
@@ -36,6 +55,7 @@ class ServerSource {
 
   async info() {
     const i = await this.api("GET", "/api/info");
+    this.arena = i.arena;
     return {
       chain: i.chain,
       chainId: i.chain_id,
@@ -59,6 +79,14 @@ class ServerSource {
 
   async leaderboard() {
     return this.api("GET", "/api/leaderboard");
+  }
+
+  solveTx(from, cells) {
+    return arenaSolveTx(this.arena, from, cells);
+  }
+
+  rankOf(receipt) {
+    return arenaRank(this.arena, receipt);
   }
 
   /** The arena's solve, signed by the server (its signer or a dev account). */
@@ -86,6 +114,14 @@ class RpcSource {
 
   call(to, data) {
     return this.read("eth_call", [{ to, data }, "latest"]);
+  }
+
+  solveTx(from, cells) {
+    return arenaSolveTx(this.settings.arena, from, cells);
+  }
+
+  rankOf(receipt) {
+    return arenaRank(this.settings.arena, receipt);
   }
 
   async info() {
