@@ -338,7 +338,8 @@ pub struct ProblemInfo {
     pub cells: Vec<[usize; 2]>,
 }
 
-fn problem_info(p: &Problem) -> ProblemInfo {
+/// A problem as the page lists it: its kind, its line, its cells.
+pub fn problem_info(p: &Problem) -> ProblemInfo {
     let (kind, cells): (&str, Vec<(usize, usize)>) = match p {
         Problem::ChangedGiven { row, col, .. } => ("changed_given", vec![(*row, *col)]),
         Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),

@@ -7,36 +7,19 @@
 use std::{path::PathBuf, process::Command};
 
 use octoku_core::{
-    Address, Board,
-    explain::{Problem, explain},
-    fair::fair_generate,
-    generate,
-    geometry::Geometry,
-    hex, keccak256,
-    rng::SplitMix64,
-    solve,
+    Address, Board, explain::explain, fair::fair_generate, generate, hex, keccak256,
+    rng::SplitMix64, solve,
 };
 use octoku_evm::chain::{DEV_ACCOUNTS, PrivateKey};
 use octoku_serve::{
     Config, ServeError,
+    api::problem_info,
     backend::Backend,
     page,
     site::{self, Site},
 };
 use octoku_testkit::temp_dir;
 use serde_json::{Value, json};
-
-/// A problem as the page lists it: kind, line, cells.
-fn page_problem(p: &Problem) -> Value {
-    let (kind, cells): (&str, Vec<(usize, usize)>) = match p {
-        Problem::ChangedGiven { row, col, .. } => ("changed_given", vec![(*row, *col)]),
-        Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),
-        Problem::Repeated { cells, .. } => ("repeated", cells.clone()),
-        Problem::Missing { unit, .. } => ("missing", Geometry::OCTOKU.unit_cells(*unit).collect()),
-    };
-    let cells: Vec<[usize; 2]> = cells.into_iter().map(|(r, c)| [r, c]).collect();
-    json!({"kind": kind, "message": p.to_string(), "cells": cells})
-}
 
 /// Boards to explain: published and fair boards of random addresses with
 /// their solutions, each broken in one of several ways (a changed given,
@@ -106,7 +89,10 @@ fn the_page_explains_a_solution_as_the_cli_does() {
     let mut kinds = std::collections::BTreeSet::new();
     for ((start, cells), answer) in cases.iter().zip(&answers) {
         let solution = Board::from_cells(cells);
-        let expected: Vec<Value> = explain(*start, solution).iter().map(page_problem).collect();
+        let expected: Vec<Value> = explain(*start, solution)
+            .iter()
+            .map(|p| serde_json::to_value(problem_info(p)).unwrap())
+            .collect();
         assert_eq!(
             answer["problems"],
             json!(expected),

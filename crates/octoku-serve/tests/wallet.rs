@@ -348,12 +348,23 @@ async fn pump(c: Client, wallet: Wallet, node: String) {
         {
             let method = request["method"].as_str().unwrap_or_default();
             let (result, error) = answer(&wallet, &http, &node, method, &request["params"]).await;
+            let switched = method == "wallet_switchEthereumChain" && error.is_null();
             let _ = c
                 .execute(
                     "window.__wallet.answer(arguments[0], arguments[1], arguments[2]);",
                     vec![request["id"].clone(), result, error],
                 )
                 .await;
+            // As a wallet does: a switch is announced to the page.
+            if switched {
+                let id = format!("0x{:x}", wallet.lock().unwrap().chain_id);
+                let _ = c
+                    .execute(
+                        "window.__wallet.emit('chainChanged', arguments[0]);",
+                        vec![json!(id)],
+                    )
+                    .await;
+            }
         }
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
@@ -605,6 +616,38 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     assert_eq!(
         until(c, &format!("arena.values[{e}] === 0")).await,
         json!(true)
+    );
+    // Undo brings the digit back, redo clears it again, Shift+digit is a
+    // pencil mark read out to screen readers.
+    let active = c.active_element().await.unwrap();
+    active
+        .send_keys(&format!("{}z{}", Key::Control, Key::Null))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(c, &format!("arena.values[{e}]")).await,
+        json!(givens[g])
+    );
+    active
+        .send_keys(&format!("{}y{}", Key::Control, Key::Null))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(c, &format!("arena.values[{e}] === 0")).await,
+        json!(true)
+    );
+    active
+        .send_keys(&format!("{}3{}", Key::Shift, Key::Null))
+        .await
+        .unwrap();
+    let label = until(
+        c,
+        &format!("document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label').endsWith('pencil marks 3') && document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label')"),
+    )
+    .await;
+    assert!(
+        label.as_str().unwrap().ends_with("empty, pencil marks 3"),
+        "{label}"
     );
     type_solution(c, &givens, &solution).await;
     assert_eq!(as_cells(&until(c, "arena.values").await), solution.to_vec());
