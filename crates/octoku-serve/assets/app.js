@@ -442,17 +442,31 @@ function chosenAddress() {
   return v === "other" ? $("other").value.trim() : v;
 }
 
+/** How to make a server on the embedded chain without a key playable. */
+const RESTART = "start octoku serve with --private-key (or a keystore) to play here, or with --rpc-url to play with a wallet";
+
 /** Whether Submit can send for the board shown, and if not, why. */
 function submitPath() {
   if (!seat || !seat.solvable) return { ok: false };
+  const embeddedOnly = !info.walletCanPlay && !info.players.length;
   if ($("player").value === WALLET && sameAddress(seat.address, wallet && wallet.account)) {
     if (info.walletCanPlay) return { ok: true, wallet: true };
-    return { ok: false, why: " Read-only: this server runs the embedded chain, which no wallet can reach, and holds no key. Check works; to submit, start octoku serve with --private-key (or a keystore), or with --rpc-url and play with your wallet." };
+    if (embeddedOnly) return { ok: false, why: ` Read-only: no wallet can reach this server's embedded chain, and it holds no key. Check works; ${RESTART}.` };
   }
   if (seat.serverSigns) return { ok: true, wallet: false };
+  if (embeddedOnly) return { ok: false, why: ` Read-only: Check works; this server holds no key: ${RESTART}.` };
   const how = wallet ? "connect your wallet and play as it" : "use a wallet in this browser (EIP-1193)";
   const server = info.players.length ? ", or play as the server's signer or a dev account" : "";
   return { ok: false, why: ` Read-only: Check works; to submit, ${how}${server}.` };
+}
+
+/** What to do when there is no account to play as yet. */
+function nobodyToPlay() {
+  const read = "type an address to read its board.";
+  if (wallet && info.walletCanPlay) return "Connect your wallet to play, or " + read;
+  if (info.players.length) return "Choose an account, or " + read;
+  if (info.walletCanPlay) return "Playing needs a wallet in this browser (EIP-1193); meanwhile, " + read;
+  return `This server holds no key and runs the embedded chain, which no wallet can reach: ${RESTART}. Meanwhile, ` + read;
 }
 
 async function loadBoard() {
@@ -460,8 +474,7 @@ async function loadBoard() {
   const status = $("board-status");
   $("result").replaceChildren();
   if (!address) {
-    const hint = wallet ? "Connect your wallet to play, or type an address to read its board." : "Type an address to read its board.";
-    setStatus(status, hint, "warn");
+    setStatus(status, nobodyToPlay(), "warn");
     $("submit").disabled = true;
     return;
   }

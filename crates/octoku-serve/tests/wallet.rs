@@ -844,3 +844,68 @@ fn a_wallet_plays_a_board_on_the_static_site_in_chromium() {
     let server = StaticServer::start(out);
     with_wallet("site", DEV2, &node, &server.url());
 }
+
+/// `octoku serve` with no flags at all (the embedded chain, no signer) in a
+/// browser without a wallet: the page says why nobody can submit and how to
+/// start the server so someone can, and still reads any address's board.
+#[test]
+fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
+    if Browser::skipped() {
+        return;
+    }
+    let dir = temp_dir("wallet-embedded");
+    let server = octoku_serve::start(Config {
+        port: 0,
+        state: dir.path().join("chain.json"),
+        ..Config::default()
+    })
+    .expect("server starts");
+    let browser = Browser::start().expect("chromedriver");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let c = session(&browser).await;
+        c.goto(&server.url()).await.unwrap();
+        until(
+            &c,
+            "document.getElementById('board-status').textContent.includes('no key')",
+        )
+        .await;
+        let status = text(&c, "board-status").await;
+        assert!(
+            status.starts_with("This server holds no key and runs the embedded chain")
+                && status.contains("--private-key")
+                && status.contains("--rpc-url"),
+            "{status}"
+        );
+        assert!(
+            text(&c, "wallet-status")
+                .await
+                .starts_with("No wallet in this browser")
+        );
+        assert_eq!(
+            until(&c, "String(document.getElementById('connect').hidden)").await,
+            json!("true")
+        );
+        let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+        let input = c.find(Locator::Id("other")).await.unwrap();
+        input
+            .send_keys(&format!("{stranger}{}", Key::Enter))
+            .await
+            .unwrap();
+        until(&c, &format!("seat && seat.address === '{stranger}'")).await;
+        let status = text(&c, "board-status").await;
+        assert!(
+            status.contains("Read-only: Check works; this server holds no key: start octoku serve with --private-key"),
+            "{status}"
+        );
+        assert_eq!(
+            until(&c, "String(document.getElementById('submit').disabled)").await,
+            json!("true")
+        );
+        c.close().await.unwrap();
+    });
+    server.stop().unwrap();
+}
