@@ -451,7 +451,9 @@ function submitPath() {
   const embeddedOnly = !info.walletCanPlay && !info.players.length;
   if ($("player").value === WALLET && sameAddress(seat.address, wallet && wallet.account)) {
     if (info.walletCanPlay) return { ok: true, wallet: true };
-    if (embeddedOnly) return { ok: false, why: ` Read-only: no wallet can reach this server's embedded chain, and it holds no key. Check works; ${RESTART}.` };
+    if (seat.serverSigns) return { ok: true, wallet: false };
+    const instead = info.players.length ? "play as the server's signer or a dev account, or start octoku serve with --rpc-url to play with a wallet" : RESTART;
+    return { ok: false, why: ` Read-only: no wallet can reach this server's embedded chain. Check works; ${instead}.` };
   }
   if (seat.serverSigns) return { ok: true, wallet: false };
   if (embeddedOnly) return { ok: false, why: ` Read-only: Check works; this server holds no key: ${RESTART}.` };
