@@ -5,30 +5,41 @@
 
 use std::{net::TcpListener, path::PathBuf, thread};
 
-use octoku_core::{Board, solve};
+use octoku_core::{
+    Board,
+    classic9::{SEED_INVALID, SEED_VALID},
+    solve,
+};
 use octoku_evm::chain::{
     Chain, PrivateKey, arena,
     primitives::{Address, U256},
 };
-use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, Run, TempDir, assert_keys, octoku, temp_dir};
+use octoku_testkit::{
+    Anvil, DEV_ACCOUNTS, DEV_KEYS, Run, TempDir, assert_keys, octoku, temp_dir, write_keystore,
+};
 use serde_json::Value;
 
 /// Dev account 0: the deployer, and the default signer on the embedded chain.
 const DEV_0: &str = DEV_ACCOUNTS[0];
 
-/// The fields of `play --json` and `submit --json`.
-const PLAY_KEYS: &[&str] = &[
+/// The fields `board --json`, `play --json` and `submit --json` share: the
+/// chain, the arena, its puzzle and the player's board.
+const SEAT_KEYS: [&str; 6] = [
     "chain",
     "arena",
     "puzzle",
     "puzzle_address",
     "address",
     "start",
-    "solution",
-    "rank",
-    "tx",
-    "reason",
 ];
+
+/// Fails unless `v` has the seat's fields and exactly these others.
+fn assert_seat_keys(v: &Value, others: &[&str]) {
+    assert_keys(v, &[&SEAT_KEYS[..], others].concat());
+}
+
+/// The fields of `play --json` and `submit --json` beyond the seat's.
+const PLAY_KEYS: [&str; 4] = ["solution", "rank", "tx", "reason"];
 
 /// One test's chain and working directory (where `deployments/` goes): an
 /// anvil node, or an embedded chain in a state file, both gone on drop.
@@ -152,6 +163,52 @@ impl Node {
             .collect()
     }
 
+    /// Deploys a classic 9×9 validator with `flags` as dev account 1;
+    /// checks the JSON's fields and returns it and the validator's address.
+    fn deploy_classic9(&self, flags: &[&str]) -> (Value, Address) {
+        let deployed = self
+            .octoku(
+                &[
+                    &["deploy"][..],
+                    flags,
+                    &["--private-key", DEV_KEYS[1], "--json"],
+                ]
+                .concat(),
+            )
+            .json();
+        assert_keys(
+            &deployed,
+            &[
+                "chain",
+                "chain_id",
+                "puzzle",
+                "size",
+                "puzzle_address",
+                "puzzle_tx",
+            ],
+        );
+        assert_eq!(deployed["size"], 9, "{flags:?}");
+        assert_eq!(deployed["chain_id"], 31337, "{flags:?}");
+        let at = address(&deployed["puzzle_address"]);
+        (deployed, at)
+    }
+
+    /// The published valid and invalid 9×9 grids through `verify --size 9
+    /// --puzzle-address AT`: each exits and answers as the grid is.
+    fn verify_published_grids(&self, at: Address) {
+        let (at, empty) = (at.to_string(), ".".repeat(81));
+        let verify = ["verify", "--size", "9", "--puzzle-address", &at, &empty];
+        for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
+            for grid in grids {
+                let v = self
+                    .octoku(&[&verify[..], &[grid, "--json"]].concat())
+                    .json_with(code);
+                assert_eq!(v["valid"], valid, "{at} {grid}");
+                assert_eq!(v["puzzle_address"], at.as_str());
+            }
+        }
+    }
+
     /// The state file as JSON (embedded chains only).
     fn state(&self) -> Value {
         serde_json::from_str(&std::fs::read_to_string(self.at()).unwrap()).unwrap()
@@ -206,7 +263,7 @@ fn deploy_and_three_plays_on_anvil_agree_with_the_state_and_events_alloy_reads()
     let mut plays = Vec::new();
     for (i, key) in players.iter().enumerate() {
         let out = node.play(arena_addr, key);
-        assert_keys(&out, PLAY_KEYS);
+        assert_seat_keys(&out, &PLAY_KEYS);
         assert_eq!(out["rank"], i as u64 + 1, "{out}");
         assert_eq!(address(&out["address"]), address_of(key));
         assert!(u64_of(&out["tx"]["gas"]) > 21_000, "{out}");
@@ -412,7 +469,7 @@ fn refusals_on_anvil_are_one_line_with_their_exit_status() {
                 "--puzzle-address",
                 "0x0000000000000000000000000000000000000009",
                 &empty,
-                octoku_core::classic9::SEED_VALID[0],
+                SEED_VALID[0],
             ],
             4,
             "no contract code at",
@@ -492,20 +549,7 @@ fn embedded_chain_persists_across_invocations() {
 
     // board and play find the arena in the state file; the default key is anvil's account 0.
     let board = node.octoku(&["board", "--json"]).json();
-    assert_keys(
-        &board,
-        &[
-            "chain",
-            "arena",
-            "puzzle",
-            "puzzle_address",
-            "address",
-            "start",
-            "solved",
-            "rank",
-            "solved_block",
-        ],
-    );
+    assert_seat_keys(&board, &["solved", "rank", "solved_block"]);
     assert_eq!(board["address"], DEV_0);
     assert_eq!(board["solved"], false);
     let played = node.octoku(&["play", "--json"]).json();
@@ -538,7 +582,7 @@ fn embedded_chain_persists_across_invocations() {
         submitted["tx"]["block"], 4,
         "a reverted submit mines no block"
     );
-    assert_keys(&submitted, PLAY_KEYS);
+    assert_seat_keys(&submitted, &PLAY_KEYS);
 
     node.octoku(&["play"])
         .fails(5, &format!("AlreadySolved({DEV_0})"));
@@ -679,21 +723,15 @@ fn a_keystore_plays_against_anvil_and_from_reads_without_a_key() {
     let node = Node::anvil("keystore");
     let (_, arena_addr) = node.deploy("fair");
     let home = node.path("home");
-    let keystores = home.join(".foundry/keystores");
-    std::fs::create_dir_all(&keystores).unwrap();
-    let key = PrivateKey::parse(DEV_KEYS[4]).unwrap();
-    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(13);
-    alloy_signer_local::PrivateKeySigner::encrypt_keystore(
-        &keystores,
-        &mut rng,
-        key.signer().unwrap().to_bytes(),
+    let keystore = write_keystore(
+        &home.join(".foundry/keystores"),
+        "player",
+        DEV_KEYS[4],
         "correct horse",
-        Some("player"),
-    )
-    .unwrap();
+    );
     let password_file = node.path("password.txt");
     std::fs::write(&password_file, "correct horse\n").unwrap();
-    let keystore = keystores.join("player").display().to_string();
+    let keystore = keystore.display().to_string();
     let password_file = password_file.display().to_string();
     let arena = arena_addr.to_string();
     let arena = arena.as_str();
@@ -1024,14 +1062,12 @@ fn puzzle_reads_logs_and_a_closed_pipe_after_a_play() {
 
 /// The classic 9×9 validators on anvil: `deploy --puzzle classic9` (the
 /// golfed) and `deploy --size 9 --puzzle reference` at the deployment gas
-/// `octoku gas` reports, their code read back through alloy, and the
-/// published valid and invalid grids through `verify --size 9
-/// --puzzle-address` (cross-checked with the mirror by the CLI).
+/// `octoku gas` reports, their code read back through alloy, the published
+/// valid and invalid grids through `verify --size 9 --puzzle-address`
+/// (cross-checked with the mirror by the CLI), and a short grid refused.
 #[test]
 fn classic9_validators_on_anvil_answer_the_published_grids() {
-    use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
     let node = Node::anvil("classic9");
-    let empty = ".".repeat(81);
     for (flags, puzzle, runtime, gas) in [
         (
             &["--puzzle", "classic9"][..],
@@ -1046,44 +1082,61 @@ fn classic9_validators_on_anvil_answer_the_published_grids() {
             342_030,
         ),
     ] {
-        let deployed = node
-            .octoku(
-                &[
-                    &["deploy"][..],
-                    flags,
-                    &["--private-key", DEV_KEYS[1], "--json"],
-                ]
-                .concat(),
-            )
-            .json();
-        assert_keys(
-            &deployed,
-            &[
-                "chain",
-                "chain_id",
-                "puzzle",
-                "size",
-                "puzzle_address",
-                "puzzle_tx",
-            ],
-        );
+        let (deployed, at) = node.deploy_classic9(flags);
         assert_eq!(deployed["puzzle"], puzzle);
         assert_eq!(deployed["puzzle_tx"]["gas"], gas, "{puzzle}");
-        assert_eq!(deployed["size"], 9);
-        assert_eq!(deployed["chain_id"], 31337);
-        let at = address(&deployed["puzzle_address"]);
         assert_eq!(node.alloy().code_at(at).unwrap().as_ref(), runtime);
-        let at = at.to_string();
-        let verify = ["verify", "--size", "9", "--puzzle-address", at.as_str()];
-        for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
-            for grid in grids {
-                let v = node
-                    .octoku(&[&verify[..], &[empty.as_str(), grid, "--json"]].concat())
-                    .json_with(code);
-                assert_eq!(v["valid"], valid, "{puzzle} {grid}");
-            }
-        }
-        node.octoku(&[&verify[..], &["0x0102", SEED_VALID[0]]].concat())
-            .fails(2, "a grid of 2 bytes: expected 81 bytes");
+        node.verify_published_grids(at);
+        node.octoku(&[
+            "verify",
+            "--size",
+            "9",
+            "--puzzle-address",
+            &at.to_string(),
+            "0x0102",
+            SEED_VALID[0],
+        ])
+        .fails(2, "a grid of 2 bytes: expected 81 bytes");
     }
+}
+
+/// `deploy --puzzle classic9` on the embedded chain: the golfed 9×9
+/// validator at the gas `octoku gas` reports for its deployment (the same
+/// as `--size 9 --golf`), a text report whose next command names the
+/// chain, and the published grids through `verify --size 9
+/// --puzzle-address A --state S`.
+#[test]
+fn classic9_validators_on_the_embedded_chain_answer_the_published_grids() {
+    let node = Node::embedded("classic9");
+    let help = node.without_chain(&["deploy", "--help"]);
+    assert!(help.ok().contains("classic9"), "{}", help.stdout);
+    let gas = node.without_chain(&["gas", "--json"]).json();
+    let row = gas["deployments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["puzzle"] == "golf" && d["size"] == 9)
+        .expect("a deployment row for the golfed 9x9 validator")
+        .clone();
+
+    let mut addresses = Vec::new();
+    for flags in [&["--puzzle", "classic9"][..], &["--size", "9", "--golf"]] {
+        let (deployed, at) = node.deploy_classic9(flags);
+        assert_eq!(deployed["puzzle"], "golf", "{flags:?}");
+        assert_eq!(deployed["puzzle_tx"]["gas"], row["gas"], "{flags:?}");
+        addresses.push(at);
+    }
+    assert_ne!(addresses[0], addresses[1]);
+
+    let run = node.octoku(&["deploy", "--puzzle", "classic9"]);
+    let text = run.ok();
+    assert!(
+        text.contains(&format!("(9x9 golf, block 3, gas {}, tx ", row["gas"])),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(" --state {} START SOLUTION", node.at())),
+        "{text}"
+    );
+    node.verify_published_grids(addresses[0]);
 }

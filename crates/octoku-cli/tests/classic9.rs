@@ -1,11 +1,11 @@
 //! The classic 9×9 validators through the `octoku` binary: seed 000's test
 //! grids on both contracts (`verify --size 9 --puzzle reference|golf`), the
-//! off-chain mirror, `fuzz --size 9`, `gas --profile isValidSolution`;
-//! `deploy --puzzle classic9` on the embedded chain and its seed 000
-//! answers. Refusals of bad 9×9 input are tabled in refusals.rs.
+//! off-chain mirror, `fuzz --size 9`, `gas --profile isValidSolution`.
+//! Deployed validators (anvil, embedded chain) are tested in anvil.rs,
+//! refusals of bad 9×9 input in refusals.rs.
 
 use octoku_core::classic9::{SEED_INVALID, SEED_VALID};
-use octoku_testkit::{assert_keys, octoku, temp_dir};
+use octoku_testkit::octoku;
 use serde_json::Value;
 
 /// 81 empty cells.
@@ -95,82 +95,4 @@ fn gas_profile_of_the_golfed_is_valid_solution() {
     assert_eq!(v["size"], 9);
     assert_eq!(v["gas"], 1_323);
     assert_eq!(v["success"], true);
-}
-
-/// `deploy --puzzle classic9` on the embedded chain: the golfed 9×9
-/// validator at the gas `octoku gas` reports for its deployment (the same
-/// as `--size 9 --golf`), answering seed 000's grids through `verify --size 9
-/// --puzzle-address A --state S`.
-#[test]
-fn deploy_puzzle_classic9_on_the_embedded_chain_answers_seed_000_grids() {
-    let dir = temp_dir("classic9-deploy");
-    let state = dir.path().join("chain.json");
-    let state = state.to_str().unwrap();
-
-    assert!(octoku!(&["deploy", "--help"]).ok().contains("classic9"));
-
-    let gas = octoku!(&["gas", "--json"]).json();
-    let row = gas["deployments"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["puzzle"] == "golf" && d["size"] == 9)
-        .expect("a deployment row for the golfed 9x9 validator")
-        .clone();
-
-    let mut addresses = Vec::new();
-    for args in [&["--puzzle", "classic9"][..], &["--size", "9", "--golf"]] {
-        let mut cmd = vec!["deploy", "--state", state, "--json"];
-        cmd.extend_from_slice(args);
-        let v = octoku!(&cmd).json();
-        assert_keys(
-            &v,
-            &[
-                "chain",
-                "chain_id",
-                "puzzle",
-                "size",
-                "puzzle_address",
-                "puzzle_tx",
-            ],
-        );
-        assert_eq!(v["puzzle"], "golf", "{args:?}");
-        assert_eq!(v["size"], 9);
-        assert_eq!(v["puzzle_tx"]["gas"], row["gas"], "{args:?}");
-        addresses.push(v["puzzle_address"].as_str().unwrap().to_owned());
-    }
-    assert_ne!(addresses[0], addresses[1]);
-
-    let run = octoku!(&["deploy", "--puzzle", "classic9", "--state", state]);
-    let text = run.ok();
-    assert!(
-        text.contains(&format!("(9x9 golf, block 3, gas {}, tx ", row["gas"])),
-        "{text}"
-    );
-    // The printed next command names the same chain.
-    assert!(
-        text.contains(&format!(" --state {state} START SOLUTION")),
-        "{text}"
-    );
-
-    let start = empty();
-    for (grids, valid, code) in [(SEED_VALID, true, 0), (SEED_INVALID, false, 1)] {
-        for grid in grids {
-            let v = octoku!(&[
-                "verify",
-                "--size",
-                "9",
-                "--puzzle-address",
-                &addresses[0],
-                "--state",
-                state,
-                &start,
-                grid,
-                "--json",
-            ])
-            .json_with(code);
-            assert_eq!(v["valid"], valid, "{grid}");
-            assert_eq!(v["puzzle_address"], addresses[0].as_str());
-        }
-    }
 }

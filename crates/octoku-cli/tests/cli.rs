@@ -3,6 +3,8 @@
 //! pipe) that never panic, and Ctrl-C. Refusals of bad input are tabled in
 //! refusals.rs.
 
+use std::time::{Duration, Instant};
+
 use octoku_testkit::{Run, assert_keys, octoku};
 use serde_json::Value;
 
@@ -517,11 +519,16 @@ fn gas_profile_json_breaks_the_call_down_by_opcode_and_line() {
     assert_eq!(sum(by_line), gas);
 }
 
-/// Starts `octoku ARGS`, lets it work for `after`, sends Ctrl-C (SIGINT)
-/// and returns what it did.
-fn interrupt_after(args: &[&str], after: std::time::Duration) -> Run {
+/// Starts `octoku ARGS`, lets it work until it has used `cpu` of CPU time
+/// (so a loaded machine cannot make it stop before doing anything), sends
+/// Ctrl-C (SIGINT) and returns what it did.
+fn interrupt_after(args: &[&str], cpu: Duration) -> Run {
     let running = octoku!().args(args).spawn().expect("octoku starts");
-    std::thread::sleep(after);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while running.cpu_time() < cpu {
+        assert!(Instant::now() < deadline, "{args:?} did no work in 120 s");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     running.interrupt();
     running.finish()
 }
@@ -540,7 +547,7 @@ fn resume_point(err: &str) -> u64 {
 /// far it got.
 #[test]
 fn ctrl_c_says_what_was_done_and_how_to_resume() {
-    let long = std::time::Duration::from_millis(1500);
+    let long = Duration::from_millis(1500);
     let out = interrupt_after(&["fuzz", "--cases", "100000000", "--threads", "2"], long);
     let err = &out.stderr;
     out.code(130);
@@ -548,7 +555,7 @@ fn ctrl_c_says_what_was_done_and_how_to_resume() {
         err.contains("octoku: interrupted: cases 0..") && err.contains("no disagreement"),
         "{err}"
     );
-    let next = resume_point(&err);
+    let next = resume_point(err);
     assert!(next > 0 && next < 100_000_000, "{err}");
     assert!(
         err.contains(&format!("--cases {}", 100_000_000 - next)),
@@ -571,7 +578,7 @@ fn ctrl_c_says_what_was_done_and_how_to_resume() {
     let err = &out.stderr;
     out.code(130);
     assert!(err.contains("octoku: interrupted: addresses 0.."), "{err}");
-    let next = resume_point(&err);
+    let next = resume_point(err);
     assert_eq!(next % 1024, 0, "resumes at a batch start: {err}");
     let v = octoku!(&[
         "sample",
@@ -587,10 +594,7 @@ fn ctrl_c_says_what_was_done_and_how_to_resume() {
         (Some(next), Some(100))
     );
 
-    let out = interrupt_after(
-        &["audit", "--threads", "1"],
-        std::time::Duration::from_millis(300),
-    );
+    let out = interrupt_after(&["audit", "--threads", "1"], Duration::from_millis(300));
     let err = &out.stderr;
     out.code(130);
     assert!(

@@ -90,32 +90,22 @@ fn solve_without_a_solution_exits_one_with_the_reason() {
 
 #[test]
 fn custom_symbols_are_read_and_written_and_formats_are_chosen() {
-    let out = octoku!(&[
+    let solve = [
         "solve",
         "--size",
         "4",
         "--symbols",
         "wxyz",
         "w..z..w..w.....w",
-        "--format",
-        "line",
-    ]);
+    ];
+    let out = octoku!(&[&solve[..], &["--format", "line"]].concat());
     let line = out.ok();
     assert_eq!(line.trim().len(), 16);
     assert!(
         line.starts_with('w') && line.trim().chars().all(|c| "wxyz".contains(c)),
         "{line}"
     );
-    let v = octoku!(&[
-        "solve",
-        "--size",
-        "4",
-        "--symbols",
-        "wxyz",
-        "w..z..w..w.....w",
-        "--json",
-    ])
-    .json();
+    let v = octoku!(&[&solve[..], &["--json"]].concat()).json();
     assert_eq!(v["solution"].as_str().unwrap(), line.trim());
     let seed = octoku!(&[
         "solve",

@@ -32,6 +32,7 @@ fn bad_input_is_one_line_on_stderr_with_exit_2_and_nothing_on_stdout() {
     let cells_65 = "1".repeat(65);
     let nine_last = format!("{}9", "1".repeat(63));
     let nine_in_a_grid = format!("{}9", "0".repeat(63));
+    let golf9 = ["verify", "--size", "9", "--puzzle", "golf"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
         // Addresses.
         (
@@ -154,27 +155,11 @@ fn bad_input_is_one_line_on_stderr_with_exit_2_and_nothing_on_stdout() {
         (vec!["puzzle"], "no board size; expected --size N"),
         // The classic 9×9 validators.
         (
-            vec![
-                "verify",
-                "--size",
-                "9",
-                "--puzzle",
-                "golf",
-                "123",
-                SEED_VALID[0],
-            ],
+            [&golf9[..], &["123", SEED_VALID[0]]].concat(),
             "START: 3 cells; expected 81 cells",
         ),
         (
-            vec![
-                "verify",
-                "--size",
-                "9",
-                "--puzzle",
-                "golf",
-                "0x0102",
-                SEED_VALID[0],
-            ],
+            [&golf9[..], &["0x0102", SEED_VALID[0]]].concat(),
             "a grid of 2 bytes: expected 81 bytes",
         ),
         (

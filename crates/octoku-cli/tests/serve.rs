@@ -11,7 +11,9 @@ use std::{
     time::Duration,
 };
 
-use octoku_testkit::{DEV_ACCOUNTS, DEV_KEYS, Process, octoku, temp_dir};
+use octoku_testkit::{
+    DEV_ACCOUNTS, DEV_KEYS, Process, octoku, page_token, temp_dir, write_keystore,
+};
 
 /// The server signs only when given a key: these tests give it anvil's
 /// first dev key (`--private-key DEV_KEYS[0]`).
@@ -139,6 +141,15 @@ fn rank_of_play(play: Process) -> u64 {
     play.finish().json()["rank"].as_u64().unwrap()
 }
 
+/// (address, rank) of each row of a leaderboard's JSON list.
+fn listed_ranks(rows: &serde_json::Value) -> Vec<(&str, u64)> {
+    rows.as_array()
+        .unwrap_or_else(|| panic!("a list: {rows}"))
+        .iter()
+        .map(|r| (r["address"].as_str().unwrap(), r["rank"].as_u64().unwrap()))
+        .collect()
+}
+
 /// The server holds the state file's lock only while a request runs: a
 /// player using `octoku play` in another terminal on the same file, while
 /// the server submits for a dev account at the same moment, and another
@@ -153,12 +164,7 @@ fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
     let url = lines[3].strip_prefix("open      ").unwrap().to_string();
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let (_, page) = get(&url, "/", host);
-    let token = page
-        .split("name=\"octoku-token\" content=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .unwrap()
-        .to_string();
+    let token = page_token(&page).expect("the page's token").to_string();
 
     // Dev account 1 through the server while `octoku play` plays dev account 2.
     let (status, seat) = get(&url, &format!("/api/board/{}", DEV_ACCOUNTS[1]), host);
@@ -190,13 +196,7 @@ fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
     let (status, board) = get(&url, "/api/leaderboard", host);
     assert_eq!(status, "HTTP/1.1 200 OK", "{board}");
     let board: serde_json::Value = serde_json::from_str(&board).unwrap();
-    let listed: Vec<(&str, u64)> = board["solvers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| (s["address"].as_str().unwrap(), s["rank"].as_u64().unwrap()))
-        .collect();
-    assert_eq!(listed, expected);
+    assert_eq!(listed_ranks(&board["solvers"]), expected);
 
     let rows = octoku!()
         .args(["leaderboard", "--json", "--state"])
@@ -204,13 +204,7 @@ fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
         .dir(dir)
         .run()
         .json();
-    let cli: Vec<(&str, u64)> = rows
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| (r["address"].as_str().unwrap(), r["rank"].as_u64().unwrap()))
-        .collect();
-    assert_eq!(cli, expected);
+    assert_eq!(listed_ranks(&rows), expected);
 }
 
 /// `octoku serve` signs with the same flags as the other chain commands: a
@@ -222,22 +216,15 @@ fn serve_signs_with_a_keystore_and_never_shows_the_key_or_password() {
     let dir = temp_dir("serve-keystore");
     let dir = dir.path();
     let home = dir.join("home");
-    let keystores = home.join(".foundry/keystores");
-    std::fs::create_dir_all(&keystores).unwrap();
     let (key_hex, address) = (&DEV_KEYS[4][2..], DEV_ACCOUNTS[4]);
-    let key = octoku_evm::chain::PrivateKey::parse(key_hex).unwrap();
-    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(4);
-    alloy_signer_local::PrivateKeySigner::encrypt_keystore(
-        &keystores,
-        &mut rng,
-        key.signer().unwrap().to_bytes(),
+    let keystore = write_keystore(
+        &home.join(".foundry/keystores"),
+        "server",
+        key_hex,
         "correct horse",
-        Some("server"),
-    )
-    .unwrap();
+    );
     let password_file = dir.join("password.txt");
     std::fs::write(&password_file, "correct horse\n").unwrap();
-    let keystore = keystores.join("server");
     let by_path = [
         "--keystore",
         keystore.to_str().unwrap(),

@@ -12,7 +12,7 @@ use octoku_evm::{
     chain::{self, Chain, PrivateKey, TxOptions, arena::arena_initcode, primitives::U256},
 };
 use octoku_serve::{Config, start};
-use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, temp_dir};
+use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, page_token, temp_dir};
 use serde_json::{Value, json};
 
 /// The server signs with dev account 5; dev account 6 is a second player.
@@ -87,12 +87,7 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
         };
         // The page's token, as the page reads it.
         let page = http.get(&base).send().await.unwrap().text().await.unwrap();
-        let token = page
-            .split("name=\"octoku-token\" content=\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .unwrap()
-            .to_string();
+        let token = page_token(&page).expect("the page's token").to_string();
         let submit = |player: &str, solution: Board| {
             let http = http.clone();
             let url = format!("{base}api/submit");

@@ -57,6 +57,26 @@ impl Process {
         let _ = self.child.wait();
     }
 
+    /// The CPU time the child has used so far (user and system, from
+    /// `/proc`): a measure of work done that a loaded machine does not skew.
+    pub fn cpu_time(&self) -> Duration {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // Fields after the command name, which is in parentheses: state is
+        // the 1st, utime the 12th and stime the 13th (proc(5)).
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        let ticks: u64 = [11, 12]
+            .iter()
+            .filter_map(|&i| fields.get(i).and_then(|f| f.parse::<u64>().ok()))
+            .sum();
+        // SAFETY: sysconf only reads a system constant.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+        Duration::from_millis(ticks * 1000 / per_second)
+    }
+
     /// Sends Ctrl-C (SIGINT) to the child alone, as a terminal would.
     pub fn interrupt(&self) {
         let Ok(pid) = libc::pid_t::try_from(self.child.id()) else {
