@@ -68,6 +68,8 @@ enum Command {
     Setup(cmd::setup::Args),
     /// The report card of an IPuzzle (yours: --artifact, --bytecode, --contract): shape, purity, verify and generate against the reference, gas, size.
     Check(cmd::check::Args),
+    /// Write the page as a static site any static file server can host (play with your wallet).
+    Site(cmd::site::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
@@ -124,6 +126,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cmd::serve::run(args),
         Command::Setup(args) => cmd::setup::run(args),
         Command::Check(args) => cmd::check::run(args),
+        Command::Site(args) => cmd::site::run(args),
     };
     match result {
         Ok(code) => code,

@@ -15,6 +15,9 @@ use octoku_testkit::{
     DEV_ACCOUNTS, DEV_KEYS, Process, octoku, page_token, temp_dir, write_keystore,
 };
 
+/// The server signs only when given a key: these tests give it anvil's
+/// first dev key (`--private-key DEV_KEYS[0]`).
+///
 /// How long a server may take to print its URL on a loaded machine.
 const START_LIMIT: Duration = Duration::from_secs(120);
 
@@ -79,7 +82,7 @@ fn request(url: &str, head: &str) -> (String, String) {
 #[test]
 fn serve_deploys_on_a_fresh_chain_and_answers_at_the_printed_url() {
     let dir = temp_dir("serve-fresh");
-    let (server, lines) = serve(dir.path(), &[]);
+    let (server, lines) = serve(dir.path(), &["--private-key", DEV_KEYS[0]]);
     assert!(lines[0].starts_with("chain     embedded ("), "{lines:?}");
     assert!(
         lines[1].starts_with("arena     0x") && lines[1].ends_with("(fair puzzle)"),
@@ -103,7 +106,7 @@ fn serve_deploys_on_a_fresh_chain_and_answers_at_the_printed_url() {
     // The deployment is recorded: a second server on the same state reuses it.
     let arena = lines[1].clone();
     drop(server);
-    let (_again, lines) = serve(dir.path(), &[]);
+    let (_again, lines) = serve(dir.path(), &["--private-key", DEV_KEYS[0]]);
     assert_eq!(lines[1], arena);
 }
 
@@ -157,7 +160,7 @@ fn listed_ranks(rows: &serde_json::Value) -> Vec<(&str, u64)> {
 fn octoku_play_and_the_running_server_take_turns_on_one_state_file() {
     let dir = temp_dir("serve-turns");
     let dir = dir.path();
-    let (_server, lines) = serve(dir, &[]);
+    let (_server, lines) = serve(dir, &["--private-key", DEV_KEYS[0]]);
     let url = lines[3].strip_prefix("open      ").unwrap().to_string();
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let (_, page) = get(&url, "/", host);

@@ -1,34 +1,21 @@
-// octoku in the browser: the arena board (8x8, 2x4 boxes) checked by the
-// compiled contract on the server, and practice puzzles of any size.
-// Plain script, no build step, no network but this server.
+// octoku in the browser: the arena board (8x8, 2x4 boxes), checked by the
+// puzzle's compiled verify and submitted through the server's signer or the
+// player's own wallet (EIP-1193), and practice puzzles of any size. The
+// same script runs the served page and the static site (source.js picks
+// the data source). Plain script, no build step, no network but this
+// server or the site's RPC URL.
 "use strict";
 
-const TOKEN = document.querySelector('meta[name="octoku-token"]').content;
 const $ = (id) => document.getElementById(id);
 
-// ---------------------------------------------------------------- API
+// ---------------------------------------------------------------- source
 
-async function api(method, path, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  if (path === "/api/submit") init.headers["X-Octoku-Token"] = TOKEN;
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (e) {
-    throw new Error("the server did not answer: " + e.message);
-  }
-  const data = await response.json().catch(() => ({ error: "HTTP " + response.status }));
-  if (!response.ok) {
-    const err = new Error(data.error || "HTTP " + response.status);
-    err.revert = data.revert;
-    throw err;
-  }
-  return data;
-}
+/** The static site carries its chain in an octoku-site tag; the served page does not. */
+const SITE = document.querySelector('meta[name="octoku-site"]');
+/** The injected EIP-1193 wallet, if any (a wallet that injects late
+ *  announces itself with `ethereum#initialized`; see the start below). */
+let wallet = window.ethereum ? new OCTOKU_CHAIN.Wallet(window.ethereum) : null;
+const source = SITE ? new RpcSource(JSON.parse(SITE.content), () => wallet) : new ServerSource();
 
 // ---------------------------------------------------------------- symbols
 
@@ -390,8 +377,11 @@ $("tab-practice").addEventListener("click", () => {
 // ---------------------------------------------------------------- arena
 
 const arena = new Board($("arena-grid"), $("arena-pad"), "arena");
+/** The select's value for the connected wallet's account. */
+const WALLET = "wallet";
 let info = null;
 let seat = null;
+let sending = false;
 
 function short(a) {
   return a.slice(0, 6) + "…" + a.slice(-4);
@@ -402,27 +392,83 @@ function setStatus(el, text, cls) {
   el.className = cls || "";
 }
 
-async function loadInfo() {
-  info = await api("GET", "/api/info");
-  $("chain").textContent = `${info.chain} · arena ${info.arena} · ${info.puzzle} puzzle`;
-  const select = $("player");
-  select.replaceChildren();
-  for (const p of info.players) {
-    const o = document.createElement("option");
-    o.value = p.address;
-    o.textContent = `${p.label} ${short(p.address)}`;
-    select.appendChild(o);
+function sameAddress(a, b) {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
+}
+
+/** One line about the wallet: missing, not connected, or its account and chain. */
+function showWallet() {
+  const status = $("wallet-status");
+  $("connect").hidden = !wallet || !!wallet.account;
+  if (!wallet) {
+    setStatus(status, "No wallet in this browser: an EIP-1193 wallet (window.ethereum) lets you submit from your own account.", "muted");
+  } else if (!wallet.account) {
+    setStatus(status, "Connect your wallet to play your own board.", "muted");
+  } else if (info && wallet.chainId !== info.chainId) {
+    setStatus(status, `Wallet ${wallet.account} on chain ${wallet.chainId}; the arena is on chain ${info.chainId}: Submit asks your wallet to switch.`, "warn");
+  } else {
+    setStatus(status, `Wallet ${wallet.account} on chain ${wallet.chainId}.`, "muted");
   }
-  const other = document.createElement("option");
-  other.value = "other";
-  other.textContent = "another address (read-only)";
-  select.appendChild(other);
+}
+
+function option(select, value, text) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  select.appendChild(o);
+}
+
+/** The accounts to play as: the wallet's, the server's, any address. */
+function fillPlayers(prefer) {
+  const select = $("player");
+  const keep = prefer || select.value;
+  select.replaceChildren();
+  if (wallet && wallet.account) option(select, WALLET, `your wallet ${short(wallet.account)}`);
+  for (const p of info.players) option(select, p.address, `${p.label} ${short(p.address)}`);
+  option(select, "other", "another address (read-only)");
+  if ([...select.options].some((o) => o.value === keep)) select.value = keep;
   $("other").hidden = select.value !== "other";
+}
+
+async function loadInfo() {
+  info = await source.info();
+  $("chain").textContent = `${info.chain} · arena ${info.arena} · ${info.puzzle} puzzle`;
+  fillPlayers();
 }
 
 function chosenAddress() {
   const v = $("player").value;
+  if (v === WALLET) return wallet && wallet.account;
   return v === "other" ? $("other").value.trim() : v;
+}
+
+/** How to make a server on the embedded chain without a key playable. */
+const RESTART = "start octoku serve with --private-key (or a keystore) to play here, or with --rpc-url to play with a wallet";
+
+/** Whether Submit can send for the board shown, and if not, why. */
+function submitPath() {
+  if (!seat || !seat.solvable) return { ok: false };
+  const embeddedOnly = !info.walletCanPlay && !info.players.length;
+  if ($("player").value === WALLET && sameAddress(seat.address, wallet && wallet.account)) {
+    if (info.walletCanPlay) return { ok: true, wallet: true };
+    if (seat.serverSigns) return { ok: true, wallet: false };
+    const instead = info.players.length ? "play as the server's signer or a dev account, or start octoku serve with --rpc-url to play with a wallet" : RESTART;
+    return { ok: false, why: ` Read-only: no wallet can reach this server's embedded chain. Check works; ${instead}.` };
+  }
+  if (seat.serverSigns) return { ok: true, wallet: false };
+  if (embeddedOnly) return { ok: false, why: ` Read-only: Check works; this server holds no key: ${RESTART}.` };
+  const how = wallet ? "connect your wallet and play as it" : "use a wallet in this browser (EIP-1193)";
+  const server = info.players.length ? ", or play as the server's signer or a dev account" : "";
+  return { ok: false, why: ` Read-only: Check works; to submit, ${how}${server}.` };
+}
+
+/** What to do when there is no account to play as yet. */
+function nobodyToPlay() {
+  const read = "type an address to read its board.";
+  if (wallet && info.walletCanPlay) return "Connect your wallet to play, or " + read;
+  if (info.players.length) return "Choose an account, or " + read;
+  if (info.walletCanPlay) return "Playing needs a wallet in this browser (EIP-1193); meanwhile, " + read;
+  return `This server holds no key and runs the embedded chain, which no wallet can reach: ${RESTART}. Meanwhile, ` + read;
 }
 
 async function loadBoard() {
@@ -430,16 +476,19 @@ async function loadBoard() {
   const status = $("board-status");
   $("result").replaceChildren();
   if (!address) {
-    setStatus(status, "Type an address to read its board.", "warn");
+    setStatus(status, nobodyToPlay(), "warn");
+    $("submit").disabled = true;
     return;
   }
   setStatus(status, "Reading the board…");
+  let next;
   try {
-    seat = await api("GET", "/api/board/" + encodeURIComponent(address));
+    next = await source.board(address);
   } catch (e) {
     setStatus(status, e.message, "warn");
     return;
   }
+  seat = next;
   arena.load({ size: 8, boxRows: 2, boxCols: 4, cells: seat.cells });
   let text = `Board of ${seat.address} (${seat.puzzle} puzzle).`;
   let cls = "";
@@ -450,15 +499,12 @@ async function loadBoard() {
     text += ` Solved: rank ${seat.solved.rank} in block ${seat.solved.block}.`;
     cls = "good";
   }
-  if (!seat.can_submit) text += " Read-only: Check works, Submit needs the server signer or a dev account.";
+  const path = submitPath();
+  if (path.why) text += path.why;
   setStatus(status, text, cls);
-  $("submit").disabled = !seat.can_submit || !seat.solvable;
+  $("submit").disabled = !path.ok;
   arena.focus();
   refreshLeaderboard();
-}
-
-function solutionText(board) {
-  return board.values.map((v) => String(v)).join("");
 }
 
 /** Problems to list: the sharpest first (a changed given, a repeat, a
@@ -487,7 +533,7 @@ function showProblems(title, cls, problems, gas) {
   box.replaceChildren();
   const p = document.createElement("p");
   p.className = cls;
-  p.textContent = title + (gas !== undefined ? ` (verify gas ${gas.toLocaleString("en-US")})` : "");
+  p.textContent = title + (gas !== undefined && gas !== null ? ` (verify gas ${gas.toLocaleString("en-US")})` : "");
   box.appendChild(p);
   const lines = problemLines(problems || []);
   if (lines.length) {
@@ -509,7 +555,7 @@ function showProblems(title, cls, problems, gas) {
 async function check() {
   if (!seat) return;
   try {
-    const v = await api("POST", "/api/verify", { start: seat.start, solution: solutionText(arena) });
+    const v = await source.verify(seat.start, arena.values);
     if (v.valid) {
       arena.showBad([]);
       showProblems("Valid: the contract accepts this solution.", "good", [], v.gas);
@@ -535,59 +581,113 @@ async function check() {
   }
 }
 
-async function submit() {
-  if (!seat) return;
+/** A solve: its line, the transaction, and the board's status. */
+function showSolved(rank, gasUsed, block, tx) {
   const box = $("result");
+  box.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "good";
+  p.textContent = `Solved! Rank ${rank}, gas used ${gasUsed.toLocaleString("en-US")}, block ${block}.`;
+  const line = document.createElement("p");
+  line.append("Transaction ");
+  const code = document.createElement("code");
+  code.id = "tx";
+  code.textContent = tx;
+  line.appendChild(code);
+  box.append(p, line);
+  setStatus($("board-status"), `Board of ${seat.address}. Solved: rank ${rank} in block ${block}.`, "good");
+}
+
+/** Submit through the server's signer (or a dev account it holds). */
+async function serverSubmit() {
   showProblems("Sending the solve…", "");
   try {
-    const s = await api("POST", "/api/submit", { player: seat.address, solution: solutionText(arena) });
-    box.replaceChildren();
-    const p = document.createElement("p");
-    p.className = "good";
-    p.textContent = `Solved! Rank ${s.rank}, gas used ${s.gas_used.toLocaleString("en-US")}, block ${s.block}.`;
-    const tx = document.createElement("p");
-    tx.append("Transaction ");
-    const code = document.createElement("code");
-    code.id = "tx";
-    code.textContent = s.tx;
-    tx.appendChild(code);
-    box.append(p, tx);
-    setStatus($("board-status"), `Board of ${seat.address}. Solved: rank ${s.rank} in block ${s.block}.`, "good");
+    const s = await source.submit(seat.address, arena.values);
+    showSolved(s.rank, s.gas_used, s.block, s.tx);
   } catch (e) {
     const name = e.revert ? e.revert + ": " : "";
     showProblems(name + e.message, "warn");
+  }
+}
+
+/** Submit through the wallet: the right chain, a simulation, the
+ *  transaction, then its receipt. The entries stay whatever happens. */
+async function walletSubmit() {
+  const { revertName, REJECTED } = OCTOKU_CHAIN;
+  const tx = source.solveTx(wallet.account, arena.values);
+  showProblems("Asking your wallet…", "");
+  try {
+    await wallet.ensureChain(info.chainId);
+  } catch (e) {
+    showWallet();
+    return showProblems(e.message + " Your entries are kept.", "warn");
+  }
+  showWallet();
+  try {
+    await wallet.request("eth_call", [tx, "latest"]);
+  } catch (e) {
+    const name = revertName(e);
+    const why = name === "WrongSolution" ? " Check shows why." : "";
+    return showProblems(name ? `${name}: the arena would revert this solve, so nothing was sent.${why}` : `The arena's solve fails: ${e.message}`, "warn");
+  }
+  let hash;
+  try {
+    hash = await wallet.request("eth_sendTransaction", [tx]);
+  } catch (e) {
+    if (e.code === REJECTED) return showProblems("You rejected the transaction in your wallet: nothing was sent, and your entries are kept.", "warn");
+    return showProblems(`Your wallet did not send the transaction: ${e.message}. Your entries are kept.`, "warn");
+  }
+  showProblems(`Pending: transaction ${hash} sent, waiting for it to be mined…`, "");
+  $("result").firstChild.id = "pending";
+  let receipt;
+  try {
+    receipt = await wallet.receipt(hash, 10 * 60 * 1000);
+  } catch (e) {
+    return showProblems(e.message, "warn");
+  }
+  const block = Number(BigInt(receipt.blockNumber));
+  if (Number(BigInt(receipt.status)) !== 1) return showProblems(`Transaction ${hash} reverted in block ${block}.`, "warn");
+  const rank = source.rankOf(receipt);
+  showSolved(rank === null ? "?" : rank, Number(BigInt(receipt.gasUsed)), block, hash);
+}
+
+async function submit() {
+  const path = submitPath();
+  if (!path.ok || sending) return;
+  sending = true;
+  $("submit").disabled = true;
+  try {
+    if (path.wallet) await walletSubmit();
+    else await serverSubmit();
+  } finally {
+    sending = false;
+    $("submit").disabled = !submitPath().ok;
   }
   refreshLeaderboard();
 }
 
 async function refreshLeaderboard() {
   const body = $("leaderboard").querySelector("tbody");
+  const note = (text, cls) => {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 3;
+    td.textContent = text;
+    if (cls) td.className = cls;
+    tr.appendChild(td);
+    body.replaceChildren(tr);
+  };
   let board;
   try {
-    board = await api("GET", "/api/leaderboard");
+    board = await source.leaderboard();
   } catch (e) {
-    body.replaceChildren();
-    const tr = document.createElement("tr");
-    const td = document.createElement("td");
-    td.colSpan = 3;
-    td.textContent = e.message;
-    tr.appendChild(td);
-    body.appendChild(tr);
-    return;
+    return note(e.message);
   }
+  if (!board.solvers.length) return note("Nobody has solved yet.", "muted");
   body.replaceChildren();
-  if (!board.solvers.length) {
-    const tr = document.createElement("tr");
-    const td = document.createElement("td");
-    td.colSpan = 3;
-    td.className = "muted";
-    td.textContent = "Nobody has solved yet.";
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
   for (const s of board.solvers) {
     const tr = document.createElement("tr");
-    if (seat && s.address.toLowerCase() === seat.address.toLowerCase()) tr.className = "me";
+    if (seat && sameAddress(s.address, seat.address)) tr.className = "me";
     for (const [text, cls] of [[String(s.rank), ""], [s.address, "addr"], [String(s.block), ""]]) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -596,6 +696,37 @@ async function refreshLeaderboard() {
     }
     body.appendChild(tr);
   }
+}
+
+async function connect() {
+  try {
+    await wallet.connect();
+  } catch (e) {
+    const text = e.code === OCTOKU_CHAIN.REJECTED ? "You declined the connection in your wallet." : `The wallet did not connect: ${e.message}`;
+    return setStatus($("wallet-status"), text, "warn");
+  }
+  showWallet();
+  fillPlayers(WALLET);
+  await loadBoard();
+}
+
+/** Follows the wallet: another account plays its own board; a change of
+ *  chain is shown at once (Submit asks to switch back). */
+function followWallet() {
+  wallet.on("accountsChanged", (accounts) => {
+    const next = accounts && accounts.length ? accounts[0] : null;
+    if (sameAddress(next, wallet.account)) return;
+    const wasPlaying = $("player").value === WALLET;
+    wallet.account = next;
+    showWallet();
+    fillPlayers(next ? WALLET : undefined);
+    if (next || wasPlaying) loadBoard();
+  });
+  wallet.on("chainChanged", (id) => {
+    wallet.chainId = Number(BigInt(id));
+    showWallet();
+    refreshLeaderboard();
+  });
 }
 
 $("player").addEventListener("change", () => {
@@ -610,6 +741,7 @@ $("other").addEventListener("keydown", (e) => {
 $("load").addEventListener("click", loadBoard);
 $("check").addEventListener("click", check);
 $("submit").addEventListener("click", submit);
+$("connect").addEventListener("click", connect);
 $("clear").addEventListener("click", () => {
   arena.clear();
   $("result").replaceChildren();
@@ -649,7 +781,7 @@ async function newPuzzle() {
     const body = { size: n };
     const symbols = chosenSymbols();
     if (symbols) body.symbols = symbols;
-    const p = await api("POST", "/api/puzzle", body);
+    const p = await source.api("POST", "/api/puzzle", body);
     loadPractice(p);
     setStatus(status, describePractice(p, "A"));
     practice.focus();
@@ -677,7 +809,7 @@ $("practice-check").addEventListener("click", practiceCheck);
 $("export").addEventListener("click", async () => {
   if (!practice.n) return;
   try {
-    const t = await api("POST", "/api/puzzle/text", { size: practice.n, cells: practice.values, symbols: practice.symbols });
+    const t = await source.api("POST", "/api/puzzle/text", { size: practice.n, cells: practice.values, symbols: practice.symbols });
     $("text").value = t.text;
     setStatus($("practice-status"), "Exported to the text box below.");
   } catch (e) {
@@ -686,7 +818,7 @@ $("export").addEventListener("click", async () => {
 });
 $("import").addEventListener("click", async () => {
   try {
-    const p = await api("POST", "/api/puzzle", { text: $("text").value });
+    const p = await source.api("POST", "/api/puzzle", { text: $("text").value });
     loadPractice(p);
     $("symbols").value = p.symbols.join(" ");
     $("size").value = String(p.size);
@@ -703,8 +835,28 @@ practice.onchange = () => {
 // ---------------------------------------------------------------- start
 
 (async () => {
+  if (!source.practice) $("tab-practice").hidden = true;
+  if (!wallet) {
+    window.addEventListener("ethereum#initialized", () => {
+      if (wallet || !window.ethereum) return;
+      wallet = new OCTOKU_CHAIN.Wallet(window.ethereum);
+      followWallet();
+      showWallet();
+    }, { once: true });
+  }
   try {
     await loadInfo();
+    if (wallet) {
+      followWallet();
+      // An account the wallet already allowed this page: no prompt.
+      const accounts = await wallet.request("eth_accounts").catch(() => []);
+      if (accounts && accounts.length) {
+        wallet.account = accounts[0];
+        await wallet.readChainId().catch(() => null);
+        fillPlayers(WALLET);
+      }
+    }
+    showWallet();
     await loadBoard();
   } catch (e) {
     setStatus($("board-status"), e.message, "warn");

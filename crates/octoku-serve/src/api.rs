@@ -3,6 +3,7 @@
 //! | route | what |
 //! | --- | --- |
 //! | `GET /` | the page |
+//! | `GET /app.js` ... | the page's scripts and styles ([`page::ASSETS`]) |
 //! | `GET /api/info` | chain, arena, puzzle kind, players the server can submit for |
 //! | `GET /api/board/{address}` | the board the arena gives that address |
 //! | `POST /api/verify` | the compiled `verify` in revm, with the problems |
@@ -170,10 +171,14 @@ pub fn router(backend: Arc<Backend>, guard: Guard) -> Router {
                 .unwrap_or(2),
         ),
     };
-    Router::new()
-        .route("/", get(index))
-        .route("/app.js", get(script))
-        .route("/app.css", get(styles))
+    let mut routes = Router::new().route("/", get(index));
+    for (name, body, content_type) in page::ASSETS {
+        routes = routes.route(
+            &format!("/{name}"),
+            get(move || async move { page::asset(body.into(), content_type) }),
+        );
+    }
+    routes
         .route("/api/info", get(info))
         .route("/api/board/{address}", get(board_of))
         .route("/api/verify", post(verify))
@@ -188,14 +193,6 @@ pub fn router(backend: Arc<Backend>, guard: Guard) -> Router {
 
 async fn index(State(app): State<App>) -> Response {
     page::asset(app.index.to_string(), "text/html; charset=utf-8")
-}
-
-async fn script() -> Response {
-    page::asset(page::APP_JS.into(), "text/javascript; charset=utf-8")
-}
-
-async fn styles() -> Response {
-    page::asset(page::APP_CSS.into(), "text/css; charset=utf-8")
 }
 
 /// Runs a blocking chain operation off the async workers.
@@ -341,7 +338,8 @@ pub struct ProblemInfo {
     pub cells: Vec<[usize; 2]>,
 }
 
-fn problem_info(p: &Problem) -> ProblemInfo {
+/// A problem as the page lists it: its kind, its line, its cells.
+pub fn problem_info(p: &Problem) -> ProblemInfo {
     let (kind, cells): (&str, Vec<(usize, usize)>) = match p {
         Problem::ChangedGiven { row, col, .. } => ("changed_given", vec![(*row, *col)]),
         Problem::BadCell { row, col, .. } => ("bad_cell", vec![(*row, *col)]),

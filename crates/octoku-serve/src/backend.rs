@@ -131,6 +131,9 @@ impl Backend {
     /// else the recorded deployment; on the embedded chain with none
     /// recorded, deploys the fair puzzle and its arena and records them.
     pub fn open(config: &Config) -> Result<Backend, ServeError> {
+        // Opening a chain takes a key. Without a signer, anvil's first dev
+        // key opens it to read (and, on a fresh embedded chain, to deploy the
+        // puzzle and its arena), but it never signs for the page.
         let read_key = config.key.clone().unwrap_or_else(PrivateKey::anvil_default);
         let (place, mut chain) = match &config.rpc_url {
             Some(url) => (
@@ -172,13 +175,13 @@ impl Backend {
         // The chain (and on the embedded chain the state file's lock) is
         // released here: each request opens it again.
         drop(chain);
-        let signer = match (&place, &config.key) {
-            (_, Some(k)) => Some(k.clone()),
-            (Where::Embedded(_), None) => Some(PrivateKey::anvil_default()),
-            (Where::Rpc(_), None) => None,
-        };
+        // The server signs only when given a key: then for itself, and on a
+        // dev chain for anvil's dev accounts too. Without one the page plays
+        // through the player's wallet.
+        let signer = config.key.clone();
         Ok(Backend {
-            dev_keys: matches!(place, Where::Embedded(_)) || chain_id == EMBEDDED_CHAIN_ID,
+            dev_keys: signer.is_some()
+                && (matches!(place, Where::Embedded(_)) || chain_id == EMBEDDED_CHAIN_ID),
             place,
             label,
             chain_id,
@@ -202,6 +205,17 @@ impl Backend {
         self.chain_id
     }
 
+    /// Whether the chain is the embedded one (no node a wallet could reach).
+    pub fn embedded(&self) -> bool {
+        matches!(self.place, Where::Embedded(_))
+    }
+
+    /// Block of the arena's deployment when it is on record, else 0: where
+    /// the leaderboard's log queries start.
+    pub fn from_block(&self) -> u64 {
+        self.from_block
+    }
+
     /// The arena contract.
     pub fn arena(&self) -> Address {
         self.arena
@@ -223,7 +237,8 @@ impl Backend {
     }
 
     /// Accounts the page may submit as: the server's signer, then anvil's dev
-    /// accounts on the embedded chain or an anvil node (chain id 31337).
+    /// accounts on the embedded chain or an anvil node (chain id 31337); none
+    /// without a signer.
     pub fn players(&self) -> Vec<Player> {
         let mut players = Vec::new();
         if let Some(address) = self.signer() {

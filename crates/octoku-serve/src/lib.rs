@@ -5,7 +5,10 @@
 //! from the network) and a JSON API the page uses, which scripts can use too:
 //! the board an address gets from the arena, the compiled `verify` run in
 //! revm, the arena's `solve` sent on the embedded chain or a node, the
-//! leaderboard, and practice puzzles of any size from 4×4 to 16×16.
+//! leaderboard, and practice puzzles of any size from 4×4 to 16×16. With
+//! no signer the server signs nothing: the page submits through the
+//! player's wallet (EIP-1193). The same page, with JSON-RPC in place of the
+//! API, is the static site of `octoku site` ([`site`]).
 //!
 //! ```no_run
 //! use octoku_serve::{Config, start};
@@ -18,6 +21,7 @@ pub mod api;
 pub mod backend;
 pub mod guard;
 pub mod page;
+pub mod site;
 pub mod verifier;
 
 use std::{
@@ -85,8 +89,8 @@ pub struct Config {
     /// The arena; `None`: the recorded one (deployed on the embedded chain
     /// when none is recorded there).
     pub arena: Option<Address>,
-    /// The server's signer (on the embedded chain: anvil's first dev
-    /// account when `None`).
+    /// The server's signer; `None`: the server signs nothing and players
+    /// submit through their own wallet (EIP-1193 in the page).
     pub key: Option<PrivateKey>,
     /// State file of the embedded chain.
     pub state: PathBuf,

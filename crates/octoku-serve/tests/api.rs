@@ -30,11 +30,14 @@ const TOKEN: &str = "test-token-0123456789abcdef";
 const BOUND: &str = "127.0.0.1:8580";
 const DEV1: &str = DEV_ACCOUNTS[1];
 
-/// A config on a fresh embedded chain in a temp dir (kept by the guard).
+/// A config on a fresh embedded chain in a temp dir (kept by the guard),
+/// with anvil's first dev key as the server's signer (without a signer it
+/// would sign nothing).
 fn config(name: &str) -> (Config, TempDir) {
     let dir = temp_dir(name);
     let config = Config {
         state: dir.path().join("chain.json"),
+        key: Some(PrivateKey::anvil_default()),
         ..Config::default()
     };
     (config, dir)

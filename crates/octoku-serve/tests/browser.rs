@@ -43,6 +43,8 @@ fn server(name: &str) -> (Running, TempDir) {
     let running = start(Config {
         port: 0,
         state: dir.path().join("chain.json"),
+        // anvil's first dev account signs, as the page expects.
+        key: Some(octoku_evm::chain::PrivateKey::anvil_default()),
         ..Config::default()
     })
     .expect("server starts");

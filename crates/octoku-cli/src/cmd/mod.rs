@@ -19,6 +19,7 @@ pub mod puzzle;
 pub mod sample;
 pub mod serve;
 pub mod setup;
+pub mod site;
 pub mod solve;
 pub mod solve_sat;
 pub mod submit;

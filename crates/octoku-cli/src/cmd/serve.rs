@@ -25,6 +25,8 @@ pub struct Args {
     arena: Option<String>,
     /// The chain and the server's signer (the flags of the other chain
     /// commands; the key never reaches the page, the output or the log).
+    /// Without a signer the server signs nothing: the page plays through
+    /// the player's wallet.
     #[command(flatten)]
     chain: ChainArgs,
     /// How each submission's transaction is priced and awaited (the flags of
@@ -34,7 +36,8 @@ pub struct Args {
     tx: TxArgs,
 }
 
-fn serve_error(e: ServeError) -> CliError {
+/// A server error as the CLI reports it (bad input 2, the rest 4).
+pub(crate) fn serve_error(e: ServeError) -> CliError {
     match e {
         ServeError::Input(m) => CliError::Input(m),
         ServeError::Chain(m) | ServeError::Io(m) => CliError::Chain(m),
@@ -85,8 +88,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         backend.arena(),
         backend.kind().map_or("unknown", |k| k.label())
     )?;
-    if let Some(signer) = backend.signer() {
-        crate::outln!("signer    {signer}")?;
+    match backend.signer() {
+        Some(signer) => crate::outln!("signer    {signer}")?,
+        None => crate::outln!("signer    none: players submit through their own wallet")?,
     }
     crate::outln!("open      {}", running.url())?;
     if let Some(network) = running.network_url() {

@@ -1,0 +1,114 @@
+//! `octoku site` as a user runs it: bad input is refused in one line (exit
+//! 2) before the node is asked anything, an unreachable node is exit 4 with
+//! nothing written; on anvil, after `octoku deploy`, it writes the page for
+//! the recorded arena, refuses to write over it, and replaces it with
+//! `--force`. `octoku serve` on that node without a signer says it signs
+//! nothing.
+
+use std::{path::Path, time::Duration};
+
+use octoku_testkit::{Anvil, DEV_KEYS, octoku, temp_dir};
+
+/// How many entries `dir` holds.
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir).unwrap().count()
+}
+
+#[test]
+fn site_refuses_bad_input_in_one_line_before_asking_the_node() {
+    let dir = temp_dir("site-bad");
+    let dir = dir.path();
+    std::fs::create_dir(dir.join("full")).unwrap();
+    std::fs::write(dir.join("full/keep.txt"), "mine").unwrap();
+    // Port 9 (discard) on loopback: nothing answers there.
+    let nobody = "http://127.0.0.1:9";
+    for (args, expected) in [
+        (vec!["site", "full", "--rpc-url", nobody], "not empty"),
+        (
+            vec!["site", "new", "--rpc-url", "ftp://x"],
+            "expected an http:// or https:// URL",
+        ),
+        (
+            vec!["site", "new", "--rpc-url", "http://a;b"],
+            "Content-Security-Policy",
+        ),
+        (
+            vec!["site", "new", "--rpc-url", nobody, "--arena", "0x12"],
+            "--arena",
+        ),
+    ] {
+        let run = octoku!().args(&args).dir(dir).run();
+        run.fails(2, expected);
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("full/keep.txt")).unwrap(),
+        "mine"
+    );
+    // A node that does not answer: exit 4, nothing written.
+    octoku!()
+        .args(["site", "new", "--rpc-url", nobody])
+        .dir(dir)
+        .run()
+        .fails(4, nobody);
+    assert!(!dir.join("new").exists(), "nothing written");
+    assert_eq!(entries(dir), 1, "no temporary directory left");
+}
+
+#[test]
+fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
+    let dir = temp_dir("site-anvil");
+    let dir = dir.path();
+    let anvil = Anvil::start().expect("anvil");
+    let url = anvil.url();
+    let record = octoku!()
+        .args(["deploy", "--puzzle", "fair", "--rpc-url", &url, "--json"])
+        .args(["--private-key", DEV_KEYS[0]])
+        .dir(dir)
+        .run()
+        .json();
+    let arena = record["arena"].as_str().unwrap().to_string();
+
+    let run = octoku!()
+        .args(["site", "game", "--rpc-url", &url])
+        .dir(dir)
+        .run();
+    let lines: Vec<&str> = run.ok().lines().collect();
+    assert_eq!(lines[0], format!("chain     {url} (chain id 31337)"));
+    assert_eq!(lines[1], format!("arena     {arena} (fair puzzle)"));
+    assert_eq!(
+        lines[2],
+        "wrote     game: index.html app.css rules.js chain.js source.js app.js"
+    );
+    let html = std::fs::read_to_string(dir.join("game/index.html")).unwrap();
+    assert!(html.contains(&format!("connect-src {url};")), "{html}");
+    assert!(
+        html.contains(&format!("&quot;arena&quot;:&quot;{arena}&quot;")),
+        "{html}"
+    );
+    for file in ["app.css", "app.js", "chain.js", "rules.js", "source.js"] {
+        assert!(dir.join("game").join(file).is_file(), "{file}");
+    }
+    assert_eq!(entries(&dir.join("game")), 6, "the page's six files");
+
+    // Written once: a second run is refused, --force replaces it.
+    let site = ["site", "game", "--rpc-url", &url, "--arena", &arena];
+    octoku!().args(site).dir(dir).run().fails(2, "--force");
+    octoku!().args(site).arg("--force").dir(dir).run().ok();
+
+    // The same node through octoku serve without a signer: it says so.
+    let mut server = octoku!()
+        .args(["serve", "--port", "0", "--rpc-url", &url, "--arena", &arena])
+        .dir(dir)
+        .spawn()
+        .expect("octoku serve starts");
+    let signer = server
+        .wait_for_line(Duration::from_secs(120), |line| {
+            line.starts_with("signer ").then(|| line.to_string())
+        })
+        .expect("octoku serve names its signer");
+    assert_eq!(
+        signer,
+        "signer    none: players submit through their own wallet"
+    );
+}

@@ -1,0 +1,186 @@
+//! The static site of `octoku site`: the served page's own files, with the
+//! chain's settings in place of a server, written atomically into a
+//! directory that any static file server can serve. The page reads through
+//! JSON-RPC (the wallet once connected, the RPC URL before) and submits
+//! through the player's wallet; nothing else is reached.
+
+use std::{
+    io,
+    path::{Path, PathBuf},
+};
+
+use octoku_evm::chain::primitives::Address;
+use serde_json::json;
+
+use crate::{Config, ServeError, backend::Backend, page};
+
+/// What the static page needs to know about the chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The JSON-RPC URL the page reads from before a wallet is connected.
+    pub rpc_url: String,
+    /// `URL (chain id N)`.
+    pub chain: String,
+    /// The chain id the wallet must be on.
+    pub chain_id: u64,
+    /// The arena.
+    pub arena: Address,
+    /// The arena's puzzle.
+    pub puzzle: Address,
+    /// `reference`, `golf`, `fair` or `unknown`.
+    pub kind: String,
+    /// Where the leaderboard's log queries start.
+    pub from_block: u64,
+}
+
+/// Checks that `url` can stand in the page's policy as its one
+/// `connect-src`: `http://` or `https://`, no space, quote, comma,
+/// semicolon or fragment.
+pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
+    let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
+    let bad = url
+        .chars()
+        .find(|c| c.is_whitespace() || c.is_control() || "'\";,<>\\#".contains(*c));
+    match (scheme_ok, bad) {
+        (true, None) => Ok(()),
+        (false, _) => Err(ServeError::Input(format!(
+            "--rpc-url {url:?}: expected an http:// or https:// URL"
+        ))),
+        (true, Some(c)) => Err(ServeError::Input(format!(
+            "--rpc-url {url:?}: {c:?} cannot stand in the page's Content-Security-Policy; expected a URL without spaces, quotes, commas, semicolons or a fragment"
+        ))),
+    }
+}
+
+impl Site {
+    /// Reads the chain at `rpc_url`: its id, the arena (`arena`, else the
+    /// latest in `deployments_dir/deployments/<chain-id>.json`) and its
+    /// puzzle, checked as `octoku serve` checks them.
+    pub fn open(
+        rpc_url: &str,
+        arena: Option<Address>,
+        deployments_dir: &Path,
+    ) -> Result<Site, ServeError> {
+        check_rpc_url(rpc_url)?;
+        let backend = Backend::open(&Config {
+            rpc_url: Some(rpc_url.to_string()),
+            arena,
+            deployments_dir: deployments_dir.to_path_buf(),
+            ..Config::default()
+        })?;
+        Ok(Site {
+            rpc_url: rpc_url.to_string(),
+            chain: backend.label().to_string(),
+            chain_id: backend.chain_id(),
+            arena: backend.arena(),
+            puzzle: backend.puzzle(),
+            kind: backend.kind().map_or("unknown", |k| k.label()).to_string(),
+            from_block: backend.from_block(),
+        })
+    }
+
+    /// The settings the page reads from its `octoku-site` tag.
+    pub fn settings(&self) -> String {
+        json!({
+            "rpc_url": self.rpc_url,
+            "chain": self.chain,
+            "chain_id": self.chain_id,
+            "arena": self.arena.to_checksum(None),
+            "puzzle_address": self.puzzle.to_checksum(None),
+            "puzzle": self.kind,
+            "from_block": self.from_block,
+        })
+        .to_string()
+    }
+
+    /// The site's files: `index.html` and the page's assets.
+    pub fn files(&self) -> Vec<(&'static str, String)> {
+        // The policy names the URL without its query (CSP matches paths, not queries).
+        let csp_url = self.rpc_url.split('?').next().unwrap_or(&self.rpc_url);
+        let mut files = vec![("index.html", page::site_html(csp_url, &self.settings()))];
+        files.extend(
+            page::ASSETS
+                .iter()
+                .map(|(name, body, _)| (*name, body.to_string())),
+        );
+        files
+    }
+}
+
+/// Refuses `dir` when it exists and is not an empty directory (unless
+/// `force`, and then only a directory).
+pub fn check_target(dir: &Path, force: bool) -> Result<(), ServeError> {
+    match std::fs::read_dir(dir).map(|mut entries| entries.next().is_some()) {
+        Ok(true) if !force => Err(ServeError::Input(format!(
+            "{}: the directory is not empty; expected a new or empty directory, or --force to replace it",
+            dir.display()
+        ))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(ServeError::Input(format!(
+            "{}: {e}; expected a directory to write the site into",
+            dir.display()
+        ))),
+    }
+}
+
+/// Writes `files` into `dir` at once: into a new sibling directory first,
+/// then renamed into place, so `dir` holds either its old contents or the
+/// whole site, never part of it. A non-empty `dir` is refused unless
+/// `force`, which replaces it whole.
+pub fn write(dir: &Path, files: &[(&str, String)], force: bool) -> Result<(), ServeError> {
+    check_target(dir, force)?;
+    let name = dir.file_name().ok_or_else(|| {
+        ServeError::Input(format!(
+            "{}: expected a directory path that ends in a name",
+            dir.display()
+        ))
+    })?;
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let sibling = |what: &str| {
+        parent.join(format!(
+            ".{}.octoku-{what}-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ))
+    };
+    let io_error = |what: &str, path: &Path, e: io::Error| {
+        ServeError::Io(format!("cannot {what} {}: {e}", path.display()))
+    };
+    let fresh = sibling("new");
+    let _ = std::fs::remove_dir_all(&fresh);
+    std::fs::create_dir_all(&fresh).map_err(|e| io_error("create", &fresh, e))?;
+    let written = files.iter().try_for_each(|(file, body)| {
+        let path = fresh.join(file);
+        std::fs::write(&path, body).map_err(|e| io_error("write", &path, e))
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&fresh);
+        return Err(e);
+    }
+    // An empty directory is replaced by rename itself; a full one (with
+    // --force) is moved aside first and removed once the site is in place.
+    let full = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
+    let old = sibling("old");
+    if full {
+        let _ = std::fs::remove_dir_all(&old);
+        if let Err(e) = std::fs::rename(dir, &old) {
+            let _ = std::fs::remove_dir_all(&fresh);
+            return Err(io_error("move aside", dir, e));
+        }
+    }
+    if let Err(e) = std::fs::rename(&fresh, dir) {
+        if full {
+            let _ = std::fs::rename(&old, dir);
+        }
+        let _ = std::fs::remove_dir_all(&fresh);
+        return Err(io_error("write", dir, e));
+    }
+    if full {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(())
+}

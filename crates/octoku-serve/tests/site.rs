@@ -1,0 +1,348 @@
+//! The static site and the page's own rules, without a browser: the page's
+//! explanations (rules.js, run by node) equal the CLI's on random and
+//! broken boards; the site's files are the served page's with only its
+//! `<head>` changed, and may reach nothing but the RPC URL; the site is
+//! written whole or not at all; and a server without a signer signs nothing.
+
+use std::{path::PathBuf, process::Command};
+
+use octoku_core::octoku::{explain::explain, fair::fair_generate};
+use octoku_core::{
+    Address, Board, generate, hex, keccak256, rng::SplitMix64, solve::octoku as solve,
+};
+use octoku_evm::chain::{DEV_ACCOUNTS, PrivateKey};
+use octoku_serve::{
+    Config, ServeError,
+    api::problem_info,
+    backend::Backend,
+    page,
+    site::{self, Site},
+};
+use octoku_testkit::temp_dir;
+use serde_json::{Value, json};
+
+/// Boards to explain: published and fair boards of random addresses with
+/// their solutions, each broken in one of several ways (a changed given,
+/// empty cells, two cells swapped, a value above 8, random cells), and the
+/// solution itself.
+fn cases() -> Vec<(Board, [u8; 64])> {
+    let mut rng = SplitMix64::new(24);
+    let mut out = Vec::new();
+    while out.len() < 300 {
+        let address = Address::new(rng.bytes20());
+        let start = if out.len() % 2 == 0 {
+            generate(&address)
+        } else {
+            fair_generate(&address)
+        };
+        let mut cells = match solve::solve(start) {
+            Ok(Some(solution)) => solution.cells(),
+            _ => start.cells(),
+        };
+        let i = rng.below(64) as usize;
+        let j = rng.below(64) as usize;
+        match out.len() % 6 {
+            0 => {}
+            1 => {
+                let given = start.cells().iter().position(|&v| v != 0).unwrap_or(0);
+                cells[given] = cells[given] % 8 + 1;
+            }
+            2 => (0..1 + rng.below(20)).for_each(|_| cells[rng.below(64) as usize] = 0),
+            3 => cells.swap(i, j),
+            4 => cells[i] = 9 + rng.below(7) as u8,
+            _ => cells.iter_mut().for_each(|c| *c = rng.below(9) as u8),
+        }
+        out.push((start, cells));
+    }
+    out
+}
+
+/// The page's rules (rules.js) and the CLI's (octoku_core::explain) list the
+/// same problems, with the same words, in the same order, on every case;
+/// and they agree on which boards can be completed.
+#[test]
+fn the_page_explains_a_solution_as_the_cli_does() {
+    let cases = cases();
+    let input: Vec<Value> = cases
+        .iter()
+        .map(|(start, cells)| json!({"start": start.cells().to_vec(), "solution": cells.to_vec()}))
+        .collect();
+    let dir = temp_dir("site-rules");
+    let file = dir.path().join("cases.json");
+    std::fs::write(&file, Value::from(input).to_string()).unwrap();
+    let rules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/rules.js");
+    let script = "const R = require(process.argv[1]); const cases = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')); \
+                  console.log(JSON.stringify(cases.map((c) => ({ problems: R.explain(c.start, c.solution), solvable: R.solvable(c.start) }))));";
+    let out = Command::new("node")
+        .args(["-e", script])
+        .arg(&rules)
+        .arg(&file)
+        .output()
+        .expect("node runs (Node.js is needed for make setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answers.len(), cases.len());
+    let mut kinds = std::collections::BTreeSet::new();
+    for ((start, cells), answer) in cases.iter().zip(&answers) {
+        let solution = Board::from_cells(cells);
+        let expected: Vec<Value> = explain(*start, solution)
+            .iter()
+            .map(|p| serde_json::to_value(problem_info(p)).unwrap())
+            .collect();
+        assert_eq!(
+            answer["problems"],
+            json!(expected),
+            "start {start} solution {solution}"
+        );
+        for p in &expected {
+            kinds.insert(p["kind"].as_str().unwrap().to_string());
+        }
+        let solvable = matches!(solve::solve(*start), Ok(Some(_)));
+        assert_eq!(answer["solvable"], json!(solvable), "start {start}");
+    }
+    assert_eq!(
+        kinds.len(),
+        4,
+        "every kind of problem was compared: {kinds:?}"
+    );
+    assert!(
+        answers.iter().any(|a| a["solvable"] == json!(false)),
+        "an unsolvable published board was compared"
+    );
+}
+
+fn a_site(rpc_url: &str) -> Site {
+    Site {
+        rpc_url: rpc_url.into(),
+        chain: format!("{rpc_url} (chain id 31337)"),
+        chain_id: 31337,
+        arena: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
+            .parse()
+            .unwrap(),
+        puzzle: "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+            .parse()
+            .unwrap(),
+        kind: "fair".into(),
+        from_block: 2,
+    }
+}
+
+/// The site's files are the served page's own (one source); only the head
+/// of index.html differs, and its policy lets the page reach the RPC URL
+/// and nothing else; no file names another address.
+#[test]
+fn the_static_site_is_the_served_page_and_reaches_only_its_rpc_url() {
+    let url = "https://rpc.example.org/v3/abc?key=1";
+    let files = a_site(url).files();
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        names,
+        [
+            "index.html",
+            "app.css",
+            "rules.js",
+            "chain.js",
+            "source.js",
+            "app.js"
+        ]
+    );
+    for ((name, body), (asset, served, _)) in files[1..].iter().zip(page::ASSETS) {
+        assert_eq!(
+            (*name, body.as_str()),
+            (asset, served),
+            "{name} is the served file"
+        );
+    }
+    let html = &files[0].1;
+    let csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src https://rpc.example.org/v3/abc; base-uri 'none'; form-action 'none'";
+    assert!(
+        html.contains(&format!(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">"
+        )),
+        "{html}"
+    );
+    assert!(html.contains("name=\"octoku-site\""), "{html}");
+    assert!(html.contains("&quot;chain_id&quot;:31337"), "{html}");
+    assert!(!html.contains("octoku-token"), "no server, no token");
+    // The served page: the token, the same ABI, no site settings.
+    let served = page::index_html("t0k3n");
+    assert!(served.contains("<meta name=\"octoku-token\" content=\"t0k3n\">"));
+    assert!(!served.contains("octoku-site") && !served.contains("http-equiv"));
+    let abi = format!(
+        "<meta name=\"octoku-abi\" content=\"{}\">",
+        page::abi_json().replace('"', "&quot;")
+    );
+    assert!(html.contains(&abi) && served.contains(&abi));
+    // Nothing reaches out but the RPC URL.
+    for (name, body) in &files {
+        let outside = body
+            .replace(url, "")
+            .replace("https://rpc.example.org/v3/abc", "");
+        for word in ["http://", "https://", "//cdn", "@import", "fonts.g"] {
+            assert!(!outside.contains(word), "{name} references {word}");
+        }
+    }
+    // The served page's policy is unchanged: its own origin only.
+    assert_eq!(
+        page::CSP,
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    );
+}
+
+/// The selectors and the topic the page encodes with are keccak256 of the
+/// signatures written in contracts/IArena.sol and IPuzzle.sol.
+#[test]
+fn the_page_abi_is_the_contracts_abi() {
+    let abi: Value = serde_json::from_str(&page::abi_json()).unwrap();
+    let selector = |sig: &str| hex::encode_prefixed(&keccak256(sig.as_bytes())[..4]);
+    for (name, sig) in [
+        ("solve", "solve(uint256)"),
+        ("boardOf", "boardOf(address)"),
+        ("solvedAt", "solvedAt(address)"),
+        ("generate", "generate(address)"),
+        ("verify", "verify(uint256,uint256)"),
+    ] {
+        assert_eq!(abi[name], json!(selector(sig)), "{sig}");
+    }
+    assert_eq!(
+        abi["Solved"],
+        json!(hex::encode_prefixed(keccak256(
+            b"Solved(address,uint256,uint256)"
+        )))
+    );
+    for (sig, name) in [
+        ("AlreadySolved(address)", "AlreadySolved"),
+        ("WrongSolution()", "WrongSolution"),
+        ("PuzzleNotAContract(address)", "PuzzleNotAContract"),
+    ] {
+        assert_eq!(abi["errors"][selector(sig)], json!(name), "{sig}");
+    }
+}
+
+#[test]
+fn an_rpc_url_the_policy_cannot_hold_is_refused() {
+    for bad in [
+        "ftp://x",
+        "127.0.0.1:8545",
+        "http://a b",
+        "http://a;script-src *",
+        "http://a,b",
+        "http://a'",
+        "http://a#f",
+    ] {
+        let e = site::check_rpc_url(bad).unwrap_err();
+        assert!(matches!(e, ServeError::Input(_)), "{bad}: {e}");
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
+    }
+    site::check_rpc_url("http://127.0.0.1:8545").unwrap();
+    site::check_rpc_url("https://eth.example/v2/KEY").unwrap();
+}
+
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A new or empty directory gets the whole site; a full one is refused,
+/// untouched, unless forced, and then replaced whole; no temporary
+/// directory is left beside it.
+#[test]
+fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
+    let dir = temp_dir("site-write");
+    let dir = dir.path();
+    let out = dir.join("game");
+    let files = a_site("http://127.0.0.1:8545").files();
+    site::write(&out, &files, false).unwrap();
+    let expected = [
+        "app.css",
+        "app.js",
+        "chain.js",
+        "index.html",
+        "rules.js",
+        "source.js",
+    ];
+    assert_eq!(listing(&out), expected);
+    assert_eq!(
+        std::fs::read_to_string(out.join("index.html")).unwrap(),
+        files[0].1
+    );
+
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let e = site::write(&out, &a_site("http://127.0.0.1:9999").files(), false).unwrap_err();
+    assert!(
+        matches!(&e, ServeError::Input(m) if m.contains("not empty") && m.contains("--force")),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine",
+        "untouched"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("index.html")).unwrap(),
+        files[0].1
+    );
+
+    let other = a_site("http://127.0.0.1:9999").files();
+    site::write(&out, &other, true).unwrap();
+    assert_eq!(listing(&out), expected, "replaced whole");
+    assert!(
+        std::fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("127.0.0.1:9999")
+    );
+    assert_eq!(listing(dir), ["game"], "no temporary directory left");
+
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    site::write(&empty, &files, false).unwrap();
+    assert_eq!(listing(&empty), expected);
+
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let e = site::write(&file, &files, true).unwrap_err();
+    assert!(matches!(e, ServeError::Input(_)), "{e}");
+}
+
+/// With no signer the server holds no key: no players, nobody it can
+/// submit for (not even anvil's dev accounts on the embedded chain), and
+/// `submit` sends nothing.
+#[test]
+fn without_a_signer_the_server_signs_nothing() {
+    let dir = temp_dir("site-nosigner");
+    let dir = dir.path();
+    let backend = Backend::open(&Config {
+        state: dir.join("chain.json"),
+        ..Config::default()
+    })
+    .unwrap();
+    assert_eq!(backend.signer(), None);
+    assert!(backend.players().is_empty());
+    let dev0: Address = DEV_ACCOUNTS[0].parse().unwrap();
+    assert!(!backend.can_submit(dev0));
+    let start = backend.seat(dev0).unwrap().start;
+    let solution = solve::solve(start).unwrap().unwrap();
+    assert_eq!(
+        backend.submit(dev0, solution).unwrap(),
+        None,
+        "nothing sent"
+    );
+    assert!(backend.leaderboard().unwrap().is_empty());
+    // Given a key, it signs for it and for the dev accounts, as before.
+    let signed = Backend::open(&Config {
+        state: dir.join("chain.json"),
+        key: Some(PrivateKey::anvil_default()),
+        ..Config::default()
+    })
+    .unwrap();
+    assert_eq!(signed.signer(), Some(dev0));
+    assert_eq!(signed.players().len(), DEV_ACCOUNTS.len());
+}

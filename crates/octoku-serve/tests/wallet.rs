@@ -1,0 +1,911 @@
+//! The page with the player's own wallet, in a real browser: Debian's
+//! headless Chromium through chromedriver (fantoccini), against anvil on a
+//! free loopback port with the fair puzzle and an arena deployed.
+//!
+//! The wallet is an EIP-1193 provider installed by the test before the
+//! page's scripts run (DevTools' `Page.addScriptToEvaluateOnNewDocument`).
+//! Like a wallet extension's in-page provider it makes no network request
+//! itself: it queues each request, and the test, playing the extension's
+//! side, answers it (forwarding JSON-RPC to anvil, where the dev accounts are
+//! unlocked, or rejecting it with code 4001, or reporting another chain), so
+//! the page runs under its own Content-Security-Policy unchanged.
+//!
+//! One game is played end to end on `octoku serve` without a signer and on
+//! the output of `octoku site` served by a plain static file server: a board
+//! read before connecting, connect, the board equals `octoku generate` for
+//! that account, a conflict entered by mouse is shown and explained, the
+//! solution typed, a rejected request, a wrong chain whose switch is
+//! refused, then switched, pending, confirmed, the leaderboard, and an
+//! account change. Screenshots (desktop, phone 360 px, dark) land in
+//! `target/octoku-serve/`.
+//!
+//! Everything started here is stopped by a guard on every path, failure
+//! included: anvil and the browser by the test kit's guards (their process
+//! groups), the servers by their own. Needs `/usr/bin/chromium` and
+//! `/usr/bin/chromedriver` (`make setup-browser`); `OCTOKU_SKIP_BROWSER=1`
+//! skips on a machine without them.
+
+use std::{
+    io::{Read, Write},
+    net::{TcpListener, TcpStream},
+    path::{Path, PathBuf},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    thread::JoinHandle,
+    time::{Duration, Instant},
+};
+
+use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key, wd};
+use octoku_core::{Board, solve::octoku as solve};
+use octoku_evm::{
+    Machine, Puzzle,
+    chain::{self, Chain, PrivateKey, arena::arena_initcode, primitives::Address},
+};
+use octoku_serve::{Config, site};
+use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, temp_dir};
+use serde_json::{Value, json};
+
+/// Every wait is on a condition; this bounds each one (the machine is shared).
+const PATIENCE: Duration = Duration::from_secs(120);
+/// anvil's dev accounts 1, 2 and 3 (their keys are unlocked in anvil).
+const DEV1: &str = DEV_ACCOUNTS[1];
+const DEV2: &str = DEV_ACCOUNTS[2];
+const DEV3: &str = DEV_ACCOUNTS[3];
+const ANVIL_CHAIN_ID: u64 = 31337;
+
+fn shots() -> PathBuf {
+    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// anvil with the fair puzzle and an arena deployed by dev account 0.
+struct Node {
+    _anvil: Anvil,
+    url: String,
+    arena: Address,
+}
+
+fn node() -> Node {
+    let anvil = Anvil::start().expect("anvil");
+    let url = anvil.url();
+    let mut chain = Chain::rpc(&url, &PrivateKey::anvil_default()).unwrap();
+    let puzzle = chain
+        .deploy(Puzzle::Fair.artifact().initcode.to_vec().into())
+        .unwrap()
+        .contract_address
+        .unwrap();
+    let arena = chain
+        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle))
+        .unwrap()
+        .contract_address
+        .unwrap();
+    Node {
+        _anvil: anvil,
+        url,
+        arena,
+    }
+}
+
+/// A plain static file server (GET only, files of one directory), stopped
+/// and joined on drop.
+struct StaticServer {
+    port: u16,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl StaticServer {
+    fn start(root: PathBuf) -> StaticServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopping = stop.clone();
+        let thread = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stopping.load(Ordering::SeqCst) {
+                    break;
+                }
+                let root = root.clone();
+                if let Ok(stream) = stream {
+                    std::thread::spawn(move || serve_file(stream, &root));
+                }
+            }
+        });
+        StaticServer {
+            port,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Answers one request: `GET /` is index.html, `GET /NAME` a file of `root`.
+fn serve_file(mut stream: TcpStream, root: &Path) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => return,
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    let path = head.split_whitespace().nth(1).unwrap_or("/");
+    let name = match path.trim_start_matches('/') {
+        "" => "index.html",
+        n => n,
+    };
+    let safe = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    let body = if safe {
+        std::fs::read(root.join(name)).ok()
+    } else {
+        None
+    };
+    let kind = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    let response = match body {
+        Some(body) => {
+            let mut r = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            )
+            .into_bytes();
+            r.extend(body);
+            r
+        }
+        None => {
+            b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
+        }
+    };
+    let _ = stream.write_all(&response);
+}
+
+/// A WebDriver session in `browser`'s Chromium.
+async fn session(browser: &Browser) -> Client {
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(browser.capabilities())
+        .connect(browser.webdriver_url())
+        .await
+        .expect("a Chromium session")
+}
+
+/// A DevTools command through chromedriver's `goog/cdp/execute`.
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: Value,
+}
+
+impl wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.cmd, "params": self.params}).to_string();
+        (http::Method::POST, Some(body))
+    }
+}
+
+async fn cdp(c: &Client, cmd: &'static str, params: Value) {
+    c.issue_cmd(Cdp { cmd, params })
+        .await
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+}
+
+/// The in-page half of the test's wallet: `window.ethereum` queues each
+/// request for the test (`take`) and settles it with the test's answer.
+const PROVIDER: &str = r#"
+(() => {
+  const queue = [], pending = new Map(), listeners = {};
+  let next = 1;
+  window.__wallet = {
+    take() { return queue.splice(0); },
+    answer(id, result, error) {
+      const p = pending.get(id);
+      if (!p) return;
+      pending.delete(id);
+      if (error) p.reject(Object.assign(new Error(error.message), { code: error.code, data: error.data }));
+      else p.resolve(result);
+    },
+    emit(event, value) { (listeners[event] || []).forEach((f) => f(value)); },
+  };
+  window.ethereum = {
+    request({ method, params }) {
+      return new Promise((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        queue.push({ id, method, params: params || [] });
+      });
+    },
+    on(event, f) { (listeners[event] = listeners[event] || []).push(f); return this; },
+    removeListener(event, f) { listeners[event] = (listeners[event] || []).filter((g) => g !== f); return this; },
+  };
+})();
+"#;
+
+/// What the test's wallet does: its account, its chain, and what it refuses.
+#[derive(Debug, Clone)]
+struct WalletState {
+    account: String,
+    connected: bool,
+    chain_id: u64,
+    reject_send: bool,
+    refuse_switch: bool,
+    hold_receipts: bool,
+    /// Every method the page asked for, in order.
+    seen: Vec<String>,
+}
+
+type Wallet = Arc<Mutex<WalletState>>;
+
+fn rejected(message: &str) -> Value {
+    json!({"code": 4001, "message": message})
+}
+
+/// The extension's half: answers one request of the page.
+async fn answer(
+    wallet: &Wallet,
+    http: &reqwest::Client,
+    node: &str,
+    method: &str,
+    params: &Value,
+) -> (Value, Value) {
+    let forward = {
+        let mut w = wallet.lock().unwrap();
+        w.seen.push(method.to_string());
+        match method {
+            "eth_requestAccounts" => {
+                w.connected = true;
+                return (json!([w.account.to_lowercase()]), Value::Null);
+            }
+            "eth_accounts" => {
+                let accounts = if w.connected {
+                    json!([w.account.to_lowercase()])
+                } else {
+                    json!([])
+                };
+                return (accounts, Value::Null);
+            }
+            "eth_chainId" => return (json!(format!("0x{:x}", w.chain_id)), Value::Null),
+            "wallet_switchEthereumChain" => {
+                if w.refuse_switch {
+                    return (Value::Null, rejected("User rejected the request."));
+                }
+                let want = params[0]["chainId"].as_str().unwrap_or_default();
+                w.chain_id = u64::from_str_radix(want.trim_start_matches("0x"), 16).unwrap();
+                return (Value::Null, Value::Null);
+            }
+            "eth_sendTransaction" if w.reject_send => {
+                return (Value::Null, rejected("User denied transaction signature."));
+            }
+            "eth_getTransactionReceipt" if w.hold_receipts => return (Value::Null, Value::Null),
+            _ => json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}),
+        }
+    };
+    let sent = http
+        .post(node)
+        .header("content-type", "application/json")
+        .body(forward.to_string())
+        .send()
+        .await;
+    let reply: Value = match sent {
+        Ok(r) => serde_json::from_slice(&r.bytes().await.unwrap_or_default()).unwrap_or_default(),
+        Err(e) => json!({"error": {"code": -32603, "message": e.to_string()}}),
+    };
+    match reply.get("error") {
+        Some(error) => (Value::Null, error.clone()),
+        None => (reply["result"].clone(), Value::Null),
+    }
+}
+
+/// Answers the page's wallet requests until the task is aborted.
+async fn pump(c: Client, wallet: Wallet, node: String) {
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    loop {
+        let taken = c
+            .execute(
+                "return window.__wallet ? window.__wallet.take() : [];",
+                vec![],
+            )
+            .await;
+        for request in taken
+            .ok()
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default()
+        {
+            let method = request["method"].as_str().unwrap_or_default();
+            let (result, error) = answer(&wallet, &http, &node, method, &request["params"]).await;
+            let switched = method == "wallet_switchEthereumChain" && error.is_null();
+            let _ = c
+                .execute(
+                    "window.__wallet.answer(arguments[0], arguments[1], arguments[2]);",
+                    vec![request["id"].clone(), result, error],
+                )
+                .await;
+            // As a wallet does: a switch is announced to the page.
+            if switched {
+                let id = format!("0x{:x}", wallet.lock().unwrap().chain_id);
+                let _ = c
+                    .execute(
+                        "window.__wallet.emit('chainChanged', arguments[0]);",
+                        vec![json!(id)],
+                    )
+                    .await;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Waits until `script` (a JS expression) is truthy; returns its value.
+async fn until(c: &Client, script: &str) -> Value {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let v = c
+            .execute(&format!("return ({script});"), vec![])
+            .await
+            .unwrap();
+        let truthy =
+            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
+        if truthy {
+            return v;
+        }
+        if Instant::now() > deadline {
+            let page = c
+                .execute(
+                    "return ['board-status', 'wallet-status', 'result'].map((id) => id + ': ' + document.getElementById(id).textContent).join(' | ');",
+                    vec![],
+                )
+                .await;
+            panic!("timed out waiting for {script}; the page says {page:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn result_says(c: &Client, words: &str) -> String {
+    until(
+        c,
+        &format!("document.getElementById('result').textContent.includes({words:?})"),
+    )
+    .await;
+    text(c, "result").await
+}
+
+async fn shoot(c: &Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(shots().join(name), png).unwrap();
+}
+
+async fn cell(c: &Client, i: usize) -> Element {
+    c.find(Locator::Css(&format!(
+        "#arena-grid .cell[data-index=\"{i}\"]"
+    )))
+    .await
+    .unwrap()
+}
+
+fn as_cells(v: &Value) -> Vec<u8> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u8)
+        .collect()
+}
+
+/// The board `octoku generate` gives `player`: the compiled fair puzzle in revm.
+fn generated(player: &str) -> Board {
+    let address: Address = player.parse().unwrap();
+    Machine::new()
+        .unwrap()
+        .generate(Puzzle::Fair, &address)
+        .unwrap()
+        .value
+}
+
+/// Types the solution with the keyboard: from the top-left cell, a digit on
+/// every empty cell, → between cells, ↓ and Home at each row's end.
+async fn type_solution(c: &Client, givens: &[u8], solution: &[u8]) {
+    cell(c, 0).await.click().await.unwrap();
+    for r in 0..8 {
+        let mut keys = String::new();
+        for col in 0..8 {
+            let i = r * 8 + col;
+            if givens[i] == 0 {
+                keys.push_str(&solution[i].to_string());
+            }
+            if col + 1 < 8 {
+                keys.push(Key::Right.into());
+            }
+        }
+        if r + 1 < 8 {
+            keys.push(Key::Down.into());
+            keys.push(Key::Home.into());
+        }
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(&keys)
+            .await
+            .unwrap();
+    }
+}
+
+fn set(wallet: &Wallet, change: impl FnOnce(&mut WalletState)) {
+    change(&mut wallet.lock().unwrap());
+}
+
+/// The whole game with the wallet on the page at `url`; screenshots are
+/// named `wallet-<name>-...`.
+async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
+    c.set_window_size(900, 1400).await.unwrap();
+    c.goto(url).await.unwrap();
+    until(c, "!document.getElementById('connect').hidden").await;
+    let status = text(c, "board-status").await;
+    assert!(
+        status.starts_with("Connect your wallet to play"),
+        "{status}"
+    );
+
+    // Before connecting: any address reads, read-only (on the static site
+    // through the site's RPC URL, which its policy allows).
+    let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+    c.find(Locator::Id("player"))
+        .await
+        .unwrap()
+        .select_by_value("other")
+        .await
+        .unwrap();
+    let input = c.find(Locator::Id("other")).await.unwrap();
+    input
+        .send_keys(&format!("{stranger}{}", Key::Enter))
+        .await
+        .unwrap();
+    until(
+        c,
+        &format!(
+            "seat && seat.address.toLowerCase() === '{}'",
+            stranger.to_lowercase()
+        ),
+    )
+    .await;
+    let read = as_cells(&until(c, "arena.givens").await);
+    assert_eq!(
+        read,
+        generated(stranger).cells().to_vec(),
+        "the stranger's board"
+    );
+    assert!(text(c, "board-status").await.contains("Read-only"));
+    assert_eq!(
+        until(c, "String(document.getElementById('submit').disabled)").await,
+        json!("true")
+    );
+
+    // Connect (the mouse): the account's board, as `octoku generate` gives it.
+    let player = wallet.lock().unwrap().account.clone();
+    click(c, "connect").await;
+    until(
+        c,
+        &format!(
+            "seat && seat.address.toLowerCase() === '{}'",
+            player.to_lowercase()
+        ),
+    )
+    .await;
+    until(
+        c,
+        "document.getElementById('board-status').textContent.startsWith('Board of')",
+    )
+    .await;
+    let start = generated(&player);
+    let givens = start.cells();
+    assert_eq!(as_cells(&until(c, "arena.givens").await), givens.to_vec());
+    assert_eq!(
+        until(c, "seat.start").await.as_str().unwrap(),
+        start.to_hex(),
+        "the board word"
+    );
+    assert!(
+        text(c, "wallet-status")
+            .await
+            .contains(&player.to_lowercase())
+    );
+    assert_eq!(
+        until(c, "String(document.getElementById('submit').disabled)").await,
+        json!("false")
+    );
+    let solution = solve::solve(start).unwrap().unwrap().cells();
+
+    // A conflict by mouse: a cell, then the pad's digit of a given in its row.
+    let g = givens.iter().position(|&d| d != 0).unwrap();
+    let row = g / 8;
+    let e = (row * 8..row * 8 + 8).find(|&i| givens[i] == 0).unwrap();
+    cell(c, e).await.click().await.unwrap();
+    c.find(Locator::Css(&format!(
+        "#arena-pad button[aria-label='Enter {}']",
+        givens[g]
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    assert_eq!(
+        until(c, &format!("arena.values[{e}]")).await,
+        json!(givens[g])
+    );
+    let conflicts = c
+        .execute(
+            "return [...document.querySelectorAll('#arena-grid .cell.conflict')].map((el) => Number(el.dataset.index));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let conflicts = as_cells(&conflicts);
+    assert!(
+        conflicts.contains(&(e as u8)) && conflicts.contains(&(g as u8)),
+        "the digit and the given it repeats are outlined: {conflicts:?}"
+    );
+    click(c, "check").await;
+    let result = result_says(c, "Invalid").await;
+    assert!(
+        result.contains(&format!("row {} repeats {}", row + 1, givens[g])),
+        "{result}"
+    );
+    let bad = c
+        .find_all(Locator::Css("#arena-grid .cell.bad"))
+        .await
+        .unwrap();
+    assert!(bad.len() >= 2, "{} cells outlined", bad.len());
+    shoot(c, &format!("wallet-{name}-conflict.png")).await;
+
+    // The keyboard: Backspace clears the conflict, then the whole solution.
+    cell(c, e).await.click().await.unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys(&Key::Backspace.to_string())
+        .await
+        .unwrap();
+    assert_eq!(
+        until(c, &format!("arena.values[{e}] === 0")).await,
+        json!(true)
+    );
+    // Undo brings the digit back, redo clears it again, Shift+digit is a
+    // pencil mark read out to screen readers.
+    let active = c.active_element().await.unwrap();
+    active
+        .send_keys(&format!("{}z{}", Key::Control, Key::Null))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(c, &format!("arena.values[{e}]")).await,
+        json!(givens[g])
+    );
+    active
+        .send_keys(&format!("{}y{}", Key::Control, Key::Null))
+        .await
+        .unwrap();
+    assert_eq!(
+        until(c, &format!("arena.values[{e}] === 0")).await,
+        json!(true)
+    );
+    active
+        .send_keys(&format!("{}3{}", Key::Shift, Key::Null))
+        .await
+        .unwrap();
+    let label = until(
+        c,
+        &format!("document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label').endsWith('pencil marks 3') && document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label')"),
+    )
+    .await;
+    assert!(
+        label.as_str().unwrap().ends_with("empty, pencil marks 3"),
+        "{label}"
+    );
+    type_solution(c, &givens, &solution).await;
+    assert_eq!(as_cells(&until(c, "arena.values").await), solution.to_vec());
+    click(c, "check").await;
+    result_says(c, "Valid").await;
+
+    // A rejected request: one line, nothing sent, the entries kept.
+    set(wallet, |w| w.reject_send = true);
+    click(c, "submit").await;
+    let result = result_says(c, "You rejected the transaction in your wallet").await;
+    assert!(result.contains("your entries are kept"), "{result}");
+    assert_eq!(as_cells(&until(c, "arena.values").await), solution.to_vec());
+    set(wallet, |w| w.reject_send = false);
+
+    // A wrong chain: shown at once; a refused switch gets one line.
+    set(wallet, |w| {
+        w.chain_id = 1;
+        w.refuse_switch = true;
+    });
+    c.execute("window.__wallet.emit('chainChanged', '0x1');", vec![])
+        .await
+        .unwrap();
+    until(c, "document.getElementById('wallet-status').textContent.includes('the arena is on chain 31337')").await;
+    click(c, "submit").await;
+    let result = result_says(c, "switching was refused").await;
+    assert!(result.contains("Your wallet is on chain 1"), "{result}");
+    assert_eq!(as_cells(&until(c, "arena.values").await), solution.to_vec());
+
+    // The switch accepted: pending until the receipt comes, then confirmed.
+    set(wallet, |w| {
+        w.refuse_switch = false;
+        w.hold_receipts = true;
+    });
+    click(c, "submit").await;
+    let pending = result_says(c, "Pending: transaction 0x").await;
+    assert!(pending.contains("waiting for it to be mined"), "{pending}");
+    assert_eq!(wallet.lock().unwrap().chain_id, ANVIL_CHAIN_ID, "switched");
+    shoot(c, &format!("wallet-{name}-pending.png")).await;
+    set(wallet, |w| w.hold_receipts = false);
+    let result = result_says(c, "Solved! Rank 1").await;
+    assert!(result.contains("gas used"), "{result}");
+    let tx = text(c, "tx").await;
+    assert!(tx.starts_with("0x") && tx.len() == 66, "{tx}");
+    let seen = wallet.lock().unwrap().seen.clone();
+    for method in [
+        "eth_requestAccounts",
+        "wallet_switchEthereumChain",
+        "eth_sendTransaction",
+        "eth_getTransactionReceipt",
+    ] {
+        assert!(seen.iter().any(|m| m == method), "{method} in {seen:?}");
+    }
+
+    // The leaderboard shows the player, rank 1.
+    until(c, "document.querySelector('#leaderboard tbody tr.me')").await;
+    let row = c
+        .find(Locator::Css("#leaderboard tbody tr.me"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(row.starts_with("1 "), "{row}");
+    assert!(row.to_lowercase().contains(&player.to_lowercase()), "{row}");
+    shoot(c, &format!("wallet-{name}-solved.png")).await;
+
+    // A phone, 360 px wide: the board fits, nothing scrolls sideways.
+    c.set_window_size(360, 1100).await.unwrap();
+    let fits = c
+        .execute(
+            "const g = document.getElementById('arena-grid').getBoundingClientRect(); return [g.width, document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (width, scroll, inner) = (
+        fits[0].as_f64().unwrap(),
+        fits[1].as_f64().unwrap(),
+        fits[2].as_f64().unwrap(),
+    );
+    assert!(
+        width <= inner && scroll <= inner,
+        "grid {width}, page {scroll}, window {inner}"
+    );
+    shoot(c, &format!("wallet-{name}-360.png")).await;
+
+    // The dark theme follows the system's preference.
+    cdp(
+        c,
+        "Emulation.setEmulatedMedia",
+        json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]}),
+    )
+    .await;
+    c.set_window_size(900, 1400).await.unwrap();
+    until(
+        c,
+        "getComputedStyle(document.documentElement).backgroundColor === 'rgb(18, 21, 28)'",
+    )
+    .await;
+    shoot(c, &format!("wallet-{name}-dark.png")).await;
+
+    // Another account in the wallet plays its own board.
+    let other = if player == DEV2 { DEV3 } else { DEV2 };
+    set(wallet, |w| w.account = other.to_string());
+    c.execute(
+        "window.__wallet.emit('accountsChanged', [arguments[0]]);",
+        vec![json!(other.to_lowercase())],
+    )
+    .await
+    .unwrap();
+    until(
+        c,
+        &format!(
+            "seat && seat.address.toLowerCase() === '{}'",
+            other.to_lowercase()
+        ),
+    )
+    .await;
+    assert_eq!(
+        as_cells(&until(c, "arena.givens").await),
+        generated(other).cells().to_vec()
+    );
+}
+
+/// Runs `game` in a browser whose page has the test's wallet as `account`.
+fn with_wallet(name: &str, account: &str, node: &Node, url: &str) {
+    let browser = Browser::start().expect("chromedriver");
+    let wallet: Wallet = Arc::new(Mutex::new(WalletState {
+        account: account.to_string(),
+        connected: false,
+        chain_id: ANVIL_CHAIN_ID,
+        reject_send: false,
+        refuse_switch: false,
+        hold_receipts: false,
+        seen: Vec::new(),
+    }));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // The workspace builds reqwest with rustls and no built-in crypto
+    // provider (see octoku-evm's rpc.rs): the process default is ring.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    runtime.block_on(async {
+        let c = session(&browser).await;
+        cdp(
+            &c,
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": PROVIDER}),
+        )
+        .await;
+        let pumping = tokio::spawn(pump(c.clone(), wallet.clone(), node.url.clone()));
+        play(&c, &wallet, url, name).await;
+        pumping.abort();
+        let _ = pumping.await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_wallet_plays_a_board_on_serve_without_a_signer_in_chromium() {
+    if Browser::skipped() {
+        return;
+    }
+    let node = node();
+    let dir = temp_dir("wallet-serve");
+    let dir = dir.path();
+    let server = octoku_serve::start(Config {
+        port: 0,
+        rpc_url: Some(node.url.clone()),
+        arena: Some(node.arena),
+        state: dir.join("unused.json"),
+        deployments_dir: dir.to_path_buf(),
+        ..Config::default()
+    })
+    .expect("server starts on anvil");
+    assert_eq!(server.backend().signer(), None, "no signer flags: no key");
+    assert!(server.backend().players().is_empty());
+    with_wallet("serve", DEV1, &node, &server.url());
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_wallet_plays_a_board_on_the_static_site_in_chromium() {
+    if Browser::skipped() {
+        return;
+    }
+    let node = node();
+    let dir = temp_dir("wallet-site");
+    let out = dir.path().join("site");
+    let site =
+        site::Site::open(&node.url, Some(node.arena), dir.path()).expect("the chain is read");
+    site::write(&out, &site.files(), false).expect("the site is written");
+    let server = StaticServer::start(out);
+    with_wallet("site", DEV2, &node, &server.url());
+}
+
+/// `octoku serve` with no flags at all (the embedded chain, no signer) in a
+/// browser without a wallet: the page says why nobody can submit and how to
+/// start the server so someone can, and still reads any address's board.
+#[test]
+fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
+    if Browser::skipped() {
+        return;
+    }
+    let dir = temp_dir("wallet-embedded");
+    let server = octoku_serve::start(Config {
+        port: 0,
+        state: dir.path().join("chain.json"),
+        ..Config::default()
+    })
+    .expect("server starts");
+    let browser = Browser::start().expect("chromedriver");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let c = session(&browser).await;
+        c.goto(&server.url()).await.unwrap();
+        until(
+            &c,
+            "document.getElementById('board-status').textContent.includes('no key')",
+        )
+        .await;
+        let status = text(&c, "board-status").await;
+        assert!(
+            status.starts_with("This server holds no key and runs the embedded chain")
+                && status.contains("--private-key")
+                && status.contains("--rpc-url"),
+            "{status}"
+        );
+        assert!(
+            text(&c, "wallet-status")
+                .await
+                .starts_with("No wallet in this browser")
+        );
+        assert_eq!(
+            until(&c, "String(document.getElementById('connect').hidden)").await,
+            json!("true")
+        );
+        let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+        let input = c.find(Locator::Id("other")).await.unwrap();
+        input
+            .send_keys(&format!("{stranger}{}", Key::Enter))
+            .await
+            .unwrap();
+        until(&c, &format!("seat && seat.address === '{stranger}'")).await;
+        let status = text(&c, "board-status").await;
+        assert!(
+            status.contains("Read-only: Check works; this server holds no key: start octoku serve with --private-key"),
+            "{status}"
+        );
+        assert_eq!(
+            until(&c, "String(document.getElementById('submit').disabled)").await,
+            json!("true")
+        );
+        c.close().await.unwrap();
+    });
+    server.stop().unwrap();
+}
