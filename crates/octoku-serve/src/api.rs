@@ -367,7 +367,7 @@ async fn verify(
         .verifier
         .verify(puzzle, start, solution)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(|e| ApiError::internal(e.to_string()))?;
     let mirror = puzzle.mirror_verify(start, solution);
     if call.value != mirror {
         return Err(ApiError::internal(format!(

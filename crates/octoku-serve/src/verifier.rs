@@ -5,10 +5,28 @@
 use std::sync::{Arc, Mutex, mpsc};
 
 use octoku_core::Board;
-use octoku_evm::{Call, Machine, Puzzle};
+use octoku_evm::{Call, EvmError, Machine, Puzzle};
 use tokio::sync::oneshot;
 
-type Reply = oneshot::Sender<Result<Call<bool>, String>>;
+type Reply = oneshot::Sender<Result<Call<bool>, VerifierError>>;
+
+/// Why the verifier gave no verdict.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum VerifierError {
+    /// No verifier thread is taking jobs.
+    #[error("the in-memory EVM is not running")]
+    NotRunning,
+    /// The thread went away before answering.
+    #[error("the in-memory EVM stopped during the call")]
+    Stopped,
+    /// The thread's machine could not be deployed.
+    #[error("cannot start the in-memory EVM: {0}")]
+    Start(EvmError),
+    /// The call failed in the EVM.
+    #[error("verify failed: {0}")]
+    Verify(EvmError),
+}
 
 struct Job {
     puzzle: Puzzle,
@@ -52,7 +70,7 @@ impl Verifier {
         puzzle: Puzzle,
         start: Board,
         solution: Board,
-    ) -> Result<Call<bool>, String> {
+    ) -> Result<Call<bool>, VerifierError> {
         let (reply, answer) = oneshot::channel();
         let job = Job {
             puzzle,
@@ -62,10 +80,8 @@ impl Verifier {
         };
         self.queue
             .send(job)
-            .map_err(|_| "the in-memory EVM is not running".to_string())?;
-        answer
-            .await
-            .map_err(|_| "the in-memory EVM stopped during the call".to_string())?
+            .map_err(|_| VerifierError::NotRunning)?;
+        answer.await.map_err(|_| VerifierError::Stopped)?
     }
 }
 
@@ -83,9 +99,7 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>) {
             match Machine::new() {
                 Ok(m) => machine = Some(m),
                 Err(e) => {
-                    let _ = job
-                        .reply
-                        .send(Err(format!("cannot start the in-memory EVM: {e}")));
+                    let _ = job.reply.send(Err(VerifierError::Start(e)));
                     continue;
                 }
             }
@@ -93,7 +107,7 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>) {
         let Some(m) = machine.as_mut() else { continue };
         let result = m
             .verify(job.puzzle, job.start, job.solution)
-            .map_err(|e| format!("verify failed: {e}"));
+            .map_err(VerifierError::Verify);
         let _ = job.reply.send(result);
     }
 }

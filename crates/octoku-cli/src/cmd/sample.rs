@@ -5,7 +5,7 @@ use std::{process::ExitCode, time::Instant};
 
 use octoku_core::{Address, Board};
 use octoku_evm::{
-    Machine, Puzzle,
+    EvmError, Machine, Puzzle,
     sample::{Tally, sample},
 };
 use rayon::prelude::*;
@@ -84,6 +84,24 @@ struct Sample {
     start: Board,
 }
 
+/// Why a sampling worker stopped: its machine could not be built, or a batch failed.
+#[derive(Debug, thiserror::Error)]
+enum SampleError {
+    /// The worker's in-memory EVM.
+    #[error("{0}")]
+    Machine(EvmError),
+    /// A batch of addresses.
+    #[error("addresses {first}..{last}: {error}")]
+    Batch {
+        /// The first address index of the batch.
+        first: u64,
+        /// One past its last.
+        last: u64,
+        /// What the EVM said.
+        error: EvmError,
+    },
+}
+
 /// Samples on `threads` workers; exit 1 if any board has no solution or the
 /// contract disagrees with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -108,17 +126,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     if parallel::interrupted() {
                         return Ok(None);
                     }
-                    let machine = machine.as_mut().map_err(|e| e.to_string())?;
+                    let machine = machine
+                        .as_mut()
+                        .map_err(|e| SampleError::Machine(e.clone()))?;
                     let first = from + batch * BATCH;
                     let last = (first + BATCH).min(end);
                     let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
-                        .map_err(|e| format!("addresses {first}..{last}: {e}"))?;
+                        .map_err(|error| SampleError::Batch { first, last, error })?;
                     bar.inc(last - first);
                     Ok(Some(t))
                 })
-                .collect::<Result<Vec<_>, String>>()
+                .collect::<Result<Vec<_>, SampleError>>()
         })
-        .map_err(CliError::Evm)?;
+        .map_err(|e| CliError::Evm(e.to_string()))?;
     // The finished prefix: every address below the first skipped batch.
     let done = batches.iter().take_while(|b| b.is_some()).count();
     let t = batches
