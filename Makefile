@@ -10,12 +10,19 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove clean
+.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove package clean
 
-## setup: install the pinned solc-js, forge and anvil into node_modules, and
-## the pinned SMT solver (bitwuzla, PyPI) into .venv-solver, and Debian's
-## chromium + chromedriver for the browser tests (idempotent)
-setup: $(STAMP) $(SOLVER_STAMP) setup-browser
+## setup: everything the tests use (idempotent): setup-node, setup-solver
+## and setup-browser
+setup: setup-node setup-solver setup-browser
+
+## setup-node: the pinned solc-js, forge and anvil into node_modules (all
+## that the build and the demo need)
+setup-node: $(STAMP)
+
+## setup-solver: the pinned SMT solver (bitwuzla, PyPI) into .venv-solver,
+## for the proofs of crates/octoku-prove and `octoku solve --sat`
+setup-solver: $(SOLVER_STAMP)
 
 $(SOLVER_STAMP): tools/solver-requirements.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "octoku setup: $(PYTHON) is missing; install Python 3.9 or newer (it runs the SMT solver), then run make setup again" >&2; exit 1; }
@@ -40,12 +47,13 @@ $(STAMP): package.json package-lock.json tools/solc
 	@touch $(STAMP)
 
 ## demo: several addresses' boards, and a solution checked by the contract
-demo: setup
+## (installs only what it uses: setup-node)
+demo: setup-node
 	$(CARGO) build --release -q -p octoku-cli
 	@bash tools/demo.sh target/release/octoku
 
-## test: formatting, lints, then every suite, cargo and forge
-test: setup lint test-rust test-forge
+## test: formatting, lints, every suite (cargo and forge), then packaging
+test: setup lint test-rust test-forge package
 
 ## lint: rustfmt and clippy (warnings are errors) on every crate and target
 lint:
@@ -57,7 +65,7 @@ test-rust: setup
 
 ## forge-build: every contract and test compiled from scratch; any compiler
 ## warning or forge lint note fails the build
-forge-build: setup
+forge-build: setup-node
 	@out=$$($(NODE_BIN)/forge build --force 2>&1); status=$$?; echo "$$out"; \
 	if [ $$status -ne 0 ]; then exit $$status; fi; \
 	if grep -qi warning <<< "$$out"; then echo "forge build: warnings above; expected none" >&2; exit 1; fi
@@ -66,12 +74,21 @@ test-forge: forge-build
 	$(NODE_BIN)/forge test
 
 ## gas-snapshot: accept the current gas figures into gas-snapshot.txt
-gas-snapshot: setup
+gas-snapshot: setup-node
 	OCTOKU_UPDATE_GAS_SNAPSHOT=1 $(CARGO) test --release -p octoku-evm --test gas_snapshot
 
 ## prove: the symbolic-execution proofs of crates/octoku-prove (also run by test-rust)
-prove: setup
+prove: setup-node setup-solver
 	$(CARGO) test --release -p octoku-prove
+
+## package: what crates.io would get. octoku-core is packaged and built from
+## its .crate alone (its data files must be inside it); the others depend on
+## crates not yet published, so only their file lists are made
+package: setup-node
+	$(CARGO) package --quiet --allow-dirty -p octoku-core
+	@for crate in octoku-evm octoku-prove octoku-serve octoku-cli; do \
+	  $(CARGO) package --quiet --allow-dirty --list -p $$crate > /dev/null || exit 1; \
+	done
 
 clean:
 	rm -rf target node_modules $(SOLVER_VENV)

@@ -298,15 +298,7 @@ impl Files {
             .unwrap();
         fs::create_dir_all(d.join("a-directory")).unwrap();
         // A keystore as cast writes them (password "pw").
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(25);
-        alloy_signer_local::PrivateKeySigner::encrypt_keystore(
-            d,
-            &mut rng,
-            [0x42u8; 32],
-            "pw",
-            Some("keystore.json"),
-        )
-        .unwrap();
+        octoku_testkit::write_keystore(d, "keystore.json", DEV_KEYS[9], "pw");
         files
     }
 

@@ -1,39 +1,11 @@
 //! `octoku prove verify` and `octoku solve --sat`, run as a user runs them.
 
-use std::process::{Command, Output};
-
+use octoku_testkit::{assert_keys, octoku};
 use serde_json::Value;
-
-mod common;
-use common::assert_keys;
-
-fn octoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octoku"))
-        .args(args)
-        .output()
-        .expect("the octoku binary runs")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
 
 /// `octoku prove verify --puzzle PUZZLE --json`, which must exit 0.
 fn proved(puzzle: &str) -> Value {
-    let out = octoku(&["prove", "verify", "--puzzle", puzzle, "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
+    octoku!(&["prove", "verify", "--puzzle", puzzle, "--json"]).json()
 }
 
 /// The fair puzzle's verify is proved equal to the reference's, end to end
@@ -77,27 +49,11 @@ fn prove_verify_fair_proves_and_reports_its_figures() {
     assert_eq!(v["implementation"]["forks"], 0);
 }
 
-#[test]
-fn prove_verify_refuses_the_reference_against_itself() {
-    let out = octoku(&["prove", "verify", "--puzzle", "reference"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("expected golf, fair or classic9"), "{err}");
-}
-
 /// generate: the golfed fill is proved equal to the reference `_fill` on
 /// every seed with at most one redraw, end to end, with its figures.
 #[test]
 fn prove_generate_golf_proves_a_redraw_class_and_reports_its_figures() {
-    let out = octoku(&["prove", "generate", "--redraws", "1", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = octoku!(&["prove", "generate", "--redraws", "1", "--json"]).json();
     assert_keys(
         &v,
         &[
@@ -133,13 +89,16 @@ fn prove_generate_golf_proves_a_redraw_class_and_reports_its_figures() {
 
 #[test]
 fn prove_generate_refuses_the_reference_and_a_class_too_wide() {
-    let out = octoku(&["prove", "generate", "--puzzle", "reference"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("[possible values: golf, fair]"), "{err}");
-    let out = octoku(&["prove", "generate", "--redraws", "7"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--redraws"));
+    let run = octoku!(&["prove", "generate", "--puzzle", "reference"]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("[possible values: golf, fair]"),
+        "{}",
+        run.stderr
+    );
+    let run = octoku!(&["prove", "generate", "--redraws", "7"]);
+    run.code(2);
+    assert!(run.stderr.contains("--redraws"), "{}", run.stderr);
 }
 
 /// On a unique puzzle, --sat finds the bitboard solver's solution and proves
@@ -147,10 +106,8 @@ fn prove_generate_refuses_the_reference_and_a_class_too_wide() {
 #[test]
 fn solve_sat_matches_the_bitboard_solver_on_a_unique_puzzle() {
     let start = "0x0000306106007040030500001420030007010000280004007150682082005130";
-    let sat = json(&octoku(&[
-        "solve", start, "--sat", "--count", "2", "--json",
-    ]));
-    let plain = json(&octoku(&["solve", start, "--count", "2", "--json"]));
+    let sat = octoku!(&["solve", start, "--sat", "--count", "2", "--json"]).json();
+    let plain = octoku!(&["solve", start, "--count", "2", "--json"]).json();
     assert_keys(
         &sat,
         &[
@@ -179,13 +136,12 @@ fn solve_sat_matches_the_bitboard_solver_on_a_unique_puzzle() {
 
 #[test]
 fn solve_sat_reports_no_solution_with_exit_1() {
-    let out = octoku(&[
+    let run = octoku!(&[
         "solve",
         "0x5000000500000000000000000000000000000000000000000000000000000000",
         "--sat",
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("no solution for"));
+    assert!(run.code(1).starts_with("no solution for"), "{}", run.stdout);
 }
 
 /// The golfed 9×9 validator's verify is proved equal to the reference's
@@ -231,28 +187,24 @@ fn prove_verify_classic9_proves_in_six_queries() {
 /// of the classic 9×9 proof takes several seconds; the limit here is 1 s).
 #[test]
 fn an_undecided_query_says_so_and_never_proved() {
-    let out = Command::new(env!("CARGO_BIN_EXE_octoku"))
+    let run = octoku!()
         .args(["prove", "verify", "--puzzle", "classic9"])
         .env("OCTOKU_SOLVER_TIME_LIMIT", "1")
-        .output()
-        .expect("the octoku binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+        .run();
+    let (stdout, stderr) = (run.code(3), &run.stderr);
     assert!(stderr.contains("undecided"), "{stderr}");
     assert!(stderr.contains("nothing is proved"), "{stderr}");
     assert!(!stdout.contains("proved for all"), "{stdout}");
 
-    let bad = Command::new(env!("CARGO_BIN_EXE_octoku"))
+    let bad = octoku!()
         .args(["prove", "verify", "--puzzle", "golf"])
         .env("OCTOKU_SOLVER_TIME_LIMIT", "soon")
-        .output()
-        .expect("the octoku binary runs");
-    assert_ne!(bad.status.code(), Some(0));
+        .run();
+    assert_ne!(bad.code, 0);
     assert!(
-        String::from_utf8_lossy(&bad.stderr).contains("OCTOKU_SOLVER_TIME_LIMIT"),
+        bad.stderr.contains("OCTOKU_SOLVER_TIME_LIMIT"),
         "{}",
-        String::from_utf8_lossy(&bad.stderr)
+        bad.stderr
     );
 }
 
@@ -261,24 +213,20 @@ fn an_undecided_query_says_so_and_never_proved() {
 /// prove.
 #[test]
 fn two_proofs_into_one_directory_take_turns() {
-    let runs: Vec<std::process::Child> = (0..2)
+    let runs: Vec<_> = (0..2)
         .map(|_| {
-            Command::new(env!("CARGO_BIN_EXE_octoku"))
+            octoku!()
                 .args(["prove", "generate", "--redraws", "0"])
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
                 .spawn()
-                .expect("the octoku binary runs")
+                .expect("octoku starts")
         })
         .collect();
     for run in runs {
-        let out = run.wait_with_output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
+        let run = run.finish();
+        assert!(
+            run.ok().starts_with("proved for every 256-bit seed"),
             "{}",
-            String::from_utf8_lossy(&out.stderr)
+            run.stdout
         );
-        assert!(String::from_utf8_lossy(&out.stdout).starts_with("proved for every 256-bit seed"));
     }
 }

@@ -4,14 +4,7 @@
 //! accounts may play (chain id 31337), an address with no key is read-only,
 //! and the leaderboard is read from the arena's `Solved` events.
 
-use std::{
-    net::{TcpListener, TcpStream},
-    os::unix::process::CommandExt,
-    path::PathBuf,
-    process::{Child, Command, Stdio},
-    sync::atomic::{AtomicU64, Ordering},
-    time::{Duration, Instant},
-};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use octoku_core::{Board, solve};
 use octoku_evm::{
@@ -19,88 +12,18 @@ use octoku_evm::{
     chain::{self, Chain, PrivateKey, TxOptions, arena::arena_initcode, primitives::U256},
 };
 use octoku_serve::{Config, start};
+use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, page_token, temp_dir};
 use serde_json::{Value, json};
 
-/// anvil's dev key 5 (public): the server's signer here.
-const KEY5: &str = "8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba";
-const DEV5: &str = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
-const DEV6: &str = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-/// anvil, in its own process group, killed (that group, by its id) on drop.
-struct Anvil(Child);
-
-impl Drop for Anvil {
-    fn drop(&mut self) {
-        if let Ok(None) = self.0.try_wait() {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", self.0.id())])
-                .stderr(Stdio::null())
-                .status();
-            let _ = self.0.kill();
-        }
-        let _ = self.0.wait();
-    }
-}
-
-/// The native anvil of `make setup` when there is one, else the npm wrapper.
-fn anvil_binary() -> PathBuf {
-    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../node_modules");
-    let native = std::fs::read_dir(modules.join("@foundry-rs"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path().join("bin/anvil"))
-        .find(|p| p.is_file() && p.to_string_lossy().contains("anvil-"));
-    let bin = native.unwrap_or_else(|| modules.join(".bin/anvil"));
-    assert!(
-        bin.exists(),
-        "{} is missing: run `make setup`",
-        bin.display()
-    );
-    bin
-}
-
-fn anvil() -> (Anvil, String) {
-    let port = free_port();
-    let child = Command::new(anvil_binary())
-        .args([
-            "--host",
-            "127.0.0.1",
-            "--port",
-            &port.to_string(),
-            "--silent",
-        ])
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("anvil starts");
-    let anvil = Anvil(child);
-    let url = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let key = PrivateKey::anvil_default();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() || Chain::rpc(&url, &key).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "anvil did not answer within 30 s"
-        );
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    (anvil, url)
-}
+/// The server signs with dev account 5; dev account 6 is a second player.
+const DEV5: &str = DEV_ACCOUNTS[5];
+const DEV6: &str = DEV_ACCOUNTS[6];
 
 #[test]
 fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_events() {
-    let (_anvil, url) = anvil();
-    let key = PrivateKey::parse(KEY5).unwrap();
+    let anvil = Anvil::start().expect("anvil starts");
+    let url = anvil.url();
+    let key = PrivateKey::parse(DEV_KEYS[5]).unwrap();
     let mut chain = Chain::rpc(&url, &key).unwrap();
     let puzzle = chain
         .deploy(Puzzle::Fair.artifact().initcode.to_vec().into())
@@ -114,7 +37,8 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
         .unwrap();
     drop(chain);
 
-    let dir = std::env::temp_dir().join(format!("octoku-serve-anvil-{}", std::process::id()));
+    let temp = temp_dir("serve-anvil");
+    let dir = temp.path().to_path_buf();
     let server = start(Config {
         port: 0,
         rpc_url: Some(url.clone()),
@@ -132,7 +56,7 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
     })
     .expect("server starts on anvil");
     let signer: chain::primitives::Address = DEV5.parse().unwrap();
-    let mut watcher = Chain::rpc(&url, &PrivateKey::parse(KEY5).unwrap()).unwrap();
+    let mut watcher = Chain::rpc(&url, &PrivateKey::parse(DEV_KEYS[5]).unwrap()).unwrap();
     let before = watcher.balance(signer).unwrap();
     // Gas of the one transaction the signer sends for itself (the others
     // are refused before sending, or signed by dev account 6).
@@ -163,12 +87,7 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
         };
         // The page's token, as the page reads it.
         let page = http.get(&base).send().await.unwrap().text().await.unwrap();
-        let token = page
-            .split("name=\"octoku-token\" content=\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .unwrap()
-            .to_string();
+        let token = page_token(&page).expect("the page's token").to_string();
         let submit = |player: &str, solution: Board| {
             let http = http.clone();
             let url = format!("{base}api/submit");

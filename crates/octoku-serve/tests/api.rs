@@ -1,11 +1,7 @@
 //! The JSON API and the security rules, through the router with tower's
 //! `oneshot` (no socket): each rule of the README's security list has a test.
 
-use std::{
-    net::SocketAddr,
-    path::PathBuf,
-    sync::{Arc, atomic::AtomicU32, atomic::Ordering},
-};
+use std::{net::SocketAddr, sync::Arc};
 
 use axum::{
     Router,
@@ -26,31 +22,22 @@ use octoku_serve::{
     guard::{Guard, TOKEN_HEADER},
     router,
 };
+use octoku_testkit::{DEV_ACCOUNTS, DEV_KEYS, TempDir, temp_dir};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
 const TOKEN: &str = "test-token-0123456789abcdef";
 const BOUND: &str = "127.0.0.1:8580";
-const DEV1: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
-/// anvil's dev key 3 (public), used as an explicit server signer.
-const KEY3: &str = "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
+const DEV1: &str = DEV_ACCOUNTS[1];
 
-fn temp_state(name: &str) -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "octoku-serve-api-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir.join("chain.json")
-}
-
-fn config(name: &str) -> Config {
-    Config {
-        state: temp_state(name),
+/// A config on a fresh embedded chain in a temp dir (kept by the guard).
+fn config(name: &str) -> (Config, TempDir) {
+    let dir = temp_dir(name);
+    let config = Config {
+        state: dir.path().join("chain.json"),
         ..Config::default()
-    }
+    };
+    (config, dir)
 }
 
 fn app_with(config: &Config) -> Router {
@@ -59,8 +46,9 @@ fn app_with(config: &Config) -> Router {
     router(backend, Guard::with_token("127.0.0.1", addr, TOKEN.into()))
 }
 
-fn app(name: &str) -> Router {
-    app_with(&config(name))
+fn app(name: &str) -> (Router, TempDir) {
+    let (config, dir) = config(name);
+    (app_with(&config), dir)
 }
 
 struct Answer {
@@ -114,7 +102,7 @@ fn solution_of(start: &str) -> Board {
 
 #[tokio::test]
 async fn page_carries_the_token_and_loads_nothing_from_the_network() {
-    let app = app("page");
+    let (app, _dir) = app("page");
     let page = send(&app, get("/")).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(
@@ -139,7 +127,7 @@ async fn page_carries_the_token_and_loads_nothing_from_the_network() {
 
 #[tokio::test]
 async fn host_header_must_name_this_server() {
-    let app = app("host");
+    let (app, _dir) = app("host");
     for (host, status) in [
         ("127.0.0.1:8580", StatusCode::OK),
         ("localhost:8580", StatusCode::OK),
@@ -174,7 +162,7 @@ async fn host_header_must_name_this_server() {
 
 #[tokio::test]
 async fn submit_needs_the_page_token() {
-    let app = app("token");
+    let (app, _dir) = app("token");
     let start = fair_generate(&DEV1.parse().unwrap()).to_hex();
     let body = json!({"player": DEV1, "solution": solution_of(&start).to_hex()}).to_string();
     for token in [None, Some(""), Some("wrong"), Some(&TOKEN[1..])] {
@@ -191,7 +179,7 @@ async fn submit_needs_the_page_token() {
 
 #[tokio::test]
 async fn no_cors_headers_even_for_a_foreign_origin() {
-    let app = app("cors");
+    let (app, _dir) = app("cors");
     let requests = [
         Request::get("/api/info")
             .header(header::HOST, BOUND)
@@ -223,7 +211,7 @@ async fn no_cors_headers_even_for_a_foreign_origin() {
 
 #[tokio::test]
 async fn bodies_above_64_kib_are_refused_with_413() {
-    let app = app("limit");
+    let (app, _dir) = app("limit");
     let big = format!(
         "{{\"start\":\"0x0\",\"solution\":\"0x0\",\"pad\":\"{}\"}}",
         "x".repeat(MAX_BODY)
@@ -286,7 +274,7 @@ impl futures_core::Stream for Chunks {
 
 #[tokio::test]
 async fn malformed_json_and_boards_get_400_with_the_cli_line() {
-    let app = app("malformed");
+    let (app, _dir) = app("malformed");
     let cases: [(&str, &str, String); 6] = [
         ("/api/verify", "{not json", String::new()),
         ("/api/verify", "{\"start\":\"0x0\"}", String::new()),
@@ -346,7 +334,7 @@ async fn malformed_json_and_boards_get_400_with_the_cli_line() {
 
 #[tokio::test]
 async fn board_verify_submit_and_leaderboard_on_the_fair_arena() {
-    let app = app("flow");
+    let (app, _dir) = app("flow");
     let info: Info = send(&app, get("/api/info")).await.json();
     assert_eq!(info.puzzle, "fair");
     assert!(info.players.iter().any(|p| p.address == DEV1));
@@ -441,7 +429,7 @@ async fn board_verify_submit_and_leaderboard_on_the_fair_arena() {
 
 #[tokio::test]
 async fn an_unsolvable_published_board_is_flagged_with_its_reason() {
-    let config = config("unsolvable");
+    let (config, _dir) = config("unsolvable");
     // The published (reference) puzzle and an arena on it.
     let key = PrivateKey::anvil_default();
     let mut chain = Chain::embedded(&config.state, &key, true).unwrap();
@@ -480,7 +468,7 @@ async fn an_unsolvable_published_board_is_flagged_with_its_reason() {
 
 #[tokio::test]
 async fn practice_puzzles_of_any_size_have_one_solution() {
-    let app = app("practice");
+    let (app, _dir) = app("practice");
     for size in [4, 9, 16] {
         let body = json!({"size": size, "seed": 5}).to_string();
         let a = send(&app, post("/api/puzzle", body.clone(), None)).await;
@@ -509,18 +497,19 @@ async fn practice_puzzles_of_any_size_have_one_solution() {
 
 #[tokio::test]
 async fn the_signer_key_never_reaches_the_page_or_an_answer() {
+    let (config, _dir) = config("secret");
     let config = Config {
-        key: Some(PrivateKey::parse(KEY3).unwrap()),
-        ..config("secret")
+        key: Some(PrivateKey::parse(DEV_KEYS[3]).unwrap()),
+        ..config
     };
+    // Sixteen hex digits of a key, without its 0x.
+    let part = |key: &str| key[2..18].to_string();
     assert!(
-        !format!("{config:?}").contains(&KEY3[..16]),
+        !format!("{config:?}").contains(&part(DEV_KEYS[3])),
         "Debug hides the key"
     );
     let app = app_with(&config);
-    let signer: Address = "0x90F79bf6EB2c4f870365E785982E1f101E93b906"
-        .parse()
-        .unwrap();
+    let signer: Address = DEV_ACCOUNTS[3].parse().unwrap();
     let info: Info = send(&app, get("/api/info")).await.json();
     assert_eq!(info.signer, Some(signer.to_checksum(None)));
     assert_eq!(info.players[0].label, "server signer");
@@ -548,9 +537,11 @@ async fn the_signer_key_never_reaches_the_page_or_an_answer() {
         }
     }
     assert!(seen.contains("\"rank\":1"), "the signer solved");
-    assert!(!seen.to_ascii_lowercase().contains(&KEY3[..16]));
     // Nor any dev key: the dev accounts sign on the server only.
-    assert!(!seen.contains("ac0974bec39a17e3"));
+    let seen = seen.to_ascii_lowercase();
+    for key in DEV_KEYS {
+        assert!(!seen.contains(&part(key)), "a dev key was shown");
+    }
 }
 
 #[test]
@@ -572,7 +563,7 @@ fn a_non_loopback_host_gets_a_warning() {
 
 #[tokio::test]
 async fn the_readme_verify_example_answers_as_documented() {
-    let app = app("readme");
+    let (app, _dir) = app("readme");
     // The public mainnet solve of the published puzzle (README, JSON API).
     let body = "{\"start\":\"0x0000010000000000000700000000040200000000030000800000006000500000\",\"solution\":\"0x6573214814286735824756133615847227814356536472817832156441563827\"}";
     let a = send(&app, post("/api/verify", body, None)).await;
@@ -584,7 +575,7 @@ async fn the_readme_verify_example_answers_as_documented() {
 
 #[tokio::test]
 async fn practice_text_reads_and_writes_the_seed_003_form() {
-    let app = app("text");
+    let (app, _dir) = app("text");
     // Seed 003's own example, with its header's trailing space.
     let seed = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
     let a = send(

@@ -3,126 +3,46 @@
 //! loopback port with a fresh embedded chain. Screenshots are saved under
 //! `target/octoku-serve/` for people to look at.
 //!
-//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`make setup`
-//! installs them). Set `OCTOKU_SKIP_BROWSER=1` to skip on a machine without
-//! them; without it, a missing browser fails the test with that hint.
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`make
+//! setup-browser` installs them). Set `OCTOKU_SKIP_BROWSER=1` to skip on a
+//! machine without them; without it, a missing browser fails the test with
+//! that hint. The test kit's [`Browser`] guard ends chromedriver and
+//! Chromium when a test ends, a failed one included.
 
 use std::{
-    net::TcpListener,
     path::PathBuf,
-    process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
 
 use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key};
 use octoku_core::{Board, solve};
 use octoku_serve::{Config, Running, start};
+use octoku_testkit::{Browser, TempDir, temp_dir};
 use serde_json::{Value, json};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "octoku-serve-browser-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn shots() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/octoku-serve");
+    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-/// chromedriver on a free loopback port, killed (by its own handle) on drop.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Whether to run: false only when the browser is missing and skipping was asked for.
-fn browser_present() -> bool {
-    let present =
-        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
-    if !present {
-        if std::env::var_os("OCTOKU_SKIP_BROWSER").is_some() {
-            eprintln!("skipped: no {CHROMIUM} or {CHROMEDRIVER} (OCTOKU_SKIP_BROWSER is set)");
-            return false;
-        }
-        panic!(
-            "no {CHROMIUM} or {CHROMEDRIVER}: run `make setup` (apt-get install chromium chromium-driver), or set OCTOKU_SKIP_BROWSER=1"
-        );
-    }
-    true
-}
-
-fn driver() -> Driver {
-    let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .arg("--allowed-ips=127.0.0.1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let url = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "chromedriver did not listen within 20 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Driver { child, url }
-}
-
-async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
+/// A WebDriver session in `browser`'s Chromium.
+async fn session(browser: &Browser) -> Client {
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&driver.url)
+        .capabilities(browser.capabilities())
+        .connect(browser.webdriver_url())
         .await
         .expect("a Chromium session")
 }
 
-fn server(name: &str) -> (Running, PathBuf) {
-    let dir = scratch(name);
+/// The server on a fresh embedded chain in a temp dir (kept alive by the
+/// returned guard).
+fn server(name: &str) -> (Running, TempDir) {
+    let dir = temp_dir(name);
     let running = start(Config {
         port: 0,
-        state: dir.join("chain.json"),
+        state: dir.path().join("chain.json"),
         ..Config::default()
     })
     .expect("server starts");
@@ -148,8 +68,41 @@ async fn until(c: &Client, script: &str) -> Value {
     }
 }
 
+/// Waits until the text of the element with id `id` passes `test` (a JS
+/// string method call, e.g. `startsWith('Valid')`); returns that text.
+async fn text_when(c: &Client, id: &str, test: &str) -> String {
+    until(
+        c,
+        &format!("document.getElementById('{id}').textContent.{test}"),
+    )
+    .await;
+    text(c, id).await
+}
+
 async fn text(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// What a screen reader reads for cell `i` of `grid`.
+async fn aria_label(c: &Client, grid: &str, i: usize) -> String {
+    let cell = cell(c, grid, i).await;
+    cell.attr("aria-label").await.unwrap().unwrap()
+}
+
+/// Presses `key` with `modifier` held (Ctrl+Z, Shift+3) on `element`.
+async fn chord(element: &Element, modifier: Key, key: char) {
+    let keys = format!("{modifier}{key}{}", Key::Null);
+    element.send_keys(&keys).await.unwrap();
+}
+
+/// Clicks the element with id `id`.
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 async fn shoot(c: &Client, name: &str) -> PathBuf {
@@ -210,111 +163,214 @@ fn as_cells(v: &Value) -> Vec<u8> {
         .collect()
 }
 
-#[test]
-fn arena_type_check_submit_and_leaderboard_in_chromium() {
-    if !browser_present() {
+/// Runs `test` in a WebDriver session on the page of a fresh server, in a
+/// `width`×`height` window; then closes the session and stops the server.
+/// The guards end Chromium, chromedriver and the server if `test` panics.
+fn on_the_page(name: &str, (width, height): (u32, u32), test: impl AsyncFnOnce(&Client)) {
+    if Browser::skipped() {
         return;
     }
-    let (server, dir) = server("arena");
-    let driver = driver();
+    let (server, _dir) = server(name);
+    let browser = Browser::start().expect("chromedriver starts");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let c = browser(&driver, &dir.join("profile")).await;
-        c.set_window_size(900, 1400).await.unwrap();
+        let c = session(&browser).await;
+        c.set_window_size(width, height).await.unwrap();
         c.goto(&server.url()).await.unwrap();
-        until(&c, "document.getElementById('board-status').textContent.startsWith('Board of')").await;
-        let start = until(&c, "seat && seat.start").await.as_str().unwrap().to_string();
-        let address = until(&c, "seat.address").await.as_str().unwrap().to_string();
-        assert_eq!(address, "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "the server signer plays first");
+        test(&c).await;
+        c.close().await.unwrap();
+    });
+    server.stop().unwrap();
+}
+
+#[test]
+fn arena_type_check_submit_and_leaderboard_in_chromium() {
+    on_the_page("arena", (900, 1400), async |c| {
+        text_when(c, "board-status", "startsWith('Board of')").await;
+        let start = until(c, "seat && seat.start")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string();
+        let address = until(c, "seat.address").await.as_str().unwrap().to_string();
+        assert_eq!(
+            address,
+            octoku_testkit::DEV_ACCOUNTS[0],
+            "the server signer plays first"
+        );
         let start_board: Board = start.parse().unwrap();
         let givens = start_board.cells();
         let solution = solve::solve(start_board).unwrap().unwrap().cells();
 
         // Givens are marked and labelled for screen readers.
         let g = givens.iter().position(|&d| d != 0).unwrap();
-        let given_cell = cell(&c, "arena-grid", g).await;
-        assert!(given_cell.attr("class").await.unwrap().unwrap().contains("given"));
+        let given_cell = cell(c, "arena-grid", g).await;
+        assert!(
+            given_cell
+                .attr("class")
+                .await
+                .unwrap()
+                .unwrap()
+                .contains("given")
+        );
         let label = given_cell.attr("aria-label").await.unwrap().unwrap();
-        assert_eq!(label, format!("row {} column {}, given {}", g / 8 + 1, g % 8 + 1, givens[g]));
+        assert_eq!(
+            label,
+            format!(
+                "row {} column {}, given {}",
+                g / 8 + 1,
+                g % 8 + 1,
+                givens[g]
+            )
+        );
 
         // A conflict: the first empty cell of the given's row gets the given's digit.
         let row = g / 8;
         let e = (row * 8..row * 8 + 8).find(|&i| givens[i] == 0).unwrap();
-        cell(&c, "arena-grid", e).await.click().await.unwrap();
-        c.active_element().await.unwrap().send_keys(&givens[g].to_string()).await.unwrap();
-        let conflicts = c.find_all(Locator::Css("#arena-grid .cell.conflict")).await.unwrap();
-        assert_eq!(conflicts.len(), 2, "the typed digit and the given it repeats");
-        let label = cell(&c, "arena-grid", e).await.attr("aria-label").await.unwrap().unwrap();
+        cell(c, "arena-grid", e).await.click().await.unwrap();
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(&givens[g].to_string())
+            .await
+            .unwrap();
+        let conflicts = c
+            .find_all(Locator::Css("#arena-grid .cell.conflict"))
+            .await
+            .unwrap();
+        assert_eq!(
+            conflicts.len(),
+            2,
+            "the typed digit and the given it repeats"
+        );
+        let label = aria_label(c, "arena-grid", e).await;
         assert!(label.ends_with(", repeated"), "{label}");
-        shoot(&c, "arena-conflict.png").await;
+        shoot(c, "arena-conflict.png").await;
 
         // Check on the partial board: invalid, offending cells outlined.
-        c.find(Locator::Id("check")).await.unwrap().click().await.unwrap();
-        until(&c, "document.getElementById('result').textContent.includes('Invalid')").await;
-        let result = text(&c, "result").await;
-        assert!(result.contains("verify gas") && result.contains("repeats"), "{result}");
-        let bad = c.find_all(Locator::Css("#arena-grid .cell.bad")).await.unwrap();
+        click(c, "check").await;
+        let result = text_when(c, "result", "includes('Invalid')").await;
+        assert!(
+            result.contains("verify gas") && result.contains("repeats"),
+            "{result}"
+        );
+        let bad = c
+            .find_all(Locator::Css("#arena-grid .cell.bad"))
+            .await
+            .unwrap();
         assert!(bad.len() >= 2, "{} cells outlined", bad.len());
-        shoot(&c, "arena-invalid.png").await;
+        shoot(c, "arena-invalid.png").await;
 
         // Backspace clears, Ctrl+Z brings the digit back, Ctrl+Y clears it again.
-        cell(&c, "arena-grid", e).await.click().await.unwrap();
+        cell(c, "arena-grid", e).await.click().await.unwrap();
         let active = c.active_element().await.unwrap();
         active.send_keys(&Key::Backspace.to_string()).await.unwrap();
-        assert_eq!(until(&c, &format!("arena.values[{e}] === 0")).await, json!(true));
-        active.send_keys(&format!("{}z{}", Key::Control, Key::Null)).await.unwrap();
-        assert_eq!(until(&c, &format!("arena.values[{e}]")).await, json!(givens[g]));
-        active.send_keys(&format!("{}y{}", Key::Control, Key::Null)).await.unwrap();
-        assert_eq!(until(&c, &format!("arena.values[{e}] === 0")).await, json!(true));
+        assert_eq!(
+            until(c, &format!("arena.values[{e}] === 0")).await,
+            json!(true)
+        );
+        chord(&active, Key::Control, 'z').await;
+        assert_eq!(
+            until(c, &format!("arena.values[{e}]")).await,
+            json!(givens[g])
+        );
+        chord(&active, Key::Control, 'y').await;
+        assert_eq!(
+            until(c, &format!("arena.values[{e}] === 0")).await,
+            json!(true)
+        );
         // Shift+digit: a pencil mark, read out to screen readers.
-        active.send_keys(&format!("{}3{}", Key::Shift, Key::Null)).await.unwrap();
-        let label = cell(&c, "arena-grid", e).await.attr("aria-label").await.unwrap().unwrap();
+        chord(&active, Key::Shift, '3').await;
+        let label = aria_label(c, "arena-grid", e).await;
         assert!(label.ends_with("empty, pencil marks 3"), "{label}");
 
         // The whole solution with the keyboard, then Check: valid.
-        type_solution(&c, "arena-grid", 8, &givens, &solution, &["1", "2", "3", "4", "5", "6", "7", "8"]).await;
+        type_solution(
+            c,
+            "arena-grid",
+            8,
+            &givens,
+            &solution,
+            &["1", "2", "3", "4", "5", "6", "7", "8"],
+        )
+        .await;
         let typed = as_cells(&c.execute("return arena.values;", vec![]).await.unwrap());
         assert_eq!(typed, solution.to_vec());
-        assert!(c.find_all(Locator::Css("#arena-grid .cell.conflict")).await.unwrap().is_empty());
-        c.find(Locator::Id("check")).await.unwrap().click().await.unwrap();
-        until(&c, "document.getElementById('result').textContent.startsWith('Valid')").await;
-        let result = text(&c, "result").await;
+        assert!(
+            c.find_all(Locator::Css("#arena-grid .cell.conflict"))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        click(c, "check").await;
+        let result = text_when(c, "result", "startsWith('Valid')").await;
         assert!(result.contains("verify gas"), "{result}");
 
         // Submit on the embedded chain: rank 1, the transaction, the leaderboard.
-        c.find(Locator::Id("submit")).await.unwrap().click().await.unwrap();
-        until(&c, "document.getElementById('result').textContent.includes('Rank 1')").await;
-        let tx = text(&c, "tx").await;
+        click(c, "submit").await;
+        text_when(c, "result", "includes('Rank 1')").await;
+        let tx = text(c, "tx").await;
         assert!(tx.starts_with("0x") && tx.len() == 66, "{tx}");
-        until(&c, &format!("document.querySelector('#leaderboard tbody').textContent.includes('{address}')")).await;
-        let rows = c.find_all(Locator::Css("#leaderboard tbody tr.me")).await.unwrap();
+        until(
+            c,
+            &format!(
+                "document.querySelector('#leaderboard tbody').textContent.includes('{address}')"
+            ),
+        )
+        .await;
+        let rows = c
+            .find_all(Locator::Css("#leaderboard tbody tr.me"))
+            .await
+            .unwrap();
         assert_eq!(rows.len(), 1);
-        assert!(rows[0].text().await.unwrap().starts_with("1 "), "rank 1 first");
+        assert!(
+            rows[0].text().await.unwrap().starts_with("1 "),
+            "rank 1 first"
+        );
         // The README's picture: the solved board at a phone-to-tablet width.
         c.set_window_size(560, 1080).await.unwrap();
-        shoot(&c, "arena-solved.png").await;
+        shoot(c, "arena-solved.png").await;
 
         // Submitting again: the arena's AlreadySolved, by name.
-        c.find(Locator::Id("submit")).await.unwrap().click().await.unwrap();
-        until(&c, "document.getElementById('result').textContent.includes('AlreadySolved')").await;
+        click(c, "submit").await;
+        text_when(c, "result", "includes('AlreadySolved')").await;
 
         // A typed address is read-only; its board comes from the contract.
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-        c.find(Locator::Id("player")).await.unwrap().select_by_value("other").await.unwrap();
+        c.find(Locator::Id("player"))
+            .await
+            .unwrap()
+            .select_by_value("other")
+            .await
+            .unwrap();
         let input = c.find(Locator::Id("other")).await.unwrap();
-        input.send_keys(&format!("{stranger}{}", Key::Enter)).await.unwrap();
-        until(&c, &format!("seat && seat.address === '{stranger}'")).await;
-        assert!(text(&c, "board-status").await.contains("Read-only"));
-        let disabled = c.find(Locator::Id("submit")).await.unwrap().prop("disabled").await.unwrap();
+        input
+            .send_keys(&format!("{stranger}{}", Key::Enter))
+            .await
+            .unwrap();
+        until(c, &format!("seat && seat.address === '{stranger}'")).await;
+        assert!(text(c, "board-status").await.contains("Read-only"));
+        let disabled = c
+            .find(Locator::Id("submit"))
+            .await
+            .unwrap()
+            .prop("disabled")
+            .await
+            .unwrap();
         assert_eq!(disabled.as_deref(), Some("true"));
 
         // 360 px wide: the board fits, nothing scrolls sideways.
         c.set_window_size(360, 1000).await.unwrap();
-        c.find(Locator::Id("player")).await.unwrap().select_by_index(0).await.unwrap();
-        until(&c, "seat && seat.address.startsWith('0xf39F')").await;
+        c.find(Locator::Id("player"))
+            .await
+            .unwrap()
+            .select_by_index(0)
+            .await
+            .unwrap();
+        until(c, "seat && seat.address.startsWith('0xf39F')").await;
         let fits = c
             .execute(
                 "const g = document.getElementById('arena-grid').getBoundingClientRect(); return [g.width, document.documentElement.scrollWidth, window.innerWidth];",
@@ -322,47 +378,31 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
             )
             .await
             .unwrap();
-        let (width, scroll, inner) = (fits[0].as_f64().unwrap(), fits[1].as_f64().unwrap(), fits[2].as_f64().unwrap());
-        assert!(width <= inner && scroll <= inner, "grid {width}, page {scroll}, window {inner}");
-        shoot(&c, "arena-360.png").await;
-        c.close().await.unwrap();
+        let (width, scroll, inner) = (
+            fits[0].as_f64().unwrap(),
+            fits[1].as_f64().unwrap(),
+            fits[2].as_f64().unwrap(),
+        );
+        assert!(
+            width <= inner && scroll <= inner,
+            "grid {width}, page {scroll}, window {inner}"
+        );
+        shoot(c, "arena-360.png").await;
     });
-    server.stop().unwrap();
 }
 
 #[test]
 fn practice_9x9_keyboard_export_and_import_in_chromium() {
-    if !browser_present() {
-        return;
-    }
-    let (server, dir) = server("practice");
-    let driver = driver();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let c = browser(&driver, &dir.join("profile")).await;
-        c.set_window_size(900, 1300).await.unwrap();
-        c.goto(&server.url()).await.unwrap();
-        until(&c, "info").await;
-        c.find(Locator::Id("tab-practice"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            &c,
-            "document.getElementById('practice-status').textContent.includes('givens')",
-        )
-        .await;
-        assert_eq!(until(&c, "practice.n").await, json!(9));
-        let givens = as_cells(&until(&c, "practice.givens").await);
-        let solution = as_cells(&until(&c, "practiceSolution").await);
+    on_the_page("practice", (900, 1300), async |c| {
+        until(c, "info").await;
+        click(c, "tab-practice").await;
+        text_when(c, "practice-status", "includes('givens')").await;
+        assert_eq!(until(c, "practice.n").await, json!(9));
+        let givens = as_cells(&until(c, "practice.givens").await);
+        let solution = as_cells(&until(c, "practiceSolution").await);
         assert_eq!(givens.len(), 81);
         type_solution(
-            &c,
+            c,
             "practice-grid",
             9,
             &givens,
@@ -370,20 +410,14 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
         )
         .await;
-        until(
-            &c,
-            "document.getElementById('practice-status').textContent.startsWith('Solved!')",
-        )
-        .await;
-        shoot(&c, "practice-9x9.png").await;
+        text_when(c, "practice-status", "startsWith('Solved!')").await;
+        shoot(c, "practice-9x9.png").await;
 
         // Export: the seed 003 text (symbols line, then rows of cells).
-        c.find(Locator::Id("export"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(c, "export").await;
+        // The export answers asynchronously: read the text once the page
+        // says it wrote it.
+        text_when(c, "practice-status", "startsWith('Exported')").await;
         let exported = c
             .execute("return document.getElementById('text').value;", vec![])
             .await
@@ -402,53 +436,46 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
         )
         .await
         .unwrap();
-        c.find(Locator::Id("import"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until(
-            &c,
-            "document.getElementById('practice-status').textContent.startsWith('Imported')",
-        )
-        .await;
-        let status = text(&c, "practice-status").await;
+        click(c, "import").await;
+        let status = text_when(c, "practice-status", "startsWith('Imported')").await;
         assert_eq!(
             status,
             "Imported a 4×4 puzzle with 10 givens, one solution."
         );
-        cell(&c, "practice-grid", 0).await.click().await.unwrap();
+        cell(c, "practice-grid", 0).await.click().await.unwrap();
         c.active_element()
             .await
             .unwrap()
             .send_keys("c")
             .await
             .unwrap();
-        assert_eq!(until(&c, "practice.values[0]").await, json!(3));
+        assert_eq!(until(c, "practice.values[0]").await, json!(3));
         assert_eq!(
-            text(&c, "practice-grid").await.split_whitespace().next(),
+            text(c, "practice-grid").await.split_whitespace().next(),
             Some("c")
         );
         // The mouse alone: click an empty cell, then a symbol on the pad; ↶ undoes it.
-        let empty = as_cells(&until(&c, "practice.values").await)
+        let empty = as_cells(&until(c, "practice.values").await)
             .iter()
             .position(|&v| v == 0)
             .unwrap();
-        cell(&c, "practice-grid", empty).await.click().await.unwrap();
+        cell(c, "practice-grid", empty).await.click().await.unwrap();
         let pad_d = c
             .find(Locator::Css("#practice-pad button[aria-label='Enter d']"))
             .await
             .unwrap();
         pad_d.click().await.unwrap();
-        assert_eq!(until(&c, &format!("practice.values[{empty}]")).await, json!(4));
+        assert_eq!(
+            until(c, &format!("practice.values[{empty}]")).await,
+            json!(4)
+        );
         let undo = c
             .find(Locator::Css("#practice-pad button[aria-label='Undo']"))
             .await
             .unwrap();
         undo.click().await.unwrap();
         assert_eq!(
-            until(&c, &format!("practice.values[{empty}] === 0")).await,
+            until(c, &format!("practice.values[{empty}] === 0")).await,
             json!(true)
         );
         // A malformed import says what is wrong in one line.
@@ -458,38 +485,39 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
         )
         .await
         .unwrap();
-        c.find(Locator::Id("import"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(c, "import").await;
         // The import answers asynchronously: wait for its message, not the
         // previous import's.
-        until(
-            &c,
-            "document.getElementById('practice-status').textContent.startsWith('text: ')",
-        )
-        .await;
-        let status = text(&c, "practice-status").await;
+        let status = text_when(c, "practice-status", "startsWith('text: ')").await;
         assert!(
             status.starts_with("text: ") && !status.contains('\n'),
             "{status}"
         );
-        assert_eq!(until(&c, "practice.n").await, json!(4), "the board is kept");
-        shoot(&c, "practice-import.png").await;
+        assert_eq!(until(c, "practice.n").await, json!(4), "the board is kept");
+        shoot(c, "practice-import.png").await;
 
         // The largest size, standard symbols: 256 cells, symbols up to G.
-        c.find(Locator::Id("symbols")).await.unwrap().clear().await.unwrap();
-        c.find(Locator::Id("size")).await.unwrap().select_by_value("16").await.unwrap();
-        c.find(Locator::Id("new-puzzle")).await.unwrap().click().await.unwrap();
-        until(&c, "practice.n === 16 && document.getElementById('practice-status').textContent.includes('givens')").await;
-        let cells = c.find_all(Locator::Css("#practice-grid .cell")).await.unwrap();
+        c.find(Locator::Id("symbols"))
+            .await
+            .unwrap()
+            .clear()
+            .await
+            .unwrap();
+        c.find(Locator::Id("size"))
+            .await
+            .unwrap()
+            .select_by_value("16")
+            .await
+            .unwrap();
+        click(c, "new-puzzle").await;
+        until(c, "practice.n === 16 && document.getElementById('practice-status').textContent.includes('givens')").await;
+        let cells = c
+            .find_all(Locator::Css("#practice-grid .cell"))
+            .await
+            .unwrap();
         assert_eq!(cells.len(), 256);
-        let pad = text(&c, "practice-pad").await;
+        let pad = text(c, "practice-pad").await;
         assert!(pad.contains('G'), "{pad}");
-        shoot(&c, "practice-16x16.png").await;
-        c.close().await.unwrap();
+        shoot(c, "practice-16x16.png").await;
     });
-    server.stop().unwrap();
 }

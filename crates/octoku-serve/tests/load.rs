@@ -14,11 +14,10 @@ const REQUESTS: usize = 200;
 
 #[test]
 fn fifty_clients_times_two_hundred_verifies_without_an_error() {
-    let dir = std::env::temp_dir().join(format!("octoku-serve-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = octoku_testkit::temp_dir("serve-load");
     let server = start(Config {
         port: 0,
-        state: dir.join("chain.json"),
+        state: dir.path().join("chain.json"),
         ..Config::default()
     })
     .expect("server starts");
@@ -28,11 +27,7 @@ fn fifty_clients_times_two_hundred_verifies_without_an_error() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 
     // Half the requests carry the right solution, half a wrong one.
-    let start_board = fair_generate(
-        &"0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-            .parse()
-            .unwrap(),
-    );
+    let start_board = fair_generate(&octoku_testkit::DEV_ACCOUNTS[1].parse().unwrap());
     let solution = solve::solve(start_board).unwrap().unwrap();
     let wrong: Board = solution.with_cell(0, 0, solution.cell(0, 1));
     let bodies = [

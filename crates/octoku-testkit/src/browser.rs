@@ -93,37 +93,36 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         self.driver.kill();
-        kill_profile_users(self.profile.path());
+        for pid in self.processes() {
+            if let Ok(pid) = libc::pid_t::try_from(pid) {
+                // SAFETY: kill(2) takes plain integers; `pid` runs Chromium
+                // with this browser's own profile.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
     }
 }
 
-/// Kills every process whose command line names `profile` (Chromium and its
-/// helpers, should any have left chromedriver's process group).
-fn kill_profile_users(profile: &Path) {
-    let needle = format!("--user-data-dir={}", profile.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<libc::pid_t>().ok())
-        else {
-            continue;
+impl Browser {
+    /// The ids of the processes whose command line names this browser's
+    /// profile: Chromium and its helpers, once a session is open.
+    pub fn processes(&self) -> Vec<u32> {
+        let needle = format!("--user-data-dir={}", self.profile.path().display());
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
         };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        if cmdline
-            .split(|&b| b == 0)
-            .any(|arg| arg == needle.as_bytes())
-        {
-            // SAFETY: kill(2) takes plain integers; `pid` was just read
-            // from /proc and runs Chromium with this test's own profile.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
+        entries
+            .flatten()
+            .filter_map(|entry| {
+                let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+                let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+                cmdline
+                    .split(|&b| b == 0)
+                    .any(|arg| arg == needle.as_bytes())
+                    .then_some(pid)
+            })
+            .collect()
     }
 }

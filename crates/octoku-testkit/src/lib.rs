@@ -5,6 +5,7 @@
 //! - [`octoku!`] / [`Octoku`]: runs the `octoku` binary and reads its [`Run`].
 //! - [`temp_dir`]: a fresh directory, removed on drop.
 //! - [`DEV_KEYS`] / [`DEV_ACCOUNTS`]: anvil's ten public dev accounts.
+//! - [`write_keystore`], [`page_token`], [`assert_keys`]: small shared steps.
 //!
 //! The guarantee: nothing a test starts outlives it, whether it passes or
 //! panics. Every process is started in its own process group and the whole
@@ -16,7 +17,7 @@ mod browser;
 mod process;
 mod run;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use anvil::Anvil;
 pub use browser::Browser;
@@ -56,4 +57,31 @@ pub fn assert_keys(value: &serde_json::Value, keys: &[&str]) {
     got.sort_unstable();
     want.sort_unstable();
     assert_eq!(got, want, "{value}");
+}
+
+/// Writes `key` as the v3 keystore (scrypt) `dir/name` encrypted with
+/// `password`, as `cast wallet import` would, and returns its path. The
+/// random salt is seeded, so the file is the same on every run.
+pub fn write_keystore(dir: &Path, name: &str, key: &str, password: &str) -> PathBuf {
+    use rand::SeedableRng;
+    std::fs::create_dir_all(dir).expect("the keystore directory");
+    let key = octoku_evm::chain::PrivateKey::parse(key).expect("a private key");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(13);
+    alloy_signer_local::PrivateKeySigner::encrypt_keystore(
+        dir,
+        &mut rng,
+        key.signer().expect("a signing key").to_bytes(),
+        password,
+        Some(name),
+    )
+    .expect("the keystore is written");
+    dir.join(name)
+}
+
+/// The token the server's page carries (`<meta name="octoku-token"
+/// content="...">`), found as the page's script finds it.
+pub fn page_token(page: &str) -> Option<&str> {
+    page.split("name=\"octoku-token\" content=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
 }

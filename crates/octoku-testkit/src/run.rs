@@ -20,12 +20,16 @@ const CALLER_ENV: [&str; 5] = [
     "OCTOKU_STATE",
 ];
 
-/// `Octoku::new(env!("CARGO_BIN_EXE_octoku"))`: the binary of the test
-/// crate this expands in.
+/// `octoku!()` is `Octoku::new(env!("CARGO_BIN_EXE_octoku"))`: the binary
+/// of the test crate this expands in, to add arguments to. `octoku!(&[ARGS])`
+/// runs it with those arguments and returns its [`Run`].
 #[macro_export]
 macro_rules! octoku {
     () => {
         $crate::Octoku::new(env!("CARGO_BIN_EXE_octoku"))
+    };
+    ($args:expr) => {
+        $crate::octoku!().args::<&[&str], &&str>($args).run()
     };
 }
 

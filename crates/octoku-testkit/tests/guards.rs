@@ -2,7 +2,7 @@
 
 use std::{net::TcpStream, process::Command, time::Duration};
 
-use octoku_testkit::{Anvil, Process};
+use octoku_testkit::{Anvil, Browser, Process};
 
 /// Whether process `pid` still exists (a zombie counts as gone).
 fn alive(pid: u32) -> bool {
@@ -34,16 +34,11 @@ fn dropping_a_process_kills_the_children_it_started() {
     assert!(alive(pid) && alive(grandchild));
     drop(process);
     assert!(!alive(pid), "the shell is gone");
-    // The grandchild is reparented and reaped by init once killed; wait
-    // for that on a condition, not a fixed time.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while alive(grandchild) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the shell's child {grandchild} outlived the guard"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    // The grandchild, reparented, is gone once the kernel has killed it.
+    assert!(
+        all_gone(&[grandchild]),
+        "the shell's child {grandchild} outlived the guard"
+    );
 }
 
 #[test]
@@ -57,4 +52,44 @@ fn anvil_answers_on_its_port_and_is_gone_after_drop() {
         TcpStream::connect(("127.0.0.1", port)).is_err(),
         "nothing listens on {port} after the drop"
     );
+}
+
+/// Whether every process in `pids` is gone, waiting up to ten seconds for
+/// the kernel to finish killing them.
+fn all_gone(pids: &[u32]) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while pids.iter().any(|&pid| alive(pid)) {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
+/// A test that fails with its WebDriver session open never closes it: the
+/// guard must end Chromium itself.
+#[test]
+fn dropping_a_browser_with_an_open_session_ends_chromium() {
+    if Browser::skipped() {
+        return;
+    }
+    let browser = Browser::start().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let session = runtime.block_on(async {
+        fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(browser.capabilities())
+            .connect(browser.webdriver_url())
+            .await
+            .expect("a Chromium session")
+    });
+    let chromium = browser.processes();
+    assert!(!chromium.is_empty(), "Chromium runs with the profile");
+    // As a panicking test would: the guard drops, the session never closes.
+    drop(browser);
+    assert!(all_gone(&chromium), "a Chromium process outlived the guard");
+    drop(session);
 }
