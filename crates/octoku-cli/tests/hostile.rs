@@ -286,6 +286,11 @@ impl Files {
         )
         .unwrap();
         fs::write(d.join("latin1.txt"), b"1..4\xff..1..1.....1").unwrap();
+        fs::write(
+            d.join("escape-header.txt"),
+            "A B\u{1b}[2J C D\nA, , ,D\n , ,A, \n ,A, , \n , , ,A\n",
+        )
+        .unwrap();
         // A sparse file of 1 GiB: nothing on disk, everything to a reader.
         File::create(d.join("sparse.txt"))
             .unwrap()
@@ -293,15 +298,7 @@ impl Files {
             .unwrap();
         fs::create_dir_all(d.join("a-directory")).unwrap();
         // A keystore as cast writes them (password "pw").
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(25);
-        alloy_signer_local::PrivateKeySigner::encrypt_keystore(
-            d,
-            &mut rng,
-            [0x42u8; 32],
-            "pw",
-            Some("keystore.json"),
-        )
-        .unwrap();
+        octoku_testkit::write_keystore(d, "keystore.json", DEV_KEYS[9], "pw");
         files
     }
 
@@ -349,6 +346,7 @@ fn hostile_boards_are_refused_in_one_line_within_bounds() {
         case("finding 3: --sat on a board with several solutions and no --count", &["solve", "--sat", "--size", "4", "................"], 0, "|"),
         case("finding 3: ... with --json", &["solve", "--sat", "--size", "4", "................", "--json"], 0, "\"solution\""),
         case("a terminal escape in a board", &["solve", "--size", "4", "\u{1b}[2J.............."], 2, "START"),
+        case("a terminal escape in a seed003 header is no symbol", &["solve", &f.arg("escape-header.txt")], 2, "a control character (a terminal escape) is no symbol"),
         case("a right-to-left override in a board", &["solve", "--size", "4", "1..4..1..1.....\u{202e}"], 2, "START"),
         case("a board of the wrong length", &["solve", "--size", "4", "1..4"], 2, "expected 16"),
         case("a --size with no box shape", &["solve", "--size", "7", BOARD4], 2, "--size 7"),

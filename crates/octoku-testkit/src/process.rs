@@ -18,6 +18,9 @@ use crate::{Result, Run};
 pub struct Process {
     child: Child,
     name: String,
+    /// Whether the child has been waited for. Until then its id cannot be
+    /// reused, so signalling its group reaches only what it started.
+    reaped: bool,
 }
 
 impl Process {
@@ -31,6 +34,7 @@ impl Process {
         Ok(Process {
             child,
             name: name.to_string(),
+            reaped: false,
         })
     }
 
@@ -47,14 +51,18 @@ impl Process {
     /// Kills the whole process group now and reaps the child; a second
     /// call (or the drop after it) does nothing.
     pub fn kill(&mut self) {
-        if let Ok(Some(_)) = self.child.try_wait() {
-            // Exited: its group may still hold children it started.
+        if !self.reaped {
             kill_group(self.child.id());
-            return;
+            let _ = self.child.kill();
+            self.reap();
         }
-        kill_group(self.child.id());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    }
+
+    /// Waits for the child; from then on its group is never signalled.
+    fn reap(&mut self) -> Option<std::process::ExitStatus> {
+        let status = self.child.wait().ok();
+        self.reaped = true;
+        status
     }
 
     /// The CPU time the child has used so far (user and system, from
@@ -79,6 +87,9 @@ impl Process {
 
     /// Sends Ctrl-C (SIGINT) to the child alone, as a terminal would.
     pub fn interrupt(&self) {
+        if self.reaped {
+            return;
+        }
         let Ok(pid) = libc::pid_t::try_from(self.child.id()) else {
             return;
         };
@@ -103,7 +114,17 @@ impl Process {
         if let Some(mut out) = self.child.stdout.take() {
             let _ = out.read_to_end(&mut stdout);
         }
-        let status = self.child.wait().expect("the child is ours to wait for");
+        // Wait for it to exit without reaping it (its id stays reserved),
+        // end whatever it started and left behind, then reap it.
+        let pid: libc::id_t = self.child.id();
+        // SAFETY: waitid(2) writes only into `info`, a zeroed siginfo_t we
+        // own; WNOWAIT leaves the child to be reaped by wait() below.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT);
+        }
+        kill_group(self.child.id());
+        let status = self.reap().expect("the child is ours to wait for");
         Run::from(Output {
             status,
             stdout,
@@ -142,7 +163,8 @@ impl Process {
         match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(value) => Ok(value),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
+                kill_group(self.child.id());
+                let status = self.reap().map(|s| s.to_string()).unwrap_or_default();
                 Err(std::io::Error::other(format!(
                     "{} exited ({status}) before it was ready",
                     self.name

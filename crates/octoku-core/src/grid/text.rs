@@ -72,7 +72,7 @@ impl Symbols {
     }
 
     /// A symbol set from its symbols in order; each must be non-empty, hold no
-    /// whitespace or comma, and appear once.
+    /// whitespace, comma or control character (a terminal escape), and appear once.
     pub fn new<S: AsRef<str>>(symbols: &[S]) -> Result<Symbols, TextError> {
         let mut out: Vec<String> = Vec::with_capacity(symbols.len());
         for s in symbols {
@@ -81,6 +81,12 @@ impl Symbols {
                 return Err(TextError::BadSymbol {
                     symbol: s.to_owned(),
                     why: "symbols must be non-empty and hold no space or comma",
+                });
+            }
+            if s.chars().any(char::is_control) {
+                return Err(TextError::BadSymbol {
+                    symbol: s.to_owned(),
+                    why: "a control character (a terminal escape) is no symbol",
                 });
             }
             if out.iter().any(|o| o == s) {
