@@ -124,22 +124,10 @@ pub fn code_on_chain(
     rpc_url: Option<String>,
     state: Option<PathBuf>,
 ) -> Result<Code, CliError> {
-    use crate::cmd::onchain::{ChainArgs, DEFAULT_STATE, KeyUse, chain_error};
+    use crate::cmd::onchain::{DEFAULT_STATE, KeyUse, chain_error};
     let at = crate::input::address(address)?;
-    let chain_args = ChainArgs {
-        rpc_url,
-        state: state.unwrap_or_else(|| PathBuf::from(DEFAULT_STATE)),
-        signer: crate::cmd::wallet::SignerArgs {
-            private_key: None,
-            keystore: None,
-            account: None,
-            password: None,
-            password_file: None,
-            interactive: false,
-            from: None,
-        },
-    };
-    let mut opened = chain_args.open(KeyUse::Read, false)?;
+    let state = state.unwrap_or_else(|| PathBuf::from(DEFAULT_STATE));
+    let mut opened = reading(rpc_url, state).open(KeyUse::Read, false)?;
     let runtime = opened.chain.code_at(at).map_err(chain_error)?;
     if runtime.is_empty() {
         return Err(CliError::Chain(format!(
@@ -153,4 +141,22 @@ pub fn code_on_chain(
         runtime: Some(runtime.to_vec()),
         source_map: None,
     })
+}
+
+/// The chain of `rpc_url` (else the embedded chain of `state`), to read
+/// from: no key.
+pub fn reading(rpc_url: Option<String>, state: PathBuf) -> crate::cmd::onchain::ChainArgs {
+    crate::cmd::onchain::ChainArgs {
+        rpc_url,
+        state,
+        signer: crate::cmd::wallet::SignerArgs {
+            private_key: None,
+            keystore: None,
+            account: None,
+            password: None,
+            password_file: None,
+            interactive: false,
+            from: None,
+        },
+    }
 }

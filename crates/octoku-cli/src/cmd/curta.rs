@@ -301,8 +301,7 @@ pub fn solve_and_send(
     solution: Option<Board>,
 ) -> Result<ExitCode, CliError> {
     require_node(&on.chain)?;
-    let mut opened = on.chain.open(KeyUse::Send, false)?;
-    opened.set_tx_options(tx.options()?)?;
+    let mut opened = on.chain.open_with(KeyUse::Send, false, tx.options()?)?;
     let target = Target::find(&mut opened, on)?;
     let player = opened.chain.sender();
     let (_, start) = read_board(&mut opened, &target, player)?;
@@ -565,8 +564,7 @@ pub fn deploy(
 ) -> Result<ExitCode, CliError> {
     let curta = crate::input::address(curta_arg)?;
     require_node(chain)?;
-    let mut opened = chain.open(KeyUse::Send, false)?;
-    opened.set_tx_options(tx.options()?)?;
+    let mut opened = chain.open_with(KeyUse::Send, false, tx.options()?)?;
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
     let path = deployments_path(chain_id);
     // Refuses a deployments file of another chain before spending gas.

@@ -16,7 +16,8 @@ use serde::Serialize;
 use super::{
     curta::{self, Source},
     onchain::{
-        ChainArgs, DEFAULT_STATE, KeyUse, chain_error, deployments_path, recorded_deployments,
+        ChainArgs, DEFAULT_STATE, KeyUse, Opened, chain_error, deployments_path,
+        recorded_deployments,
     },
     wallet::TxArgs,
 };
@@ -154,26 +155,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(code) = args.target.code()? {
         return deploy_own(&args, code);
     }
-    let mut opened = args
-        .chain
-        .open_with(KeyUse::Send, true, args.tx.options()?)?;
-    if !args.json {
-        outln!("chain     {}", opened.label)?;
-    }
-    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    let (mut opened, chain_id) = open_to_send(&args)?;
     // Refuses a deployments file of another chain before spending gas.
     let earlier = recorded_deployments(&mut opened)?.len();
     let deployer = opened.chain.sender();
-    let puzzle = opened
-        .chain
-        .deploy(kind.artifact().initcode.to_vec().into())
-        .map_err(chain_error)?;
-    let puzzle_address = created(&puzzle)?;
-    let arena = opened
-        .chain
-        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
-        .map_err(chain_error)?;
-    let arena_address = created(&arena)?;
+    let (puzzle, puzzle_address, arena, arena_address) =
+        deploy_with_arena(&mut opened, kind.artifact().initcode.to_vec())?;
 
     let record = Deployment {
         puzzle: kind,
@@ -264,20 +251,8 @@ fn deploy_own(args: &Args, code: octoku_evm::Code) -> Result<ExitCode, CliError>
             code.label
         ))
     })?;
-    let mut opened = args
-        .chain
-        .open_with(KeyUse::Send, true, args.tx.options()?)?;
-    if !args.json {
-        outln!("chain     {}", opened.label)?;
-    }
-    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
-    let puzzle = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
-    let puzzle_address = created(&puzzle)?;
-    let arena = opened
-        .chain
-        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
-        .map_err(chain_error)?;
-    let arena_address = created(&arena)?;
+    let (mut opened, chain_id) = open_to_send(args)?;
+    let (puzzle, puzzle_address, arena, arena_address) = deploy_with_arena(&mut opened, initcode)?;
     if args.json {
         print_json(&DeployedOwn {
             chain: &opened.label,
@@ -307,6 +282,35 @@ fn deploy_own(args: &Args, code: octoku_evm::Code) -> Result<ExitCode, CliError>
     Ok(ExitCode::SUCCESS)
 }
 
+/// Opens the chain to send, with the transaction flags; prints which chain
+/// (text output) and returns its id.
+fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
+    let mut opened = args
+        .chain
+        .open_with(KeyUse::Send, true, args.tx.options()?)?;
+    if !args.json {
+        outln!("chain     {}", opened.label)?;
+    }
+    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    Ok((opened, chain_id))
+}
+
+/// Deploys a puzzle from `initcode`, then an arena pointing at it: both
+/// receipts and addresses.
+fn deploy_with_arena(
+    opened: &mut Opened,
+    initcode: Vec<u8>,
+) -> Result<(Receipt, Address, Receipt, Address), CliError> {
+    let puzzle = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
+    let puzzle_address = created(&puzzle)?;
+    let arena = opened
+        .chain
+        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
+        .map_err(chain_error)?;
+    let arena_address = created(&arena)?;
+    Ok((puzzle, puzzle_address, arena, arena_address))
+}
+
 fn created(receipt: &Receipt) -> Result<Address, CliError> {
     receipt.contract_address.ok_or_else(|| {
         CliError::Chain(format!(
@@ -324,13 +328,7 @@ fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
             "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
         ))
     })?;
-    let mut opened = args
-        .chain
-        .open_with(KeyUse::Send, true, args.tx.options()?)?;
-    if !args.json {
-        outln!("chain     {}", opened.label)?;
-    }
-    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    let (mut opened, chain_id) = open_to_send(args)?;
     let receipt = opened
         .chain
         .deploy(artifact.initcode.to_vec().into())

@@ -10,7 +10,7 @@ use octoku_evm::{
 use serde::Serialize;
 
 use super::family::{self, Shape};
-use super::onchain::{self, ChainArgs, KeyUse, chain_error};
+use super::onchain::{self, KeyUse, chain_error};
 use crate::{
     error::CliError,
     input,
@@ -266,19 +266,7 @@ fn call_deployed(
     start: &[u8],
     solution: &[u8],
 ) -> Result<(Result<bool, classic9::Classic9Error>, String), CliError> {
-    let chain_args = ChainArgs {
-        rpc_url: args.rpc_url.clone(),
-        state: args.state.clone(),
-        signer: super::wallet::SignerArgs {
-            private_key: None,
-            keystore: None,
-            account: None,
-            password: None,
-            password_file: None,
-            interactive: false,
-            from: None,
-        },
-    };
+    let chain_args = crate::target_args::reading(args.rpc_url.clone(), args.state.clone());
     let mut opened = chain_args.open(KeyUse::Read, false)?;
     opened.chain.require_code(address).map_err(chain_error)?;
     let data = classic9_evm::encode_verify(start, solution);
