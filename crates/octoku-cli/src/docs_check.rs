@@ -115,7 +115,15 @@ fn shell_snippets(doc: &Doc) -> Vec<(usize, String, bool)> {
                     }
                 }
             }
-            Event::Code(code) if block.is_none() => {
+            // An inline span is a command line only when it starts with the
+            // program (other spans are messages, names and values).
+            Event::Code(code)
+                if block.is_none()
+                    && code
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|w| w == "octoku" || w.ends_with("/octoku")) =>
+            {
                 snippets.push((range.start, code.to_string(), true));
             }
             _ => {}

@@ -404,7 +404,7 @@ fn hostile_flags_of_every_subcommand_are_refused_in_one_line() {
         usage("serve: a port past 65535", &["serve", "--port", "99999"], "--port"),
         case("serve: --nonce", &["serve", "--state", &state, "--nonce", "1"], 2, "--nonce 1"),
         case("serve: --from alone", &["serve", "--state", &state, "--from", ADDRESS], 2, "--from alone holds no key"),
-        case("verify: --puzzle-address without --size 9", &["verify", START8, SOLUTION8, "--puzzle-address", ADDRESS], 2, "expected --size 9"),
+        case("verify: an 8x8 --puzzle-address with no chain to read it from", &["verify", START8, SOLUTION8, "--puzzle-address", ADDRESS], 4, "no embedded chain"),
     ];
     check_all(f.path(), &cases);
     assert!(
