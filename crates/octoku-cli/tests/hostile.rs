@@ -404,13 +404,18 @@ fn hostile_flags_of_every_subcommand_are_refused_in_one_line() {
         usage("serve: a port past 65535", &["serve", "--port", "99999"], "--port"),
         case("serve: --nonce", &["serve", "--state", &state, "--nonce", "1"], 2, "--nonce 1"),
         case("serve: --from alone", &["serve", "--state", &state, "--from", ADDRESS], 2, "--from alone holds no key"),
+        case("serve: --confirmations 2 on the embedded chain writes no state", &["serve", "--state", &state, "--port", "0", "--confirmations", "2"], 2, "confirmations would never come"),
+        case("deploy: --confirmations 2 on the embedded chain writes no state", &["deploy", "--state", &state, "--confirmations", "2"], 2, "confirmations would never come"),
+        case("deploy: --puzzle classic9 --size 8", &["deploy", "--state", &state, "--puzzle", "classic9", "--size", "8"], 2, "expected --size 9 or no --size"),
         case("verify: an 8x8 --puzzle-address with no chain to read it from", &["verify", START8, SOLUTION8, "--puzzle-address", ADDRESS], 4, "no embedded chain"),
     ];
     check_all(f.path(), &cases);
-    assert!(
-        !Path::new(&state).exists(),
-        "a refused command created {state}"
-    );
+    for made in [state.clone(), format!("{state}.lock")] {
+        assert!(
+            !Path::new(&made).exists(),
+            "a refused command created {made}"
+        );
+    }
 }
 
 /// Keystores, password files, state files and deployment records: bounded,
@@ -571,6 +576,19 @@ fn every_output_into_a_full_disk_or_a_closed_pipe_is_exit_6_in_one_line() {
         add(&["fuzz", "--cases", "100"], json);
         add(&["board", "--state", s], json);
         add(&["leaderboard", "--state", s], json);
+        add(
+            &[
+                "check",
+                "--puzzle",
+                "golf",
+                "--no-prove",
+                "--cases",
+                "10",
+                "--addresses",
+                "10",
+            ],
+            json,
+        );
     }
     add(&["completions", "bash"], false);
     add(&["serve", "--port", "0", "--state", s], false);

@@ -18,7 +18,8 @@ use octoku_core::{Board, octoku::explain, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{
-        self, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, PrivateKey, TxOptions,
+        self, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain,
+        PrivateKey, TxOptions,
         arena::{self, arena_initcode},
         deployments::{Deployment, DeploymentsFile, deployments_path},
         leaderboard,
@@ -140,10 +141,15 @@ impl Backend {
                 Where::Rpc(url.clone()),
                 Chain::rpc_with(url, &read_key, config.tx.clone()).map_err(chain_failure)?,
             ),
-            None => (
-                Where::Embedded(config.state.clone()),
-                Chain::embedded(&config.state, &read_key, true).map_err(chain_failure)?,
-            ),
+            None => {
+                // Refused options must not leave a new state file behind.
+                EmbeddedChain::check_tx_options(&config.tx)
+                    .map_err(|e| ServeError::Input(e.to_string()))?;
+                (
+                    Where::Embedded(config.state.clone()),
+                    Chain::embedded(&config.state, &read_key, true).map_err(chain_failure)?,
+                )
+            }
         };
         // Options the chain refuses (several confirmations on the embedded
         // chain, a gas limit above its block's) fail here, not per request.

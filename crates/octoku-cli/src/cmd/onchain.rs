@@ -80,6 +80,9 @@ impl ChainArgs {
                 Chain::rpc_with(url, &key, options.clone()).map_err(chain_error)?
             }
             None => {
+                // Refused options must not leave a new state file behind.
+                octoku_evm::chain::EmbeddedChain::check_tx_options(&options)
+                    .map_err(|e| CliError::Input(e.to_string()))?;
                 tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
                 Chain::embedded(&self.state, &key, create).map_err(chain_error)?
             }

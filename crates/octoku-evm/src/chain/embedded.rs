@@ -114,6 +114,14 @@ impl EmbeddedChain {
     /// mines each transaction at once in its own block: more than one
     /// confirmation would never come, and is refused.
     pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), ChainError> {
+        Self::check_tx_options(&options)?;
+        self.options = options;
+        Ok(())
+    }
+
+    /// Refuses the options the embedded chain cannot honour, before any
+    /// state file is opened or made (a refused command writes nothing).
+    pub fn check_tx_options(options: &TxOptions) -> Result<(), ChainError> {
         if options.confirmations > 1 {
             return Err(ChainError::Node(format!(
                 "the embedded chain mines one block per transaction, so {} confirmations would never come: use --rpc-url for more than 1",
@@ -125,7 +133,6 @@ impl EmbeddedChain {
                 "gas limit {limit} is above the embedded chain's block gas limit {GAS_LIMIT}"
             )));
         }
-        self.options = options;
         Ok(())
     }
 
