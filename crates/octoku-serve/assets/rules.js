@@ -45,7 +45,7 @@ const OCTOKU_RULES = (() => {
     start.forEach((given, i) => {
       const r = Math.floor(i / N), c = i % N;
       if (given !== 0 && given !== solution[i])
-        problems.push({ kind: "changed_given", message: `row ${r + 1} column ${c + 1}: the given ${given} was changed to ${solution[i]}`, cells: [[r, c]] });
+        problems.push({ kind: "changed_given", message: solution[i] === 0 ? `row ${r + 1} column ${c + 1}: the given ${given} was emptied` : `row ${r + 1} column ${c + 1}: the given ${given} was changed to ${solution[i]}`, cells: [[r, c]] });
     });
     solution.forEach((v, i) => {
       const r = Math.floor(i / N), c = i % N;
