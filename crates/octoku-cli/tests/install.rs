@@ -4,11 +4,10 @@
 //! malformed solver settings are bad input.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{assert_exit, text};
+use octoku_testkit::Run;
 
 /// The checkout this test was built in.
 fn checkout() -> PathBuf {
@@ -54,8 +53,8 @@ impl Place {
         c
     }
 
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("octoku runs")
+    fn run(&self, args: &[&str]) -> Run {
+        output(&mut self.command(args))
     }
 
     /// A solver command for `--solver`: bitwuzla of the checkout's venv,
@@ -100,20 +99,20 @@ fn a_copied_binary_works_from_anywhere_without_a_solver() {
     let place = Place::new();
     let address = "0x000000000000000000000000000000000000dEaD";
     let generated = place.run(&["generate", address, "--json"]);
-    assert_exit(&generated, 0);
-    let board: serde_json::Value = serde_json::from_slice(&generated.stdout).unwrap();
+    generated.code(0);
+    let board: serde_json::Value = serde_json::from_str(&generated.stdout).unwrap();
     let start = board["start"].as_str().expect("a board").to_string();
-    assert_exit(&place.run(&["solve", "--address", address]), 0);
-    assert_exit(&place.run(&["verify", &start, &start]), 1);
-    assert_exit(&place.run(&["puzzle", "--size", "4"]), 0);
-    assert_exit(&place.run(&["gas", "--puzzle", "golf"]), 0);
+    (place.run(&["solve", "--address", address])).code(0);
+    (place.run(&["verify", &start, &start])).code(1);
+    (place.run(&["puzzle", "--size", "4"])).code(0);
+    (place.run(&["gas", "--puzzle", "golf"])).code(0);
     for args in [
         &["prove", "verify", "--puzzle", "golf"][..],
         &["solve", "--sat", "--size", "4", "12.............."],
     ] {
         let out = place.run(args);
-        assert_exit(&out, 3);
-        let err = String::from_utf8_lossy(&out.stderr);
+        out.code(3);
+        let err = out.stderr.as_str();
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("octoku setup solver"), "{err}");
         assert!(err.contains("--solver"), "{err}");
@@ -145,8 +144,8 @@ fn a_copied_binary_proves_with_a_solver_command() {
         "--solver",
         &solver,
     ]);
-    assert_exit(&out, 0);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    out.code(0);
+    let stdout = out.stdout.as_str();
     assert!(stdout.contains("proved for every 256-bit seed") || stdout.contains("proved"));
     let queries = stdout
         .lines()
@@ -172,10 +171,9 @@ fn a_copied_binary_proves_with_a_solver_command() {
             "q",
         ])
         .env("OCTOKU_SOLVER", &solver)
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("solutions 3"));
+        .output_retrying();
+    out.code(0);
+    assert!(out.stdout.as_str().contains("solutions 3"));
     assert_eq!(std::fs::read_dir(place.path("work/q")).unwrap().count(), 4);
 }
 
@@ -188,21 +186,15 @@ fn setup_solver_installs_the_pinned_solver_that_prove_then_uses() {
     let setup = place
         .command(&["setup", "solver"])
         .env("XDG_DATA_HOME", &data)
-        .output()
-        .unwrap();
-    assert_exit(&setup, 0);
+        .output_retrying();
+    setup.code(0);
     assert!(data.join("octoku/solver-venv/bin/python").exists());
     let out = place
         .command(&["prove", "generate", "--puzzle", "golf", "--redraws", "0"])
         .env("XDG_DATA_HOME", &data)
-        .output()
-        .unwrap();
-    assert_exit(&out, 0);
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("bitwuzla 0.9.1"),
-        "{}",
-        text(&out)
-    );
+        .output_retrying();
+    out.code(0);
+    assert!(out.stdout.as_str().contains("bitwuzla 0.9.1"), "{:?}", out);
 }
 
 /// Ends a child on every path.
@@ -260,7 +252,7 @@ fn solver_processes_end_when_octoku_is_terminated() {
         if let Some(s) = solver {
             command.args(["--solver", s]);
         }
-        let guard = Guard(command.spawn().unwrap());
+        let guard = Guard(retry_busy(|| command.spawn()));
         let pid = guard.0.id();
         let began = Instant::now();
         let solvers = loop {
@@ -304,11 +296,41 @@ fn malformed_solver_time_limits_are_bad_input() {
         let out = place
             .command(&["prove", "verify", "--puzzle", "golf", "--solver", &solver])
             .env("OCTOKU_SOLVER_TIME_LIMIT", limit)
-            .output()
-            .unwrap();
-        assert_exit(&out, 2);
-        let err = String::from_utf8_lossy(&out.stderr);
+            .output_retrying();
+        out.code(2);
+        let err = out.stderr.as_str();
         assert_eq!(err.lines().count(), 1, "{limit}: {err}");
         assert!(err.contains("0.001 to 86400"), "{limit}: {err}");
+    }
+}
+
+/// Runs a command to its end. A binary copied a moment ago can still be
+/// open for writing in a child another test thread is forking (ETXTBSY,
+/// "text file busy", until that child execs): spawning is tried again then.
+fn output(command: &mut Command) -> Run {
+    retry_busy(|| command.output()).into()
+}
+
+/// `spawn` or `output`, tried again while the executable is busy.
+fn retry_busy<T>(mut start: impl FnMut() -> std::io::Result<T>) -> T {
+    for _ in 0..50 {
+        match start() {
+            Err(e) if e.raw_os_error() == Some(26) => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            other => return other.expect("octoku starts"),
+        }
+    }
+    start().expect("octoku starts (the copied binary stayed busy)")
+}
+
+/// [`output`] as a method, for commands built in place.
+trait OutputRetrying {
+    fn output_retrying(&mut self) -> Run;
+}
+
+impl OutputRetrying for Command {
+    fn output_retrying(&mut self) -> Run {
+        output(self)
     }
 }

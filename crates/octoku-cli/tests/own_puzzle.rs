@@ -5,23 +5,23 @@
 //! compared), which check, fuzz and prove must catch.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-mod common;
-use common::{assert_exit, text};
+use octoku_testkit::Run;
 
 use octoku_evm::artifacts::{self, Artifact};
 use serde_json::{Value, json};
 
-fn octoku(args: &[&str]) -> Output {
+fn octoku(args: &[&str]) -> Run {
     Command::new(env!("CARGO_BIN_EXE_octoku"))
         .args(args)
         .output()
         .expect("octoku runs")
+        .into()
 }
 
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(out)))
+fn json_of(out: &Run) -> Value {
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -102,7 +102,7 @@ fn every_form_of_an_authors_puzzle_runs_generate_solve_and_verify() {
     );
     for form in forms(dir.path(), artifacts::LOOP_PUZZLE) {
         let out = octoku(&with(&["generate", ADDRESS, "--json"], &form));
-        assert_exit(&out, 0);
+        out.code(0);
         let v = json_of(&out);
         assert_eq!(v["start"], reference["start"], "{form:?}");
         // Raw creation code carries no name.
@@ -110,10 +110,10 @@ fn every_form_of_an_authors_puzzle_runs_generate_solve_and_verify() {
             assert_eq!(v["puzzle"], "LoopPuzzle", "{form:?}");
         }
         let out = octoku(&with(&["solve", "--address", ADDRESS, "--json"], &form));
-        assert_exit(&out, 0);
+        out.code(0);
         assert_eq!(json_of(&out)["solution"], solved["solution"], "{form:?}");
-        assert_exit(&octoku(&with(&["verify", start, solution], &form)), 0);
-        assert_exit(&octoku(&with(&["verify", solution, start], &form)), 1);
+        (octoku(&with(&["verify", start, solution], &form))).code(0);
+        (octoku(&with(&["verify", solution, start], &form))).code(1);
     }
 }
 
@@ -123,7 +123,7 @@ fn check_passes_an_authors_puzzle_equal_to_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
     let out = octoku(&with(&["check", "--json"], form));
-    assert_exit(&out, 0);
+    out.code(0);
     let card = json_of(&out);
     assert_eq!(card["ok"], true);
     let names: Vec<_> = card["checks"]
@@ -153,7 +153,7 @@ fn a_slip_random_inputs_miss_is_caught_by_check_and_prove() {
     let dir = tempfile::tempdir().unwrap();
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[3];
     let out = octoku(&with(&["check", "--no-prove", "--json"], form));
-    assert_exit(&out, 1);
+    out.code(1);
     let card = json_of(&out);
     let verify = &card["checks"][2];
     assert_eq!(verify["name"], "verify");
@@ -166,15 +166,15 @@ fn a_slip_random_inputs_miss_is_caught_by_check_and_prove() {
     assert_ne!(c["reference"], c["target"]);
 
     let out = octoku(&with(&["prove", "verify", "--json"], form));
-    assert_exit(&out, 1);
+    out.code(1);
     let proof = json_of(&out);
     assert_eq!(proof["result"], "counterexample");
     let (start, solution) = (
         proof["start"].as_str().unwrap(),
         proof["solution"].as_str().unwrap(),
     );
-    assert_exit(&octoku(&with(&["verify", start, solution], form)), 0);
-    assert_exit(&octoku(&["verify", start, solution]), 1);
+    (octoku(&with(&["verify", start, solution], form))).code(0);
+    (octoku(&["verify", start, solution])).code(1);
 }
 
 /// A target that cannot be read is bad input: exit 2, one line.
@@ -195,13 +195,8 @@ fn unreadable_targets_are_bad_input() {
         ["--bytecode", "0x"],
     ] {
         let out = octoku(&["generate", ADDRESS, form[0], form[1]]);
-        assert_exit(&out, 2);
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr).lines().count(),
-            1,
-            "{}",
-            text(&out)
-        );
+        out.code(2);
+        assert_eq!(out.stderr.as_str().lines().count(), 1, "{:?}", out);
     }
 }
 
@@ -214,10 +209,10 @@ fn unreadable_targets_are_bad_input() {
 fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
     let dir = tempfile::tempdir().unwrap();
     let good = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
-    assert_exit(&octoku(&with(&["fuzz", "--cases", "20000"], good)), 0);
+    (octoku(&with(&["fuzz", "--cases", "20000"], good))).code(0);
     let slip = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[0];
     let out = octoku(&with(&["fuzz", "--cases", "200000", "--json"], slip));
-    assert_exit(&out, 1);
+    out.code(1);
     let v = json_of(&out);
     assert_eq!(v["target"], "LoopPuzzleSlip");
     let m = &v["mismatch"];
@@ -231,12 +226,12 @@ fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
         .split(' ')
         .skip(1)
         .collect();
-    assert_exit(&octoku(&replay), 1);
+    (octoku(&replay)).code(1);
     let out = octoku(&with(
         &["fuzz", "--cases", "20000", "--generate", "own", "--json"],
         good,
     ));
-    assert_exit(&out, 1);
+    out.code(1);
     let answers = json_of(&out)["mismatch"]["answers"].to_string();
     assert!(answers.contains("no solution"), "{answers}");
 }
@@ -248,7 +243,7 @@ fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[1];
     let out = octoku(&with(&["gas", "--runs", "20", "--json"], form));
-    assert_exit(&out, 0);
+    out.code(0);
     let ours = json_of(&out);
     let report = json_of(&octoku(&["gas", "--runs", "20", "--json"]));
     let rows = ours["rows"].as_array().unwrap();
@@ -275,14 +270,14 @@ fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
     let state = state.to_str().unwrap();
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
     let out = octoku(&with(&["deploy", "--state", state, "--json"], form));
-    assert_exit(&out, 0);
+    out.code(0);
     let deployed = json_of(&out);
     assert_eq!(deployed["puzzle"], "LoopPuzzle");
     let arena = deployed["arena"].as_str().unwrap();
     let out = octoku(&[
         "board", ADDRESS, "--arena", arena, "--state", state, "--json",
     ]);
-    assert_exit(&out, 0);
+    out.code(0);
     let board = json_of(&out);
     assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
     let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
