@@ -9,32 +9,14 @@
 //! that hint. The test kit's [`Browser`] guard ends chromedriver and
 //! Chromium when a test ends, a failed one included.
 
-use std::{
-    path::PathBuf,
-    time::{Duration, Instant},
-};
-
-use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key};
+use fantoccini::{Client, Locator, elements::Element, key::Key};
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_serve::{Config, Running, start};
 use octoku_testkit::{Browser, TempDir, temp_dir};
-use serde_json::{Value, json};
 
-fn shots() -> PathBuf {
-    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A WebDriver session in `browser`'s Chromium.
-async fn session(browser: &Browser) -> Client {
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(browser.capabilities())
-        .connect(browser.webdriver_url())
-        .await
-        .expect("a Chromium session")
-}
+mod page;
+use page::{as_cells, assert_board_fits, cell, click, session, shoot, text, until};
+use serde_json::json;
 
 /// The server on a fresh embedded chain in a temp dir (kept alive by the
 /// returned guard).
@@ -51,25 +33,6 @@ fn server(name: &str) -> (Running, TempDir) {
     (running, dir)
 }
 
-/// Waits until `script` (a JS expression) is truthy; returns its value.
-async fn until(c: &Client, script: &str) -> Value {
-    // Generous: a 16×16 practice puzzle takes seconds on a busy machine.
-    let deadline = Instant::now() + Duration::from_secs(90);
-    loop {
-        let v = c
-            .execute(&format!("return ({script});"), vec![])
-            .await
-            .unwrap();
-        let truthy =
-            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
-        if truthy {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {script}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// Waits until the text of the element with id `id` passes `test` (a JS
 /// string method call, e.g. `startsWith('Valid')`); returns that text.
 async fn text_when(c: &Client, id: &str, test: &str) -> String {
@@ -79,10 +42,6 @@ async fn text_when(c: &Client, id: &str, test: &str) -> String {
     )
     .await;
     text(c, id).await
-}
-
-async fn text(c: &Client, id: &str) -> String {
-    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
 
 /// What a screen reader reads for cell `i` of `grid`.
@@ -95,29 +54,6 @@ async fn aria_label(c: &Client, grid: &str, i: usize) -> String {
 async fn chord(element: &Element, modifier: Key, key: char) {
     let keys = format!("{modifier}{key}{}", Key::Null);
     element.send_keys(&keys).await.unwrap();
-}
-
-/// Clicks the element with id `id`.
-async fn click(c: &Client, id: &str) {
-    c.find(Locator::Id(id))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-}
-
-async fn shoot(c: &Client, name: &str) -> PathBuf {
-    let png = c.screenshot().await.unwrap();
-    let path = shots().join(name);
-    std::fs::write(&path, png).unwrap();
-    path
-}
-
-async fn cell(c: &Client, grid: &str, i: usize) -> Element {
-    c.find(Locator::Css(&format!("#{grid} .cell[data-index=\"{i}\"]")))
-        .await
-        .unwrap()
 }
 
 /// Types `solution` into the grid with the keyboard only: from the top-left
@@ -155,14 +91,6 @@ async fn type_solution(
             .await
             .unwrap();
     }
-}
-
-fn as_cells(v: &Value) -> Vec<u8> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u8)
-        .collect()
 }
 
 /// Runs `test` in a WebDriver session on the page of a fresh server, in a
@@ -373,22 +301,7 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
             .await
             .unwrap();
         until(c, "seat && seat.address.startsWith('0xf39F')").await;
-        let fits = c
-            .execute(
-                "const g = document.getElementById('arena-grid').getBoundingClientRect(); return [g.width, document.documentElement.scrollWidth, window.innerWidth];",
-                vec![],
-            )
-            .await
-            .unwrap();
-        let (width, scroll, inner) = (
-            fits[0].as_f64().unwrap(),
-            fits[1].as_f64().unwrap(),
-            fits[2].as_f64().unwrap(),
-        );
-        assert!(
-            width <= inner && scroll <= inner,
-            "grid {width}, page {scroll}, window {inner}"
-        );
+        assert_board_fits(c).await;
         shoot(c, "arena-360.png").await;
     });
 }

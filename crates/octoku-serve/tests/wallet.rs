@@ -34,10 +34,10 @@ use std::{
         atomic::{AtomicBool, Ordering},
     },
     thread::JoinHandle,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key, wd};
+use fantoccini::{Client, Locator, elements::Element, key::Key, wd};
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Machine, Puzzle,
@@ -47,19 +47,15 @@ use octoku_serve::{Config, site};
 use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, temp_dir};
 use serde_json::{Value, json};
 
+mod page;
+use page::{as_cells, assert_board_fits, click, session, shoot, text, until};
+
 /// Every wait is on a condition; this bounds each one (the machine is shared).
-const PATIENCE: Duration = Duration::from_secs(120);
 /// anvil's dev accounts 1, 2 and 3 (their keys are unlocked in anvil).
 const DEV1: &str = DEV_ACCOUNTS[1];
 const DEV2: &str = DEV_ACCOUNTS[2];
 const DEV3: &str = DEV_ACCOUNTS[3];
 const ANVIL_CHAIN_ID: u64 = 31337;
-
-fn shots() -> PathBuf {
-    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// anvil with the fair puzzle and an arena deployed by dev account 0.
 struct Node {
@@ -182,16 +178,6 @@ fn serve_file(mut stream: TcpStream, root: &Path) {
         }
     };
     let _ = stream.write_all(&response);
-}
-
-/// A WebDriver session in `browser`'s Chromium.
-async fn session(browser: &Browser) -> Client {
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(browser.capabilities())
-        .connect(browser.webdriver_url())
-        .await
-        .expect("a Chromium session")
 }
 
 /// A DevTools command through chromedriver's `goog/cdp/execute`.
@@ -370,45 +356,6 @@ async fn pump(c: Client, wallet: Wallet, node: String) {
     }
 }
 
-/// Waits until `script` (a JS expression) is truthy; returns its value.
-async fn until(c: &Client, script: &str) -> Value {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        let v = c
-            .execute(&format!("return ({script});"), vec![])
-            .await
-            .unwrap();
-        let truthy =
-            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
-        if truthy {
-            return v;
-        }
-        if Instant::now() > deadline {
-            let page = c
-                .execute(
-                    "return ['board-status', 'wallet-status', 'result'].map((id) => id + ': ' + document.getElementById(id).textContent).join(' | ');",
-                    vec![],
-                )
-                .await;
-            panic!("timed out waiting for {script}; the page says {page:?}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn text(c: &Client, id: &str) -> String {
-    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
-}
-
-async fn click(c: &Client, id: &str) {
-    c.find(Locator::Id(id))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-}
-
 async fn result_says(c: &Client, words: &str) -> String {
     until(
         c,
@@ -418,25 +365,8 @@ async fn result_says(c: &Client, words: &str) -> String {
     text(c, "result").await
 }
 
-async fn shoot(c: &Client, name: &str) {
-    let png = c.screenshot().await.unwrap();
-    std::fs::write(shots().join(name), png).unwrap();
-}
-
 async fn cell(c: &Client, i: usize) -> Element {
-    c.find(Locator::Css(&format!(
-        "#arena-grid .cell[data-index=\"{i}\"]"
-    )))
-    .await
-    .unwrap()
-}
-
-fn as_cells(v: &Value) -> Vec<u8> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u8)
-        .collect()
+    page::cell(c, "arena-grid", i).await
 }
 
 /// The board `octoku generate` gives `player`: the compiled fair puzzle in revm.
@@ -716,22 +646,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
 
     // A phone, 360 px wide: the board fits, nothing scrolls sideways.
     c.set_window_size(360, 1100).await.unwrap();
-    let fits = c
-        .execute(
-            "const g = document.getElementById('arena-grid').getBoundingClientRect(); return [g.width, document.documentElement.scrollWidth, window.innerWidth];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let (width, scroll, inner) = (
-        fits[0].as_f64().unwrap(),
-        fits[1].as_f64().unwrap(),
-        fits[2].as_f64().unwrap(),
-    );
-    assert!(
-        width <= inner && scroll <= inner,
-        "grid {width}, page {scroll}, window {inner}"
-    );
+    assert_board_fits(c).await;
     shoot(c, &format!("wallet-{name}-360.png")).await;
 
     // The dark theme follows the system's preference.

@@ -1,0 +1,120 @@
+//! What the Chromium tests (browser.rs, wallet.rs) do to the page: wait for
+//! it, read and click it, measure it, and save screenshots under
+//! `target/octoku-serve/`. Each test file uses what it needs.
+#![allow(dead_code)]
+
+use std::{
+    path::PathBuf,
+    time::{Duration, Instant},
+};
+
+use fantoccini::{Client, ClientBuilder, Locator, elements::Element};
+use octoku_testkit::Browser;
+use serde_json::{Value, json};
+
+/// The longest wait for the page to reach a state: generous, since a 16×16
+/// practice puzzle or a mined transaction takes seconds on a busy machine.
+pub const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Where screenshots go.
+pub fn shots() -> PathBuf {
+    let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A WebDriver session in `browser`'s Chromium.
+pub async fn session(browser: &Browser) -> Client {
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(browser.capabilities())
+        .connect(browser.webdriver_url())
+        .await
+        .expect("a Chromium session")
+}
+
+/// Waits until `script` (a JS expression) is truthy; returns its value. On
+/// a time-out the panic quotes the page's status lines.
+pub async fn until(c: &Client, script: &str) -> Value {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let v = c
+            .execute(&format!("return ({script});"), vec![])
+            .await
+            .unwrap();
+        let truthy =
+            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
+        if truthy {
+            return v;
+        }
+        if Instant::now() > deadline {
+            let page = c
+                .execute(
+                    "return ['board-status', 'wallet-status', 'result'].map((id) => { const e = document.getElementById(id); return id + ': ' + (e ? e.textContent : '-'); }).join(' | ');",
+                    vec![],
+                )
+                .await;
+            panic!("timed out waiting for {script}; the page says {page:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The text of the element with id `id`.
+pub async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// Clicks the element with id `id`.
+pub async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Saves a screenshot as `name` under [`shots`]; returns its path.
+pub async fn shoot(c: &Client, name: &str) -> PathBuf {
+    let png = c.screenshot().await.unwrap();
+    let path = shots().join(name);
+    std::fs::write(&path, png).unwrap();
+    path
+}
+
+/// Cell `i` (reading order) of the grid with id `grid`.
+pub async fn cell(c: &Client, grid: &str, i: usize) -> Element {
+    c.find(Locator::Css(&format!("#{grid} .cell[data-index=\"{i}\"]")))
+        .await
+        .unwrap()
+}
+
+/// A JSON array of small numbers as cells.
+pub fn as_cells(v: &Value) -> Vec<u8> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u8)
+        .collect()
+}
+
+/// Asserts the arena board fits the window and nothing scrolls sideways.
+pub async fn assert_board_fits(c: &Client) {
+    let fits = c
+        .execute(
+            "const g = document.getElementById('arena-grid').getBoundingClientRect(); return [g.width, document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (width, scroll, inner) = (
+        fits[0].as_f64().unwrap(),
+        fits[1].as_f64().unwrap(),
+        fits[2].as_f64().unwrap(),
+    );
+    assert!(
+        width <= inner && scroll <= inner,
+        "grid {width}, page {scroll}, window {inner}"
+    );
+}
