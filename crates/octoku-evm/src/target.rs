@@ -47,7 +47,6 @@ impl Target {
 
 /// Reads at most [`FILE_CAP`] bytes of a regular file.
 fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    use std::io::Read;
     let file = std::fs::File::open(path)
         .map_err(|e| format!("{what} {}: cannot read: {e}", path.display()))?;
     let meta = file
@@ -59,18 +58,14 @@ fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
             path.display()
         ));
     }
-    let mut bytes = Vec::new();
-    file.take(FILE_CAP + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{what} {}: cannot read: {e}", path.display()))?;
-    if bytes.len() as u64 > FILE_CAP {
-        return Err(format!(
-            "{what} {}: larger than {} MiB; expected a compiled contract",
+    crate::limits::read_bytes(file, FILE_CAP).map_err(|e| match e {
+        crate::limits::ReadError::TooLarge { limit } => format!(
+            "{what} {}: larger than {}; expected a compiled contract",
             path.display(),
-            FILE_CAP >> 20
-        ));
-    }
-    Ok(bytes)
+            crate::limits::size(limit)
+        ),
+        e => format!("{what} {}: cannot read: {e}", path.display()),
+    })
 }
 
 /// Hex code with or without `0x`; unlinked library placeholders refused.
