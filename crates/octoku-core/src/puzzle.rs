@@ -19,6 +19,7 @@
 
 use crate::grid::Grid;
 use crate::grid::geometry::Geometry;
+use crate::grid::symmetry::{self, Symmetry};
 use crate::rng::SplitMix64;
 use crate::solve;
 
@@ -65,48 +66,23 @@ pub enum PuzzleError {
     },
 }
 
-/// Applies a random symmetry of `g` to a board: symbols relabelled, bands and
-/// the rows inside each band permuted, stacks and the columns inside each
-/// stack permuted, and (for square boxes) a transposition at random. A valid
-/// grid stays valid.
+/// Applies a random symmetry of the board's geometry ([`crate::grid::symmetry`]):
+/// bands and the rows inside each band permuted, stacks and the columns
+/// inside each stack permuted, symbols relabelled, and (for square boxes) a
+/// transposition at random. A valid grid stays valid. The draws from `rng`
+/// come in that order; generated puzzles depend on it.
 pub fn transform(board: &Grid, rng: &mut SplitMix64) -> Grid {
     let g = board.geometry();
     let n = g.size();
     let (br, bc) = (g.box_rows(), g.box_cols());
-    // Row order: bands permuted, rows within each band permuted.
-    let line_order = |rng: &mut SplitMix64, inner: usize| -> Vec<usize> {
-        let mut groups: Vec<usize> = (0..n / inner).collect();
-        rng.shuffle(&mut groups);
-        let mut out = Vec::with_capacity(n);
-        for grp in groups {
-            let mut inside: Vec<usize> = (0..inner).collect();
-            rng.shuffle(&mut inside);
-            out.extend(inside.into_iter().map(|k| grp * inner + k));
-        }
-        out
-    };
-    let rows = line_order(rng, br);
-    let cols = line_order(rng, bc);
+    let rows = symmetry::shuffled_lines(n, br, rng);
+    let cols = symmetry::shuffled_lines(n, bc, rng);
     let mut labels: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut labels);
     let transpose = br == bc && rng.below(2) == 1;
-    let mut out = Grid::empty(g);
-    for (r, &from_row) in rows.iter().enumerate() {
-        for (c, &from_col) in cols.iter().enumerate() {
-            let v = board.get(from_row, from_col);
-            let v = if v == 0 {
-                0
-            } else {
-                labels[usize::from(v) - 1]
-            };
-            if transpose {
-                out.set(c, r, v);
-            } else {
-                out.set(r, c, v);
-            }
-        }
-    }
-    out
+    let mut cells = Symmetry::from_sources(&rows, &cols, transpose).apply_cells(board.cells());
+    symmetry::relabel(&mut cells, &labels);
+    Grid::from_cells(g, &cells).expect("a symmetry keeps the values of the board")
 }
 
 /// A random solved grid of `g`.

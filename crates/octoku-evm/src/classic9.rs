@@ -12,6 +12,7 @@ use alloy_primitives::{Address, Bytes, U256};
 use alloy_sol_types::{SolCall, SolError};
 use octoku_core::{
     classic9::{self as mirror, CELLS, Classic9Error, Outcome},
+    grid::symmetry::{self, Symmetry},
     rng::SplitMix64,
 };
 
@@ -271,33 +272,29 @@ pub fn encode_verify(start: &[u8], solution: &[u8]) -> Vec<u8> {
 }
 
 /// A random valid grid: a base Sudoku under random digit relabelling, band,
-/// row-in-band, stack and column-in-stack permutations and transposition.
+/// row-in-band, stack and column-in-stack permutations and transposition
+/// (the maps of [`octoku_core::grid::symmetry`], drawn in that order).
 pub fn valid_grid(rng: &mut SplitMix64) -> Vec<u8> {
     let mut digits: Vec<u8> = (1..=9).collect();
     rng.shuffle(&mut digits);
-    let lines = |rng: &mut SplitMix64| {
-        let mut bands = [0usize, 1, 2];
-        rng.shuffle(&mut bands);
-        let mut order = Vec::with_capacity(9);
-        for band in bands {
-            let mut rows = [0usize, 1, 2];
-            rng.shuffle(&mut rows);
-            order.extend(rows.iter().map(|r| 3 * band + r));
-        }
-        order
-    };
-    let (rows, cols) = (lines(rng), lines(rng));
+    let rows = symmetry::shuffled_lines(9, 3, rng);
+    let cols = symmetry::shuffled_lines(9, 3, rng);
     let transpose = rng.below(2) == 1;
-    (0..CELLS)
-        .map(|i| {
-            let (mut r, mut c) = (rows[i / 9], cols[i % 9]);
-            if transpose {
-                (r, c) = (c, r);
-            }
-            // base(r, c) = (c + 3 r + r / 3) % 9: a Sudoku.
-            digits[(c + 3 * r + r / 3) % 9]
-        })
-        .collect()
+    // base(r, c) = (c + 3 r + r / 3) % 9 + 1: a Sudoku.
+    let base: Vec<u8> = (0..CELLS)
+        .map(|i| ((i % 9 + 3 * (i / 9) + i / 27) % 9) as u8 + 1)
+        .collect();
+    // Place (r, c) takes base(rows[r], cols[c]), or base(cols[c], rows[r])
+    // when transposed: the transposition comes first here, so the drawn
+    // lines trade roles.
+    let (from_rows, from_cols) = if transpose {
+        (&cols, &rows)
+    } else {
+        (&rows, &cols)
+    };
+    let mut cells = Symmetry::from_sources(from_rows, from_cols, transpose).apply_cells(&base);
+    symmetry::relabel(&mut cells, &digits);
+    cells
 }
 
 /// The grid's cells kept with probability 1/2 each, the rest 0.

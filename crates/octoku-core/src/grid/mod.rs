@@ -16,6 +16,7 @@
 //! ```
 
 pub mod geometry;
+pub mod symmetry;
 pub mod text;
 
 use std::fmt;

@@ -1,14 +1,21 @@
-//! The symmetry group of the 8x8 board with 2x4 subgrids, as used by the audit.
+//! The symmetry group of the 8x8 board with 2x4 subgrids, as used by the
+//! audit, numbered once and for all.
 //!
-//! A map permutes rows and columns independently:
+//! The maps are those of [`crate::grid::symmetry`] for this geometry (no
+//! transposition: the boxes are not square). A map permutes rows and columns
+//! independently:
 //! - rows: permute the 4 bands (row pairs 1-2, 3-4, 5-6, 7-8) and swap or keep
 //!   the two rows of each band: 4! * 2^4 = 384 row maps;
 //! - columns: permute the 4 columns inside each stack (columns 1-4 and 5-8) and
 //!   swap or keep the two stacks: (4!)^2 * 2 = 1152 column maps.
 //!
 //! Together 384 * 1152 = 442,368 maps, each sending valid grids to valid grids.
+//! Their numbering ([`row_maps`], [`col_maps`], [`from_index`]) is pinned:
+//! the gas report's and the fuzzer's cases draw map numbers from a seed.
 //! Digit relabelling is separate ([`relabel`]).
 
+pub use crate::grid::symmetry::Symmetry;
+use crate::grid::symmetry::{self as group, line_map, permutations};
 use crate::octoku::board::Board;
 
 /// Number of row maps (band permutations times in-band swaps).
@@ -18,148 +25,88 @@ pub const COL_MAPS: usize = 1152;
 /// Number of maps in the group.
 pub const ORDER: u32 = (ROW_MAPS * COL_MAPS) as u32;
 
-/// One map of the group: cell (r, c) moves to (`rows[r]`, `cols[c]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Symmetry {
-    /// Destination row of each row.
-    pub rows: [u8; 8],
-    /// Destination column of each column.
-    pub cols: [u8; 8],
-}
-
-/// The 24 permutations of 0..4, in lexicographic order.
-pub(crate) fn perms4() -> Vec<[u8; 4]> {
-    let mut out = Vec::with_capacity(24);
-    for a in 0..4u8 {
-        for b in 0..4u8 {
-            for c in 0..4u8 {
-                for d in 0..4u8 {
-                    if a != b && a != c && a != d && b != c && b != d && c != d {
-                        out.push([a, b, c, d]);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// All 384 row maps: `map[r]` is the destination row of row `r`; bands move as blocks.
-pub fn row_maps() -> Vec<[u8; 8]> {
+/// All 384 row maps: `map[r]` is the destination row of row `r`; bands move
+/// as blocks. Map `16 * i + s` moves band `b` to band `permutations(4)[i][b]`
+/// and swaps its two rows when bit `b` of `s` is set.
+pub fn row_maps() -> Vec<Vec<u8>> {
+    let halves = permutations(2);
     let mut out = Vec::with_capacity(ROW_MAPS);
-    for bands in perms4() {
-        for swaps in 0..16u8 {
-            let mut m = [0u8; 8];
-            for (r, slot) in m.iter_mut().enumerate() {
-                let band = r / 2;
-                let half = (r % 2) as u8 ^ (swaps >> band & 1);
-                *slot = 2 * bands[band] + half;
-            }
-            out.push(m);
+    for bands in permutations(4) {
+        for swaps in 0..16usize {
+            let within: Vec<Vec<u8>> = (0..4)
+                .map(|band| halves[swaps >> band & 1].clone())
+                .collect();
+            out.push(line_map(&bands, &within));
         }
     }
     out
 }
 
-/// All 1152 column maps: `map[c]` is the destination column of column `c`; stacks move as blocks.
-pub fn col_maps() -> Vec<[u8; 8]> {
-    let p = perms4();
+/// All 1152 column maps: `map[c]` is the destination column of column `c`;
+/// stacks move as blocks. Map `576 * s + 24 * i + j` swaps the stacks when
+/// `s` is 1 and permutes the left stack's columns by `permutations(4)[i]`,
+/// the right stack's by `permutations(4)[j]`.
+pub fn col_maps() -> Vec<Vec<u8>> {
+    let p = permutations(4);
     let mut out = Vec::with_capacity(COL_MAPS);
-    for swap in 0..2u8 {
+    for stacks in permutations(2) {
         for left in &p {
             for right in &p {
-                let mut m = [0u8; 8];
-                for (c, slot) in m.iter_mut().enumerate() {
-                    let (stack, within) = (c / 4, c % 4);
-                    let inner = if stack == 0 {
-                        left[within]
-                    } else {
-                        right[within]
-                    };
-                    *slot = 4 * ((stack as u8) ^ swap) + inner;
-                }
-                out.push(m);
+                out.push(line_map(&stacks, &[left.clone(), right.clone()]));
             }
         }
     }
     out
 }
 
-impl Symmetry {
-    /// The identity map.
-    pub const IDENTITY: Symmetry = Symmetry {
-        rows: [0, 1, 2, 3, 4, 5, 6, 7],
-        cols: [0, 1, 2, 3, 4, 5, 6, 7],
-    };
+/// Map number `i` (row map `i / 1152`, column map `i % 1152`); `None` when `i >= 442,368`.
+pub fn from_index(i: u32) -> Option<Symmetry> {
+    if i >= ORDER {
+        return None;
+    }
+    let (r, c) = ((i as usize) / COL_MAPS, (i as usize) % COL_MAPS);
+    Some(Symmetry {
+        rows: row_maps().swap_remove(r),
+        cols: col_maps().swap_remove(c),
+        transpose: false,
+    })
+}
 
-    /// Map number `i` (row map `i / 1152`, column map `i % 1152`); `None` when `i >= 442,368`.
-    pub fn from_index(i: u32) -> Option<Symmetry> {
-        if i >= ORDER {
-            return None;
-        }
-        let (r, c) = ((i as usize) / COL_MAPS, (i as usize) % COL_MAPS);
-        Some(Symmetry {
-            rows: row_maps()[r],
-            cols: col_maps()[c],
+/// Every map of the group, each once (442,368 of them), in the order of [`from_index`].
+pub fn all() -> impl Iterator<Item = Symmetry> {
+    let cols = col_maps();
+    row_maps().into_iter().flat_map(move |rows| {
+        cols.clone().into_iter().map(move |cols| Symmetry {
+            rows: rows.clone(),
+            cols,
+            transpose: false,
         })
-    }
+    })
+}
 
-    /// Every map of the group, each once (442,368 of them).
-    pub fn all() -> impl Iterator<Item = Symmetry> {
-        let rows = row_maps();
-        let cols = col_maps();
-        (0..ROW_MAPS).flat_map(move |r| {
-            let rm = rows[r];
-            let cols = cols.clone();
-            (0..COL_MAPS).map(move |c| Symmetry {
-                rows: rm,
-                cols: cols[c],
-            })
-        })
-    }
+/// Moves every cell (r, c) of `board` by the map `s` of the 8x8 group.
+pub fn apply(s: &Symmetry, board: Board) -> Board {
+    let cells: [u8; 64] = s
+        .apply_cells(&board.cells())
+        .try_into()
+        .expect("a map of the 8x8 group keeps 64 cells");
+    Board::from_cells(&cells)
+}
 
-    /// The map as a permutation of reading indices: cell `i` moves to `perm[i]`.
-    pub fn cell_permutation(&self) -> [u8; 64] {
-        let mut p = [0u8; 64];
-        for (i, slot) in p.iter_mut().enumerate() {
-            *slot = 8 * self.rows[i / 8] + self.cols[i % 8];
-        }
-        p
-    }
-
-    /// Moves every cell (r, c) of `board` to (`rows[r]`, `cols[c]`).
-    pub fn apply(&self, board: Board) -> Board {
-        let from = board.cells();
-        let mut to = [0u8; 64];
-        for (i, &v) in from.iter().enumerate() {
-            let j = 8 * usize::from(self.rows[i / 8] & 7) + usize::from(self.cols[i % 8] & 7);
-            to[j] = v;
-        }
-        Board::from_cells(&to)
-    }
-
-    /// Moves a cell set (bit `i` = reading index `i`) the same way as [`Symmetry::apply`].
-    pub fn apply_mask(&self, set: u64) -> u64 {
-        let mut out = 0u64;
-        let mut s = set;
-        while s != 0 {
-            let i = s.trailing_zeros() as usize;
-            s &= s - 1;
-            out |= 1u64 << (8 * (self.rows[i / 8] & 7) + (self.cols[i % 8] & 7));
-        }
-        out
-    }
+/// Moves a cell set (bit `i` = reading index `i`) the same way as [`apply`].
+pub fn apply_mask(s: &Symmetry, set: u64) -> u64 {
+    s.cell_permutation()
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| set >> i & 1 != 0)
+        .fold(0, |out, (_, to)| out | 1 << to)
 }
 
 /// Relabels digits: digit `d` becomes `perm[d - 1]`, empty cells stay empty
 /// (values 9-15 are kept as they are).
 pub fn relabel(board: Board, perm: &[u8; 8]) -> Board {
     let mut cells = board.cells();
-    for v in cells.iter_mut() {
-        if (1..=8).contains(v) {
-            *v = perm[usize::from(*v - 1)];
-        }
-    }
+    group::relabel(&mut cells, perm);
     Board::from_cells(&cells)
 }
 
@@ -175,18 +122,31 @@ mod tests {
         assert_eq!(col_maps().len(), 1152);
         assert_eq!(row_maps().into_iter().collect::<HashSet<_>>().len(), 384);
         assert_eq!(col_maps().into_iter().collect::<HashSet<_>>().len(), 1152);
-        assert_eq!(Symmetry::from_index(0), Some(Symmetry::IDENTITY));
-        assert_eq!(Symmetry::from_index(ORDER), None);
+        assert_eq!(from_index(0), Some(Symmetry::identity(8)));
+        assert_eq!(from_index(ORDER), None);
+    }
+
+    /// The numbering the gas cases draw from, worked out by hand: map 96,371
+    /// is row map 83 (bands to 0, 3, 2, 1 by permutation 5; swaps 3: bands 0
+    /// and 1 swap their rows) and column map 771 (stacks swapped; the left
+    /// stack by permutation 7 = 1, 0, 3, 2, the right by permutation 11 =
+    /// 1, 3, 2, 0).
+    #[test]
+    fn numbering_is_pinned() {
+        let s = from_index(96_371).unwrap();
+        assert_eq!(s.rows, [1, 0, 7, 6, 4, 5, 2, 3]);
+        assert_eq!(s.cols, [5, 4, 7, 6, 1, 3, 2, 0]);
+        assert!(!s.transpose);
     }
 
     #[test]
     fn exactly_442368_distinct_maps_as_cell_permutations() {
-        let perms: HashSet<[u8; 64]> = Symmetry::all().map(|s| s.cell_permutation()).collect();
+        let perms: HashSet<Vec<usize>> = all().map(|s| s.cell_permutation()).collect();
         assert_eq!(perms.len(), 442_368);
         for p in perms.iter().take(1000) {
             let mut seen = [false; 64];
             for &j in p {
-                seen[usize::from(j)] = true;
+                seen[j] = true;
             }
             assert!(seen.iter().all(|&b| b), "a permutation");
         }
@@ -197,15 +157,12 @@ mod tests {
         let g = Board::BASE_GRID;
         assert!(is_valid_grid(g));
         let mut n = 0;
-        for s in Symmetry::all() {
-            assert!(is_valid_grid(s.apply(g)), "{s:?}");
+        for s in all() {
+            assert!(is_valid_grid(apply(&s, g)), "{s:?}");
             n += 1;
         }
         assert_eq!(n, 442_368);
-        assert_eq!(
-            Symmetry::from_index(300_001).unwrap(),
-            Symmetry::all().nth(300_001).unwrap()
-        );
+        assert_eq!(from_index(300_001).unwrap(), all().nth(300_001).unwrap());
     }
 
     #[test]
@@ -222,12 +179,12 @@ mod tests {
     #[test]
     fn apply_mask_matches_apply() {
         let g = Board::BASE_GRID;
-        let s = Symmetry::from_index(123_457).unwrap();
+        let s = from_index(123_457).unwrap();
         let set = 0x8001_0203_4050_6070u64;
         let gc = g.cells();
         let c: [u8; 64] = std::array::from_fn(|i| if set >> i & 1 != 0 { gc[i] } else { 0 });
-        let moved = s.apply(Board::from_cells(&c)).cells();
-        let mask = s.apply_mask(set);
+        let moved = apply(&s, Board::from_cells(&c)).cells();
+        let mask = apply_mask(&s, set);
         for (i, &v) in moved.iter().enumerate() {
             assert_eq!(v != 0, mask >> i & 1 != 0);
         }
