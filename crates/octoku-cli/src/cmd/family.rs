@@ -20,9 +20,6 @@ use serde::Serialize;
 
 use crate::{error::CliError, output::print_json};
 
-/// How many problems the text output of verify lists.
-const SHOWN: usize = 12;
-
 /// The text forms selectable with `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FormatArg {
@@ -157,6 +154,15 @@ impl SizeArgs {
                 .transpose()?,
         };
         Ok(ReadOptions { geometry, symbols })
+    }
+
+    /// The START argument read with this command line's options.
+    fn read_start(
+        &self,
+        geometry: Option<Geometry>,
+        start: &str,
+    ) -> Result<text::Parsed, CliError> {
+        read_board("START", start, &self.read_options(geometry)?)
     }
 }
 
@@ -306,8 +312,7 @@ pub fn solve(
     count: Option<u64>,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
-    let options = args.read_options(g)?;
-    let parsed = read_board("START", start, &options)?;
+    let parsed = args.read_start(g, start)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
     let g = start.geometry();
     let solutions = count.map(|n| solve::count(start, n));
@@ -368,8 +373,7 @@ pub fn solve_sat(
     solver: &crate::solver_args::SolverArgs,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
-    let options = args.read_options(g)?;
-    let parsed = read_board("START", start, &options)?;
+    let parsed = args.read_start(g, start)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
     let g = start.geometry();
     let limit = count.unwrap_or(1).clamp(1, 10_000);
@@ -504,15 +508,7 @@ pub fn verify(
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
         )?;
-        for p in problems.iter().take(SHOWN) {
-            crate::outln!("  - {p}")?;
-        }
-        if problems.len() > SHOWN {
-            crate::outln!(
-                "  ... and {} more (--json lists them all)",
-                problems.len() - SHOWN
-            )?;
-        }
+        crate::cmd::verify::print_problems(&problems)?;
     }
     crate::exit(valid)
 }

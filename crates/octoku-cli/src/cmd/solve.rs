@@ -149,16 +149,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if let Some(a) = address {
             crate::outln!("address   {a}")?;
         }
-        crate::outln!("start     {}", start.to_hex())?;
-        crate::outln!()?;
-        crate::outln!("{}", solution.grid())?;
-        crate::outln!()?;
-        crate::outln!("solution  {}", solution.to_hex())?;
-        crate::outln!(
-            "verified  the {} contract accepts it in the in-memory EVM ({} gas)",
-            puzzle,
-            verdict.gas
-        )?;
+        print_verified(start, solution, &puzzle, verdict.gas)?;
         if let (Some(n), Some(capped)) = (solutions, capped) {
             let bound = if capped {
                 " (stopped at the limit)"
@@ -169,6 +160,22 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text lines of a solution the contract accepted: start, grid, solution, gas.
+pub(crate) fn print_verified(
+    start: Board,
+    solution: Board,
+    puzzle: &str,
+    gas: u64,
+) -> Result<(), CliError> {
+    crate::outln!("start     {}", start.to_hex())?;
+    crate::outln!()?;
+    crate::outln!("{}", solution.grid())?;
+    crate::outln!()?;
+    crate::outln!("solution  {}", solution.to_hex())?;
+    crate::outln!("verified  the {puzzle} contract accepts it in the in-memory EVM ({gas} gas)")?;
+    Ok(())
 }
 
 /// Reports an unsolvable start in one line (or JSON) and exits 1.

@@ -112,15 +112,7 @@ pub fn run(
                 "no solution for {start}: the solver proved the checker unsatisfiable"
             )?,
             Some(first) => {
-                crate::outln!("start     {}", start.to_hex())?;
-                crate::outln!()?;
-                crate::outln!("{}", first.grid())?;
-                crate::outln!()?;
-                crate::outln!("solution  {}", first.to_hex())?;
-                crate::outln!(
-                    "verified  the {puzzle} contract accepts it in the in-memory EVM ({} gas)",
-                    gas.unwrap_or_default()
-                )?;
+                crate::cmd::solve::print_verified(start, *first, puzzle, gas.unwrap_or_default())?;
                 if count.is_some() {
                     let bound = if found.complete {
                         ""

@@ -168,18 +168,25 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if own && mirror {
             crate::outln!("note     the reference accepts it")?;
         }
-        for problem in problems.iter().take(SHOWN) {
-            crate::outln!("  - {problem}")?;
-        }
-        if problems.len() > SHOWN {
-            crate::outln!(
-                "  ... and {} more (--json lists them all)",
-                problems.len() - SHOWN
-            )?;
-        }
+        print_problems(&problems)?;
         crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     }
     crate::exit(call.value)
+}
+
+/// The text lines of a refused solution's problems: the first [`SHOWN`],
+/// then how many more the JSON lists.
+pub(crate) fn print_problems(problems: &[String]) -> Result<(), CliError> {
+    for problem in problems.iter().take(SHOWN) {
+        crate::outln!("  - {problem}")?;
+    }
+    if problems.len() > SHOWN {
+        crate::outln!(
+            "  ... and {} more (--json lists them all)",
+            problems.len() - SHOWN
+        )?;
+    }
+    Ok(())
 }
 
 /// `--size 9` with `--puzzle` or `--puzzle-address`: the 9×9 validator of
