@@ -18,9 +18,8 @@ use octoku_core::{Board, octoku::explain, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{
-        self, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain,
-        PrivateKey, TxOptions,
-        arena::{self, arena_initcode},
+        Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain, PrivateKey,
+        TxOptions, arena,
         deployments::{Deployment, DeploymentsFile, deployments_path},
         leaderboard,
         primitives::{Address, B256},
@@ -394,27 +393,9 @@ fn recorded_deployments(
 /// records them in its state as `octoku deploy` would.
 fn deploy_fair(chain: &mut Chain) -> Result<Deployment, ServeError> {
     let kind = Puzzle::Fair;
-    let deployer = chain.sender();
-    let puzzle = chain
-        .deploy(kind.artifact().initcode.to_vec().into())
-        .map_err(chain_failure)?;
-    let puzzle_address = puzzle
-        .contract_address
-        .ok_or_else(|| ServeError::Chain("the puzzle deployment created no contract".into()))?;
-    let arena = chain
-        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
-        .map_err(chain_failure)?;
-    let arena_address = arena
-        .contract_address
-        .ok_or_else(|| ServeError::Chain("the arena deployment created no contract".into()))?;
-    let record = Deployment {
-        puzzle: kind,
-        puzzle_address,
-        arena: arena_address,
-        deployer,
-        puzzle_tx: (&puzzle).into(),
-        arena_tx: (&arena).into(),
-    };
+    let record = arena::deploy_with_arena(chain, kind.artifact().initcode.to_vec().into())
+        .map_err(chain_failure)?
+        .record(kind);
     if let Chain::Embedded(c) = chain {
         c.add_deployment(record.clone()).map_err(chain_failure)?;
     }

@@ -7,7 +7,7 @@ use octoku_evm::{
     Puzzle,
     chain::{
         self, Receipt,
-        arena::arena_initcode,
+        arena::{ArenaDeployment, deploy_with_arena},
         deployments::{Deployment, DeploymentsFile},
     },
 };
@@ -158,18 +158,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (mut opened, chain_id) = open_to_send(&args)?;
     // Refuses a deployments file of another chain before spending gas.
     let earlier = recorded_deployments(&mut opened)?.len();
-    let deployer = opened.chain.sender();
-    let (puzzle, puzzle_address, arena, arena_address) =
-        deploy_with_arena(&mut opened, kind.artifact().initcode.to_vec())?;
-
-    let record = Deployment {
-        puzzle: kind,
-        puzzle_address,
-        arena: arena_address,
-        deployer,
-        puzzle_tx: (&puzzle).into(),
-        arena_tx: (&arena).into(),
-    };
+    let deployed = deploy_with_arena(&mut opened.chain, kind.artifact().initcode.to_vec().into())
+        .map_err(chain_error)?;
+    let record = deployed.record(kind);
     // Written only now, after both receipts; added to the earlier ones.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
@@ -192,22 +183,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             earlier_deployments: earlier,
         })?;
     } else {
-        outln!("deployer  {deployer}")?;
-        outln!(
-            "puzzle    {} ({}, block {}, gas {}, tx {})",
-            puzzle_address,
-            kind.label(),
-            puzzle.block,
-            puzzle.gas_used,
-            puzzle.tx_hash
-        )?;
-        outln!(
-            "arena     {} (block {}, gas {}, tx {})",
-            arena_address,
-            arena.block,
-            arena.gas_used,
-            arena.tx_hash
-        )?;
+        outln!("deployer  {}", deployed.deployer)?;
+        print_deployed(&deployed, kind.label())?;
         outln!("recorded  {}", written.display())?;
         if earlier > 0 {
             outln!(
@@ -252,34 +229,45 @@ fn deploy_own(args: &Args, code: octoku_evm::Code) -> Result<ExitCode, CliError>
         ))
     })?;
     let (mut opened, chain_id) = open_to_send(args)?;
-    let (puzzle, puzzle_address, arena, arena_address) = deploy_with_arena(&mut opened, initcode)?;
+    let deployed = deploy_with_arena(&mut opened.chain, initcode.into()).map_err(chain_error)?;
     if args.json {
         print_json(&DeployedOwn {
             chain: &opened.label,
             chain_id,
             puzzle: code.label,
-            puzzle_address,
-            arena: arena_address,
-            puzzle_tx: Tx::from(&puzzle),
-            arena_tx: Tx::from(&arena),
+            puzzle_address: deployed.puzzle_address,
+            arena: deployed.arena_address,
+            puzzle_tx: Tx::from(&deployed.puzzle),
+            arena_tx: Tx::from(&deployed.arena),
         })?;
     } else {
+        print_deployed(&deployed, &code.label)?;
         outln!(
-            "puzzle    {puzzle_address} ({}, block {}, gas {}, tx {})",
-            code.label,
-            puzzle.block,
-            puzzle.gas_used,
-            puzzle.tx_hash
+            "not recorded: pass --arena {} to board, play and submit",
+            deployed.arena_address
         )?;
-        outln!(
-            "arena     {arena_address} (block {}, gas {}, tx {})",
-            arena.block,
-            arena.gas_used,
-            arena.tx_hash
-        )?;
-        outln!("not recorded: pass --arena {arena_address} to board, play and submit")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text lines of a puzzle and its arena: address, block, gas, transaction.
+fn print_deployed(deployed: &ArenaDeployment, label: &str) -> Result<(), CliError> {
+    let (puzzle, arena) = (&deployed.puzzle, &deployed.arena);
+    outln!(
+        "puzzle    {} ({label}, block {}, gas {}, tx {})",
+        deployed.puzzle_address,
+        puzzle.block,
+        puzzle.gas_used,
+        puzzle.tx_hash
+    )?;
+    outln!(
+        "arena     {} (block {}, gas {}, tx {})",
+        deployed.arena_address,
+        arena.block,
+        arena.gas_used,
+        arena.tx_hash
+    )?;
+    Ok(())
 }
 
 /// Opens the chain to send, with the transaction flags; prints which chain
@@ -293,22 +281,6 @@ fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
     }
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
     Ok((opened, chain_id))
-}
-
-/// Deploys a puzzle from `initcode`, then an arena pointing at it: both
-/// receipts and addresses.
-fn deploy_with_arena(
-    opened: &mut Opened,
-    initcode: Vec<u8>,
-) -> Result<(Receipt, Address, Receipt, Address), CliError> {
-    let puzzle = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
-    let puzzle_address = created(&puzzle)?;
-    let arena = opened
-        .chain
-        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle_address))
-        .map_err(chain_error)?;
-    let arena_address = created(&arena)?;
-    Ok((puzzle, puzzle_address, arena, arena_address))
 }
 
 fn created(receipt: &Receipt) -> Result<Address, CliError> {

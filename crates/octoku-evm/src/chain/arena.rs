@@ -3,7 +3,10 @@
 use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};
 
-use super::{Chain, ChainError, Receipt};
+use super::{
+    Chain, ChainError, Receipt,
+    deployments::{Deployment, MinedTx},
+};
 use crate::{Puzzle, bindings::IPuzzle};
 
 pub use crate::bindings::IArena;
@@ -32,6 +35,64 @@ pub fn arena_initcode(initcode: &[u8], puzzle: Address) -> Bytes {
     let mut code = initcode.to_vec();
     code.extend(puzzle.abi_encode());
     code.into()
+}
+
+/// A puzzle and an arena on it, as [`deploy_with_arena`] made them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArenaDeployment {
+    /// Who sent both creations.
+    pub deployer: Address,
+    /// The puzzle's creation.
+    pub puzzle: Receipt,
+    /// The puzzle contract.
+    pub puzzle_address: Address,
+    /// The arena's creation.
+    pub arena: Receipt,
+    /// The arena contract.
+    pub arena_address: Address,
+}
+
+impl ArenaDeployment {
+    /// The record the deployments file and the state file keep of a
+    /// built-in puzzle `kind` deployed this way.
+    pub fn record(&self, kind: Puzzle) -> Deployment {
+        Deployment {
+            puzzle: kind,
+            puzzle_address: self.puzzle_address,
+            arena: self.arena_address,
+            deployer: self.deployer,
+            puzzle_tx: MinedTx::from(&self.puzzle),
+            arena_tx: MinedTx::from(&self.arena),
+        }
+    }
+}
+
+/// Deploys a puzzle from its creation code, then an arena on it: two
+/// transactions from the chain's sender, the arena's after the puzzle's.
+pub fn deploy_with_arena(
+    chain: &mut Chain,
+    puzzle_initcode: Bytes,
+) -> Result<ArenaDeployment, ChainError> {
+    let created = |receipt: &Receipt| {
+        receipt.contract_address.ok_or_else(|| {
+            ChainError::Unexpected(format!(
+                "deployment {} created no contract",
+                receipt.tx_hash
+            ))
+        })
+    };
+    let deployer = chain.sender();
+    let puzzle = chain.deploy(puzzle_initcode)?;
+    let puzzle_address = created(&puzzle)?;
+    let arena = chain.deploy(arena_initcode(super::ARENA_INITCODE, puzzle_address))?;
+    let arena_address = created(&arena)?;
+    Ok(ArenaDeployment {
+        deployer,
+        puzzle,
+        puzzle_address,
+        arena,
+        arena_address,
+    })
 }
 
 /// Calls `call` on `to` (an eth_call) and decodes its return value.
