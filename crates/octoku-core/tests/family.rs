@@ -401,28 +401,29 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
         );
         assert_eq!(solve::count(&b, 2), 0);
     }
-    // Columns 1 and 2 and row 2 hold a 1 outside box 1, and column 3's other
-    // cells in box 1 are taken: column 3 (and box 1) have no place for 1.
-    let mut b = Grid::empty(g);
-    b.set(3, 0, 1);
-    b.set(6, 1, 1);
-    b.set(1, 5, 1);
-    b.set(0, 2, 2);
-    b.set(2, 2, 3);
-    assert_eq!(
-        rules::contradiction(&b).unwrap().describe(g),
-        "column 3 has no place for 1"
-    );
-    // Row 1 misses 7, 8 and 9; columns 8 and 9 already hold 7 and 8.
-    let mut b = classic(&format!("{:.<81}", "123456"));
-    b.set(3, 7, 8);
-    b.set(6, 8, 8);
-    b.set(4, 8, 7);
-    b.set(7, 7, 7);
-    assert_eq!(
-        rules::contradiction(&b).unwrap().describe(g),
-        "row 1: columns 8 and 9 can only hold 9"
-    );
+    // Boards written as a first-row prefix plus placed (row, column, value)s.
+    let placed: [(&str, &[(usize, usize, u8)], &str); 2] = [
+        // Columns 1 and 2 and row 2 hold a 1 outside box 1, and column 3's
+        // other cells in box 1 are taken: column 3 (and box 1) have no place for 1.
+        (
+            "",
+            &[(3, 0, 1), (6, 1, 1), (1, 5, 1), (0, 2, 2), (2, 2, 3)],
+            "column 3 has no place for 1",
+        ),
+        // Row 1 misses 7, 8 and 9; columns 8 and 9 already hold 7 and 8.
+        (
+            "123456",
+            &[(3, 7, 8), (6, 8, 8), (4, 8, 7), (7, 7, 7)],
+            "row 1: columns 8 and 9 can only hold 9",
+        ),
+    ];
+    for (prefix, cells, want) in placed {
+        let mut b = classic(&format!("{prefix:.<81}"));
+        for &(r, c, v) in cells {
+            b.set(r, c, v);
+        }
+        assert_eq!(rules::contradiction(&b).unwrap().describe(g), want);
+    }
     // A solvable board has no contradiction to report.
     assert_eq!(rules::contradiction(&classic(SEED002_HARD)), None);
     // Custom names.

@@ -42,6 +42,18 @@ fn evm_verify(start: Board, solution: Board) -> bool {
     first
 }
 
+/// Every implementation gives the mirror's verdict on `verify(start, solution)`.
+fn verify_agrees(start: Board, solution: Board) -> Result<(), TestCaseError> {
+    prop_assert_eq!(
+        evm_verify(start, solution),
+        verify(start, solution),
+        "start {} solution {}",
+        start,
+        solution
+    );
+    Ok(())
+}
+
 /// An input drawn by `octoku_evm::cases` (the fuzzer's generators) from a
 /// seed proptest picks; a failure prints the input and shrinks the seed.
 fn drawn<T: std::fmt::Debug>(draw: fn(&mut SplitMix64) -> T) -> impl Strategy<Value = T> {
@@ -82,19 +94,19 @@ proptest! {
         (start, grid) in drawn(|rng| cases::verify_case(VerifyClass::Valid, rng)),
     ) {
         prop_assert!(verify(start, grid));
-        prop_assert_eq!(evm_verify(start, grid), verify(start, grid), "start {} solution {}", start, grid);
+        verify_agrees(start, grid)?;
     }
 
     /// Mutations of valid grids: swaps, bad digits, band row swaps, wrong givens.
     #[test]
     fn verify_agrees_on_mutated_solutions((start, solution) in drawn(cases::mutated)) {
-        prop_assert_eq!(evm_verify(start, solution), verify(start, solution), "start {} solution {}", start, solution);
+        verify_agrees(start, solution)?;
     }
 
     /// Latin squares that break only subgrids: cyclic shifts pass rows and columns.
     #[test]
     fn verify_agrees_on_latin_squares(solution in drawn(cases::latin)) {
-        prop_assert_eq!(evm_verify(Board::EMPTY, solution), verify(Board::EMPTY, solution), "solution {}", solution);
+        verify_agrees(Board::EMPTY, solution)?;
     }
 
     /// Fully random pairs of words.
@@ -102,13 +114,13 @@ proptest! {
     fn verify_agrees_on_random_pairs(
         (start, solution) in drawn(|rng| cases::verify_case(VerifyClass::Random, rng)),
     ) {
-        prop_assert_eq!(evm_verify(start, solution), verify(start, solution), "start {} solution {}", start, solution);
+        verify_agrees(start, solution)?;
     }
 
     /// Generated boards as starts against valid grids and random words.
     #[test]
     fn verify_agrees_on_generated_starts((start, grid) in drawn(cases::generated_start)) {
-        prop_assert_eq!(evm_verify(start, grid), verify(start, grid), "start {} solution {}", start, grid);
+        verify_agrees(start, grid)?;
     }
 
     /// The solver's solution for a random address's board keeps its givens and

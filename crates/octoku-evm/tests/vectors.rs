@@ -42,21 +42,14 @@ fn reference_contract_generate_reproduces_public_vectors() {
 #[test]
 fn reference_contract_verify_reproduces_public_vectors() {
     let mut evm = Machine::new().unwrap();
-    assert!(
-        evm.verify(Puzzle::Reference, board(START), board(SOLUTION))
-            .unwrap()
-            .value
-    );
-    assert!(
-        !evm.verify(Puzzle::Reference, board(START), board(WRONG))
-            .unwrap()
-            .value
-    );
-    assert!(
-        evm.verify(Puzzle::Reference, Board::EMPTY, board(SOLUTION))
-            .unwrap()
-            .value
-    );
+    for (start, solution, valid) in [
+        (board(START), board(SOLUTION), true),
+        (board(START), board(WRONG), false),
+        (Board::EMPTY, board(SOLUTION), true),
+    ] {
+        let verdict = evm.verify(Puzzle::Reference, start, solution).unwrap();
+        assert_eq!(verdict.value, valid, "verify({start}, {solution})");
+    }
 }
 
 /// Gas is deterministic, so the reference's figures are pinned here. They sit
@@ -66,18 +59,10 @@ fn reference_contract_verify_reproduces_public_vectors() {
 #[test]
 fn reference_gas_is_pinned_near_the_published_figures() {
     let mut evm = Machine::new().unwrap();
-    assert_eq!(
-        evm.verify(Puzzle::Reference, board(START), board(SOLUTION))
-            .unwrap()
-            .gas,
-        38_998
-    );
-    assert_eq!(
-        evm.verify(Puzzle::Reference, Board::EMPTY, board(SOLUTION))
-            .unwrap()
-            .gas,
-        38_790
-    );
+    for (start, gas) in [(board(START), 38_998), (Board::EMPTY, 38_790)] {
+        let verdict = evm.verify(Puzzle::Reference, start, board(SOLUTION));
+        assert_eq!(verdict.unwrap().gas, gas, "verify({start}, SOLUTION)");
+    }
     let generated = evm
         .generate(Puzzle::Reference, &GENERATE[2].0.parse().unwrap())
         .unwrap();
