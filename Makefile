@@ -55,10 +55,11 @@ demo: setup-node
 ## test: formatting, lints, every suite (cargo and forge), then packaging
 test: setup lint test-rust test-forge package
 
-## lint: rustfmt and clippy (warnings are errors) on every crate and target
+## lint: rustfmt, clippy and rustdoc (warnings are errors) on every crate and target
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --release -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --release
 
 test-rust: setup
 	$(CARGO) test --workspace --release

@@ -14,8 +14,13 @@ pub struct Args {
     /// Directory to write the site into: new or empty (see --force).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
-    /// The arena (default: the latest recorded in deployments/<chain-id>.json).
-    #[arg(long, value_name = "ADDRESS")]
+    // The help is an attribute, not a doc comment: rustdoc would read
+    // `<chain-id>` as an HTML tag, and backticks would show in --help.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        help = "The arena (default: the latest recorded in deployments/<chain-id>.json)"
+    )]
     arena: Option<String>,
     /// JSON-RPC URL of the chain (http:// or https://): the page reads from it
     /// until a wallet is connected, and may reach no other address.

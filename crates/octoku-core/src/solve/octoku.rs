@@ -1,5 +1,5 @@
 //! Solving octoku boards: a fast bitboard solver and a solution counter.
-//! The plain-backtracking baseline is [`naive`]; human-readable reasons why a
+//! The plain-backtracking baseline is [`naive`](super::naive); human-readable reasons why a
 //! board has no solution are [`contradiction`](crate::octoku::explain::contradiction).
 //!
 //! The fast solver keeps, for each digit, a 64-bit board of the cells where
