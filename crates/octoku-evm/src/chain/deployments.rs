@@ -267,30 +267,24 @@ mod tests {
         }
     }
 
-    fn temp(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("octoku-deployments-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    }
-
     #[test]
     fn a_second_deployment_keeps_the_first_on_record() {
-        let dir = temp("keep");
-        let path = deployments_path(&dir, 31337);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        let path = deployments_path(dir, 31337);
         DeploymentsFile::append(&path, 31337, sample(1)).unwrap();
         let file = DeploymentsFile::append(&path, 31337, sample(5)).unwrap();
         assert_eq!(file.deployments, vec![sample(1), sample(5)]);
         let read = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
         assert_eq!(read, file);
         assert_eq!(read.latest(), Some(&sample(5)));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn curta_puzzles_join_an_arena_file_and_the_latest_is_the_default() {
-        let dir = temp("curta");
-        let path = deployments_path(&dir, 31337);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        let path = deployments_path(dir, 31337);
         DeploymentsFile::append(&path, 31337, sample(1)).unwrap();
         let before = std::fs::read_to_string(&path).unwrap();
         assert!(!before.contains("curta_puzzles"), "{before}");
@@ -312,13 +306,13 @@ mod tests {
         assert_eq!(read.latest_curta(None), Some(&record(0xc2, 4)));
         let first = Some(Address::repeat_byte(0xc1));
         assert_eq!(read.latest_curta(first), Some(&record(0xc1, 1)));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_file_of_another_chain_is_refused() {
-        let dir = temp("chain");
-        let path = deployments_path(&dir, 1);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        let path = deployments_path(dir, 1);
         DeploymentsFile::append(&path, 1, sample(1)).unwrap();
         let e = DeploymentsFile::load(&path, 31337).unwrap_err();
         assert!(
@@ -328,14 +322,13 @@ mod tests {
         );
         let e = DeploymentsFile::append(&path, 31337, sample(2)).unwrap_err();
         assert!(matches!(e, ChainError::State(_)), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_first_versions_single_record_reads_as_one_deployment() {
-        let dir = temp("legacy");
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = deployments_path(&dir, 31337);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        let path = deployments_path(dir, 31337);
         let legacy = serde_json::json!({
             "chain_id": 31337,
             "puzzle_kind": "reference",
@@ -365,6 +358,5 @@ mod tests {
                 gas: 11
             }
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

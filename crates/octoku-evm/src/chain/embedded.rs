@@ -437,25 +437,23 @@ mod tests {
     use super::*;
     use crate::chain::{Chain, TxOptions, arena, state::ChainState};
 
-    fn temp_state(name: &str) -> PathBuf {
-        let path = std::env::temp_dir().join(format!(
-            "octoku-embedded-{name}-{}.json",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&path);
-        path
+    /// A state file path in a fresh directory, removed when the guard drops.
+    fn temp_state() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.json");
+        (dir, path)
     }
 
     #[test]
     fn missing_state_without_create_is_an_error() {
-        let path = temp_state("missing");
+        let (_dir, path) = temp_state();
         let e = EmbeddedChain::open(&path, &PrivateKey::anvil_default(), false).unwrap_err();
         assert!(e.to_string().contains("octoku deploy"), "{e}");
     }
 
     #[test]
     fn deploys_persist_and_blocks_advance() {
-        let path = temp_state("persist");
+        let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
         let mut chain = Chain::embedded(&path, &key, true).unwrap();
         let puzzle = chain
@@ -505,7 +503,6 @@ mod tests {
         let e = arena::solve(&mut broke, arena_address, U256::from(1)).unwrap_err();
         assert!(matches!(e, ChainError::InsufficientFunds { .. }), "{e}");
         drop(broke);
-        std::fs::remove_file(&path).unwrap();
     }
 
     /// While one command has the chain open, another waits for it, then
@@ -513,7 +510,7 @@ mod tests {
     /// get their own block, and the file holds every transaction.
     #[test]
     fn chains_opened_at_once_take_turns_and_lose_nothing() {
-        let path = temp_state("turns");
+        let (_dir, path) = temp_state();
         drop(Chain::embedded(&path, &PrivateKey::anvil_default(), true).unwrap());
         let threads: Vec<_> = (1..=6u8)
             .map(|i| {
@@ -535,12 +532,11 @@ mod tests {
             saved.accounts[&PrivateKey::anvil_default().address().unwrap()].nonce,
             6
         );
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
     fn every_deployment_stays_on_record_and_the_latest_is_the_default() {
-        let path = temp_state("deployments");
+        let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
         let Chain::Embedded(mut chain) = Chain::embedded(&path, &key, true).unwrap() else {
             unreachable!()
@@ -576,12 +572,11 @@ mod tests {
         assert_eq!(chain.deployments(), deployed.as_slice());
         assert_eq!(chain.deployment(), deployed.last());
         drop(chain);
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
     fn transaction_options_set_the_price_limit_and_nonce() {
-        let path = temp_state("options");
+        let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
         let me = key.address().unwrap();
         let mut chain = Chain::embedded(&path, &key, true).unwrap();
@@ -628,6 +623,5 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("would never come"), "{e}");
         drop(chain);
-        std::fs::remove_file(&path).unwrap();
     }
 }

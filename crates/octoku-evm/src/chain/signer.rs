@@ -83,28 +83,21 @@ pub fn decrypt_keystore(path: &Path, password: &[u8]) -> Result<PrivateKey, Chai
 mod tests {
     use super::*;
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("octoku-keystore-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn a_keystore_written_by_alloy_decrypts_to_its_key_and_refuses_a_wrong_password() {
-        let dir = temp_dir("roundtrip");
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let key = PrivateKey::parse(&"42".repeat(32)).unwrap();
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(7);
         PrivateKeySigner::encrypt_keystore(
-            &dir,
+            dir,
             &mut rng,
             key.signer().unwrap().to_bytes(),
             "hunter2",
             Some("player"),
         )
         .unwrap();
-        let path = account_keystore(&dir, "player").unwrap();
+        let path = account_keystore(dir, "player").unwrap();
         let read = decrypt_keystore(&path, b"hunter2").unwrap();
         assert_eq!(read.address().unwrap(), key.address().unwrap());
 
@@ -115,9 +108,9 @@ mod tests {
         );
         assert!(!e.contains("hunter"), "{e}");
 
-        let e = account_keystore(&dir, "nobody").unwrap_err().to_string();
+        let e = account_keystore(dir, "nobody").unwrap_err().to_string();
         assert!(e.contains("no keystore"), "{e}");
-        let e = account_keystore(&dir, "../player").unwrap_err().to_string();
+        let e = account_keystore(dir, "../player").unwrap_err().to_string();
         assert!(e.contains("no path separators"), "{e}");
 
         std::fs::write(dir.join("junk"), "{\"version\": 3}").unwrap();
@@ -125,6 +118,5 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("no \"crypto\" section"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

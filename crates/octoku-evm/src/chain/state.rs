@@ -463,8 +463,8 @@ mod tests {
 
     #[test]
     fn state_round_trips_through_the_file() {
-        let dir = std::env::temp_dir().join(format!("octoku-state-{}", std::process::id()));
-        let path = dir.join("nested/chain.json");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/chain.json");
         let mut state = ChainState::genesis(31337);
         let a = Address::repeat_byte(7);
         state.accounts.insert(
@@ -484,27 +484,24 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A temporary file left by a writer killed between create and rename
     /// (SIGKILL) is removed by the next write; other files stay.
     #[test]
     fn the_next_write_removes_temporary_files_of_a_killed_writer() {
-        let dir = std::env::temp_dir().join(format!("octoku-stale-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let path = dir.join("chain.json");
         fs::write(dir.join(".chain.json.999999.tmp"), "{half").unwrap();
         fs::write(dir.join(".other.json.1.tmp"), "keep").unwrap();
         write_atomic(&path, b"{}").unwrap();
-        let mut names: Vec<_> = fs::read_dir(&dir)
+        let mut names: Vec<_> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
         assert_eq!(names, [".other.json.1.tmp", "chain.json"]);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     fn tx(block: u64) -> TxRecord {
@@ -525,8 +522,8 @@ mod tests {
     /// share a block, is refused on load with the field named.
     #[test]
     fn impossible_block_numbers_are_refused_naming_the_field() {
-        let path =
-            std::env::temp_dir().join(format!("octoku-impossible-{}.json", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.json");
         let mut state = ChainState::genesis(31337);
         state.transactions = vec![tx(1), tx(2)];
         state.block = 2;
@@ -573,7 +570,6 @@ mod tests {
             e.contains("field \"deployments[0].puzzle_address\" is 0x0909"),
             "{e}"
         );
-        fs::remove_file(&path).unwrap();
     }
 
     /// A state file as the previous release wrote it (format 1: one
@@ -582,7 +578,8 @@ mod tests {
     /// the log; one whose blocks hold no such creation is refused.
     #[test]
     fn state_files_of_the_previous_release_load() {
-        let path = std::env::temp_dir().join(format!("octoku-old-{}.json", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.json");
         let old = r#"{
   "format": 1,
   "chain_id": 31337,
@@ -640,15 +637,14 @@ mod tests {
             e.contains("field \"deployment\" names blocks 1 and 2"),
             "{e}"
         );
-        fs::remove_file(&path).unwrap();
     }
 
     #[test]
     fn garbage_is_a_state_error() {
-        let path = std::env::temp_dir().join(format!("octoku-garbage-{}.json", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.json");
         fs::write(&path, "{not json").unwrap();
         let e = ChainState::load(&path).unwrap_err();
         assert!(matches!(e, ChainError::State(_)), "{e}");
-        fs::remove_file(&path).unwrap();
     }
 }
