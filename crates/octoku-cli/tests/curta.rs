@@ -18,7 +18,7 @@ use octoku_evm::{
         primitives::{Address, U256, hex},
     },
 };
-use octoku_testkit::{Anvil, DEV_KEYS, Run, assert_keys, octoku, temp_dir};
+use octoku_testkit::{Anvil, DEV_KEYS, Run, TempDir, assert_keys, octoku, temp_dir};
 use serde_json::Value;
 
 /// Where the compiled protocol is, relative to the checkout.
@@ -168,6 +168,16 @@ fn add_fair(dir: &Path, url: &str, curta: Address, author: usize, token: u64) ->
     as_account(dir, url, author, &args).json()
 }
 
+/// Curta on a fresh node, with account 1 as its one author, and an empty
+/// working directory named after `name`; `None` (skipped) without
+/// `../shared/curta`. Also gives Curta's flag renderer.
+fn curta_on_a_node(name: &str) -> Option<(Node, TempDir, Address, Address)> {
+    let artifacts = curta_artifacts()?;
+    let node = Node::start();
+    let (curta, renderer) = deploy_curta(&node, &artifacts, &[account(1)]);
+    Some((node, temp_dir(name), curta, renderer))
+}
+
 /// Runs `run` and checks the account's nonce did not move: nothing was sent.
 fn nothing_sent(node: &Node, n: usize, run: impl FnOnce() -> Run) -> Run {
     let before = node.nonce(account(n));
@@ -177,16 +187,11 @@ fn nothing_sent(node: &Node, n: usize, run: impl FnOnce() -> Run) -> Run {
 }
 
 #[test]
-fn only_an_unused_authorship_token_adds_a_named_puzzle_and_its_board_is_generates() {
-    let Some(artifacts) = curta_artifacts() else {
+fn only_an_unused_authorship_token_adds_a_named_puzzle_whose_board_is_what_generate_gives() {
+    let Some((node, dir, curta, renderer)) = curta_on_a_node("curta-add") else {
         return;
     };
-    let node = Node::start();
-    let url = node.url();
-    let dir = temp_dir("curta-add");
-    let dir = dir.path();
-    let (curta, renderer) = deploy_curta(&node, &artifacts, &[account(1)]);
-    let c = curta.to_string();
+    let (url, dir, c) = (node.url(), dir.path(), curta.to_string());
 
     // Account 3 owns no token; token 9 was never minted.
     let args = [
@@ -316,15 +321,10 @@ fn only_an_unused_authorship_token_adds_a_named_puzzle_and_its_board_is_generate
 
 #[test]
 fn players_solve_in_phases_0_1_and_2_for_the_fee_and_phase_3_is_closed() {
-    let Some(artifacts) = curta_artifacts() else {
+    let Some((node, dir, curta, _)) = curta_on_a_node("curta-solve") else {
         return;
     };
-    let node = Node::start();
-    let url = node.url();
-    let dir = temp_dir("curta-solve");
-    let dir = dir.path();
-    let (curta, _) = deploy_curta(&node, &artifacts, &[account(1)]);
-    let c = curta.to_string();
+    let (url, dir, c) = (node.url(), dir.path(), curta.to_string());
     add_fair(dir, &url, curta, 1, 1);
     let on = ["--curta", &c, "--puzzle-id", "1", "--json"];
     let play = |n: usize, extra: &[&str]| {

@@ -8,6 +8,16 @@ fn proved(puzzle: &str) -> Value {
     octoku!(&["prove", "verify", "--puzzle", puzzle, "--json"]).json()
 }
 
+/// A proof report that says `proved` for `puzzle`, by the pinned solver.
+fn assert_proved(v: &Value, puzzle: &str) {
+    assert_eq!(v["result"], "proved", "{v}");
+    assert_eq!(v["puzzle"], puzzle);
+    assert!(
+        v["solver"].as_str().unwrap().starts_with("bitwuzla "),
+        "{v}"
+    );
+}
+
 /// The fair puzzle's verify is proved equal to the reference's, end to end
 /// (the golfed one is proved in octoku-prove's own tests).
 #[test]
@@ -31,10 +41,8 @@ fn prove_verify_fair_proves_and_reports_its_figures() {
             "implementation_output",
         ],
     );
-    assert_eq!(v["result"], "proved");
-    assert_eq!(v["puzzle"], "fair");
+    assert_proved(&v, "fair");
     assert_eq!(v["start"], Value::Null);
-    assert!(v["solver"].as_str().unwrap().starts_with("bitwuzla "));
     assert_keys(
         &v["reference"],
         &[
@@ -77,14 +85,12 @@ fn prove_generate_golf_proves_a_redraw_class_and_reports_its_figures() {
             "implementation_output",
         ],
     );
-    assert_eq!(v["result"], "proved");
-    assert_eq!(v["puzzle"], "golf");
+    assert_proved(&v, "golf");
     assert_eq!(v["compare"], "board");
     assert_eq!(v["max_redraws"], 1);
     assert_eq!(v["patterns"], 44);
     assert_eq!(v["proved_patterns"], 44);
     assert_eq!(v["seed"], Value::Null);
-    assert!(v["solver"].as_str().unwrap().starts_with("bitwuzla "));
 }
 
 #[test]
