@@ -456,19 +456,10 @@ mod tests {
         let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
         let mut chain = Chain::embedded(&path, &key, true).unwrap();
-        let puzzle = chain
-            .deploy(crate::artifacts::REFERENCE.initcode.to_vec().into())
-            .unwrap();
-        assert_eq!(puzzle.block, 1);
-        let puzzle_address = puzzle.contract_address.unwrap();
-        let arena = chain
-            .deploy(arena::arena_initcode(
-                crate::chain::ARENA_INITCODE,
-                puzzle_address,
-            ))
-            .unwrap();
-        assert_eq!(arena.block, 2);
-        let arena_address = arena.contract_address.unwrap();
+        let code = crate::artifacts::REFERENCE.initcode.to_vec().into();
+        let deployed = arena::deploy_with_arena(&mut chain, code).unwrap();
+        assert_eq!((deployed.puzzle.block, deployed.arena.block), (1, 2));
+        let (puzzle_address, arena_address) = (deployed.puzzle_address, deployed.arena_address);
         drop(chain);
 
         let saved = ChainState::load(&path).unwrap();
@@ -538,31 +529,17 @@ mod tests {
     fn every_deployment_stays_on_record_and_the_latest_is_the_default() {
         let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
-        let Chain::Embedded(mut chain) = Chain::embedded(&path, &key, true).unwrap() else {
-            unreachable!()
-        };
+        let mut chain = Chain::embedded(&path, &key, true).unwrap();
         let code: Bytes = crate::artifacts::REFERENCE.initcode.to_vec().into();
         let mut deployed = Vec::new();
         for _ in 0..2 {
-            let puzzle = chain.send(None, code.clone()).unwrap();
-            let arena = chain
-                .send(
-                    None,
-                    arena::arena_initcode(
-                        crate::chain::ARENA_INITCODE,
-                        puzzle.contract_address.unwrap(),
-                    ),
-                )
-                .unwrap();
-            let record = Deployment {
-                puzzle: crate::Puzzle::Reference,
-                puzzle_address: puzzle.contract_address.unwrap(),
-                arena: arena.contract_address.unwrap(),
-                deployer: chain.sender(),
-                puzzle_tx: (&puzzle).into(),
-                arena_tx: (&arena).into(),
+            let record = arena::deploy_with_arena(&mut chain, code.clone())
+                .unwrap()
+                .record(crate::Puzzle::Reference);
+            let Chain::Embedded(embedded) = &mut chain else {
+                unreachable!("opened embedded")
             };
-            chain.add_deployment(record.clone()).unwrap();
+            embedded.add_deployment(record.clone()).unwrap();
             deployed.push(record);
         }
         drop(chain);
