@@ -1,5 +1,5 @@
-//! The classic 9×9 validators through the `octoku` binary: seed 000's test
-//! grids on both contracts (`verify --size 9 --puzzle reference|golf`), the
+//! The classic 9×9 validators through the `octoku` binary: the listed valid
+//! and invalid grids on both contracts (`verify --size 9 --puzzle reference|golf`), the
 //! off-chain mirror, `fuzz --size 9`, `gas --profile isValidSolution`.
 //! Deployed validators (anvil, embedded chain) are tested in anvil.rs,
 //! refusals of bad 9×9 input in refusals.rs.
@@ -14,7 +14,7 @@ fn empty() -> String {
 }
 
 #[test]
-fn seed_000_grids_through_both_contracts() {
+fn listed_grids_get_their_verdict_and_gas_from_both_contracts() {
     let start = empty();
     for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
         for grid in grids {

@@ -15,16 +15,16 @@ fn file_arg(name: &str, text: &str) -> (TempDir, String) {
     (dir, arg)
 }
 
-/// Seed 002's easy puzzle and its stated solution.
+/// An easy 9×9 puzzle and its one solution.
 const EASY: &str =
     ".9.7..86..31..5.2.8.6........7.5...6...3.7...5...1.7........1.9.2.6..35..54..8.7.";
 const EASY_SOLUTION: &str =
     "295743861431865927876192543387459216612387495549216738763524189928671354154938672";
-/// Seed 003's example, byte for byte.
+/// A 4×4 board in the header form (symbols header, comma-separated rows), byte for byte.
 const SEED003: &str = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
 
 #[test]
-fn solve_size_9_answers_seed_002_with_its_solution_and_counts_it_unique() {
+fn solve_size_9_answers_an_easy_puzzle_with_its_solution_and_counts_it_unique() {
     let v = octoku!(&["solve", "--size", "9", EASY, "--count", "5", "--json"]).json();
     assert_eq!(v["solution"], EASY_SOLUTION);
     assert_eq!(v["solutions"], 1);
@@ -34,7 +34,7 @@ fn solve_size_9_answers_seed_002_with_its_solution_and_counts_it_unique() {
 }
 
 #[test]
-fn solve_reads_seed_003_from_a_file_and_answers_in_its_form() {
+fn solve_reads_a_header_form_file_and_answers_in_its_form() {
     let (_dir, file) = file_arg("seed003.txt", SEED003);
     assert_eq!(
         octoku!(&["solve", "--size", "4", &file]).ok(),

@@ -136,7 +136,7 @@ fn run(dir: &Path, args: &[String], stdin: Option<&Path>, sink: Sink, wall: Dura
 
 /// One row of the table.
 struct Case {
-    /// What it proves (and the finding of issue 25 it covers, when one).
+    /// What it proves.
     name: &'static str,
     args: Vec<String>,
     stdin: Option<PathBuf>,
@@ -324,27 +324,27 @@ fn hostile_boards_are_refused_in_one_line_within_bounds() {
     let big_argument = "1".repeat(70_000);
     #[rustfmt::skip]
     let cases = vec![
-        case("finding 1: @/dev/zero is read no further than the board bound", &["solve", "--size", "9", "@/dev/zero"], 2, "larger than 64 KiB"),
-        case("finding 1: standard input from /dev/zero likewise", &["solve", "--size", "9", "-"], 2, "standard input: larger than 64 KiB").stdin(Path::new("/dev/zero")),
-        case("finding 1: verify's START from /dev/zero", &["verify", "--size", "9", "@/dev/zero", GRID9], 2, "START: cannot read /dev/zero: larger than 64 KiB"),
-        case("finding 1: verify's SOLUTION from standard input /dev/zero", &["verify", "--size", "4", "", "-"], 2, "SOLUTION: standard input: larger than 64 KiB").stdin(Path::new("/dev/zero")),
-        case("finding 1: a sparse 1 GiB file is refused from its size", &["solve", "--size", "9", &f.arg("sparse.txt")], 2, "larger than 64 KiB"),
-        case("finding 1: a 70,000-byte board argument", &["solve", "--size", "9", &big_argument], 2, "70000 bytes; expected a board of at most 64 KiB"),
+        case("@/dev/zero is read no further than the board bound", &["solve", "--size", "9", "@/dev/zero"], 2, "larger than 64 KiB"),
+        case("standard input from /dev/zero likewise", &["solve", "--size", "9", "-"], 2, "standard input: larger than 64 KiB").stdin(Path::new("/dev/zero")),
+        case("verify's START from /dev/zero", &["verify", "--size", "9", "@/dev/zero", GRID9], 2, "START: cannot read /dev/zero: larger than 64 KiB"),
+        case("verify's SOLUTION from standard input /dev/zero", &["verify", "--size", "4", "", "-"], 2, "SOLUTION: standard input: larger than 64 KiB").stdin(Path::new("/dev/zero")),
+        case("a sparse 1 GiB file is refused from its size", &["solve", "--size", "9", &f.arg("sparse.txt")], 2, "larger than 64 KiB"),
+        case("a 70,000-byte board argument", &["solve", "--size", "9", &big_argument], 2, "70000 bytes; expected a board of at most 64 KiB"),
         case("a missing board file", &["solve", "--size", "4", "@/nonexistent/board.txt"], 2, "cannot read /nonexistent/board.txt"),
         case("a directory as a board file", &["solve", "--size", "4", &f.arg("a-directory")], 2, "is a directory"),
         case("a board file that is not UTF-8", &["solve", "--size", "4", &f.arg("latin1.txt")], 2, "not UTF-8"),
         case("standard input for both boards", &["verify", "--size", "4", "-", "-"], 2, "standard input (-) can hold one board"),
-        case("finding 10: a byte-order mark before a board is skipped", &["solve", "--size", "4", &f.arg("bom.txt")], 0, "2 1 | 4 3"),
-        case("finding 10: ... in verify's START too", &["verify", "--size", "4", &f.arg("bom.txt"), GRID4], 0, "valid"),
-        case("finding 12: a seed003 file says its size (no --size)", &["solve", &f.arg("seed003.txt")], 0, "A,B,C,D"),
-        case("finding 12: ... for verify's SOLUTION too", &["verify", "", &f.arg("seed003-grid.txt")], 0, "valid"),
-        case("finding 12: ... and from standard input", &["solve", "-"], 0, "A,B,C,D").stdin(&f.path().join("seed003.txt")),
-        case("finding 11: \"\" as START with --size 9 --puzzle golf", &["verify", "--size", "9", "--puzzle", "golf", "", GRID9], 0, "valid"),
-        case("finding 11: \"\" as START with --size 9 --puzzle reference", &["verify", "--size", "9", "--puzzle", "reference", "", GRID9], 0, "valid"),
-        case("finding 13: --box with sides past any board names no saturated number", &["solve", "--box", "4294967296x4294967296", BOARD4], 2, "--box 4294967296x4294967296: expected rows x columns"),
-        case("finding 13: a --symbols error is labelled --symbols", &["solve", "--size", "4", "--symbols", "ab cd ef gh", "................"], 2, "octoku: --symbols: "),
-        case("finding 3: --sat on a board with several solutions and no --count", &["solve", "--sat", "--size", "4", "................"], 0, "|"),
-        case("finding 3: ... with --json", &["solve", "--sat", "--size", "4", "................", "--json"], 0, "\"solution\""),
+        case("a byte-order mark before a board is skipped", &["solve", "--size", "4", &f.arg("bom.txt")], 0, "2 1 | 4 3"),
+        case("... in verify's START too", &["verify", "--size", "4", &f.arg("bom.txt"), GRID4], 0, "valid"),
+        case("a header-form file says its size (no --size)", &["solve", &f.arg("seed003.txt")], 0, "A,B,C,D"),
+        case("... for verify's SOLUTION too", &["verify", "", &f.arg("seed003-grid.txt")], 0, "valid"),
+        case("... and from standard input", &["solve", "-"], 0, "A,B,C,D").stdin(&f.path().join("seed003.txt")),
+        case("\"\" as START with --size 9 --puzzle golf", &["verify", "--size", "9", "--puzzle", "golf", "", GRID9], 0, "valid"),
+        case("\"\" as START with --size 9 --puzzle reference", &["verify", "--size", "9", "--puzzle", "reference", "", GRID9], 0, "valid"),
+        case("--box with sides past any board names no saturated number", &["solve", "--box", "4294967296x4294967296", BOARD4], 2, "--box 4294967296x4294967296: expected rows x columns"),
+        case("a --symbols error is labelled --symbols", &["solve", "--size", "4", "--symbols", "ab cd ef gh", "................"], 2, "octoku: --symbols: "),
+        case("--sat on a board with several solutions and no --count", &["solve", "--sat", "--size", "4", "................"], 0, "|"),
+        case("... with --json", &["solve", "--sat", "--size", "4", "................", "--json"], 0, "\"solution\""),
         case("a terminal escape in a board", &["solve", "--size", "4", "\u{1b}[2J.............."], 2, "START"),
         case("a terminal escape in a seed003 header is no symbol", &["solve", &f.arg("escape-header.txt")], 2, "a control character (a terminal escape) is no symbol"),
         case("a right-to-left override in a board", &["solve", "--size", "4", "1..4..1..1.....\u{202e}"], 2, "START"),
@@ -448,24 +448,24 @@ fn hostile_files_are_refused_before_memory_grows_or_a_lock_is_made() {
         .unwrap();
     #[rustfmt::skip]
     let cases = vec![
-        case("finding 1: --keystore /dev/zero", &["board", "--state", &state, "--keystore", "/dev/zero"], 2, "keystore /dev/zero: cannot read it: larger than 64 KiB"),
-        case("finding 1: a sparse 1 GiB keystore", &["play", "--state", &state, "--keystore", &sparse], 2, "larger than 64 KiB"),
-        case("finding 1: --password-file /dev/zero", &["play", "--state", &state, "--keystore", &keystore, "--password-file", "/dev/zero"], 2, "--password-file /dev/zero: cannot read it: larger than 64 KiB"),
-        case("finding 1: ... for submit too", &["submit", SOLUTION8, "--state", &state, "--keystore", &keystore, "--password-file", "/dev/zero"], 2, "larger than 64 KiB"),
+        case("--keystore /dev/zero", &["board", "--state", &state, "--keystore", "/dev/zero"], 2, "keystore /dev/zero: cannot read it: larger than 64 KiB"),
+        case("a sparse 1 GiB keystore", &["play", "--state", &state, "--keystore", &sparse], 2, "larger than 64 KiB"),
+        case("--password-file /dev/zero", &["play", "--state", &state, "--keystore", &keystore, "--password-file", "/dev/zero"], 2, "--password-file /dev/zero: cannot read it: larger than 64 KiB"),
+        case("... for submit too", &["submit", SOLUTION8, "--state", &state, "--keystore", &keystore, "--password-file", "/dev/zero"], 2, "larger than 64 KiB"),
         case("a wrong password from a file", &["board", "--state", &state, "--keystore", &keystore, "--password-file", &f.at("bom.txt")], 2, "wrong password"),
-        case("finding 1: --state /dev/zero (deploy)", &["deploy", "--state", "/dev/zero"], 4, "/dev/zero is not a regular file"),
-        case("finding 1: --state /dev/zero (board)", &["board", "--state", "/dev/zero"], 4, "not a regular file"),
-        case("finding 1: --state /dev/zero (play)", &["play", "--state", "/dev/zero"], 4, "not a regular file"),
-        case("finding 1: --state /dev/zero (submit)", &["submit", SOLUTION8, "--state", "/dev/zero"], 4, "not a regular file"),
-        case("finding 1: --state /dev/zero (leaderboard)", &["leaderboard", "--state", "/dev/zero"], 4, "not a regular file"),
-        case("finding 1: --state /dev/zero (serve)", &["serve", "--port", "0", "--state", "/dev/zero"], 4, "not a regular file"),
-        case("finding 1: --state /dev/zero (verify --puzzle-address)", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--state", "/dev/zero", "", GRID9], 4, "not a regular file"),
+        case("--state /dev/zero (deploy)", &["deploy", "--state", "/dev/zero"], 4, "/dev/zero is not a regular file"),
+        case("--state /dev/zero (board)", &["board", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("--state /dev/zero (play)", &["play", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("--state /dev/zero (submit)", &["submit", SOLUTION8, "--state", "/dev/zero"], 4, "not a regular file"),
+        case("--state /dev/zero (leaderboard)", &["leaderboard", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("--state /dev/zero (serve)", &["serve", "--port", "0", "--state", "/dev/zero"], 4, "not a regular file"),
+        case("--state /dev/zero (verify --puzzle-address)", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--state", "/dev/zero", "", GRID9], 4, "not a regular file"),
         case("a directory as the state file", &["board", "--state", &dir], 4, "not a regular file"),
-        case("finding 1: a sparse 1 GiB state file", &["board", "--state", &sparse], 4, "larger than 64 MiB"),
+        case("a sparse 1 GiB state file", &["board", "--state", &sparse], 4, "larger than 64 MiB"),
         case("a state file that is not JSON", &["board", "--state", &f.at("bom.txt")], 4, "not a valid state file"),
-        case("finding 1: deployments/31337.json is /dev/zero", &["board", ADDRESS, "--rpc-url", &node.url()], 2, "not a regular file"),
-        case("finding 1: deployments/31337.json of 1 GiB", &["leaderboard", "--rpc-url", &node.url()], 2, "larger than 16 MiB"),
-        case("finding 13: the next write removes a killed writer's temporary file", &["deploy", "--state", &state, "--puzzle", "golf"], 0, "arena"),
+        case("deployments/31337.json is /dev/zero", &["board", ADDRESS, "--rpc-url", &node.url()], 2, "not a regular file"),
+        case("deployments/31337.json of 1 GiB", &["leaderboard", "--rpc-url", &node.url()], 2, "larger than 16 MiB"),
+        case("the next write removes a killed writer's temporary file", &["deploy", "--state", &state, "--puzzle", "golf"], 0, "arena"),
     ];
     check_all(f.path(), &cases[..15]);
     check_all(&devices, &cases[15..16]);
@@ -490,18 +490,18 @@ fn hostile_nodes_are_given_up_on_in_time_and_quoted_in_one_clean_line() {
     let quick = |name, args: &[&str], needle| case(name, args, 4, needle).within(TIMEOUT_WALL);
     #[rustfmt::skip]
     let cases = vec![
-        quick("finding 4: deploy honours --timeout from the first request", &["deploy", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
-        quick("finding 4: submit likewise", &["submit", SOLUTION8, "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
-        quick("finding 4: play likewise", &["play", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
-        quick("finding 4: serve likewise", &["serve", "--port", "0", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
-        quick("finding 1: an endless body (board)", &["board", ADDRESS, "--rpc-url", &endless.url()], "larger than 32 MiB"),
-        quick("finding 1: an endless body (deploy)", &["deploy", "--rpc-url", &endless.url(), "--private-key", key], "larger than 32 MiB"),
-        quick("finding 1: an endless body (leaderboard)", &["leaderboard", "--rpc-url", &endless.url()], "larger than 32 MiB"),
-        quick("finding 1: an endless body (verify --puzzle-address)", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--rpc-url", &endless.url(), "", GRID9], "larger than 32 MiB"),
-        quick("finding 8: a 100 KB error message with escapes (board)", &["board", ADDRESS, "--rpc-url", &escapes.url()], "bytes in all)"),
-        quick("finding 8: ... (deploy)", &["deploy", "--rpc-url", &escapes.url(), "--private-key", key], "bytes in all)"),
-        quick("finding 8: HTTP 501 with HTML is an HTTP error, not unreachable", &["board", ADDRESS, "--rpc-url", &html.url()], "the node refused: HTTP 501 Not Implemented (not a JSON-RPC answer): <html>"),
-        quick("finding 8: ... (leaderboard)", &["leaderboard", "--rpc-url", &html.url()], "HTTP 501"),
+        quick("deploy honours --timeout from the first request", &["deploy", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("submit likewise", &["submit", SOLUTION8, "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("play likewise", &["play", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("serve likewise", &["serve", "--port", "0", "--rpc-url", &silent.url(), "--private-key", key, "--timeout", "2"], "cannot reach the node"),
+        quick("an endless body (board)", &["board", ADDRESS, "--rpc-url", &endless.url()], "larger than 32 MiB"),
+        quick("an endless body (deploy)", &["deploy", "--rpc-url", &endless.url(), "--private-key", key], "larger than 32 MiB"),
+        quick("an endless body (leaderboard)", &["leaderboard", "--rpc-url", &endless.url()], "larger than 32 MiB"),
+        quick("an endless body (verify --puzzle-address)", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--rpc-url", &endless.url(), "", GRID9], "larger than 32 MiB"),
+        quick("a 100 KB error message with escapes (board)", &["board", ADDRESS, "--rpc-url", &escapes.url()], "bytes in all)"),
+        quick("... (deploy)", &["deploy", "--rpc-url", &escapes.url(), "--private-key", key], "bytes in all)"),
+        quick("HTTP 501 with HTML is an HTTP error, not unreachable", &["board", ADDRESS, "--rpc-url", &html.url()], "the node refused: HTTP 501 Not Implemented (not a JSON-RPC answer): <html>"),
+        quick("... (leaderboard)", &["leaderboard", "--rpc-url", &html.url()], "HTTP 501"),
     ];
     check_all(f.path(), &cases);
     for c in &cases[10..] {
@@ -510,9 +510,9 @@ fn hostile_nodes_are_given_up_on_in_time_and_quoted_in_one_clean_line() {
     }
 }
 
-/// Finding 9: a contract that is no 9×9 validator at --puzzle-address is
-/// the chain's answer (exit 4, as "not an arena"), and finding 11: `""` as
-/// START with a deployed validator.
+/// A contract that is no 9×9 validator at --puzzle-address is the chain's
+/// answer (exit 4, as "not an arena"), and `""` as START works with a
+/// deployed validator.
 #[test]
 fn a_puzzle_address_that_is_no_validator_exits_4_and_an_empty_start_is_read() {
     let f = Files::new();
@@ -532,15 +532,15 @@ fn a_puzzle_address_that_is_no_validator_exits_4_and_an_empty_start_is_read() {
     );
     #[rustfmt::skip]
     let cases = vec![
-        case("finding 9: an arena", &["verify", "--size", "9", "--puzzle-address", &arena, "--state", &state, "", GRID9], 4, "is not a 9x9 validator"),
-        case("finding 9: an 8x8 puzzle", &["verify", "--size", "9", "--puzzle-address", &puzzle, "--state", &state, "", GRID9], 4, "is not a 9x9 validator"),
+        case("an arena", &["verify", "--size", "9", "--puzzle-address", &arena, "--state", &state, "", GRID9], 4, "is not a 9x9 validator"),
+        case("an 8x8 puzzle", &["verify", "--size", "9", "--puzzle-address", &puzzle, "--state", &state, "", GRID9], 4, "is not a 9x9 validator"),
         case("no code at the address", &["verify", "--size", "9", "--puzzle-address", ADDRESS, "--state", &state, "", GRID9], 4, "no contract code"),
-        case("finding 11: \"\" as START with --puzzle-address", &["verify", "--size", "9", "--puzzle-address", &validator, "--state", &state, "", GRID9], 0, "valid"),
+        case("\"\" as START with --puzzle-address", &["verify", "--size", "9", "--puzzle-address", &validator, "--state", &state, "", GRID9], 0, "valid"),
     ];
     check_all(f.path(), &cases);
 }
 
-/// Finding 2: every subcommand's text and JSON output into `/dev/full` and
+/// Every subcommand's text and JSON output into `/dev/full` and
 /// into a closed pipe is exit 6 and one line, never a panic. (`prove` is
 /// left out: a proof takes a minute; its printer is the same `outln!`.)
 #[test]

@@ -5,7 +5,6 @@
 //! messages.
 
 use std::{
-    fmt,
     fs::File,
     io::{self, Read},
     path::Path,
@@ -72,33 +71,25 @@ pub fn one_line(text: &str, max: usize) -> String {
 }
 
 /// Why a bounded read failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The source holds more than the limit.
+    #[error("larger than {}", size(*limit))]
     TooLarge {
         /// The limit, in bytes.
         limit: u64,
     },
     /// The path exists but is not a regular file (a directory, a device, a pipe).
+    #[error("not a regular file")]
     NotRegular,
     /// The text is not UTF-8.
+    #[error("not UTF-8 text")]
     NotUtf8,
     /// The operating system refused (missing file, no permission ...).
+    #[error("{0}")]
     Io(io::Error),
 }
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::TooLarge { limit } => write!(f, "larger than {}", size(*limit)),
-            ReadError::NotRegular => f.write_str("not a regular file"),
-            ReadError::NotUtf8 => f.write_str("not UTF-8 text"),
-            ReadError::Io(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
 
 impl ReadError {
     /// Whether the source is missing (so a caller may treat it as absent).

@@ -236,8 +236,8 @@ fn proof_json(puzzle: &str, r: &Report) -> Proof {
 }
 
 fn outcome(success: bool, data: &[u8]) -> String {
-    let hex: String = data.iter().map(|b| format!("{b:02x}")).collect();
-    format!("{} 0x{hex}", if success { "returns" } else { "reverts" })
+    let how = if success { "returns" } else { "reverts" };
+    format!("{how} {}", octoku_core::hex::encode_prefixed(data))
 }
 
 fn print_text(puzzle: &str, r: &Report) -> std::io::Result<()> {
@@ -345,7 +345,7 @@ fn classic9(json: bool, solver: &SolverArgs) -> Result<ExitCode, CliError> {
         &solver,
     )
     .map_err(|e| CliError::Evm(format!("prove verify --puzzle classic9: {e}")))?;
-    let hex = |g: &[u8]| g.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let hex = |g: &[u8]| octoku_core::hex::encode(g);
     if json {
         let c = r.counterexample.as_ref();
         print_json(&Classic9Proof {

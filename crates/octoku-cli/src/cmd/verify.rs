@@ -204,10 +204,7 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     };
     let solution = grid("SOLUTION", &args.solution)?;
     let mirror = classic9::verify_bytes(&start, &solution);
-    let hex = |bytes: &[u8]| -> String {
-        let digits: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        format!("0x{digits}")
-    };
+    let hex = |bytes: &[u8]| octoku_core::hex::encode_prefixed(bytes);
     let mut out = Verdict9 {
         valid: false,
         size: 9,

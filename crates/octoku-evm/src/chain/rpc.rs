@@ -445,22 +445,14 @@ fn http_status_line(http: &alloy_transport::HttpError) -> String {
 }
 
 /// The node's answer passed [`crate::limits::RPC_RESPONSE`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the node's answer is larger than {}, the limit for one JSON-RPC response; stopped reading it",
+    crate::limits::size(*limit)
+)]
 struct AnswerTooLarge {
     limit: u64,
 }
-
-impl fmt::Display for AnswerTooLarge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the node's answer is larger than {}, the limit for one JSON-RPC response; stopped reading it",
-            crate::limits::size(self.limit)
-        )
-    }
-}
-
-impl std::error::Error for AnswerTooLarge {}
 
 /// alloy's HTTP transport with the answer's size capped: reqwest's client
 /// (its timeout bounds the whole exchange), the body read chunk by chunk
