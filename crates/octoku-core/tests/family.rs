@@ -401,8 +401,9 @@ fn contradictions_name_the_simplest_reason_in_one_line() {
         );
         assert_eq!(solve::count(&b, 2), 0);
     }
-    // Boards written as a first-row prefix plus placed (row, column, value)s.
-    let placed: [(&str, &[(usize, usize, u8)], &str); 2] = [
+    /// A first-row prefix, cells placed after it (row, column, value), the reason.
+    type Case = (&'static str, &'static [(usize, usize, u8)], &'static str);
+    let placed: [Case; 2] = [
         // Columns 1 and 2 and row 2 hold a 1 outside box 1, and column 3's
         // other cells in box 1 are taken: column 3 (and box 1) have no place for 1.
         (
