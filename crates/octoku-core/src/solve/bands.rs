@@ -152,17 +152,15 @@ const PEERS: [u32; 27] = {
     out
 };
 
-/// The boards of band 0 for every symbol (bit `3 * d`); shifted by b for band b.
-const BAND0_BOARDS: u32 = 0o111_111_111;
-
 /// Search state: `f[3 * d + b]` the cells of band b where symbol d + 1 may
-/// go (5 spare entries keep indexing by a 5-bit number in bounds); `dirty` the boards (bit `3d + b`) that changed since they were last
-/// settled; the unsolved cells of each band; the cells with two candidates
-/// as last counted.
+/// go; `seen[k]` board k as it was when last settled (a board that differs
+/// from it is settled again; `u32::MAX`, never a board, before the first
+/// time); the unsolved cells of each band; the cells with two candidates as
+/// last counted.
 #[derive(Clone, Copy)]
 struct Bands {
-    f: [u32; 32],
-    dirty: u32,
+    f: [u32; 27],
+    seen: [u32; 27],
     unsolved: [u32; 3],
     pairs: [u32; 3],
 }
@@ -171,8 +169,8 @@ impl Bands {
     /// Reads 81 givens; `None` when two clash.
     fn start(cells: &[u8]) -> Option<Bands> {
         let mut s = Bands {
-            f: [BAND; 32],
-            dirty: (1 << 27) - 1,
+            f: [BAND; 27],
+            seen: [u32::MAX; 27],
             unsolved: [BAND; 3],
             pairs: [0; 3],
         };
@@ -201,63 +199,74 @@ impl Bands {
         let col = !col_mask(i % 9);
         self.f[3 * d + (b + 1) % 3] &= col;
         self.f[3 * d + (b + 2) % 3] &= col;
-        self.dirty |= BAND0_BOARDS << b | 7 << (3 * d);
     }
 
     /// Puts symbol d + 1 at cell i of band b lazily: it only leaves the
     /// cell's row, box and column in the band; settling then finds the row
-    /// solved and clears the cell from the other symbols (only the boards
-    /// that change are settled again).
+    /// solved and clears the cell from the other symbols.
     #[inline(always)]
     fn assume(&mut self, d: usize, b: usize, i: usize) {
-        let j = 3 * d + b;
-        self.f[j] &= !PEERS[i];
-        self.dirty |= 1 << j;
+        self.f[3 * d + b] &= !PEERS[i];
     }
 
-    /// Settles every band board that changed; false on a contradiction.
-    ///
-    /// For board k (symbol d, band b): keep the places some row → box
-    /// permutation uses; a column that is the only one of its box for d
-    /// leaves the other two bands; a row left with one place is solved, and
-    /// its cell leaves every other symbol's board.
-    #[inline]
-    fn settle(&mut self) -> bool {
-        while self.dirty != 0 {
-            // (`& 31` and `& 511` only spare the bounds checks: k < 27, the pattern < 512.)
-            let k = self.dirty.trailing_zeros() as usize & 31;
-            self.dirty &= self.dirty - 1;
-            let s = self.f[k] & KEEP[pattern(self.f[k]) & 511];
-            if s == 0 {
-                return false;
-            }
-            self.f[k] = s;
-            let (d, b) = (k / 3, k % 3);
-            // Branch-free: mispredicted branches cost more than these ANDs.
-            let off = !spread(u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]));
-            let (b1, b2) = (3 * d + (b + 1) % 3, 3 * d + (b + 2) % 3);
-            let (x1, x2) = (self.f[b1], self.f[b2]);
-            self.f[b1] = x1 & off;
-            self.f[b2] = x2 & off;
-            self.dirty |= u32::from(x1 & !off != 0) << b1 | u32::from(x2 & !off != 0) << b2;
-            let mut solved = 0;
-            for r in 0..3 {
-                let row = s & row_mask(r);
-                solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
-            }
-            let new = solved & self.unsolved[b];
-            if new != 0 {
-                self.unsolved[b] &= !new;
-                for e in 0..9 {
-                    let j = 3 * e + b;
-                    let gone = new & 0u32.wrapping_sub(u32::from(e != d));
-                    let x = self.f[j];
-                    self.f[j] = x & !gone;
-                    self.dirty |= u32::from(x & gone != 0) << j;
-                }
+    /// Settles board (symbol D + 1, band B) if it changed since last time;
+    /// false on a contradiction. Keeps the places some row → box
+    /// permutation uses; a column that is the only one of its box for the
+    /// symbol leaves the other two bands; a row left with one place is
+    /// solved, and its cell leaves every other symbol's board. Branch-free
+    /// past the first test: mispredicted branches cost more than the ANDs.
+    #[inline(always)]
+    fn settle_board<const D: usize, const B: usize>(&mut self, changed: &mut bool) -> bool {
+        let k = 3 * D + B;
+        let x = self.f[k];
+        if x == self.seen[k] {
+            return true;
+        }
+        *changed = true;
+        let s = x & KEEP[pattern(x)];
+        self.f[k] = s;
+        self.seen[k] = s;
+        let off = !spread(u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]));
+        self.f[3 * D + (B + 1) % 3] &= off;
+        self.f[3 * D + (B + 2) % 3] &= off;
+        let mut solved = 0;
+        for r in 0..3 {
+            let row = s & row_mask(r);
+            solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
+        }
+        self.unsolved[B] &= !solved;
+        for e in 0..9 {
+            if e != D {
+                self.f[3 * e + B] &= !solved;
             }
         }
-        true
+        s != 0
+    }
+
+    /// Settles every board until none changes; false on a contradiction.
+    /// The 27 boards are visited in a fixed unrolled order (symbol and band
+    /// are constants in each visit).
+    #[inline]
+    fn settle(&mut self) -> bool {
+        macro_rules! sweep {
+            ($changed:ident; $($d:literal)*) => {
+                $(
+                    if !self.settle_board::<$d, 0>(&mut $changed)
+                        || !self.settle_board::<$d, 1>(&mut $changed)
+                        || !self.settle_board::<$d, 2>(&mut $changed)
+                    {
+                        return false;
+                    }
+                )*
+            };
+        }
+        loop {
+            let mut changed = false;
+            sweep!(changed; 0 1 2 3 4 5 6 7 8);
+            if !changed {
+                return true;
+            }
+        }
     }
 
     /// Naked singles: `Some(true)` when a cell was fixed, `None` when a cell
@@ -284,7 +293,7 @@ impl Bands {
                 let i = single.trailing_zeros() as usize;
                 single &= single - 1;
                 let d = (0..9).find(|&d| self.f[3 * d + b] >> i & 1 != 0)?;
-                self.assume(d, b, i); // dirty even if unchanged: settling must see the solved row
+                self.assume(d, b, i);
                 placed = true;
             }
         }
