@@ -152,15 +152,39 @@ const PEERS: [u32; 27] = {
     out
 };
 
+/// `NEIGHBOURS[k]` for board k = 3d + b (symbol d + 1, band b): b, and the
+/// boards of the same symbol in the two other bands. (Boards 27-31 are
+/// spares, never settled.)
+///
+/// | k | NEIGHBOURS[k] |
+/// |---|---|
+/// | 0 (symbol 1, band 0) | [0, 1, 2] |
+/// | 5 (symbol 2, band 2) | [2, 3, 4] |
+/// | 25 (symbol 9, band 1) | [1, 26, 24] |
+const NEIGHBOURS: [[u8; 3]; 32] = {
+    let mut out = [[0u8; 3]; 32];
+    let mut k = 0;
+    while k < 27 {
+        let (d, b) = (k / 3, k % 3);
+        out[k] = [
+            b as u8,
+            (3 * d + (b + 1) % 3) as u8,
+            (3 * d + (b + 2) % 3) as u8,
+        ];
+        k += 1;
+    }
+    out
+};
+
 /// Search state: `f[3 * d + b]` the cells of band b where symbol d + 1 may
-/// go; `seen[k]` board k as it was when last settled (a board that differs
+/// go (5 spare empty boards pad it to 32 for the vector compare); `seen[k]` board k as it was when last settled (a board that differs
 /// from it is settled again; `u32::MAX`, never a board, before the first
 /// time); the unsolved cells of each band; the cells with two candidates as
 /// last counted.
 #[derive(Clone, Copy)]
 struct Bands {
-    f: [u32; 27],
-    seen: [u32; 27],
+    f: [u32; 32],
+    seen: [u32; 32],
     unsolved: [u32; 3],
     pairs: [u32; 3],
 }
@@ -169,11 +193,15 @@ impl Bands {
     /// Reads 81 givens; `None` when two clash.
     fn start(cells: &[u8]) -> Option<Bands> {
         let mut s = Bands {
-            f: [BAND; 27],
-            seen: [u32::MAX; 27],
+            f: [BAND; 32],
+            seen: [u32::MAX; 32],
             unsolved: [BAND; 3],
             pairs: [0; 3],
         };
+        // The 5 spare boards (27-31) are empty and settled: never changed.
+        for k in 27..32 {
+            (s.f[k], s.seen[k]) = (0, 0);
+        }
         for (idx, &v) in cells.iter().enumerate() {
             if v != 0 {
                 let (d, b, i) = (usize::from(v - 1), idx / 27, idx % 27);
@@ -209,62 +237,63 @@ impl Bands {
         self.f[3 * d + b] &= !PEERS[i];
     }
 
-    /// Settles board (symbol D + 1, band B) if it changed since last time;
-    /// false on a contradiction. Keeps the places some row → box
-    /// permutation uses; a column that is the only one of its box for the
-    /// symbol leaves the other two bands; a row left with one place is
-    /// solved, and its cell leaves every other symbol's board. Branch-free
-    /// past the first test: mispredicted branches cost more than the ANDs.
+    /// The boards (bit k) that differ from their settled copy: one compare
+    /// per board, vectorized by the compiler (no branch per board).
     #[inline(always)]
-    fn settle_board<const D: usize, const B: usize>(&mut self, changed: &mut bool) -> bool {
-        let k = 3 * D + B;
-        let x = self.f[k];
-        if x == self.seen[k] {
-            return true;
+    fn changed(&self) -> u32 {
+        let mut m = 0;
+        for k in 0..32 {
+            m |= u32::from(self.f[k] != self.seen[k]) << k;
         }
-        *changed = true;
-        let s = x & KEEP[pattern(x)];
-        self.f[k] = s;
-        self.seen[k] = s;
+        m
+    }
+
+    /// Settles board k (symbol k / 3 + 1, band k % 3); false on a
+    /// contradiction. Keeps the places some row → box permutation uses; a
+    /// column that is the only one of its box for the symbol leaves the
+    /// other two bands; a row left with one place is solved, and its cell
+    /// leaves every other symbol's board. Branch-free but for the
+    /// contradiction: mispredicted branches cost more than these ANDs.
+    #[inline(always)]
+    fn settle_board(&mut self, k: usize) -> bool {
+        let k = k & 31; // (k < 27; the mask only spares bounds checks)
+        let s = self.f[k] & KEEP[pattern(self.f[k]) & 0x1FF];
+        if s == 0 {
+            return false;
+        }
+        let [b, n1, n2] = NEIGHBOURS[k].map(usize::from);
         let off = !spread(u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]));
-        self.f[3 * D + (B + 1) % 3] &= off;
-        self.f[3 * D + (B + 2) % 3] &= off;
+        self.f[n1 & 31] &= off;
+        self.f[n2 & 31] &= off;
         let mut solved = 0;
         for r in 0..3 {
             let row = s & row_mask(r);
             solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
         }
-        self.unsolved[B] &= !solved;
+        self.unsolved[b % 3] &= !solved;
         for e in 0..9 {
-            if e != D {
-                self.f[3 * e + B] &= !solved;
-            }
+            self.f[(3 * e + b) & 31] &= !solved; // (the mask only spares a bounds check)
         }
-        s != 0
+        self.f[k] = s;
+        self.seen[k] = s;
+        true
     }
 
-    /// Settles every board until none changes; false on a contradiction.
-    /// The 27 boards are visited in a fixed unrolled order (symbol and band
-    /// are constants in each visit).
-    #[inline]
+    /// Settles boards until none changes; false on a contradiction. Each
+    /// round settles, in order, the boards that changed since the last.
+    #[inline(never)]
     fn settle(&mut self) -> bool {
-        macro_rules! sweep {
-            ($changed:ident; $($d:literal)*) => {
-                $(
-                    if !self.settle_board::<$d, 0>(&mut $changed)
-                        || !self.settle_board::<$d, 1>(&mut $changed)
-                        || !self.settle_board::<$d, 2>(&mut $changed)
-                    {
-                        return false;
-                    }
-                )*
-            };
-        }
         loop {
-            let mut changed = false;
-            sweep!(changed; 0 1 2 3 4 5 6 7 8);
-            if !changed {
+            let mut dirty = self.changed();
+            if dirty == 0 {
                 return true;
+            }
+            while dirty != 0 {
+                let k = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                if !self.settle_board(k) {
+                    return false;
+                }
             }
         }
     }
@@ -273,7 +302,7 @@ impl Bands {
     /// has no candidate; notes the cells with two candidates in `pairs`. A
     /// fixed cell only clears its symbol's band peers here: settling sees
     /// its row solved and finishes the job.
-    #[inline]
+    #[inline(never)]
     fn cells(&mut self) -> Option<bool> {
         let mut placed = false;
         for b in 0..3 {
