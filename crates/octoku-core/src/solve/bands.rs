@@ -237,15 +237,25 @@ impl Bands {
         self.f[3 * d + b] &= !PEERS[i];
     }
 
-    /// The boards (bit k) that differ from their settled copy: one compare
-    /// per board, vectorized by the compiler (no branch per board).
+    /// The boards (bit k) that differ from their settled copy, with no
+    /// branch per board: SSE2 where the target has it (every x86-64), a loop
+    /// the compiler vectorizes elsewhere.
     #[inline(always)]
     fn changed(&self) -> u32 {
-        let mut m = 0;
-        for k in 0..32 {
-            m |= u32::from(self.f[k] != self.seen[k]) << k;
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            // SAFETY: the build's target has SSE2 (the cfg above), which is
+            // all `changed_sse2` requires; it reads only the two arrays.
+            unsafe { changed_sse2(&self.f, &self.seen) }
         }
-        m
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            let mut m = 0;
+            for k in 0..32 {
+                m |= u32::from(self.f[k] != self.seen[k]) << k;
+            }
+            m
+        }
     }
 
     /// Settles board k (symbol k / 3 + 1, band k % 3); false on a
@@ -373,10 +383,11 @@ impl Bands {
         (best.1, best.2)
     }
 
-    /// Depth-first search from a propagated state; calls `found` on each
+    /// Depth-first search from a propagated state (left changed: the last
+    /// candidate is tried in place); calls `found` on each
     /// solution and stops when it returns true. Returns true when stopped.
     fn search(
-        &self,
+        &mut self,
         rng: &mut Option<&mut SplitMix64>,
         found: &mut impl FnMut(&Bands) -> bool,
     ) -> bool {
@@ -395,14 +406,19 @@ impl Bands {
         if let Some(r) = rng.as_deref_mut() {
             r.shuffle(&mut order[..len]);
         }
-        for &d in &order[..len] {
+        let Some((&last, rest)) = order[..len].split_last() else {
+            return false;
+        };
+        for &d in rest {
             let mut t = *self;
             t.assume(usize::from(d), b, i);
             if t.propagate() && t.search(rng, found) {
                 return true;
             }
         }
-        false
+        // The last candidate needs no copy: this state is not read again.
+        self.assume(usize::from(last), b, i);
+        self.propagate() && self.search(rng, found)
     }
 
     /// The 81 cells of a solved state.
@@ -417,6 +433,31 @@ impl Bands {
             }
         }
     }
+}
+
+/// The lanes (bit k) where `f` and `seen` differ: 8 compares of 4 lanes,
+/// narrowed to bytes by saturating packs (all-ones / zero lanes stay so),
+/// then one bit per lane.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+fn changed_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi32, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32,
+        _mm_set_epi32,
+    };
+    let lanes = |a: &[u32; 32], k: usize| {
+        let [x0, x1, x2, x3] = [a[k], a[k + 1], a[k + 2], a[k + 3]].map(|x| x as i32);
+        _mm_set_epi32(x3, x2, x1, x0)
+    };
+    let same = |k: usize| -> __m128i { _mm_cmpeq_epi32(lanes(f, k), lanes(seen, k)) };
+    let mut m = 0;
+    for k in [0, 16] {
+        let lo = _mm_packs_epi32(same(k), same(k + 4));
+        let hi = _mm_packs_epi32(same(k + 8), same(k + 12));
+        let equal = _mm_movemask_epi8(_mm_packs_epi16(lo, hi)) as u32;
+        m |= (!equal & 0xFFFF) << k;
+    }
+    m
 }
 
 /// Runs the search on 81 cells, calling `found` with each solution until it returns true.
