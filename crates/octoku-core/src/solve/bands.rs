@@ -134,6 +134,19 @@ const SOLE: [u16; 512] = {
     out
 };
 
+/// `OTHER_BANDS_KEEP[cols]`: the cells the symbol keeps in the other two
+/// bands, every cell but those of the [`SOLE`] columns of `cols` (the table
+/// saves spreading them per call).
+const OTHER_BANDS_KEEP: [u32; 512] = {
+    let mut out = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        out[cols] = !spread(SOLE[cols] as u32);
+        cols += 1;
+    }
+    out
+};
+
 /// The band cells of a 9-bit column set.
 #[inline(always)]
 const fn spread(cols: u32) -> u32 {
@@ -272,7 +285,7 @@ impl Bands {
             return false;
         }
         let [b, n1, n2] = NEIGHBOURS[k].map(usize::from);
-        let off = !spread(u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]));
+        let off = OTHER_BANDS_KEEP[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
         self.f[n1 & 31] &= off;
         self.f[n2 & 31] &= off;
         let mut solved = 0;
@@ -280,9 +293,11 @@ impl Bands {
             let row = s & row_mask(r);
             solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
         }
-        self.unsolved[b % 3] &= !solved;
+        self.unsolved[b] &= !solved;
+        // Boards b, b + 3, …, b + 24: the band's nine symbols (one slice check).
+        let band = &mut self.f[b..b + 25];
         for e in 0..9 {
-            self.f[(3 * e + b) & 31] &= !solved; // (the mask only spares a bounds check)
+            band[3 * e] &= !solved;
         }
         self.f[k] = s;
         self.seen[k] = s;
