@@ -94,22 +94,24 @@ fn print_table() {
     let slice = Duration::from_millis(300);
     for (name, set) in sets() {
         let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
-        let mut t = [[0f64; 3]; 4];
-        for round in 0..3 {
-            t[0][round] = per_item(&set, slice, &|b: &Grid| {
-                black_box(solve::solve(b));
-            });
-            t[1][round] = per_item(&theirs, slice, &|s: &sudoku::Sudoku| {
-                black_box(s.some_solution());
-            });
-            t[2][round] = per_item(&set, slice, &|b: &Grid| {
-                black_box(solve::count(b, 2));
-            });
-            t[3][round] = per_item(&theirs, slice, &|s: &sudoku::Sudoku| {
-                black_box(s.solutions_count_up_to(2));
-            });
-        }
-        let [os, ss, oc, sc] = t.map(median3);
+        // Three rounds, each timing the four in turn: [octoku solve, sudoku solve, octoku count, sudoku count].
+        let rounds: [[f64; 4]; 3] = std::array::from_fn(|_| {
+            [
+                per_item(&set, slice, &|b: &Grid| {
+                    black_box(solve::solve(b));
+                }),
+                per_item(&theirs, slice, &|s: &sudoku::Sudoku| {
+                    black_box(s.some_solution());
+                }),
+                per_item(&set, slice, &|b: &Grid| {
+                    black_box(solve::count(b, 2));
+                }),
+                per_item(&theirs, slice, &|s: &sudoku::Sudoku| {
+                    black_box(s.solutions_count_up_to(2));
+                }),
+            ]
+        });
+        let [os, ss, oc, sc]: [f64; 4] = std::array::from_fn(|i| median3(rounds.map(|r| r[i])));
         println!(
             "| {name} | {} | {os:.2} | {ss:.2} | {:.2} | {oc:.2} | {sc:.2} | {:.2} |",
             set.len(),
