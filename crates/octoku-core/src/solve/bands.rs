@@ -539,6 +539,82 @@ pub(super) fn run(
 mod tests {
     use super::*;
 
+    use crate::grid::geometry::Geometry;
+    use crate::solve::Path;
+
+    /// The puzzles of `data/classic9` (`.` or `0` for an empty cell), as cells.
+    fn public_sets() -> Vec<[u8; 81]> {
+        [
+            include_str!("../../data/classic9/clue17.txt"),
+            include_str!("../../data/classic9/top1465.txt"),
+            include_str!("../../data/classic9/hardest11.txt"),
+            include_str!("../../data/classic9/hardest1106.txt"),
+            include_str!("../../data/classic9/minimal.txt"),
+        ]
+        .iter()
+        .flat_map(|text| text.lines())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut cells = [0u8; 81];
+            for (c, ch) in cells.iter_mut().zip(l.bytes()) {
+                *c = if ch.is_ascii_digit() { ch - b'0' } else { 0 };
+            }
+            cells
+        })
+        .collect()
+    }
+
+    /// The solutions `path` finds for `cells`, up to `limit`, in its order.
+    fn solutions(path: Path, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        path.run(Geometry::CLASSIC, cells, None, &mut |s: &[u8]| {
+            out.push(s.to_vec());
+            out.len() >= limit
+        });
+        out
+    }
+
+    /// On every puzzle of the public sets (6,758), as given (one solution
+    /// each), with 2 to 9 givens removed (most then have several) and with
+    /// one given changed (most then have none), the band path finds the same
+    /// solutions as the generic solver, up to 3.
+    #[test]
+    fn band_path_agrees_with_the_generic_solver_on_the_public_sets() {
+        let mut rng = SplitMix64::new(0x26);
+        let (mut unique, mut several, mut none) = (0, 0, 0);
+        for puzzle in public_sets() {
+            let givens: Vec<usize> = (0..81).filter(|&i| puzzle[i] != 0).collect();
+            let mut fewer = puzzle;
+            for _ in 0..2 + rng.below(8) {
+                fewer[givens[rng.below(givens.len() as u64) as usize]] = 0;
+            }
+            let mut changed = puzzle;
+            let i = givens[rng.below(givens.len() as u64) as usize];
+            changed[i] = (changed[i] + rng.below(8) as u8) % 9 + 1;
+            for (form, cells) in [("as given", puzzle), ("fewer", fewer), ("changed", changed)] {
+                let mut band = solutions(Path::Bands, &cells, 3);
+                let mut generic = solutions(Path::Generic, &cells, 3);
+                assert_eq!(band.len(), generic.len(), "{form}: {cells:?}");
+                if band.len() < 3 {
+                    band.sort();
+                    generic.sort();
+                    assert_eq!(band, generic, "{form}: {cells:?}");
+                }
+                match (form, band.len()) {
+                    ("as given", n) => assert_eq!(n, 1, "a public puzzle with {n} solutions"),
+                    (_, 0) => none += 1,
+                    (_, 1) => unique += 1,
+                    _ => several += 1,
+                }
+            }
+        }
+        // The variants cover every outcome in numbers.
+        assert!(
+            unique > 50 && several > 5000 && none > 2000,
+            "{unique} {several} {none}"
+        );
+    }
+
     #[test]
     fn both_settling_paths_reach_the_same_boards() {
         // Random partial grids (givens drawn at random, clashing ones
