@@ -328,11 +328,7 @@ impl Bands {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         {
-            let mut m = 0;
-            for k in 0..32 {
-                m |= u32::from(self.f[k] != self.seen[k]) << k;
-            }
-            m
+            changed_portable(&self.f, &self.seen)
         }
     }
 
@@ -537,6 +533,18 @@ impl Bands {
     }
 }
 
+/// The lanes (bit k) where `f` and `seen` differ, one compare per lane in a
+/// loop the compiler vectorizes (the path of targets without SSE2; the
+/// tests hold the SSE2 form to it).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn changed_portable(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
+    let mut m = 0;
+    for k in 0..32 {
+        m |= u32::from(f[k] != seen[k]) << k;
+    }
+    m
+}
+
 /// The lanes (bit k) where `f` and `seen` differ: 8 compares of 4 lanes,
 /// narrowed to bytes by saturating packs (all-ones / zero lanes stay so),
 /// then one bit per lane.
@@ -659,6 +667,28 @@ mod tests {
             unique > 50 && several > 5000 && none > 2000,
             "{unique} {several} {none}"
         );
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn the_sse2_changed_mask_is_the_portable_one() {
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..10_000 {
+            let f: [u32; 32] = std::array::from_fn(|_| rng.below(1 << 27) as u32);
+            // Each lane equal or not at random, lane values at random.
+            let seen: [u32; 32] = std::array::from_fn(|k| {
+                if rng.below(2) == 0 {
+                    f[k]
+                } else {
+                    f[k] ^ (1 << rng.below(27))
+                }
+            });
+            // SAFETY: the cfg above: the target has SSE2.
+            assert_eq!(
+                unsafe { changed_sse2(&f, &seen) },
+                changed_portable(&f, &seen)
+            );
+        }
     }
 
     #[test]
