@@ -10,7 +10,9 @@
 //!
 //! Solvers: `octoku-solve`, `octoku-count2`, `sudoku-solve`, `sudoku-count2`,
 //! `none` (reads the set only, the baseline to subtract). Sets: `generated`
-//! (data/classic_generated.txt), `hard` (data/classic_hard.txt).
+//! (data/classic_generated.txt), `hard` (data/classic_hard.txt), and the
+//! public sets of data/classic9 (`clue17`, `top1465`, `hardest11`,
+//! `hardest1106`, `minimal`; see its README).
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::text::{self, ReadOptions};
@@ -40,8 +42,15 @@ fn main() -> ExitCode {
     let ours = match set.as_str() {
         "generated" => puzzles(include_str!("../data/classic_generated.txt")),
         "hard" => puzzles(include_str!("../data/classic_hard.txt")),
+        "clue17" => puzzles(include_str!("../data/classic9/clue17.txt")),
+        "top1465" => puzzles(include_str!("../data/classic9/top1465.txt")),
+        "hardest11" => puzzles(include_str!("../data/classic9/hardest11.txt")),
+        "hardest1106" => puzzles(include_str!("../data/classic9/hardest1106.txt")),
+        "minimal" => puzzles(include_str!("../data/classic9/minimal.txt")),
         _ => {
-            eprintln!("unknown set {set}; expected generated or hard");
+            eprintln!(
+                "unknown set {set}; expected generated, hard, clue17, top1465, hardest11, hardest1106 or minimal"
+            );
             return ExitCode::from(2);
         }
     };

@@ -7,12 +7,20 @@
 //! The 9-bit pattern "row r has a place in box k" of a band is looked up in a
 //! table of the places that some permutation can still use; every other place
 //! goes (this is locked candidates, hidden singles in rows and boxes, and an
-//! empty row or box, all at once). A row left with one place fixes the
-//! symbol there. Columns (hidden singles across the three bands) and cells
-//! (naked singles, bit-sliced over the nine symbols) are checked when the
-//! bands are settled, and the search branches on a cell with the fewest
-//! candidates. The same idea as bit-packed solvers such as
-//! jczsolve; the code is this crate's own.
+//! empty row or box, all at once). A box whose places lie in one column
+//! takes that column from the other two bands. A row left with one place
+//! fixes the symbol there. Cells (naked singles, bit-sliced over the nine
+//! symbols) are checked when the bands are settled, and the search branches
+//! on a cell with two candidates (or the emptiest of three). The same idea
+//! as bit-packed solvers such as jczsolve; the code is this crate's own.
+//!
+//! Speed (figures and commands in docs/solver.md): each board keeps a copy
+//! of itself as last settled, and a round settles exactly the boards that
+//! differ from it, found by one vector compare of all 27 (SSE2 on x86-64,
+//! a vectorizable loop elsewhere): no branch per board, no bookkeeping per
+//! write. On CPUs with BMI2 (detected at run time) the pattern is one
+//! `pext`. The search state is a `Copy` value on the stack: nothing is
+//! allocated while solving.
 
 use crate::rng::SplitMix64;
 
@@ -108,6 +116,63 @@ fn pattern(s: u32) -> usize {
         | usize::from(ROW_BOXES[(s >> 18 & 0x1FF) as usize]) << 6
 }
 
+/// [`pattern`] by BMI2: bit `9r + 3k` of `x | x >> 1 | x >> 2` tells
+/// whether row r has a place in box k; `pext` gathers those 9 bits in order.
+/// Only called where BMI2 is enabled ([`Bands::settle_bmi2`]); elsewhere
+/// it is the table form.
+#[inline(always)]
+fn pattern_pext(x: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: reached only through `settle_with::<true>`, which only
+        // `settle_bmi2` (target feature bmi2, entered after a run-time
+        // check) instantiates.
+        unsafe { std::arch::x86_64::_pext_u32(x | x >> 1 | x >> 2, 0o111_111_111) as usize }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        pattern(x)
+    }
+}
+
+/// The places of band board `s` whose row holds no other (every row of `s`
+/// holds at least one place).
+#[inline(always)]
+fn single_rows(s: u32) -> u32 {
+    let mut solved = 0;
+    for r in 0..3 {
+        let row = s & row_mask(r);
+        solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
+    }
+    solved
+}
+
+/// [`single_rows`] by BMI2: the three rows spread to 16-bit lanes (`pdep`),
+/// each lane's lowest place cleared (no borrow crosses a lane: no row is
+/// empty), a lane left empty was a single place; its row's cells gathered
+/// back (`pext`). Only called where BMI2 is enabled, like [`pattern_pext`].
+#[inline(always)]
+fn single_rows_bmi2(s: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_pdep_u64, _pext_u64};
+        const LANES: u64 = 0x01FF_01FF_01FF; // rows 0, 1, 2 at bits 0, 16, 32
+        const ONES: u64 = 0x0001_0001_0001;
+        // SAFETY: as for `pattern_pext`: only instantiated under `settle_bmi2`.
+        unsafe {
+            let w = _pdep_u64(u64::from(s), LANES);
+            let rest = w & w.wrapping_sub(ONES); // each row without its lowest place
+            let more = (rest + LANES) >> 9 & ONES; // 1 where a row had two or more
+            let single = (ONES ^ more) * 0x1FF; // all 9 bits of the single rows' lanes
+            s & _pext_u64(single, LANES) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        single_rows(s)
+    }
+}
+
 /// `SOLE[cols]`, for the 9-bit set of columns where a symbol has a place in
 /// a band: the columns that are the only one of their box (that box of the
 /// band holds the symbol in that column, so no other band may).
@@ -134,6 +199,19 @@ const SOLE: [u16; 512] = {
     out
 };
 
+/// `OTHER_BANDS_KEEP[cols]`: the cells the symbol keeps in the other two
+/// bands, every cell but those of the [`SOLE`] columns of `cols` (the table
+/// saves spreading them per call).
+const OTHER_BANDS_KEEP: [u32; 512] = {
+    let mut out = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        out[cols] = !spread(SOLE[cols] as u32);
+        cols += 1;
+    }
+    out
+};
+
 /// The band cells of a 9-bit column set.
 #[inline(always)]
 const fn spread(cols: u32) -> u32 {
@@ -152,17 +230,39 @@ const PEERS: [u32; 27] = {
     out
 };
 
-/// The boards of band 0 for every symbol (bit `3 * d`); shifted by b for band b.
-const BAND0_BOARDS: u32 = 0o111_111_111;
+/// `NEIGHBOURS[k]` for board k = 3d + b (symbol d + 1, band b): b, and the
+/// boards of the same symbol in the two other bands. (Boards 27-31 are
+/// spares, never settled.)
+///
+/// | k | NEIGHBOURS[k] |
+/// |---|---|
+/// | 0 (symbol 1, band 0) | [0, 1, 2] |
+/// | 5 (symbol 2, band 2) | [2, 3, 4] |
+/// | 25 (symbol 9, band 1) | [1, 26, 24] |
+const NEIGHBOURS: [[u8; 3]; 32] = {
+    let mut out = [[0u8; 3]; 32];
+    let mut k = 0;
+    while k < 27 {
+        let (d, b) = (k / 3, k % 3);
+        out[k] = [
+            b as u8,
+            (3 * d + (b + 1) % 3) as u8,
+            (3 * d + (b + 2) % 3) as u8,
+        ];
+        k += 1;
+    }
+    out
+};
 
 /// Search state: `f[3 * d + b]` the cells of band b where symbol d + 1 may
-/// go (5 spare entries keep indexing by a 5-bit number in bounds); `dirty` the boards (bit `3d + b`) that changed since they were last
-/// settled; the unsolved cells of each band; the cells with two candidates
-/// as last counted.
+/// go (5 spare empty boards pad it to 32 for the vector compare); `seen[k]` board k as it was when last settled (a board that differs
+/// from it is settled again; `u32::MAX`, never a board, before the first
+/// time); the unsolved cells of each band; the cells with two candidates as
+/// last counted.
 #[derive(Clone, Copy)]
 struct Bands {
     f: [u32; 32],
-    dirty: u32,
+    seen: [u32; 32],
     unsolved: [u32; 3],
     pairs: [u32; 3],
 }
@@ -172,10 +272,14 @@ impl Bands {
     fn start(cells: &[u8]) -> Option<Bands> {
         let mut s = Bands {
             f: [BAND; 32],
-            dirty: (1 << 27) - 1,
+            seen: [u32::MAX; 32],
             unsolved: [BAND; 3],
             pairs: [0; 3],
         };
+        // The 5 spare boards (27-31) are empty and settled: never changed.
+        for k in 27..32 {
+            (s.f[k], s.seen[k]) = (0, 0);
+        }
         for (idx, &v) in cells.iter().enumerate() {
             if v != 0 {
                 let (d, b, i) = (usize::from(v - 1), idx / 27, idx % 27);
@@ -201,70 +305,112 @@ impl Bands {
         let col = !col_mask(i % 9);
         self.f[3 * d + (b + 1) % 3] &= col;
         self.f[3 * d + (b + 2) % 3] &= col;
-        self.dirty |= BAND0_BOARDS << b | 7 << (3 * d);
     }
 
     /// Puts symbol d + 1 at cell i of band b lazily: it only leaves the
     /// cell's row, box and column in the band; settling then finds the row
-    /// solved and clears the cell from the other symbols (only the boards
-    /// that change are settled again).
+    /// solved and clears the cell from the other symbols.
     #[inline(always)]
     fn assume(&mut self, d: usize, b: usize, i: usize) {
-        let j = 3 * d + b;
-        self.f[j] &= !PEERS[i];
-        self.dirty |= 1 << j;
+        self.f[3 * d + b] &= !PEERS[i];
     }
 
-    /// Settles every band board that changed; false on a contradiction.
-    ///
-    /// For board k (symbol d, band b): keep the places some row → box
-    /// permutation uses; a column that is the only one of its box for d
-    /// leaves the other two bands; a row left with one place is solved, and
-    /// its cell leaves every other symbol's board.
-    #[inline]
+    /// The boards (bit k) that differ from their settled copy, with no
+    /// branch per board: SSE2 where the target has it (every x86-64), a loop
+    /// the compiler vectorizes elsewhere.
+    #[inline(always)]
+    fn changed(&self) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            // SAFETY: the build's target has SSE2 (the cfg above), which is
+            // all `changed_sse2` requires; it reads only the two arrays.
+            unsafe { changed_sse2(&self.f, &self.seen) }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            changed_portable(&self.f, &self.seen)
+        }
+    }
+
+    /// Settles board k (symbol k / 3 + 1, band k % 3); false on a
+    /// contradiction. Keeps the places some row → box permutation uses; a
+    /// column that is the only one of its box for the symbol leaves the
+    /// other two bands; a row left with one place is solved, and its cell
+    /// leaves every other symbol's board. Branch-free but for the
+    /// contradiction: mispredicted branches cost more than these ANDs.
+    #[inline(always)]
+    fn settle_board<const PEXT: bool>(&mut self, k: usize) -> bool {
+        let k = k & 31; // (k < 27; the mask only spares bounds checks)
+        let x = self.f[k];
+        let m = if PEXT { pattern_pext(x) } else { pattern(x) };
+        let s = x & KEEP[m & 0x1FF];
+        if s == 0 {
+            return false;
+        }
+        let [b, n1, n2] = NEIGHBOURS[k].map(usize::from);
+        let off = OTHER_BANDS_KEEP[((s | s >> 9 | s >> 18) & 0x1FF) as usize];
+        self.f[n1 & 31] &= off;
+        self.f[n2 & 31] &= off;
+        let solved = if PEXT {
+            single_rows_bmi2(s)
+        } else {
+            single_rows(s)
+        };
+        self.unsolved[b] &= !solved;
+        // Boards b, b + 3, …, b + 24: the band's nine symbols (one slice check).
+        let band = &mut self.f[b..b + 25];
+        for e in 0..9 {
+            band[3 * e] &= !solved;
+        }
+        self.f[k] = s;
+        self.seen[k] = s;
+        true
+    }
+
+    /// Settles boards until none changes; false on a contradiction. Each
+    /// round settles, in order, the boards that changed since the last.
+    /// Where the CPU has BMI2 (checked at run time, once), the row/box
+    /// pattern is one `pext` instead of three table lookups.
+    #[inline(never)]
     fn settle(&mut self) -> bool {
-        while self.dirty != 0 {
-            // (`& 31` and `& 511` only spare the bounds checks: k < 27, the pattern < 512.)
-            let k = self.dirty.trailing_zeros() as usize & 31;
-            self.dirty &= self.dirty - 1;
-            let s = self.f[k] & KEEP[pattern(self.f[k]) & 511];
-            if s == 0 {
-                return false;
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the CPU has BMI2, the one feature `settle_bmi2` enables.
+            return unsafe { self.settle_bmi2() };
+        }
+        self.settle_with::<false>()
+    }
+
+    /// [`Bands::settle`] compiled for BMI2 CPUs.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn settle_bmi2(&mut self) -> bool {
+        self.settle_with::<true>()
+    }
+
+    /// The settling loop; `PEXT` only where BMI2 is enabled.
+    #[inline(always)]
+    fn settle_with<const PEXT: bool>(&mut self) -> bool {
+        loop {
+            let mut dirty = self.changed();
+            if dirty == 0 {
+                return true;
             }
-            self.f[k] = s;
-            let (d, b) = (k / 3, k % 3);
-            // Branch-free: mispredicted branches cost more than these ANDs.
-            let off = !spread(u32::from(SOLE[((s | s >> 9 | s >> 18) & 0x1FF) as usize]));
-            let (b1, b2) = (3 * d + (b + 1) % 3, 3 * d + (b + 2) % 3);
-            let (x1, x2) = (self.f[b1], self.f[b2]);
-            self.f[b1] = x1 & off;
-            self.f[b2] = x2 & off;
-            self.dirty |= u32::from(x1 & !off != 0) << b1 | u32::from(x2 & !off != 0) << b2;
-            let mut solved = 0;
-            for r in 0..3 {
-                let row = s & row_mask(r);
-                solved |= row & 0u32.wrapping_sub(u32::from(row & row.wrapping_sub(1) == 0));
-            }
-            let new = solved & self.unsolved[b];
-            if new != 0 {
-                self.unsolved[b] &= !new;
-                for e in 0..9 {
-                    let j = 3 * e + b;
-                    let gone = new & 0u32.wrapping_sub(u32::from(e != d));
-                    let x = self.f[j];
-                    self.f[j] = x & !gone;
-                    self.dirty |= u32::from(x & gone != 0) << j;
+            while dirty != 0 {
+                let k = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                if !self.settle_board::<PEXT>(k) {
+                    return false;
                 }
             }
         }
-        true
     }
 
     /// Naked singles: `Some(true)` when a cell was fixed, `None` when a cell
     /// has no candidate; notes the cells with two candidates in `pairs`. A
     /// fixed cell only clears its symbol's band peers here: settling sees
     /// its row solved and finishes the job.
-    #[inline]
+    #[inline(never)]
     fn cells(&mut self) -> Option<bool> {
         let mut placed = false;
         for b in 0..3 {
@@ -284,7 +430,7 @@ impl Bands {
                 let i = single.trailing_zeros() as usize;
                 single &= single - 1;
                 let d = (0..9).find(|&d| self.f[3 * d + b] >> i & 1 != 0)?;
-                self.assume(d, b, i); // dirty even if unchanged: settling must see the solved row
+                self.assume(d, b, i);
                 placed = true;
             }
         }
@@ -335,10 +481,11 @@ impl Bands {
         (best.1, best.2)
     }
 
-    /// Depth-first search from a propagated state; calls `found` on each
+    /// Depth-first search from a propagated state (left changed: the last
+    /// candidate is tried in place); calls `found` on each
     /// solution and stops when it returns true. Returns true when stopped.
     fn search(
-        &self,
+        &mut self,
         rng: &mut Option<&mut SplitMix64>,
         found: &mut impl FnMut(&Bands) -> bool,
     ) -> bool {
@@ -357,14 +504,19 @@ impl Bands {
         if let Some(r) = rng.as_deref_mut() {
             r.shuffle(&mut order[..len]);
         }
-        for &d in &order[..len] {
+        let Some((&last, rest)) = order[..len].split_last() else {
+            return false;
+        };
+        for &d in rest {
             let mut t = *self;
             t.assume(usize::from(d), b, i);
             if t.propagate() && t.search(rng, found) {
                 return true;
             }
         }
-        false
+        // The last candidate needs no copy: this state is not read again.
+        self.assume(usize::from(last), b, i);
+        self.propagate() && self.search(rng, found)
     }
 
     /// The 81 cells of a solved state.
@@ -379,6 +531,43 @@ impl Bands {
             }
         }
     }
+}
+
+/// The lanes (bit k) where `f` and `seen` differ, one compare per lane in a
+/// loop the compiler vectorizes (the path of targets without SSE2; the
+/// tests hold the SSE2 form to it).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn changed_portable(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
+    let mut m = 0;
+    for k in 0..32 {
+        m |= u32::from(f[k] != seen[k]) << k;
+    }
+    m
+}
+
+/// The lanes (bit k) where `f` and `seen` differ: 8 compares of 4 lanes,
+/// narrowed to bytes by saturating packs (all-ones / zero lanes stay so),
+/// then one bit per lane.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+fn changed_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi32, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32,
+        _mm_set_epi32,
+    };
+    let lanes = |a: &[u32; 32], k: usize| {
+        let [x0, x1, x2, x3] = [a[k], a[k + 1], a[k + 2], a[k + 3]].map(|x| x as i32);
+        _mm_set_epi32(x3, x2, x1, x0)
+    };
+    let same = |k: usize| -> __m128i { _mm_cmpeq_epi32(lanes(f, k), lanes(seen, k)) };
+    let mut m = 0;
+    for k in [0, 16] {
+        let lo = _mm_packs_epi32(same(k), same(k + 4));
+        let hi = _mm_packs_epi32(same(k + 8), same(k + 12));
+        let equal = _mm_movemask_epi8(_mm_packs_epi16(lo, hi)) as u32;
+        m |= (!equal & 0xFFFF) << k;
+    }
+    m
 }
 
 /// Runs the search on 81 cells, calling `found` with each solution until it returns true.
@@ -403,6 +592,134 @@ pub(super) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::grid::geometry::Geometry;
+    use crate::solve::Path;
+
+    /// The puzzles of `data/classic9` (`.` or `0` for an empty cell), as cells.
+    fn public_sets() -> Vec<[u8; 81]> {
+        [
+            include_str!("../../data/classic9/clue17.txt"),
+            include_str!("../../data/classic9/top1465.txt"),
+            include_str!("../../data/classic9/hardest11.txt"),
+            include_str!("../../data/classic9/hardest1106.txt"),
+            include_str!("../../data/classic9/minimal.txt"),
+        ]
+        .iter()
+        .flat_map(|text| text.lines())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut cells = [0u8; 81];
+            for (c, ch) in cells.iter_mut().zip(l.bytes()) {
+                *c = if ch.is_ascii_digit() { ch - b'0' } else { 0 };
+            }
+            cells
+        })
+        .collect()
+    }
+
+    /// The solutions `path` finds for `cells`, up to `limit`, in its order.
+    fn solutions(path: Path, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        path.run(Geometry::CLASSIC, cells, None, &mut |s: &[u8]| {
+            out.push(s.to_vec());
+            out.len() >= limit
+        });
+        out
+    }
+
+    /// On every puzzle of the public sets (6,758), as given (one solution
+    /// each), with 2 to 9 givens removed (most then have several) and with
+    /// one given changed (most then have none), the band path finds the same
+    /// solutions as the generic solver, up to 3.
+    #[test]
+    fn band_path_agrees_with_the_generic_solver_on_the_public_sets() {
+        let mut rng = SplitMix64::new(0x26);
+        let (mut unique, mut several, mut none) = (0, 0, 0);
+        for puzzle in public_sets() {
+            let givens: Vec<usize> = (0..81).filter(|&i| puzzle[i] != 0).collect();
+            let mut fewer = puzzle;
+            for _ in 0..2 + rng.below(8) {
+                fewer[givens[rng.below(givens.len() as u64) as usize]] = 0;
+            }
+            let mut changed = puzzle;
+            let i = givens[rng.below(givens.len() as u64) as usize];
+            changed[i] = (changed[i] + rng.below(8) as u8) % 9 + 1;
+            for (form, cells) in [("as given", puzzle), ("fewer", fewer), ("changed", changed)] {
+                let mut band = solutions(Path::Bands, &cells, 3);
+                let mut generic = solutions(Path::Generic, &cells, 3);
+                assert_eq!(band.len(), generic.len(), "{form}: {cells:?}");
+                if band.len() < 3 {
+                    band.sort();
+                    generic.sort();
+                    assert_eq!(band, generic, "{form}: {cells:?}");
+                }
+                match (form, band.len()) {
+                    ("as given", n) => assert_eq!(n, 1, "a public puzzle with {n} solutions"),
+                    (_, 0) => none += 1,
+                    (_, 1) => unique += 1,
+                    _ => several += 1,
+                }
+            }
+        }
+        // The variants cover every outcome in numbers.
+        assert!(
+            unique > 50 && several > 5000 && none > 2000,
+            "{unique} {several} {none}"
+        );
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn the_sse2_changed_mask_is_the_portable_one() {
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..10_000 {
+            let f: [u32; 32] = std::array::from_fn(|_| rng.below(1 << 27) as u32);
+            // Each lane equal or not at random, lane values at random.
+            let seen: [u32; 32] = std::array::from_fn(|k| {
+                if rng.below(2) == 0 {
+                    f[k]
+                } else {
+                    f[k] ^ (1 << rng.below(27))
+                }
+            });
+            // SAFETY: the cfg above: the target has SSE2.
+            assert_eq!(
+                unsafe { changed_sse2(&f, &seen) },
+                changed_portable(&f, &seen)
+            );
+        }
+    }
+
+    #[test]
+    fn both_settling_paths_reach_the_same_boards() {
+        // Random partial grids (givens drawn at random, clashing ones
+        // skipped): the table path and, on a BMI2 CPU, the pext path leave
+        // identical states and agree on contradictions.
+        let mut rng = SplitMix64::new(26);
+        for _ in 0..2000 {
+            let mut cells = [0u8; 81];
+            for _ in 0..rng.below(30) {
+                cells[rng.below(81) as usize] = rng.below(9) as u8 + 1;
+            }
+            let Some(start) = Bands::start(&cells) else {
+                continue;
+            };
+            let mut table = start;
+            let ok = table.settle_with::<false>();
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("bmi2") {
+                let mut pext = start;
+                // SAFETY: the CPU has BMI2 (checked just above).
+                assert_eq!(unsafe { pext.settle_bmi2() }, ok);
+                if ok {
+                    assert_eq!((pext.f, pext.unsolved), (table.f, table.unsolved));
+                }
+            }
+            let mut dispatched = start;
+            assert_eq!(dispatched.settle(), ok);
+        }
+    }
 
     #[test]
     fn keep_table_matches_its_documented_rows() {
