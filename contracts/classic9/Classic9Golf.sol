@@ -68,6 +68,7 @@ contract Classic9Golf {
             // but keeps an mload's value on the stack.
             // Memory word 0x60 ends up holding the givens check (verify; it is 0
             // for isValidSolution: untouched memory).
+            let bad
             switch shr(224, calldataload(0))
             // -------------------------------------------------------------------
             // isValidSolution(bytes grid) -> bool
@@ -108,123 +109,69 @@ contract Classic9Golf {
                 }
                 calldatacopy(0x00, add(o2, 36), 81)
                 calldatacopy(0x60, add(o1, 36), 81)
-                // Givens, band by band (start word s, solution word x, d = s ^ x):
-                // nz(v) = ((v & K7F) + K7F) | v has bit 7 of a lane set iff the
-                // lane is not 0 (no carry: at most 0x7f + 0x7f). A lane fails
-                // when nz(s) and nz(d).
-                let k01 := div(not(returndatasize()), 0xff)
-                let k7f := mul(0x7f, k01)
-                let s := shr(40, mload(0x60))
-                let d := xor(s, shr(40, mload(0)))
-                let b := and(or(add(and(s, k7f), k7f), s), or(add(and(d, k7f), k7f), d))
-                s := shr(40, mload(0x7b))
-                d := xor(s, shr(40, mload(27)))
-                b := or(b, and(or(add(and(s, k7f), k7f), s), or(add(and(d, k7f), k7f), d)))
-                s := shr(40, mload(0x96))
-                d := xor(s, shr(40, mload(54)))
-                b := or(b, and(or(add(and(s, k7f), k7f), s), or(add(and(d, k7f), k7f), d)))
-                mstore(0x60, and(b, add(k7f, k01)))
+                let k7f := mul(0x7f, div(not(returndatasize()), 0xff))
+                let s := mload(0x60)
+                let b := or(s, and(add(s, k7f), add(xor(s, mload(0)), k7f)))
+                s := mload(0x80)
+                b := or(b, or(s, and(add(s, k7f), add(xor(s, mload(0x20)), k7f))))
+                s := mload(0xa0)
+                bad := or(b, or(s, and(add(s, k7f), add(xor(s, mload(0x40)), k7f))))
             }
             default { revert(0, 0) }
 
-            // -------------------------------------------------------------------
-            // Whether the 81 bytes at memory 0 are a solved Sudoku.
-            // -------------------------------------------------------------------
-            // Valid iff (1) every cell is in 1..9, (2) every row, column and box
-            // holds each of 1..8, (3) every column holds a 9. Given (1) to (3)
-            // each column holds 1..9, so the grid holds nine 9s; a row or box
-            // holding 1..8 has room for one 9 at most, so each of the nine rows
-            // (boxes) holds exactly one. (`octoku prove verify --puzzle
-            // classic9` proves this contract equal to the reference by SMT.)
-            //
-            // Band k (rows 3k..3k+2) is x = shr(40, mload(27k)), see the lane
-            // table above the contract. Per band:
-            // e = x + K7F: for x in 1..9 (no carry in) e = 128 + (x - 1), so bits
-            //   0..3 of e are c = x - 1 (c0..c3) and bit 7 is set.
-            // g: bit 7 of a lane set iff x in 1..9: e has it (x >= 1), x + K76
-            //   has not (x <= 9), x has not (x < 128). A lane carries into the
-            //   next one only if it is outside 1..9 (e: x >= 129; x + K76:
-            //   x >= 138), so lanes up to and including the lowest lane outside
-            //   1..9 are exact and that lane's gate is clear: (1) holds iff every
-            //   gate is set.
-            // u: lane = 1 << (x - 1) for x in 1..8, else 0 (exact lanes). Bit 0
-            //   is gate and not c3; it moves up by c0 (u + (u & e)), by 2 c1
-            //   (c1 copied to bits 0, 1; u + 3y moves the selected y up 2) and by
-            //   4 c2 (c2 copied to bits 0..3; u + 15y).
-            // Folds (only whole-lane shifts, so slots never mix):
-            //   t: lane L = OR of lanes L..L+2 (three cells of a row);
-            //   rows: lane L = OR of t at L, L+3, L+6: a row at L = 0, 9, 18;
-            //   boxes: lane L = OR of t at L, L+9, L+18: a box at L = 0, 3, 6;
-            //   cols: the bands ORed, folded at 9 and 18: column 8 - L at L in 0..8.
-            // (2) holds iff those lanes are 0xff in every band.
             let k01 := div(not(returndatasize()), 0xff)
-            let k7f := mul(0x7f, k01)
-            let k76 := sub(k7f, mul(9, k01))
-            let gates := not(0)
-            let rows := not(0)
-            let boxes := not(0)
+            let k77 := mul(0x77, k01)
+            let k76 := sub(k77, k01)
             let cols
             let nines
+            let segs
             {
-                let x := shr(40, mload(0))
-                let e := add(x, k7f)
-                let g := and(e, not(or(add(x, k76), x)))
-                gates := and(gates, g)
-                let c3 := shr(3, e)
-                nines := c3
-                let u := and(and(shr(7, g), k01), not(c3))
-                u := add(u, and(u, e))
-                u := add(u, mul(and(u, mul(and(shr(1, e), k01), 3)), 3))
-                u := add(u, mul(and(u, mul(and(shr(2, e), k01), 15)), 15))
-                cols := or(cols, u)
-                let t := or(or(u, shr(8, u)), shr(16, u))
-                rows := and(rows, or(or(t, shr(24, t)), shr(48, t)))
-                boxes := and(boxes, or(or(t, shr(72, t)), shr(144, t)))
+                let x := mload(0)
+                let f := add(x, k77)
+                bad := or(bad, or(x, add(x, k76)))
+                nines := f
+                let u := and(shr(3, f), k01)
+                u := add(u, and(u, f))
+                u := add(u, mul(and(u, mul(and(shr(1, f), k01), 3)), 3))
+                u := add(u, mul(and(u, mul(and(shr(2, f), k01), 15)), 15))
+                cols := u
+                segs := and(or(or(u, shr(8, u)), shr(16, u)), 0x0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000000000)
             }
             {
-                let x := shr(40, mload(27))
-                let e := add(x, k7f)
-                let g := and(e, not(or(add(x, k76), x)))
-                gates := and(gates, g)
-                let c3 := shr(3, e)
-                nines := or(nines, c3)
-                let u := and(and(shr(7, g), k01), not(c3))
-                u := add(u, and(u, e))
-                u := add(u, mul(and(u, mul(and(shr(1, e), k01), 3)), 3))
-                u := add(u, mul(and(u, mul(and(shr(2, e), k01), 15)), 15))
+                let x := mload(27)
+                let f := add(x, k77)
+                bad := or(bad, or(x, add(x, k76)))
+                nines := or(nines, f)
+                let u := and(shr(3, f), k01)
+                u := add(u, and(u, f))
+                u := add(u, mul(and(u, mul(and(shr(1, f), k01), 3)), 3))
+                u := add(u, mul(and(u, mul(and(shr(2, f), k01), 15)), 15))
                 cols := or(cols, u)
-                let t := or(or(u, shr(8, u)), shr(16, u))
-                rows := and(rows, or(or(t, shr(24, t)), shr(48, t)))
-                boxes := and(boxes, or(or(t, shr(72, t)), shr(144, t)))
+                segs := or(segs, shr(8, and(or(or(u, shr(8, u)), shr(16, u)), 0x0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000000000)))
             }
             {
-                let x := shr(40, mload(54))
-                let e := add(x, k7f)
-                let g := and(e, not(or(add(x, k76), x)))
-                gates := and(gates, g)
-                let c3 := shr(3, e)
-                nines := or(nines, c3)
-                let u := and(and(shr(7, g), k01), not(c3))
-                u := add(u, and(u, e))
-                u := add(u, mul(and(u, mul(and(shr(1, e), k01), 3)), 3))
-                u := add(u, mul(and(u, mul(and(shr(2, e), k01), 15)), 15))
+                let x := mload(54)
+                let f := add(x, k77)
+                bad := or(bad, or(x, add(x, k76)))
+                nines := or(nines, f)
+                let u := and(shr(3, f), k01)
+                u := add(u, and(u, f))
+                u := add(u, mul(and(u, mul(and(shr(1, f), k01), 3)), 3))
+                u := add(u, mul(and(u, mul(and(shr(2, f), k01), 15)), 15))
                 cols := or(cols, u)
-                let t := or(or(u, shr(8, u)), shr(16, u))
-                rows := and(rows, or(or(t, shr(24, t)), shr(48, t)))
-                boxes := and(boxes, or(or(t, shr(72, t)), shr(144, t)))
+                segs := or(segs, shr(16, and(or(or(u, shr(8, u)), shr(16, u)), 0x0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000000000)))
             }
-            cols := or(or(cols, shr(72, cols)), shr(144, cols))
-            // (1) a clear gate in lanes 0..26 (GATES); the givens (verify).
-            let b := or(mload(0x60), and(not(gates), shr(40, add(k7f, k01))))
-            // (2) a missing digit in a row, box or column.
-            b := or(b, and(not(rows), 0xff0000000000000000ff0000000000000000ff))
-            b := or(b, and(not(boxes), 0xff0000ff0000ff))
-            b := or(b, and(not(cols), 0xffffffffffffffffff))
-            // (3) a column without a 9: bit 0 of a lane of c3 is bit 3 of e, set
-            // iff the cell is 9 (given (1)); ORed over the bands and folded like
-            // the columns of u (column 8 - L at lane L in 0..8).
-            nines := or(or(nines, shr(72, nines)), shr(144, nines))
-            b := or(b, and(not(nines), 0x010101010101010101))
+            let ok := and(
+                and(
+                    or(or(or(segs, shr(24, segs)), shr(48, segs)), not(0x0000000000000000ffffff000000000000ffffff000000000000ffffff000000)),
+                    or(or(or(segs, shr(72, segs)), shr(144, segs)), not(0x0000000000000000000000000000000000000000ffffffffffffffffff000000))
+                ),
+                and(
+                    or(or(or(cols, shr(72, cols)), shr(144, cols)), not(0x000000000000000000000000000000000000ffffffffffffffffff0000000000)),
+                    or(or(or(nines, shr(72, nines)), shr(144, nines)), not(0x0000000000000000000000000000000000008080808080808080800000000000))
+                )
+            )
+            let b := or(not(ok), and(bad, shl(7, k01)))
             mstore(0x00, iszero(b))
             return(0x00, 0x20)
         }
