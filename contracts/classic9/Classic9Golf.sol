@@ -26,14 +26,17 @@ pragma solidity 0.8.30;
 /// offsets could point at the head. Calldata shorter than 4 bytes matches no
 /// selector (calldataload pads with zero bytes; neither selector ends in 00).
 ///
-/// Grid words. A grid's 81 bytes start at q = o + 36. Band k (rows 3k..3k+2,
-/// 27 bytes) is `shr(40, mload(27k))` once the grid is copied to memory 0: byte j of the band (j = 9 *
-/// (r - 3k) + c) sits in lane 26 - j (lane L = bits 8L..8L+7); lanes 27..31
-/// are 0. The 5 bytes after the band (past the grid, for k = 2) are shifted out.
+/// Grid words. A grid's 81 bytes start at q = o + 36 and are copied to
+/// memory 0 (bytes 81..95 stay 0). Band k (rows 3k..3k+2, 27 bytes) is
+/// `mload(27k)`: byte j of the band (j = 9 * (r - 3k) + c) sits in lane
+/// 31 - j (lane L = bits 8L..8L+7). Lanes 4..0 hold the 5 bytes after the
+/// band: cells 27k + 27.. of the next band, or zeros after the grid (k = 2);
+/// no lane of the band's own looks at them except through a carry out of
+/// lane 4, which needs a byte 0x89 or more there (a grid that fails anyway).
 ///
-///     | lanes   | 26 .. 18 | 17 .. 9  | 8 .. 0   |
-///     | row     | 3k       | 3k + 1   | 3k + 2   |
-///     | columns | 0 .. 8   | 0 .. 8   | 0 .. 8   |   (column c in lanes 26-c, 17-c, 8-c)
+///     | lanes   | 31 .. 23 | 22 .. 14 | 13 .. 5  | 4 .. 0         |
+///     | row     | 3k       | 3k + 1   | 3k + 2   | (next 5 bytes) |
+///     | columns | 0 .. 8   | 0 .. 8   | 0 .. 8   |                |   (column c in lanes 31-c, 22-c, 13-c)
 ///
 /// Gas (execution of the call frame, see tests/Classic9Golf.t.sol):
 /// isValidSolution and verify cost the same on every input that decodes with
@@ -48,26 +51,31 @@ contract Classic9Golf {
             // that the optimizer cannot turn them into constants it copies from
             // code (CODECOPY + MLOAD, dearer than this).
             //
-            //     | name  | lanes set                  | byte there | built as       |
-            //     |-------|----------------------------|------------|----------------|
-            //     | K01   | 0..31                      | 0x01       | not(0) / 0xff  |
-            //     | K7F   | 0..31                      | 0x7f       | 0x7f * K01     |
-            //     | K76   | 0..31                      | 0x76       | K7F - 9 * K01  |
-            //     | K80   | 0..31                      | 0x80       | K7F + K01      |
-            //     | GATES | 0..26 (the cells of a band)| 0x80       | K80 >> 40      |
-            //     | ROWS  | 0, 9, 18 (row folds)       | 0xff       | literal        |
-            //     | BOXES | 0, 3, 6 (box folds)        | 0xff       | literal        |
-            //     | COLS  | 0..8 (column folds)        | 0xff       | 2^72 - 1       |
+            //     | name | lanes set            | byte there | built as       |
+            //     |------|----------------------|------------|----------------|
+            //     | K01  | 0..31                | 0x01       | not(0) / 0xff  |
+            //     | K77  | 0..31                | 0x77       | 0x77 * K01     |
+            //     | K76  | 0..31                | 0x76       | K77 - K01      |
+            //     | K7F  | 0..31 (verify only)  | 0x7f       | 0x7f * K01     |
+            //     | K80  | 0..31                | 0x80       | K01 << 7       |
+            //     | SEGS | 5, 8, .., 29         | 0xff       | literal        |
+            //     | ROWS | 3..5, 12..14, 21..23 | 0xff       | literal        |
+            //     | BOXS | 3..11                | 0xff       | literal        |
+            //     | COLS | 5..13                | 0xff       | literal        |
+            //     | NINE | 5..13                | 0x80       | literal        |
             //
-            //     ROWS  = 0xff0000000000000000ff0000000000000000ff  (lanes 18, 9, 0)
-            //     BOXES = 0xff0000ff0000ff                          (lanes 6, 3, 0)
+            //     SEGS = 0x0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000ff0000000000
+            //     ROWS = 0x0000000000000000ffffff000000000000ffffff000000000000ffffff000000
+            //     BOXS = 0x0000000000000000000000000000000000000000ffffffffffffffffff000000
+            //     COLS = 0x000000000000000000000000000000000000ffffffffffffffffff0000000000
+            //     NINE = 0x0000000000000000000000000000000000008080808080808080800000000000
             // -------------------------------------------------------------------
             // The solution's 81 bytes are copied to memory 0x00..0x50 (the start's,
             // for verify, to 0x60..0xb0) and read from there: the optimizer
-            // re-executes a calldataload for every use of its value (68 loads),
-            // but keeps an mload's value on the stack.
-            // Memory word 0x60 ends up holding the givens check (verify; it is 0
-            // for isValidSolution: untouched memory).
+            // re-executes a calldataload for every use of its value, but keeps an
+            // mload's value on the stack.
+            // `bad` collects failures in bit 7 of its lanes: the givens (verify)
+            // and the bytes 10..255 (below); 0 for isValidSolution until then.
             let bad
             switch shr(224, calldataload(0))
             // -------------------------------------------------------------------
@@ -109,6 +117,16 @@ contract Classic9Golf {
                 }
                 calldatacopy(0x00, add(o2, 36), 81)
                 calldatacopy(0x60, add(o1, 36), 81)
+                // Givens, word by word (start s, solution x, d = s ^ x, the
+                // same lanes of the same cells). A lane fails when s != 0 and
+                // s != x: bit 7 of (s + K7F) & (d + K7F) | s. Only a byte 0x81
+                // or more carries into the next lane; if the solution's bytes
+                // are 0..9 (else it is refused below whatever this says), such
+                // a lane of s or d is a start byte of 0x80 or more: a failing
+                // lane, and its own bit 7 is set by `| s`. So the lanes up to
+                // and including the lowest carrying one are exact, and the
+                // lowest failing lane is among them: some bit 7 is set iff
+                // some lane fails. (Bytes 81..95 are 0 in both.)
                 let k7f := mul(0x7f, div(not(returndatasize()), 0xff))
                 let s := mload(0x60)
                 let b := or(s, and(add(s, k7f), add(xor(s, mload(0)), k7f)))
@@ -119,6 +137,46 @@ contract Classic9Golf {
             }
             default { revert(0, 0) }
 
+            // -------------------------------------------------------------------
+            // Whether the 81 bytes at memory 0 are a solved Sudoku.
+            // -------------------------------------------------------------------
+            // Valid iff (1) no cell is 10..255, (2) every row, column and box
+            // holds each of 1..8, (3) every column holds a 9. Given (1) to (3)
+            // each column's nine cells hold 1..8 and a 9: no room for a 0, so
+            // every cell is 1..9 and each column holds 1..9; the grid holds
+            // nine 9s, and a row or box holding 1..8 has room for one 9 at
+            // most, so each of the nine rows (boxes) holds exactly one.
+            // (`octoku prove verify --puzzle classic9` proves this contract
+            // equal to the reference by SMT.)
+            //
+            // Per band x = mload(27k) (see the lane table above the contract):
+            // f = x + K77: for x in 0..9 (no carry in) f is 0x77 for 0, 0x78 +
+            //   (x - 1) for 1..8 (bit 3 set, bits 0..2 = c = x - 1, c0..c2),
+            //   0x80 for 9 (bit 7 set, bit 3 clear).
+            // bad, bit 7: x + K76 has it for x in 10..0x89, x for x >= 0x80. A
+            //   lane carries into the next one only for x >= 0x89 (f) or
+            //   0x8a (x + K76), where bit 7 of x is set; so the lanes up to
+            //   and including the lowest carrying one are exact, and (1) holds
+            //   iff bit 7 of bad is clear in every lane. From here on x is 0..9
+            //   in every lane and every lane of f is exact.
+            // nines: bit 7 of f, set iff x is 9; ORed over the bands.
+            // u: lane = 1 << c for x in 1..8, else 0. Bit 0 is bit 3 of f; it
+            //   moves up by c0 (u + (u & f)), by 2 c1 (c1 copied to bits 0, 1;
+            //   u + 3y moves the selected y up 2) and by 4 c2 (c2 copied to bits
+            //   0..3; u + 15y). Whatever the input, every lane of u stays a
+            //   single bit or 0 and nothing carries.
+            // t = u | u >> 8 | u >> 16: lane L = OR of lanes L..L+2; at lanes
+            //   29 - 3m (m = 0..8, SEGS) the three cells of a row in a box.
+            // segs: those nine lanes of each band, band k moved down k lanes:
+            //   row 3k + i, box column b at lane 29 - 9i - 3b - k (27 lanes).
+            // Folds of segs (whole-lane shifts, so lanes never mix):
+            //   rows: lane L = OR of segs at L, L+3, L+6: row 3k + i at lane
+            //     23 - 9i - k (ROWS);
+            //   boxes: lane L = OR of segs at L, L+9, L+18: box 3k + b at lane
+            //     11 - 3b - k (BOXS);
+            // cols (u ORed over the bands) and nines, folded at 9 and 18:
+            //   column c at lane 13 - c (COLS, NINE).
+            // (2) and (3) hold iff those lanes have all the bits of their mask.
             let k01 := div(not(returndatasize()), 0xff)
             let k77 := mul(0x77, k01)
             let k76 := sub(k77, k01)
@@ -171,6 +229,8 @@ contract Classic9Golf {
                     or(or(or(nines, shr(72, nines)), shr(144, nines)), not(0x0000000000000000000000000000000000008080808080808080800000000000))
                 )
             )
+            // Every mask's bits set, and no bit 7 in bad: (1), (2), (3) and the
+            // givens.
             let b := or(not(ok), and(bad, shl(7, k01)))
             mstore(0x00, iszero(b))
             return(0x00, 0x20)
