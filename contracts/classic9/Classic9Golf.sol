@@ -27,7 +27,8 @@ pragma solidity 0.8.30;
 /// selector (calldataload pads with zero bytes; neither selector ends in 00).
 ///
 /// Grid words. A grid's 81 bytes start at q = o + 36 and are copied to
-/// memory 0 (bytes 81..95 stay 0). Band k (rows 3k..3k+2, 27 bytes) is
+/// memory 0 (bytes 81..94 stay 0; byte 95 is 0x80, the last byte of solc's
+/// free memory pointer at 0x40). Band k (rows 3k..3k+2, 27 bytes) is
 /// `mload(27k)`: byte j of the band (j = 9 * (r - 3k) + c) sits in lane
 /// 31 - j (lane L = bits 8L..8L+7). Lanes 4..0 hold the 5 bytes after the
 /// band: cells 27k + 27.. of the next band, or zeros after the grid (k = 2);
@@ -76,6 +77,7 @@ contract Classic9Golf {
             // mload's value on the stack.
             // `bad` collects failures in bit 7 of its lanes: the givens (verify)
             // and the bytes 10..255 (below); 0 for isValidSolution until then.
+            let k01 := div(not(returndatasize()), 0xff)
             let bad
             switch shr(224, calldataload(0))
             // -------------------------------------------------------------------
@@ -84,8 +86,11 @@ contract Classic9Golf {
             case 0x843974d7 {
                 let o := calldataload(0x04)
                 let l := calldataload(add(o, 0x04))
-                if or(or(callvalue(), shr(64, or(o, l))), gt(add(add(o, l), 36), calldatasize())) { revert(0, 0) }
-                if xor(l, 81) {
+                // The way to a result, one test: no value, l = 81, o < 2^64 and
+                // o + 117 <= n (solc's decoder accepts that, see the table).
+                // Anything else refuses; which refusal is sorted out here.
+                if or(or(callvalue(), xor(l, 81)), or(shr(64, o), gt(add(o, 117), calldatasize()))) {
+                    if or(or(callvalue(), shr(64, or(o, l))), gt(add(add(o, l), 36), calldatasize())) { revert(0, 0) }
                     // revert GridLength(l)
                     mstore(0x00, shl(224, 0xabdadaed))
                     mstore(0x04, l)
@@ -101,18 +106,22 @@ contract Classic9Golf {
                 let o2 := calldataload(0x24)
                 let l1 := calldataload(add(o1, 0x04))
                 let l2 := calldataload(add(o2, 0x04))
+                // The way to a result, one test: no value, l1 = l2 = 81, o1, o2
+                // < 2^64 and o1 + 117, o2 + 117 <= n (so n >= 68). Anything
+                // else refuses: empty if solc's decoder would, else with the
+                // first length that is not 81.
                 if or(
-                    or(or(callvalue(), lt(calldatasize(), 68)), shr(64, or(or(o1, l1), or(o2, l2)))),
-                    or(gt(add(add(o1, l1), 36), calldatasize()), gt(add(add(o2, l2), 36), calldatasize()))
-                ) { revert(0, 0) }
-                if xor(l1, 81) {
+                    or(or(callvalue(), shr(64, or(o1, o2))), or(xor(l1, 81), xor(l2, 81))),
+                    or(gt(add(o1, 117), calldatasize()), gt(add(o2, 117), calldatasize()))
+                ) {
+                    if or(
+                        or(or(callvalue(), lt(calldatasize(), 68)), shr(64, or(or(o1, l1), or(o2, l2)))),
+                        or(gt(add(add(o1, l1), 36), calldatasize()), gt(add(add(o2, l2), 36), calldatasize()))
+                    ) { revert(0, 0) }
+                    // revert GridLength(the start's length, else the solution's)
+                    if eq(l1, 81) { l1 := l2 }
                     mstore(0x00, shl(224, 0xabdadaed))
                     mstore(0x04, l1)
-                    revert(0x00, 0x24)
-                }
-                if xor(l2, 81) {
-                    mstore(0x00, shl(224, 0xabdadaed))
-                    mstore(0x04, l2)
                     revert(0x00, 0x24)
                 }
                 calldatacopy(0x00, add(o2, 36), 81)
@@ -126,8 +135,8 @@ contract Classic9Golf {
                 // lane, and its own bit 7 is set by `| s`. So the lanes up to
                 // and including the lowest carrying one are exact, and the
                 // lowest failing lane is among them: some bit 7 is set iff
-                // some lane fails. (Bytes 81..95 are 0 in both.)
-                let k7f := mul(0x7f, div(not(returndatasize()), 0xff))
+                // some lane fails. (Bytes 81..95 of s are 0: no failure there.)
+                let k7f := mul(0x7f, k01)
                 let s := mload(0x60)
                 let b := or(s, and(add(s, k7f), add(xor(s, mload(0)), k7f)))
                 s := mload(0x80)
@@ -177,7 +186,6 @@ contract Classic9Golf {
             // cols (u ORed over the bands) and nines, folded at 9 and 18:
             //   column c at lane 13 - c (COLS, NINE).
             // (2) and (3) hold iff those lanes have all the bits of their mask.
-            let k01 := div(not(returndatasize()), 0xff)
             let k77 := mul(0x77, k01)
             let k76 := sub(k77, k01)
             let cols
