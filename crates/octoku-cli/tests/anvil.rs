@@ -1073,7 +1073,7 @@ fn classic9_validators_on_anvil_answer_the_published_grids() {
             &["--puzzle", "classic9"][..],
             "golf",
             octoku_evm::artifacts::CLASSIC9_GOLF.runtime,
-            232_652,
+            230_552,
         ),
         (
             &["--size", "9", "--puzzle=reference"],

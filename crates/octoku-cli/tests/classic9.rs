@@ -18,7 +18,7 @@ fn listed_grids_get_their_verdict_and_gas_from_both_contracts() {
     let start = empty();
     for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
         for grid in grids {
-            for (puzzle, gas) in [("reference", None), ("golf", Some(1_746))] {
+            for (puzzle, gas) in [("reference", None), ("golf", Some(1_334))] {
                 let v = octoku!(&[
                     "verify", "--size", "9", "--puzzle", puzzle, &start, grid, "--json",
                 ])
@@ -30,7 +30,7 @@ fn listed_grids_get_their_verdict_and_gas_from_both_contracts() {
                 if let Some(gas) = gas {
                     assert_eq!(spent, gas, "the golfed verify costs the same on every grid");
                 } else {
-                    assert!(spent > 1_746, "the reference spent {spent}");
+                    assert!(spent > 1_334, "the reference spent {spent}");
                 }
             }
         }
@@ -93,6 +93,6 @@ fn gas_profile_of_the_golfed_is_valid_solution() {
     .json();
     assert_eq!(v["puzzle"], "golf");
     assert_eq!(v["size"], 9);
-    assert_eq!(v["gas"], 1_323);
+    assert_eq!(v["gas"], 1_059);
     assert_eq!(v["success"], true);
 }

@@ -468,7 +468,7 @@ fn gas_json_has_the_snapshot_rows_and_deployments() {
             &Value::from("golf"),
             &Value::from(9),
             &Value::from("isValid"),
-            &Value::from(1323)
+            &Value::from(1059)
         )
     );
     // The first row of gas-snapshot.txt.

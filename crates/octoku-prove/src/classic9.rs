@@ -226,7 +226,7 @@ fn side(terms: &Terms, o: &Outcome, stats: exec::Stats) -> Side {
 }
 
 /// Grids on which to evaluate the implementation's terms to find its cut
-/// points: every solution byte 1..9 (the case the cut lemmas are about).
+/// points: every solution byte 0..9 (the case the cut lemmas are about).
 fn samples(function: Function) -> Vec<Vec<U256>> {
     let mut rng = SplitMix64::new(0x0c7_0c75);
     (0..24)
@@ -234,7 +234,7 @@ fn samples(function: Function) -> Vec<Vec<U256>> {
             let grids: Vec<Vec<u8>> = function
                 .arguments()
                 .iter()
-                .map(|_| (0..CELLS).map(|_| 1 + rng.below(9) as u8).collect())
+                .map(|_| (0..CELLS).map(|_| rng.below(10) as u8).collect())
                 .collect();
             words_of(&grids)
         })
@@ -423,7 +423,7 @@ pub fn prove_equal(
     // 2. The cut points.
     let text = query(
         &imp_roots,
-        "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 1..9.",
+        "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 0..9.",
         &[],
         &format!("(and true {})", cut_facts.join(" ")),
     );
@@ -517,7 +517,7 @@ pub fn prove_equal(
     for (name, claim, text) in [
         (
             "unit-lemma",
-            "nine bytes in 1..9 holding 1..8 hold at most one 9, exactly one iff 9 is among them",
+            "nine bytes in 0..9 holding 1..8 hold at most one 9, exactly one iff 9 is among them, and then no 0",
             spec9::unit_lemma_query(),
         ),
         (

@@ -10,8 +10,9 @@
 //!
 //! - `V`: every byte is 1..9 and every row, column and box holds each of 1..9
 //!   (the Sudoku rule; the reference's method);
-//! - `W`: every byte is 1..9, every unit holds each of 1..8, and every column
-//!   holds a 9 (the golfed contract's method);
+//! - `W`: every byte is 0..9, every unit holds each of 1..8, and every column
+//!   holds a 9 (the golfed contract's method: it never tests for 0, which a
+//!   column holding 1..8 and a 9 has no room for);
 //! - `G`: every non-zero start byte equals the solution byte.
 //!
 //! and these facts, each an SMT query that must be `unsat`:
@@ -19,10 +20,12 @@
 //! 1. the reference's outcome is "returned `G ∧ V`" on every input;
 //! 2. lemmas on nodes of the implementation's own terms (cut points, found by
 //!    evaluating its terms on sample grids and proved here for all grids):
-//!    per band, the one-hot word of digits 1..8 and the flags of 9s;
+//!    per band, the one-hot word of digits 1..8 and the flags of 9s, for
+//!    bytes 0..9;
 //! 3. with 2 as hypotheses, the implementation's outcome is "returned `G ∧ W`";
-//! 4. a unit lemma over nine fresh bytes: if all are 1..9 and hold 1..8, at
-//!    most one is 9, and one is 9 exactly when 9 is among them;
+//! 4. a unit lemma over nine fresh bytes: if all are 0..9 and hold 1..8, at
+//!    most one is 9, one is 9 exactly when 9 is among them, and then none
+//!    is 0;
 //! 5. the number of 9s is the sum of the per-unit counts, for each kind of
 //!    unit;
 //! 6. with 4 (one instance per unit) and 5 as hypotheses, `W = V`.
@@ -42,6 +45,11 @@ pub const CELLS: usize = 81;
 
 /// Bytes of one band (three rows), the golfed contract's word.
 const BAND: usize = 27;
+
+/// Lanes of a band word below the band's bytes (the golfed contract loads
+/// band k as the 32 bytes at 27k: band byte j in lane 31 - j, lanes 0..4
+/// the next bytes), which no cut point constrains.
+const BELOW: usize = 32 - BAND;
 
 /// `((_ extract hi lo) {name}{word})`: byte `i` of an 81-byte argument held
 /// in the 256-bit variables `{name}0`, `{name}1`, `{name}2` (big-endian).
@@ -73,6 +81,15 @@ fn range(cells: impl IntoIterator<Item = usize>) -> String {
     format!("(and {})", parts.join(" "))
 }
 
+/// Every byte of `cells` is 0..9.
+fn at_most_nine(cells: impl IntoIterator<Item = usize>) -> String {
+    let parts: Vec<String> = cells
+        .into_iter()
+        .map(|i| format!("(bvule b{i} #x09)"))
+        .collect();
+    format!("(and {})", parts.join(" "))
+}
+
 fn holds(cells: &[usize], digit: u8) -> String {
     let parts: Vec<String> = cells
         .iter()
@@ -93,7 +110,8 @@ fn nines(cells: impl IntoIterator<Item = usize>) -> String {
 
 /// Definitions of `b0..b80` (bytes of `solution`), `s0..s80` (bytes of
 /// `start`, when there is one), the predicates `G`, `R` (every byte 1..9),
-/// `H8` (every unit holds 1..8), `V`, `W`, and `count9` (the number of 9s).
+/// `R0` (every byte 0..9), `H8` (every unit holds 1..8), `V`, `W`, and
+/// `count9` (the number of 9s).
 pub fn definitions(solution: &str, start: Option<&str>) -> String {
     let mut out = String::new();
     for i in 0..CELLS {
@@ -127,6 +145,7 @@ pub fn definitions(solution: &str, start: Option<&str>) -> String {
     };
     writeln!(out, "(define-fun G () Bool {givens})").expect("String");
     writeln!(out, "(define-fun R () Bool {})", range(0..CELLS)).expect("String");
+    writeln!(out, "(define-fun R0 () Bool {})", at_most_nine(0..CELLS)).expect("String");
     writeln!(out, "(define-fun H8 () Bool {})", all(1..=8)).expect("String");
     writeln!(out, "(define-fun V () Bool (and R {}))", all(1..=9)).expect("String");
     writeln!(
@@ -138,7 +157,7 @@ pub fn definitions(solution: &str, start: Option<&str>) -> String {
     let columns: Vec<String> = units[9..18].iter().map(|u| holds(u, 9)).collect();
     writeln!(
         out,
-        "(define-fun W () Bool (and R H8 {}))",
+        "(define-fun W () Bool (and R0 H8 {}))",
         columns.join(" ")
     )
     .expect("String");
@@ -160,8 +179,8 @@ pub fn returned(predicate: &str, width: usize) -> String {
 /// Lemma 4 over fresh bytes `x0..x8`, as a query that is `unsat` when it holds.
 pub fn unit_lemma_query() -> String {
     let mut out = String::from(
-        "; Unit lemma: nine bytes in 1..9 that hold each of 1..8 hold at most one 9,\n\
-         ; and exactly one when 9 is among them. unsat = the lemma holds.\n(set-logic QF_BV)\n",
+        "; Unit lemma: nine bytes in 0..9 that hold each of 1..8 hold at most one 9,\n\
+         ; exactly one when 9 is among them, and then no 0. unsat = the lemma holds.\n(set-logic QF_BV)\n",
     );
     for i in 0..9 {
         writeln!(out, "(declare-const x{i} (_ BitVec 8))").expect("String");
@@ -180,10 +199,8 @@ fn unit_lemma_body(x: &[String]) -> String {
 
 /// Lemma 4 as a Boolean expression over nine byte expressions.
 fn unit_lemma(x: &[String]) -> String {
-    let range: Vec<String> = x
-        .iter()
-        .map(|v| format!("(bvule #x01 {v}) (bvule {v} #x09)"))
-        .collect();
+    let range: Vec<String> = x.iter().map(|v| format!("(bvule {v} #x09)")).collect();
+    let no_zero: Vec<String> = x.iter().map(|v| format!("(bvule #x01 {v})")).collect();
     let has = |d: u8| {
         let parts: Vec<String> = x.iter().map(|v| format!("(= {v} #x{d:02x})")).collect();
         format!("(or {})", parts.join(" "))
@@ -194,11 +211,12 @@ fn unit_lemma(x: &[String]) -> String {
         .map(|v| format!("((_ zero_extend 7) (ite (= {v} #x09) #b1 #b0))"))
         .collect();
     format!(
-        "(let ((n (bvadd {}))) (=> (and {} {}) (and (bvule n #x01) (= (= n #x01) {}))))",
+        "(let ((n (bvadd {}))) (=> (and {} {}) (and (bvule n #x01) (= (= n #x01) {}) (=> (= n #x01) (and {})))))",
         count.join(" "),
         range.join(" "),
         h8.join(" "),
-        has(9)
+        has(9),
+        no_zero.join(" ")
     )
 }
 
@@ -259,14 +277,16 @@ pub fn equivalence_query(solution: &str) -> String {
 }
 
 /// A cut point of the golfed contract: a word every band computes, with its
-/// value under `R` for that band as a function of the band's bytes.
+/// value when the band's bytes and the (up to) 5 grid bytes after it are
+/// 0..9, as a function of the band's bytes. Lanes 0..4 (the bytes after the
+/// band) are not looked at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cut {
-    /// Lane `26 - j` holds `1 << (x - 1)` for the band's byte `j` = x in
-    /// 1..8, else 0; lanes 27..31 are 0.
+    /// Lane `31 - j` holds `1 << (x - 1)` for the band's byte `j` = x in
+    /// 1..8, else 0.
     OneHot(usize),
-    /// Bit 0 of lane `26 - j` is set when the band's byte `j` is 9 (the
-    /// other bits and lanes 27..31 are not looked at).
+    /// Bit 7 of lane `31 - j` is set when the band's byte `j` is 9 (the
+    /// other bits are not looked at).
     Nines(usize),
 }
 
@@ -284,15 +304,15 @@ impl Cut {
         }
     }
 
-    /// Its value for the concrete grid `grid` (all bytes 1..9 in its band).
+    /// Its value for the concrete grid `grid` (all bytes 0..9 in its band).
     pub fn value(self, grid: &[u8]) -> U256 {
         let mut word = [0u8; 32];
         let band = &grid[BAND * self.band()..BAND * (self.band() + 1)];
         for (j, &x) in band.iter().enumerate() {
-            word[5 + j] = match self {
+            word[j] = match self {
                 Cut::OneHot(_) if (1..=8).contains(&x) => 1 << (x - 1),
                 Cut::OneHot(_) => 0,
-                Cut::Nines(_) => u8::from(x == 9),
+                Cut::Nines(_) => 0x80 * u8::from(x == 9),
             };
         }
         U256::from_be_bytes(word)
@@ -300,9 +320,10 @@ impl Cut {
 
     /// The bits of the node the cut is about.
     pub fn mask(self) -> U256 {
+        let lanes = U256::MAX << (8 * BELOW);
         match self {
-            Cut::OneHot(_) => U256::MAX,
-            Cut::Nines(_) => (U256::MAX / U256::from(255u8)) >> 40,
+            Cut::OneHot(_) => lanes,
+            Cut::Nines(_) => (U256::MAX / U256::from(255u8) * U256::from(0x80u8)) & lanes,
         }
     }
 
@@ -315,17 +336,17 @@ impl Cut {
                 Cut::OneHot(_) => format!(
                     "(ite (and (bvule #x01 b{i}) (bvule b{i} #x08)) (bvshl #x01 (bvsub b{i} #x01)) #x00)"
                 ),
-                Cut::Nines(_) => format!("(ite (= b{i} #x09) #x01 #x00)"),
+                Cut::Nines(_) => format!("(ite (= b{i} #x09) #x80 #x00)"),
             })
             .collect();
-        let masked = match self {
-            Cut::OneHot(_) => node.to_string(),
-            Cut::Nines(_) => format!("(bvand {node} #x{:064x})", self.mask()),
-        };
         format!(
-            "(=> {} (= {masked} (concat #x0000000000 {})))",
-            range(cells),
-            lanes.join(" ")
+            "(=> {} (= (bvand {node} #x{:064x}) (concat {} #x{})))",
+            // The bytes after the band too: one of 0x89 or more would carry
+            // into the band's last lane.
+            at_most_nine(cells.start..(cells.end + BELOW).min(CELLS)),
+            self.mask(),
+            lanes.join(" "),
+            "00".repeat(BELOW)
         )
     }
 

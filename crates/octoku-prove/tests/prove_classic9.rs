@@ -126,14 +126,16 @@ fn classic9_mutant_without_the_final_iszero_is_refuted() {
     );
 }
 
-/// Column 8's 9 no longer checked (the last byte of the mask
-/// `0x010101010101010101`, lane 0 = column 8, cleared): the mutant accepts a
-/// solved grid whose 9 in column 8 is replaced by another digit (every unit
+/// Column 8's 9 no longer checked (in the NINE mask, pushed as `PUSH14
+/// 0x8080808080808080800000000000`, the last 0x80 = lane 5 = column 8
+/// cleared): the mutant accepts a solved grid whose 9 in column 8 is replaced by another digit (every unit
 /// still holds 1..8); the implementation step finds such grids and the
 /// replay shows the reference rejecting them.
 #[test]
 fn classic9_mutant_missing_one_column_nine_is_refuted() {
-    let mask = [0x68, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+    let mut mask = vec![0x6d];
+    mask.extend([0x80; 9]);
+    mask.extend([0; 5]);
     let code = mutate(artifacts::CLASSIC9_GOLF.runtime, &mask, 9, 0).unwrap();
     let report = prove(
         Function::Verify,
