@@ -579,7 +579,7 @@ fn data_puzzles(text: &str) -> Vec<Grid> {
 
 #[test]
 fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
-    let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 5] = [
+    let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 7] = [
         (
             "classic_generated",
             include_str!("../data/classic_generated.txt"),
@@ -595,6 +595,18 @@ fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
         ("size6", include_str!("../data/size6.txt"), 6, 0..=36),
         ("size12", include_str!("../data/size12.txt"), 12, 0..=144),
         ("size16", include_str!("../data/size16.txt"), 16, 128..=154),
+        (
+            "size12_minimal",
+            include_str!("../data/size12_minimal.txt"),
+            12,
+            0..=144,
+        ),
+        (
+            "size16_minimal",
+            include_str!("../data/size16_minimal.txt"),
+            16,
+            0..=256,
+        ),
     ];
     for (name, text, n, givens) in sets {
         let puzzles = data_puzzles(text);
