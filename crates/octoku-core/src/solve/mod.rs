@@ -461,6 +461,23 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
     n
 }
 
+/// The first solution of a board and how many it has, exactly up to
+/// `limit` (at least 1), from one search (what [`solve`] and [`count`]
+/// give apart).
+pub fn solve_counting(board: &Grid, limit: u64) -> (Option<Grid>, u64) {
+    let limit = limit.max(1);
+    let mut first = None;
+    let mut n = 0u64;
+    run(board, None, &mut |cells: &[u8]| {
+        if first.is_none() {
+            first = Grid::from_cells(board.geometry(), cells).ok();
+        }
+        n += 1;
+        n >= limit
+    });
+    (first, n)
+}
+
 /// Whether a board has exactly one solution.
 pub fn is_unique(board: &Grid) -> bool {
     count(board, 2) == 1
