@@ -48,6 +48,9 @@ struct Tables {
     units: Vec<[u64; 4]>,
     /// Bits of the three units through each cell, in a 3N-bit unit set.
     unit_bits: Vec<u64>,
+    /// Units that meet a cell or one of its peers, in a 3N-bit unit set:
+    /// where a symbol placed in the cell may have lost places.
+    touched: Vec<u64>,
     /// Every cell of the board.
     all: [u64; 4],
     /// Where a box meets a row or a column through it, for locked candidates.
@@ -105,6 +108,16 @@ impl Tables {
         for i in 0..n * n {
             all[i / 64] |= 1 << (i % 64);
         }
+        let touched = (0..n * n)
+            .map(|i| {
+                let mut near = peers[i];
+                near[i / 64] |= 1 << (i % 64);
+                units.iter().enumerate().fold(0u64, |a, (u, m)| {
+                    let meets = (0..4).any(|k| m[k] & near[k] != 0);
+                    a | u64::from(meets) << u
+                })
+            })
+            .collect();
         let minus = |a: &[u64; 4], b: &[u64; 4]| std::array::from_fn(|k| a[k] & !b[k]);
         let mut segments = Vec::with_capacity(n * (g.box_rows() + g.box_cols()));
         for b in 0..n {
@@ -126,6 +139,7 @@ impl Tables {
             peers,
             units,
             unit_bits,
+            touched,
             all,
             segments,
         }
@@ -188,6 +202,9 @@ struct State<const W: usize> {
     solved: [u64; W],
     /// `open[d]`: units that do not hold a fixed `d + 1` yet.
     open: [u64; MAX_N],
+    /// `dirty[d]`: units where `d + 1` lost places since they were last
+    /// checked for a hidden single.
+    dirty: [u64; MAX_N],
 }
 
 /// A solver for one geometry at width W.
@@ -220,10 +237,12 @@ impl<const W: usize> Solver<W> {
             pos: [[0; W]; MAX_N],
             solved: [0; W],
             open: [0; MAX_N],
+            dirty: [0; MAX_N],
         };
         for d in 0..self.n {
             s.pos[d] = self.all;
             s.open[d] = open_all;
+            s.dirty[d] = open_all;
         }
         for (i, &v) in cells.iter().enumerate() {
             if v != 0 {
@@ -241,8 +260,10 @@ impl<const W: usize> Solver<W> {
     #[inline(always)]
     fn place(&self, s: &mut State<W>, d: usize, i: usize) {
         let (w, b) = (i / 64, 1u64 << (i % 64));
-        for p in s.pos[..self.n].iter_mut() {
+        let units = self.t.unit_bits[i];
+        for (p, dirty) in s.pos[..self.n].iter_mut().zip(&mut s.dirty[..self.n]) {
             p[w] &= !b;
+            *dirty |= units;
         }
         let peers = &self.t.peers[i];
         for (k, word) in s.pos[d].iter_mut().enumerate() {
@@ -250,7 +271,8 @@ impl<const W: usize> Solver<W> {
         }
         s.pos[d][w] |= b;
         s.solved[w] |= b;
-        s.open[d] &= !self.t.unit_bits[i];
+        s.open[d] &= !units;
+        s.dirty[d] |= self.t.touched[i];
     }
 
     /// Applies naked and hidden singles until nothing changes; false on a contradiction.
@@ -296,7 +318,8 @@ impl<const W: usize> Solver<W> {
             }
             let mut changed = false;
             for d in 0..self.n {
-                let mut open = s.open[d];
+                let mut open = s.open[d] & s.dirty[d];
+                s.dirty[d] = 0;
                 while open != 0 {
                     let u = open.trailing_zeros() as usize;
                     open &= open - 1;
@@ -327,7 +350,11 @@ impl<const W: usize> Solver<W> {
     /// lie in one box leaves the rest of that box. True when a place went.
     fn locked(&self, s: &mut State<W>) -> bool {
         let mut changed = false;
-        for (p, &open) in s.pos[..self.n].iter_mut().zip(&s.open[..self.n]) {
+        let symbols = s.pos[..self.n]
+            .iter_mut()
+            .zip(&s.open[..self.n])
+            .zip(&mut s.dirty[..self.n]);
+        for ((p, &open), dirty) in symbols {
             for seg in &self.t.segments {
                 // A symbol fixed in the box or on the line has nothing to lock.
                 if open & seg.box_bit == 0 || open & seg.line_bit == 0 {
@@ -350,6 +377,7 @@ impl<const W: usize> Solver<W> {
                 for k in 0..W {
                     p[k] &= !gone[k];
                 }
+                *dirty = u64::MAX;
                 changed = true;
             }
         }
@@ -524,6 +552,15 @@ impl<const W: usize> Solver<W> {
         }
     }
 
+    /// Whether start `cells` have a solution without symbol `d + 1` in cell `i`.
+    fn solvable_without(&self, cells: &[u8], i: usize, d: usize) -> bool {
+        let Some(mut s) = self.start(cells) else {
+            return false;
+        };
+        s.pos[d][i / 64] &= !(1 << (i % 64));
+        self.propagate(&mut s) && self.search(&s, &mut None, &mut |_: &State<W>| true)
+    }
+
     /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
     fn run(
         &self,
@@ -652,6 +689,24 @@ pub fn solve_counting(board: &Grid, limit: u64) -> (Option<Grid>, u64) {
         n >= limit
     });
     (first, n)
+}
+
+/// Whether `board` has a solution that does not put `symbol` in the cell at
+/// reading index `cell` (an empty cell of the board; a symbol 1..=N).
+///
+/// The generator's test for a removed given: when the board with `symbol`
+/// back in `cell` has one solution, the board has another exactly when it
+/// has a solution without it, and that search (one solution or none) is
+/// much shorter than counting to two.
+pub fn solvable_without(board: &Grid, cell: usize, symbol: u8) -> bool {
+    let g = board.geometry();
+    let (cells, d) = (board.cells(), usize::from(symbol) - 1);
+    match g.cell_count().div_ceil(64) {
+        1 => Solver::<1>::new(g, true).solvable_without(cells, cell, d),
+        2 => Solver::<2>::new(g, true).solvable_without(cells, cell, d),
+        3 => Solver::<3>::new(g, true).solvable_without(cells, cell, d),
+        _ => Solver::<4>::new(g, true).solvable_without(cells, cell, d),
+    }
 }
 
 /// Whether a board has exactly one solution.
