@@ -534,6 +534,11 @@ impl<const W: usize> Solver<W> {
         let Some((_, mut a, mut b)) = best else {
             return false;
         };
+        // The child that fixed more cells first: on 16×16 the slowest first
+        // solution takes 2.5 ms instead of 3.3 ms.
+        if fixed(&b) > fixed(&a) {
+            std::mem::swap(&mut a, &mut b);
+        }
         (self.propagate(&mut a) && self.search(&a, rng, found))
             || (self.propagate(&mut b) && self.search(&b, rng, found))
     }
