@@ -22,6 +22,7 @@ use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
 use octoku_core::{puzzle, solve};
 use std::hint::black_box;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -64,14 +65,19 @@ fn fastest(reps: usize, mut f: impl FnMut()) -> Duration {
         .unwrap_or_default()
 }
 
+/// Writes one line to stdout; a closed pipe or a full disk is an error, not a panic.
+fn say(line: String) -> Result<(), String> {
+    writeln!(std::io::stdout().lock(), "{line}").map_err(|e| format!("stdout: {e}"))
+}
+
 /// Prints median, p90, max, mean and max ÷ median of `times`, in µs.
-fn report(what: &str, mut times: Vec<Duration>) {
+fn report(what: &str, mut times: Vec<Duration>) -> Result<(), String> {
     times.sort();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     let mean = times.iter().sum::<Duration>() / times.len() as u32;
     let (median, max) = (at(0.5), at(1.0));
-    println!(
+    say(format!(
         "{what}: {} items, median {:.1} µs, p90 {:.1} µs, max {:.1} µs, mean {:.1} µs, max/median {:.1}",
         times.len(),
         us(median),
@@ -79,7 +85,7 @@ fn report(what: &str, mut times: Vec<Duration>) {
         us(max),
         us(mean),
         us(max) / us(median)
-    );
+    ))
 }
 
 fn run(args: &[String]) -> Result<(), String> {
@@ -107,7 +113,7 @@ fn run(args: &[String]) -> Result<(), String> {
                     })
                 })
                 .collect();
-            report(&format!("{what} {arg}"), times);
+            report(&format!("{what} {arg}"), times)?;
         }
         "generate" => {
             let g = size()?;
@@ -121,14 +127,14 @@ fn run(args: &[String]) -> Result<(), String> {
                     })
                 })
                 .collect();
-            report(&format!("generate {g} seeds 0..{k}"), times);
+            report(&format!("generate {g} seeds 0..{k}"), times)?;
             givens.sort();
-            println!(
+            say(format!(
                 "givens: min {}, median {}, max {}",
                 givens[0],
                 givens[givens.len() / 2],
                 givens[givens.len() - 1]
-            );
+            ))?;
         }
         "make" => {
             let g = size()?;
@@ -137,7 +143,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 let p = puzzle::generate(g, seed, None).expect("a minimal puzzle");
                 let line =
                     text::write(&p.puzzle, &symbols, Form::Line).map_err(|e| e.to_string())?;
-                println!("{line}");
+                say(line)?;
             }
         }
         _ => return Err(usage()),
