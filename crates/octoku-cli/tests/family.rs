@@ -242,3 +242,124 @@ fn solve_sat_with_size_agrees_with_the_core_solver_on_9x9_and_4x4() {
         }
     }
 }
+
+/// A batch file: a comment, a blank line, a unique 9×9 puzzle, an
+/// unsolvable one and an empty board (many solutions).
+fn batch_file() -> (TempDir, String) {
+    let unsolvable = format!("{:.<81}", "11");
+    let text = format!(
+        "# three puzzles\n\n{EASY}\n  {unsolvable}  \n{}\n",
+        ".".repeat(81)
+    );
+    let (dir, arg) = file_arg("batch.txt", &text);
+    (dir, arg[1..].to_owned())
+}
+
+/// The JSON lines of a batch run.
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect()
+}
+
+#[test]
+fn solve_batch_answers_each_line_and_skips_comments_and_blank_lines() {
+    let (_dir, file) = batch_file();
+    let out = octoku!(&["solve", "--size", "9", "--batch", &file]);
+    let lines: Vec<&str> = out.code(1).lines().collect();
+    assert_eq!(lines[0], EASY_SOLUTION);
+    assert_eq!(lines[1], "unsolvable");
+    // Without --count the empty board is answered with its first solution.
+    assert_eq!(lines[2].len(), 81);
+    assert_eq!(lines.len(), 3);
+    assert!(
+        out.stderr
+            .starts_with("3 puzzles: 2 solved, 1 unsolvable, 0 multiple; "),
+        "{}",
+        out.stderr
+    );
+    let counted = octoku!(&["solve", "--size", "9", "--batch", &file, "--count", "2"]);
+    assert_eq!(
+        counted.code(1),
+        format!("{EASY_SOLUTION}\nunsolvable\nmultiple\n")
+    );
+}
+
+#[test]
+fn solve_batch_json_gives_one_object_a_puzzle_and_a_summary_line() {
+    let (_dir, file) = batch_file();
+    let v = json_lines(
+        octoku!(&[
+            "solve", "--size", "9", "--batch", &file, "--count", "2", "--json"
+        ])
+        .code(1),
+    );
+    assert_eq!(v.len(), 4);
+    assert_eq!(keys(&v[0]), ["solution", "solutions"]);
+    assert_eq!(v[0]["solution"], EASY_SOLUTION);
+    assert_eq!(v[0]["solutions"], 1);
+    assert_eq!(v[1]["solution"], Value::Null);
+    assert_eq!(v[1]["solutions"], 0);
+    assert_eq!(v[2]["solutions"], 2);
+    let summary = &v[3]["summary"];
+    assert_eq!(
+        keys(summary),
+        [
+            "multiple",
+            "puzzles",
+            "solved",
+            "solver_us_per_puzzle",
+            "unsolvable"
+        ]
+    );
+    assert_eq!(
+        [
+            &summary["puzzles"],
+            &summary["solved"],
+            &summary["unsolvable"],
+            &summary["multiple"]
+        ],
+        [3, 1, 1, 1]
+    );
+    assert!(
+        summary["solver_us_per_puzzle"]
+            .as_f64()
+            .is_some_and(|t| t > 0.0)
+    );
+    // Without --count: `solution` only.
+    let v = json_lines(octoku!(&["solve", "--size", "9", "--batch", &file, "--json"]).code(1));
+    assert_eq!(keys(&v[0]), ["solution"]);
+    assert_eq!(v[3]["summary"]["solved"], 2);
+}
+
+#[test]
+fn solve_batch_reads_standard_input_and_benches_for_the_time_asked() {
+    let text = format!("{EASY}\n{EASY}\n");
+    let started = std::time::Instant::now();
+    let out = octoku!()
+        .args([
+            "solve", "--size", "9", "--batch", "-", "--bench", "0.5", "--json",
+        ])
+        .stdin(&text)
+        .run();
+    assert!(started.elapsed() >= std::time::Duration::from_millis(500));
+    let v = json_lines(out.ok());
+    // The answers are printed once, however many passes ran.
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[1]["solution"], EASY_SOLUTION);
+    assert_eq!(v[2]["summary"]["puzzles"], 2);
+    assert_eq!(v[2]["summary"]["solved"], 2);
+}
+
+#[test]
+fn solve_batch_refuses_a_bad_line_by_its_number_before_printing_anything() {
+    let (_dir, file) = file_arg("bad.txt", &format!("# one good, one short\n{EASY}\n1..4\n"));
+    let out = octoku!(&["solve", "--size", "9", "--batch", &file[1..]]);
+    out.fails(2, "line 3: line form: 4 symbols; expected 81");
+    assert_eq!(out.stdout, "");
+    let out = octoku!(&["solve", "--size", "9", "--batch", "/nonexistent/batch.txt"]);
+    out.fails(2, "--batch /nonexistent/batch.txt: cannot read it");
+    let (_dir, empty) = file_arg("empty.txt", "# nothing\n\n");
+    octoku!(&["solve", "--size", "9", "--batch", &empty[1..]]).fails(2, "no puzzle in it");
+}

@@ -287,6 +287,16 @@ impl Files {
         .unwrap();
         fs::write(d.join("latin1.txt"), b"1..4\xff..1..1.....1").unwrap();
         fs::write(
+            d.join("batch4.txt"),
+            format!("# a batch\n{BOARD4}\n\n{}\n", ".".repeat(16)),
+        )
+        .unwrap();
+        fs::write(
+            d.join("batch-bad.txt"),
+            format!("{BOARD4}\n{BOARD4}\n1..4\n"),
+        )
+        .unwrap();
+        fs::write(
             d.join("escape-header.txt"),
             "A B\u{1b}[2J C D\nA, , ,D\n , ,A, \n ,A, , \n , , ,A\n",
         )
@@ -349,6 +359,20 @@ fn hostile_boards_are_refused_in_one_line_within_bounds() {
         case("a terminal escape in a seed003 header is no symbol", &["solve", &f.arg("escape-header.txt")], 2, "a control character (a terminal escape) is no symbol"),
         case("a right-to-left override in a board", &["solve", "--size", "4", "1..4..1..1.....\u{202e}"], 2, "START"),
         case("a board of the wrong length", &["solve", "--size", "4", "1..4"], 2, "expected 16"),
+        case("solve --batch: /dev/zero is read no further than the batch bound", &["solve", "--size", "9", "--batch", "/dev/zero"], 2, "--batch /dev/zero: cannot read it: larger than 64 MiB"),
+        case("solve --batch: standard input from /dev/zero likewise", &["solve", "--size", "9", "--batch", "-"], 2, "--batch -: standard input: larger than 64 MiB").stdin(Path::new("/dev/zero")),
+        case("solve --batch: a sparse 1 GiB file is refused from its size", &["solve", "--size", "9", "--batch", &f.at("sparse.txt")], 2, "larger than 64 MiB"),
+        case("solve --batch: a directory", &["solve", "--size", "4", "--batch", &f.at("a-directory")], 2, "is a directory"),
+        case("solve --batch: a file that is not UTF-8", &["solve", "--size", "4", "--batch", &f.at("latin1.txt")], 2, "not UTF-8"),
+        case("solve --batch: a bad line is named by its number", &["solve", "--size", "4", "--batch", &f.at("batch-bad.txt")], 2, "line 3: line form: 4 symbols; expected 16"),
+        case("solve --batch: a terminal escape in a line", &["solve", "--size", "4", "--batch", "-"], 2, "line 1: ").stdin(&f.path().join("escape-header.txt")),
+        case("solve --batch: no --size", &["solve", "--batch", &f.at("batch4.txt")], 2, "expected --size N"),
+        case("solve --batch: --format grid would print several lines an answer", &["solve", "--size", "4", "--batch", &f.at("batch4.txt"), "--format", "grid"], 2, "expected --format line or no --format"),
+        case("solve --batch: answers a file", &["solve", "--size", "4", "--batch", &f.at("batch4.txt"), "--count", "2"], 0, "multiple"),
+        usage("solve --batch: with a START too", &["solve", "--size", "4", "--batch", &f.at("batch4.txt"), BOARD4], "--batch"),
+        case("solve --bench without --batch", &["solve", "--size", "4", BOARD4, "--bench", "1"], 2, "expected --batch FILE with it"),
+        usage("solve --bench 0", &["solve", "--size", "4", "--batch", &f.at("batch4.txt"), "--bench", "0"], "--bench"),
+        usage("solve --bench NaN", &["solve", "--size", "4", "--batch", &f.at("batch4.txt"), "--bench", "NaN"], "--bench"),
         case("a --size with no box shape", &["solve", "--size", "7", BOARD4], 2, "--size 7"),
         case("a --size far out of range", &["puzzle", "--size", "18446744073709551615"], 2, "--size 18446744073709551615"),
         case("a box of zero rows", &["puzzle", "--box", "0x4"], 2, "--box 0x4"),
@@ -552,6 +576,7 @@ fn every_output_into_a_full_disk_or_a_closed_pipe_is_exit_6_in_one_line() {
         &["deploy", "--state", &state, "--puzzle", "fair", "--json"],
     );
     let s = state.as_str();
+    let batch = f.at("batch4.txt");
     let mut commands: Vec<(Vec<String>, bool)> = Vec::new();
     let mut add = |args: &[&str], json: bool| {
         commands.push((args.iter().map(|a| a.to_string()).collect(), json));
@@ -562,6 +587,10 @@ fn every_output_into_a_full_disk_or_a_closed_pipe_is_exit_6_in_one_line() {
         add(&["solve", START8, "--count", "2"], json);
         add(&["solve", "--size", "4", BOARD4, "--count", "1000"], json);
         add(&["solve", "--sat", "--size", "4", BOARD4], json);
+        add(
+            &["solve", "--size", "4", "--batch", &batch, "--count", "2"],
+            json,
+        );
         add(&["verify", "--size", "4", "", GRID4], json);
         add(&["verify", "--size", "4", BOARD4, "4321123434122143"], json);
         add(

@@ -93,7 +93,9 @@ pub fn solved_grid(g: Geometry, rng: &mut SplitMix64) -> Grid {
 }
 
 /// Removes givens of `solution` in a random order while the solution stays
-/// unique, stopping at `target` givens.
+/// unique, stopping at `target` givens. The board is unique before each
+/// removal, so it stays unique exactly when no solution avoids the removed
+/// given ([`solve::solvable_without`]: one search, not a count to two).
 fn remove_givens(solution: &Grid, target: usize, rng: &mut SplitMix64) -> Grid {
     let g = solution.geometry();
     let mut board = solution.clone();
@@ -107,7 +109,7 @@ fn remove_givens(solution: &Grid, target: usize, rng: &mut SplitMix64) -> Grid {
         let (r, c) = g.position(i);
         let v = board.get(r, c);
         board.set(r, c, 0);
-        if solve::is_unique(&board) {
+        if !solve::solvable_without(&board, i, v) {
             givens -= 1;
         } else {
             board.set(r, c, v);

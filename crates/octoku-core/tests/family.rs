@@ -292,6 +292,52 @@ proptest! {
         prop_assert_eq!(solve::is_unique(&b), brute == 1);
     }
 
+    /// On 12×12 and 16×16 boards `count(limit)` and `solve` agree with plain backtracking:
+    /// dense starts from a solved grid, some with two rows of a band emptied (so at least two
+    /// solutions: the rows may swap) and some with a random given written over (often none).
+    #[test]
+    fn count_agrees_with_brute_force_on_12x12_and_16x16_boards(
+        n in prop::sample::select(vec![12usize, 16]),
+        seed: u64,
+        keep in 75u64..=100,
+        two_rows: bool,
+        noise in 0usize..2,
+    ) {
+        let g = Geometry::for_size(n).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        let mut b = puzzle::solved_grid(g, &mut rng);
+        for i in 0..g.cell_count() {
+            if rng.below(100) >= keep {
+                let (r, c) = g.position(i);
+                b.set(r, c, 0);
+            }
+        }
+        if two_rows {
+            let band = rng.below((n / g.box_rows()) as u64) as usize * g.box_rows();
+            for c in 0..n {
+                b.set(band, c, 0);
+                b.set(band + 1, c, 0);
+            }
+        }
+        for _ in 0..noise {
+            let i = rng.below(g.cell_count() as u64) as usize;
+            let (r, c) = g.position(i);
+            b.set(r, c, 1 + rng.below(n as u64) as u8);
+        }
+        let limit = 3;
+        let brute = if givens_consistent(&b) { brute_count(&mut b.clone(), limit) } else { 0 };
+        prop_assert_eq!(solve::count(&b, limit), brute);
+        if two_rows && noise == 0 {
+            prop_assert!(brute >= 2);
+        }
+        let (first, counted) = solve::solve_counting(&b, limit);
+        prop_assert_eq!(counted, brute);
+        prop_assert_eq!(first.is_some(), brute > 0);
+        if let Some(s) = solve::solve(&b) {
+            prop_assert!(s.is_valid_grid() && s.keeps_givens(&b));
+        }
+    }
+
     /// Writing a board in any form with standard or custom symbols and reading it back gives
     /// the same board, symbols and form, and writing that again gives the same text.
     #[test]
@@ -581,7 +627,7 @@ fn data_puzzles(text: &str) -> Vec<Grid> {
 
 #[test]
 fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
-    let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 5] = [
+    let sets: [(&str, &str, usize, std::ops::RangeInclusive<usize>); 7] = [
         (
             "classic_generated",
             include_str!("../data/classic_generated.txt"),
@@ -597,6 +643,18 @@ fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
         ("size6", include_str!("../data/size6.txt"), 6, 0..=36),
         ("size12", include_str!("../data/size12.txt"), 12, 0..=144),
         ("size16", include_str!("../data/size16.txt"), 16, 128..=154),
+        (
+            "size12_minimal",
+            include_str!("../data/size12_minimal.txt"),
+            12,
+            0..=144,
+        ),
+        (
+            "size16_minimal",
+            include_str!("../data/size16_minimal.txt"),
+            16,
+            0..=256,
+        ),
     ];
     for (name, text, n, givens) in sets {
         let puzzles = data_puzzles(text);

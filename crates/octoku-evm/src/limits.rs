@@ -14,6 +14,11 @@ use std::{
 /// board in the seed003 form with long symbols is a few KiB).
 pub const BOARD_TEXT: u64 = 64 * 1024;
 
+/// A `solve --batch` file or standard input: 64 MiB (about 790,000 9×9
+/// puzzles of 82 bytes a line, or 250,000 16×16 ones), all held in memory
+/// to be solved again under `--bench`.
+pub const BATCH_FILE: u64 = 64 * 1024 * 1024;
+
 /// A keystore file: 64 KiB (cast's and geth's are under 1 KiB).
 pub const KEYSTORE: u64 = 64 * 1024;
 

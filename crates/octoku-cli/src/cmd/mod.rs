@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod audit;
+pub mod batch;
 pub mod board;
 pub mod check;
 pub mod completions;

@@ -6,6 +6,7 @@ use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
+use super::batch::{self, Batch};
 use super::family::{self, Shape};
 use crate::{
     error::CliError,
@@ -24,8 +25,16 @@ pub(crate) const DEAD_END_SHARE: &str =
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The starting board (0x hex, decimal, or 64 cells of 0-8 / '.'; with --size: line, grid or header text, @FILE, or - for standard input; a file or standard input says its own size).
-    #[arg(required_unless_present = "address", conflicts_with = "address")]
+    #[arg(required_unless_present_any = ["address", "batch"], conflicts_with = "address")]
     start: Option<String>,
+    /// Solve every puzzle of FILE (- for standard input), one line-form board a line ('#' comments and blank lines skipped), with --size: one answer a line (the solution, unsolvable, or multiple with --count 2).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["start", "address", "sat"])]
+    batch: Option<String>,
+    /// With --batch: solve the whole file again and again for at least SECONDS before the time is taken (answers printed once).
+    // Checked in `run`, not by clap's `requires`: clap lets a required
+    // argument be absent when it conflicts with one present (START here).
+    #[arg(long, value_name = "SECONDS", value_parser = batch::bench_seconds)]
+    bench: Option<f64>,
     /// Solve the board this address gets from generate instead.
     #[arg(long)]
     address: Option<String>,
@@ -70,6 +79,20 @@ struct Solved {
 /// Solves the start, verifies the solution in the in-memory EVM.
 /// With `--size`: solves a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if let Some(file) = &args.batch {
+        let batch = Batch {
+            file,
+            count: args.count,
+            bench: args.bench,
+            json: args.json,
+        };
+        return batch::run(&args.size, &batch);
+    }
+    if args.bench.is_some() {
+        return Err(CliError::Input(
+            "--bench times a batch of puzzles; expected --batch FILE with it".into(),
+        ));
+    }
     match args
         .size
         .shape(&[args.start.as_deref().unwrap_or_default()])?

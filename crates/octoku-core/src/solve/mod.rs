@@ -12,7 +12,14 @@
 //! counting over the symbol boards) and hidden singles (a symbol with one
 //! place left in a unit, checked only for units still missing that symbol),
 //! and the search branches on the empty cell with the fewest candidates.
-//! Nothing is allocated while searching. Classic 9×9 boards take a faster
+//! Solving and counting (not [`solve_random`], whose search draws the
+//! generator's grids and stays as it was) go further: locked candidates
+//! (box/line segments, precomputed once per geometry) once singles are
+//! exhausted, and before each branch every two-candidate cell is probed,
+//! so a candidate that fails at once is dropped without a branch and the
+//! branch taken is the pair whose children fix the most cells. That keeps
+//! the hardest minimal 12×12 and 16×16 puzzles within a few times the
+//! median (docs/family.md, "Speed"). Nothing is allocated while searching. Classic 9×9 boards take a faster
 //! path on the same idea (`bands`): each symbol's board cut into three
 //! 27-bit bands, with box/row locked candidates from a table.
 
@@ -41,8 +48,30 @@ struct Tables {
     units: Vec<[u64; 4]>,
     /// Bits of the three units through each cell, in a 3N-bit unit set.
     unit_bits: Vec<u64>,
+    /// Units that meet a cell or one of its peers, in a 3N-bit unit set:
+    /// where a symbol placed in the cell may have lost places.
+    touched: Vec<u64>,
     /// Every cell of the board.
     all: [u64; 4],
+    /// Where a box meets a row or a column through it, for locked candidates.
+    segments: Vec<Segment>,
+}
+
+/// The cells a box shares with one line (a row or a column) through it,
+/// and the rest of each: a symbol whose places in the box all lie on the
+/// line leaves the rest of the line, and one whose places on the line all
+/// lie in the box leaves the rest of the box.
+struct Segment {
+    /// The box's bit in a 3N-bit unit set.
+    box_bit: u64,
+    /// The line's bit in a 3N-bit unit set.
+    line_bit: u64,
+    /// The cells the box and the line share.
+    cells: [u64; 4],
+    /// The box's other cells.
+    box_rest: [u64; 4],
+    /// The line's other cells.
+    line_rest: [u64; 4],
 }
 
 impl Tables {
@@ -79,11 +108,40 @@ impl Tables {
         for i in 0..n * n {
             all[i / 64] |= 1 << (i % 64);
         }
+        let touched = (0..n * n)
+            .map(|i| {
+                let mut near = peers[i];
+                near[i / 64] |= 1 << (i % 64);
+                units.iter().enumerate().fold(0u64, |a, (u, m)| {
+                    let meets = (0..4).any(|k| m[k] & near[k] != 0);
+                    a | u64::from(meets) << u
+                })
+            })
+            .collect();
+        let minus = |a: &[u64; 4], b: &[u64; 4]| std::array::from_fn(|k| a[k] & !b[k]);
+        let mut segments = Vec::with_capacity(n * (g.box_rows() + g.box_cols()));
+        for b in 0..n {
+            let boxed = &units[2 * n + b];
+            let (r0, c0) = g.box_origin(b);
+            let lines = (r0..r0 + g.box_rows()).chain((n + c0)..(n + c0 + g.box_cols()));
+            for line in lines {
+                let cells: [u64; 4] = std::array::from_fn(|k| units[line][k] & boxed[k]);
+                segments.push(Segment {
+                    box_bit: 1 << (2 * n + b),
+                    line_bit: 1 << line,
+                    cells,
+                    box_rest: minus(boxed, &cells),
+                    line_rest: minus(&units[line], &cells),
+                });
+            }
+        }
         Tables {
             peers,
             units,
             unit_bits,
+            touched,
             all,
+            segments,
         }
     }
 
@@ -144,6 +202,9 @@ struct State<const W: usize> {
     solved: [u64; W],
     /// `open[d]`: units that do not hold a fixed `d + 1` yet.
     open: [u64; MAX_N],
+    /// `dirty[d]`: units where `d + 1` lost places since they were last
+    /// checked for a hidden single.
+    dirty: [u64; MAX_N],
 }
 
 /// A solver for one geometry at width W.
@@ -151,15 +212,21 @@ struct Solver<const W: usize> {
     n: usize,
     t: &'static Tables,
     all: [u64; W],
+    /// Locked candidates, and branching on a symbol's places in a unit when
+    /// they are fewer than the best cell's candidates. Off for a random
+    /// solution, whose search stays the one the generator's seeds were drawn
+    /// with (the same seed, the same puzzle).
+    strong: bool,
 }
 
 impl<const W: usize> Solver<W> {
-    fn new(g: Geometry) -> Solver<W> {
+    fn new(g: Geometry, strong: bool) -> Solver<W> {
         let t = Tables::of(g);
         Solver {
             n: g.size(),
             t,
             all: words(&t.all),
+            strong,
         }
     }
 
@@ -170,10 +237,12 @@ impl<const W: usize> Solver<W> {
             pos: [[0; W]; MAX_N],
             solved: [0; W],
             open: [0; MAX_N],
+            dirty: [0; MAX_N],
         };
         for d in 0..self.n {
             s.pos[d] = self.all;
             s.open[d] = open_all;
+            s.dirty[d] = open_all;
         }
         for (i, &v) in cells.iter().enumerate() {
             if v != 0 {
@@ -191,8 +260,10 @@ impl<const W: usize> Solver<W> {
     #[inline(always)]
     fn place(&self, s: &mut State<W>, d: usize, i: usize) {
         let (w, b) = (i / 64, 1u64 << (i % 64));
-        for p in s.pos[..self.n].iter_mut() {
+        let units = self.t.unit_bits[i];
+        for (p, dirty) in s.pos[..self.n].iter_mut().zip(&mut s.dirty[..self.n]) {
             p[w] &= !b;
+            *dirty |= units;
         }
         let peers = &self.t.peers[i];
         for (k, word) in s.pos[d].iter_mut().enumerate() {
@@ -200,12 +271,19 @@ impl<const W: usize> Solver<W> {
         }
         s.pos[d][w] |= b;
         s.solved[w] |= b;
-        s.open[d] &= !self.t.unit_bits[i];
+        s.open[d] &= !units;
+        s.dirty[d] |= self.t.touched[i];
     }
 
     /// Applies naked and hidden singles until nothing changes; false on a contradiction.
     #[inline]
     fn propagate(&self, s: &mut State<W>) -> bool {
+        self.propagate_with(s, self.strong)
+    }
+
+    /// [`Self::propagate`], with locked candidates (`lock`) or singles only.
+    #[inline]
+    fn propagate_with(&self, s: &mut State<W>, lock: bool) -> bool {
         loop {
             let mut one = [0u64; W];
             let mut two = [0u64; W];
@@ -240,7 +318,8 @@ impl<const W: usize> Solver<W> {
             }
             let mut changed = false;
             for d in 0..self.n {
-                let mut open = s.open[d];
+                let mut open = s.open[d] & s.dirty[d];
+                s.dirty[d] = 0;
                 while open != 0 {
                     let u = open.trailing_zeros() as usize;
                     open &= open - 1;
@@ -259,10 +338,50 @@ impl<const W: usize> Solver<W> {
                     }
                 }
             }
-            if !changed {
+            // Locked candidates only once singles are exhausted.
+            if !(changed || lock && self.locked(s)) {
                 return true;
             }
         }
+    }
+
+    /// Locked candidates: a symbol whose places in a box all lie on one
+    /// line leaves the rest of that line, and one whose places on a line all
+    /// lie in one box leaves the rest of that box. True when a place went.
+    fn locked(&self, s: &mut State<W>) -> bool {
+        let mut changed = false;
+        let symbols = s.pos[..self.n]
+            .iter_mut()
+            .zip(&s.open[..self.n])
+            .zip(&mut s.dirty[..self.n]);
+        for ((p, &open), dirty) in symbols {
+            for seg in &self.t.segments {
+                // A symbol fixed in the box or on the line has nothing to lock.
+                if open & seg.box_bit == 0 || open & seg.line_bit == 0 {
+                    continue;
+                }
+                let (mut on, mut box_rest, mut line_rest) = (0, 0, 0);
+                for k in 0..W {
+                    on |= p[k] & seg.cells[k];
+                    box_rest |= p[k] & seg.box_rest[k];
+                    line_rest |= p[k] & seg.line_rest[k];
+                }
+                if on == 0 || (box_rest != 0) == (line_rest != 0) {
+                    continue;
+                }
+                let gone = if box_rest == 0 {
+                    &seg.line_rest
+                } else {
+                    &seg.box_rest
+                };
+                for k in 0..W {
+                    p[k] &= !gone[k];
+                }
+                *dirty = u64::MAX;
+                changed = true;
+            }
+        }
+        changed
     }
 
     /// The unfixed cell with the fewest candidates (every unfixed cell has at least two).
@@ -314,7 +433,20 @@ impl<const W: usize> Solver<W> {
         if s.solved == self.all {
             return found(s);
         }
-        let i = self.branch_cell(s);
+        if self.strong {
+            return self.search_probing(s, rng, found);
+        }
+        self.branch(s, self.branch_cell(s), rng, found)
+    }
+
+    /// Tries each candidate of cell `i` (in random order with `rng`).
+    fn branch(
+        &self,
+        s: &State<W>,
+        i: usize,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&State<W>) -> bool,
+    ) -> bool {
         let (w, bit) = (i / 64, i % 64);
         let mut order = [0u8; MAX_N];
         let mut len = 0;
@@ -337,6 +469,80 @@ impl<const W: usize> Solver<W> {
         false
     }
 
+    /// Unfixed cells with exactly two candidates.
+    fn bivalue(&self, s: &State<W>) -> [u64; W] {
+        let (mut one, mut two, mut three) = ([0u64; W], [0u64; W], [0u64; W]);
+        for p in &s.pos[..self.n] {
+            for k in 0..W {
+                three[k] |= two[k] & p[k];
+                two[k] |= one[k] & p[k];
+                one[k] |= p[k];
+            }
+        }
+        std::array::from_fn(|k| two[k] & !three[k] & !s.solved[k] & self.all[k])
+    }
+
+    /// The search of the strong solver: every two-candidate cell is probed
+    /// (each candidate placed, singles propagated); a cell one of whose
+    /// candidates fails at once fixes the other without a branch, and
+    /// otherwise the branch is the cell whose two children fix the most
+    /// cells. Probing cuts the rare huge search trees of minimal 12×12 and
+    /// 16×16 puzzles (a 16×16 that took 290,000 nodes takes 500).
+    fn search_probing(
+        &self,
+        s: &State<W>,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&State<W>) -> bool,
+    ) -> bool {
+        let pairs = self.bivalue(s);
+        if is_zero(&pairs) {
+            return self.branch(s, self.branch_cell(s), rng, found);
+        }
+        let fixed = |t: &State<W>| t.solved.iter().map(|w| w.count_ones()).sum::<u32>();
+        let mut best: Option<(u32, State<W>, State<W>)> = None;
+        for (k, &word) in pairs.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                let mut children =
+                    (0..self.n)
+                        .filter(|&d| (s.pos[d][k] >> bit) & 1 != 0)
+                        .map(|d| {
+                            let mut t = *s;
+                            self.place(&mut t, d, 64 * k + bit);
+                            let ok = self.propagate_with(&mut t, false);
+                            (ok, t)
+                        });
+                let (Some((ok_a, mut a)), Some((ok_b, mut b))) = (children.next(), children.next())
+                else {
+                    continue;
+                };
+                match (ok_a, ok_b) {
+                    (false, false) => return false,
+                    (true, false) => return self.propagate(&mut a) && self.search(&a, rng, found),
+                    (false, true) => return self.propagate(&mut b) && self.search(&b, rng, found),
+                    (true, true) => {
+                        let score = fixed(&a) + fixed(&b);
+                        if best.as_ref().is_none_or(|(most, _, _)| score > *most) {
+                            best = Some((score, a, b));
+                        }
+                    }
+                }
+            }
+        }
+        let Some((_, mut a, mut b)) = best else {
+            return false;
+        };
+        // The child that fixed more cells first: on 16×16 the slowest first
+        // solution takes 2.5 ms instead of 3.3 ms.
+        if fixed(&b) > fixed(&a) {
+            std::mem::swap(&mut a, &mut b);
+        }
+        (self.propagate(&mut a) && self.search(&a, rng, found))
+            || (self.propagate(&mut b) && self.search(&b, rng, found))
+    }
+
     /// The cells of a fully fixed state.
     fn grid(&self, s: &State<W>, out: &mut [u8]) {
         for (d, p) in s.pos[..self.n].iter().enumerate() {
@@ -349,6 +555,15 @@ impl<const W: usize> Solver<W> {
                 }
             }
         }
+    }
+
+    /// Whether start `cells` have a solution without symbol `d + 1` in cell `i`.
+    fn solvable_without(&self, cells: &[u8], i: usize, d: usize) -> bool {
+        let Some(mut s) = self.start(cells) else {
+            return false;
+        };
+        s.pos[d][i / 64] &= !(1 << (i % 64));
+        self.propagate(&mut s) && self.search(&s, &mut None, &mut |_: &State<W>| true)
     }
 
     /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
@@ -411,12 +626,15 @@ impl Path {
                 let cells: &[u8; 64] = cells.try_into().expect("the 8x8 path takes 64 cells");
                 octoku::run(cells, found)
             }
-            Path::Generic => match g.cell_count().div_ceil(64) {
-                1 => Solver::<1>::new(g).run(cells, rng, found),
-                2 => Solver::<2>::new(g).run(cells, rng, found),
-                3 => Solver::<3>::new(g).run(cells, rng, found),
-                _ => Solver::<4>::new(g).run(cells, rng, found),
-            },
+            Path::Generic => {
+                let strong = rng.is_none();
+                match g.cell_count().div_ceil(64) {
+                    1 => Solver::<1>::new(g, strong).run(cells, rng, found),
+                    2 => Solver::<2>::new(g, strong).run(cells, rng, found),
+                    3 => Solver::<3>::new(g, strong).run(cells, rng, found),
+                    _ => Solver::<4>::new(g, strong).run(cells, rng, found),
+                }
+            }
         }
     }
 }
@@ -459,6 +677,48 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
         n >= limit
     });
     n
+}
+
+/// The first solution of a board and how many it has, exactly up to
+/// `limit` (at least 1), from one search (what [`solve`] and [`count`]
+/// give apart).
+pub fn solve_counting(board: &Grid, limit: u64) -> (Option<Grid>, u64) {
+    let limit = limit.max(1);
+    let mut first = None;
+    let mut n = 0u64;
+    run(board, None, &mut |cells: &[u8]| {
+        if first.is_none() {
+            first = Grid::from_cells(board.geometry(), cells).ok();
+        }
+        n += 1;
+        n >= limit
+    });
+    (first, n)
+}
+
+/// The largest side for which [`solvable_without`] searches without
+/// locked candidates and probing: on the generator's boards up to 12×12 the
+/// plain search is faster (12×12 median per puzzle 1.3 ms against 4.4 ms),
+/// on 16×16 the strong one (39 ms against 148 ms, docs/family.md).
+const STRONG_WITHOUT: usize = 12;
+
+/// Whether `board` has a solution that does not put `symbol` in the cell at
+/// reading index `cell` (an empty cell of the board; a symbol 1..=N).
+///
+/// The generator's test for a removed given: when the board with `symbol`
+/// back in `cell` has one solution, the board has another exactly when it
+/// has a solution without it, and that search (one solution or none) is
+/// much shorter than counting to two.
+pub fn solvable_without(board: &Grid, cell: usize, symbol: u8) -> bool {
+    let g = board.geometry();
+    let (cells, d) = (board.cells(), usize::from(symbol) - 1);
+    let strong = g.size() > STRONG_WITHOUT;
+    match g.cell_count().div_ceil(64) {
+        1 => Solver::<1>::new(g, strong).solvable_without(cells, cell, d),
+        2 => Solver::<2>::new(g, strong).solvable_without(cells, cell, d),
+        3 => Solver::<3>::new(g, strong).solvable_without(cells, cell, d),
+        _ => Solver::<4>::new(g, strong).solvable_without(cells, cell, d),
+    }
 }
 
 /// Whether a board has exactly one solution.
@@ -544,6 +804,46 @@ mod tests {
         ) {
             agrees(Path::Bands, &random_start(Geometry::CLASSIC, seed, keep, &noise))?;
             agrees(Path::Octoku, &random_start(Geometry::OCTOKU, seed, keep, &noise))?;
+        }
+    }
+
+    /// Every solution (up to `limit`) of the generic solver, strong (locked
+    /// candidates, probing) or plain (singles, fewest-candidates branching).
+    fn generic_solutions(g: Geometry, cells: &[u8], strong: bool, limit: usize) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut found = |s: &[u8]| {
+            out.push(s.to_vec());
+            out.len() >= limit
+        };
+        match g.cell_count().div_ceil(64) {
+            1 => Solver::<1>::new(g, strong).run(cells, None, &mut found),
+            2 => Solver::<2>::new(g, strong).run(cells, None, &mut found),
+            3 => Solver::<3>::new(g, strong).run(cells, None, &mut found),
+            _ => Solver::<4>::new(g, strong).run(cells, None, &mut found),
+        }
+        out.sort();
+        out
+    }
+
+    proptest! {
+        /// The strong generic search (locked candidates, probing) finds the same
+        /// solutions as the plain one on random starts of 12×12, 16×16, 6×6 and
+        /// 10×10 boards, sparse (many solutions), dense and contradictory.
+        #[test]
+        fn strong_search_finds_the_plain_searchs_solutions(
+            n in prop::sample::select(vec![6usize, 10, 12, 16]),
+            seed in any::<u64>(),
+            keep in 0u8..=255,
+            noise in proptest::collection::vec((0usize..256, 0u8..17), 0..3),
+        ) {
+            let g = Geometry::for_size(n).unwrap();
+            let start = random_start(g, seed, keep, &noise);
+            let strong = generic_solutions(g, start.cells(), true, 12);
+            let plain = generic_solutions(g, start.cells(), false, 12);
+            prop_assert_eq!(strong.len(), plain.len());
+            if strong.len() < 12 {
+                prop_assert_eq!(strong, plain);
+            }
         }
     }
 

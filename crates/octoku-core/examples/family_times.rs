@@ -1,0 +1,163 @@
+//! Per-puzzle solve times on a fixed set of any size, and per-seed times of
+//! the generator: the median, p90 and max the 12×12 and 16×16 goals are
+//! stated in (docs/family.md, "Speed").
+//!
+//! ```sh
+//! cargo build --release -p octoku-core --example family_times
+//! target/release/examples/family_times count2 crates/octoku-core/data/size12_minimal.txt 5
+//! target/release/examples/family_times solve crates/octoku-core/data/size16_minimal.txt 5
+//! target/release/examples/family_times generate 16 40
+//! target/release/examples/family_times make 12 200 > set.txt
+//! ```
+//!
+//! Times are the thread's CPU time (so waiting for a core on a shared
+//! machine does not count). `solve` and `count2` time each puzzle of the
+//! file REPS times and keep its fastest run;
+//! `generate N SEEDS` times `puzzle::generate` on seeds 0..SEEDS (the
+//! fastest of 3 runs each);
+//! `make N SEEDS` prints those puzzles, one line-form board per line.
+
+use octoku_core::grid::Grid;
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
+use octoku_core::{puzzle, solve};
+use std::hint::black_box;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The boards of a line-form file (`#` comments and blank lines skipped).
+fn puzzles(path: &str) -> Result<Vec<Grid>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            text::read(l, &ReadOptions::default())
+                .map(|p| p.board)
+                .map_err(|e| format!("{path}: {e}"))
+        })
+        .collect()
+}
+
+/// The CPU time this thread has used: time waiting for a core (other
+/// work on a shared machine) does not count.
+fn cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which `t` is.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// The fastest of `reps` runs of `f`, in thread CPU time.
+fn fastest(reps: usize, mut f: impl FnMut()) -> Duration {
+    (0..reps.max(1))
+        .map(|_| {
+            let t = cpu_time();
+            f();
+            cpu_time().saturating_sub(t)
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Writes one line to stdout; a closed pipe or a full disk is an error, not a panic.
+fn say(line: String) -> Result<(), String> {
+    writeln!(std::io::stdout().lock(), "{line}").map_err(|e| format!("stdout: {e}"))
+}
+
+/// Prints median, p90, max, mean and max ÷ median of `times`, in µs.
+fn report(what: &str, mut times: Vec<Duration>) -> Result<(), String> {
+    times.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    let (median, max) = (at(0.5), at(1.0));
+    say(format!(
+        "{what}: {} items, median {:.1} µs, p90 {:.1} µs, max {:.1} µs, mean {:.1} µs, max/median {:.1}",
+        times.len(),
+        us(median),
+        us(at(0.9)),
+        us(max),
+        us(mean),
+        us(max) / us(median)
+    ))
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let usage = || "usage: family_times solve|count2 FILE REPS | generate|make N SEEDS".to_owned();
+    let [what, arg, k] = args else {
+        return Err(usage());
+    };
+    let k: usize = k.parse().map_err(|_| usage())?;
+    let size = || -> Result<Geometry, String> {
+        let n: usize = arg.parse().map_err(|_| usage())?;
+        Geometry::for_size(n).map_err(|e| e.to_string())
+    };
+    match what.as_str() {
+        "solve" | "count2" => {
+            let set = puzzles(arg)?;
+            let times = set
+                .iter()
+                .map(|p| {
+                    fastest(k, || {
+                        if what == "solve" {
+                            black_box(solve::solve(black_box(p)));
+                        } else {
+                            black_box(solve::count(black_box(p), 2));
+                        }
+                    })
+                })
+                .collect();
+            report(&format!("{what} {arg}"), times)?;
+        }
+        "generate" => {
+            let g = size()?;
+            let mut givens = Vec::new();
+            let times = (0..k as u64)
+                .map(|seed| {
+                    let p = puzzle::generate(g, seed, None).expect("a minimal puzzle");
+                    givens.push(p.puzzle.givens());
+                    fastest(3, || {
+                        black_box(puzzle::generate(g, seed, None).ok());
+                    })
+                })
+                .collect();
+            report(&format!("generate {g} seeds 0..{k}"), times)?;
+            givens.sort();
+            say(format!(
+                "givens: min {}, median {}, max {}",
+                givens[0],
+                givens[givens.len() / 2],
+                givens[givens.len() - 1]
+            ))?;
+        }
+        "make" => {
+            let g = size()?;
+            let symbols = Symbols::standard(g.size());
+            for seed in 0..k as u64 {
+                let p = puzzle::generate(g, seed, None).expect("a minimal puzzle");
+                let line =
+                    text::write(&p.puzzle, &symbols, Form::Line).map_err(|e| e.to_string())?;
+                say(line)?;
+            }
+        }
+        _ => return Err(usage()),
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
