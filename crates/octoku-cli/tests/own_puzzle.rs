@@ -262,7 +262,8 @@ fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
 }
 
 /// deploy puts an author's puzzle and an arena for it on a chain (the
-/// embedded one here); the arena hands out the puzzle's boards.
+/// embedded one here) and records them like a built-in's: the arena hands
+/// out the puzzle's boards, named or by default.
 #[test]
 fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
     let dir = tempfile::tempdir().unwrap();
@@ -273,13 +274,15 @@ fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
     out.code(0);
     let deployed = json_of(&out);
     assert_eq!(deployed["puzzle"], "LoopPuzzle");
+    assert_eq!(deployed["recorded_in"], state);
     let arena = deployed["arena"].as_str().unwrap();
-    let out = octoku(&[
-        "board", ADDRESS, "--arena", arena, "--state", state, "--json",
-    ]);
-    out.code(0);
-    let board = json_of(&out);
-    assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
     let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
-    assert_eq!(board["start"], reference["start"]);
+    for named in [&["--arena", arena][..], &[]] {
+        let out = octoku(&[&["board", ADDRESS, "--state", state, "--json"][..], named].concat());
+        out.code(0);
+        let board = json_of(&out);
+        assert_eq!(board["arena"], deployed["arena"]);
+        assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
+        assert_eq!(board["start"], reference["start"]);
+    }
 }

@@ -408,7 +408,7 @@ fn deploy_fair(chain: &mut Chain) -> Result<Deployment, ServeError> {
         .contract_address
         .ok_or_else(|| ServeError::Chain("the arena deployment created no contract".into()))?;
     let record = Deployment {
-        puzzle: kind,
+        puzzle: kind.into(),
         puzzle_address,
         arena: arena_address,
         deployer,

@@ -8,7 +8,7 @@ use octoku_evm::{
     chain::{
         self, Receipt,
         arena::arena_initcode,
-        deployments::{Deployment, DeploymentsFile},
+        deployments::{Deployment, DeploymentsFile, RecordedPuzzle},
     },
 };
 use serde::Serialize;
@@ -105,21 +105,6 @@ pub struct Args {
     target: TargetArgs,
 }
 
-/// `octoku deploy --artifact/--bytecode/--contract --json`: the author's
-/// puzzle and its arena (not recorded: the record names a built-in kind).
-#[derive(Debug, Serialize)]
-struct DeployedOwn<'a> {
-    chain: &'a str,
-    chain_id: u64,
-    puzzle: String,
-    #[serde(serialize_with = "output::checksum")]
-    puzzle_address: Address,
-    #[serde(serialize_with = "output::checksum")]
-    arena: Address,
-    puzzle_tx: Tx,
-    arena_tx: Tx,
-}
-
 /// `octoku deploy --puzzle classic9 --json` (or `--size 9`): the 9×9
 /// validator deployed (no arena, nothing recorded).
 #[derive(Debug, Serialize)]
@@ -152,18 +137,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (DeployTarget::Classic9, _) | (_, Some(9)) => return deploy_classic9(&args, kind),
         _ => {}
     }
-    if let Some(code) = args.target.code()? {
-        return deploy_own(&args, code);
-    }
+    // The author's contract by its creation code, else the built-in `kind`.
+    let (initcode, recorded) = match args.target.code()? {
+        Some(code) => (
+            code.initcode.ok_or_else(|| {
+                CliError::Input(format!(
+                    "{}: no creation code to deploy; expected an artifact with bytecode or --bytecode",
+                    code.label
+                ))
+            })?,
+            RecordedPuzzle::Own(code.label),
+        ),
+        None => (kind.artifact().initcode.to_vec(), kind.into()),
+    };
     let (mut opened, chain_id) = open_to_send(&args)?;
     // Refuses a deployments file of another chain before spending gas.
     let earlier = recorded_deployments(&mut opened)?.len();
     let deployer = opened.chain.sender();
-    let (puzzle, puzzle_address, arena, arena_address) =
-        deploy_with_arena(&mut opened, kind.artifact().initcode.to_vec())?;
+    let (puzzle, puzzle_address, arena, arena_address) = deploy_with_arena(&mut opened, initcode)?;
 
     let record = Deployment {
-        puzzle: kind,
+        puzzle: recorded,
         puzzle_address,
         arena: arena_address,
         deployer,
@@ -196,7 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         outln!(
             "puzzle    {} ({}, block {}, gas {}, tx {})",
             puzzle_address,
-            kind.label(),
+            record.puzzle,
             puzzle.block,
             puzzle.gas_used,
             puzzle.tx_hash
@@ -240,46 +234,6 @@ fn deploy_to_curta(
         },
     };
     curta::deploy(&args.chain, &args.tx, curta, token, source, args.json)
-}
-
-/// The author's puzzle (its creation code) and an arena for it; nothing is
-/// recorded, so board, play and submit take the printed --arena.
-fn deploy_own(args: &Args, code: octoku_evm::Code) -> Result<ExitCode, CliError> {
-    let initcode = code.initcode.clone().ok_or_else(|| {
-        CliError::Input(format!(
-            "{}: no creation code to deploy; expected an artifact with bytecode or --bytecode",
-            code.label
-        ))
-    })?;
-    let (mut opened, chain_id) = open_to_send(args)?;
-    let (puzzle, puzzle_address, arena, arena_address) = deploy_with_arena(&mut opened, initcode)?;
-    if args.json {
-        print_json(&DeployedOwn {
-            chain: &opened.label,
-            chain_id,
-            puzzle: code.label,
-            puzzle_address,
-            arena: arena_address,
-            puzzle_tx: Tx::from(&puzzle),
-            arena_tx: Tx::from(&arena),
-        })?;
-    } else {
-        outln!(
-            "puzzle    {puzzle_address} ({}, block {}, gas {}, tx {})",
-            code.label,
-            puzzle.block,
-            puzzle.gas_used,
-            puzzle.tx_hash
-        )?;
-        outln!(
-            "arena     {arena_address} (block {}, gas {}, tx {})",
-            arena.block,
-            arena.gas_used,
-            arena.tx_hash
-        )?;
-        outln!("not recorded: pass --arena {arena_address} to board, play and submit")?;
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Opens the chain to send, with the transaction flags; prints which chain

@@ -13,7 +13,7 @@ use super::parallel;
 use crate::{
     error::CliError,
     output::print_json,
-    target_args::{GenerateRule, TargetArgs},
+    target_args::{DeployedArgs, GenerateRule, TargetArgs},
 };
 
 /// Cases a worker takes at a time.
@@ -48,6 +48,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
     /// With your own contract: generate must give the reference's boards,
     /// or (own) its own, the same every time and every one solvable.
     #[arg(long, value_enum, default_value = "reference")]
@@ -101,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .into_iter()
         .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
-    if args.target.given() {
+    if args.target.given() || args.deployed.given() {
         return run_target(&args, threads, end);
     }
     if args.size == 9 {
@@ -136,7 +138,10 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
                 .into(),
         ));
     }
-    let code = args.target.code()?.expect("given");
+    let code = args
+        .target
+        .code_or_deployed(&args.deployed)?
+        .expect("given");
     let target = Target::Code(code);
     // Every worker's machine deploys it at the same address.
     let at = Machine::new()?.load(&target)?;
@@ -150,8 +155,9 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
         labels: vec![format!("{} (the reference's rule)", target.label())],
         before: "",
         after: format!(
-            "{}{}",
+            "{}{}{}",
             args.target.flags(),
+            args.deployed.flags(),
             if own { " --generate own" } else { "" }
         ),
     };

@@ -8,7 +8,12 @@ use octoku_evm::{
 };
 use serde::Serialize;
 
-use crate::{error::CliError, input, output::print_json, target_args::TargetArgs};
+use crate::{
+    error::CliError,
+    input,
+    output::print_json,
+    target_args::{DeployedArgs, TargetArgs},
+};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -38,6 +43,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// `octoku gas --artifact/--bytecode/--contract --json`.
@@ -53,7 +60,7 @@ struct TargetGas {
 
 /// Prints the gas report or a profile.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.target.given() {
+    if args.target.given() || args.deployed.given() {
         return target_gas(&args);
     }
     if let Some(function) = args.profile.as_deref() {
@@ -168,7 +175,10 @@ fn target_gas(args: &Args) -> Result<ExitCode, CliError> {
             "--artifact, --bytecode and --contract give the rows beside the reference's; expected no --profile or --size 9 with them".into(),
         ));
     }
-    let code = args.target.code()?.expect("given");
+    let code = args
+        .target
+        .code_or_deployed(&args.deployed)?
+        .expect("given");
     let mut machine = Machine::new()?;
     let target = octoku_evm::Target::Code(code);
     let at = machine.load(&target)?;

@@ -131,7 +131,9 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             args.rpc_url.clone(),
             Some(args.state.clone()),
         )?),
-        None => args.target.target(args.puzzle.unwrap_or_default())?,
+        None => args
+            .target
+            .target(&Default::default(), args.puzzle.unwrap_or_default())?,
     };
     let mut evm = Machine::new()?;
     let at = evm.load(&target)?;

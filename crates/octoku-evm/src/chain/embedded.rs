@@ -559,7 +559,7 @@ mod tests {
                 )
                 .unwrap();
             let record = Deployment {
-                puzzle: crate::Puzzle::Reference,
+                puzzle: crate::Puzzle::Reference.into(),
                 puzzle_address: puzzle.contract_address.unwrap(),
                 arena: arena.contract_address.unwrap(),
                 deployer: chain.sender(),
