@@ -158,6 +158,7 @@ pub fn code_on_chain(
         initcode: None,
         runtime: Some(runtime.to_vec()),
         source_map: None,
+        sources: Vec::new(),
     })
 }
 

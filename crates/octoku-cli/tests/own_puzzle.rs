@@ -31,13 +31,20 @@ fn hex(bytes: &[u8]) -> String {
 /// The fixture contract written out in each form a compiler leaves it in:
 /// the `--artifact`/`--bytecode`/`--contract` arguments that name it.
 fn forms(dir: &Path, a: Artifact) -> Vec<Vec<String>> {
-    // Foundry's layout: out/<File>.sol/<Contract>.json.
+    // Foundry's layout: out/<File>.sol/<Contract>.json; `id` is the source
+    // unit's index in the source map (the build compiled SOURCES in order).
     let foundry = dir.join(format!("out/{}.sol/{}.json", a.name, a.name));
     std::fs::create_dir_all(foundry.parent().unwrap()).unwrap();
+    let id = artifacts::SOURCES
+        .iter()
+        .position(|&(path, _)| path == a.source)
+        .expect("the artifact's source was compiled");
     let foundry_doc = json!({
         "abi": [],
         "bytecode": { "object": hex(a.initcode), "sourceMap": "" },
         "deployedBytecode": { "object": hex(a.runtime), "sourceMap": a.source_map },
+        "id": id,
+        "ast": { "absolutePath": a.source },
     });
     std::fs::write(&foundry, foundry_doc.to_string()).unwrap();
     let hardhat = dir.join(format!("{}.hardhat.json", a.name));
@@ -284,5 +291,57 @@ fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
         assert_eq!(board["arena"], deployed["arena"]);
         assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
         assert_eq!(board["start"], reference["start"]);
+    }
+}
+
+/// `gas --profile` on an author's contract: the gas of the call as verify
+/// reports it, split by opcode, and by line of the source when the form
+/// carries a source map and the source is found (a Foundry artifact in its
+/// project, a .sol file); a Hardhat artifact has no map: opcodes only.
+#[test]
+fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = artifacts::LOOP_PUZZLE;
+    // The project the Foundry artifact belongs to: foundry.toml and the source.
+    std::fs::write(dir.path().join("foundry.toml"), "[profile.default]\n").unwrap();
+    let source = dir.path().join(a.source);
+    std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+    std::fs::copy(checkout().join(a.source), &source).unwrap();
+    let forms = forms(dir.path(), a);
+    let solved = json_of(&octoku(&["solve", "--address", ADDRESS, "--json"]));
+    let (start, solution) = (
+        solved["start"].as_str().unwrap(),
+        solved["solution"].as_str().unwrap(),
+    );
+    let profile = ["gas", "--profile", "verify", start, solution, "--json"];
+    for (form, mapped) in [(&forms[0], true), (&forms[5], true), (&forms[1], false)] {
+        let out = octoku(&with(&profile, form));
+        out.code(0);
+        let p = json_of(&out);
+        let verified = json_of(&octoku(&with(&["verify", start, solution, "--json"], form)));
+        assert_eq!(p["gas"], verified["gas"], "{form:?}");
+        assert_eq!(p["puzzle"], "LoopPuzzle", "{form:?}");
+        let total = |key: &str| -> u64 {
+            p[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["gas"].as_u64().unwrap())
+                .sum()
+        };
+        assert!(total("by_opcode") > 0, "{form:?}");
+        let lines = p["by_line"].as_array().unwrap();
+        if mapped {
+            assert_eq!(total("by_line"), total("by_opcode"), "{form:?}");
+            let top = lines
+                .iter()
+                .find(|l| l["location"].as_str().unwrap().starts_with(a.source))
+                .unwrap_or_else(|| panic!("a line of {} in {p}", a.source));
+            assert!(!top["source"].as_str().unwrap().is_empty(), "{top}");
+        } else {
+            assert!(lines.is_empty(), "{form:?}: {p}");
+            let text = octoku(&with(&profile[..5], form));
+            assert!(text.ok().contains("no source lines"), "{}", text.stdout);
+        }
     }
 }

@@ -24,6 +24,40 @@ pub struct Code {
     pub runtime: Option<Vec<u8>>,
     /// solc's compressed source map of the runtime code, when known.
     pub source_map: Option<String>,
+    /// The source files the map's file indexes name, where known.
+    pub sources: Vec<SourceFile>,
+}
+
+/// One source file of a compilation: its index in source maps and where
+/// its text is read from (only when a profile asks for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// solc's source unit id: the `f` field of a source map entry.
+    pub index: usize,
+    /// The path as the compiler named it, shown in profiles.
+    pub name: String,
+    /// Where the text is on this machine (the name resolved against the
+    /// project the artifact or source belongs to).
+    pub path: PathBuf,
+}
+
+impl Code {
+    /// The source lines of `runtime` (this code as deployed), when the code
+    /// carries a source map: the texts of the files found (at most
+    /// [`FILE_CAP`] bytes each); the lines of a file not found read as
+    /// compiler-generated code.
+    pub fn source_lines(&self, runtime: &[u8]) -> Option<crate::gas::SourceLines> {
+        let map = self.source_map.as_deref().filter(|m| !m.is_empty())?;
+        let files = self
+            .sources
+            .iter()
+            .filter_map(|f| {
+                let text = read_file(&f.path, "source").ok()?;
+                Some((f.index, (f.name.clone(), String::from_utf8(text).ok()?)))
+            })
+            .collect();
+        Some(crate::gas::SourceLines::new(runtime, map, files))
+    }
 }
 
 /// The contract a command runs.
@@ -99,6 +133,7 @@ pub fn from_bytecode(arg: &str) -> Result<Code, String> {
         initcode: Some(initcode),
         runtime: None,
         source_map: None,
+        sources: Vec::new(),
     })
 }
 
@@ -115,8 +150,9 @@ fn split_name(arg: &str) -> (PathBuf, Option<String>) {
     (PathBuf::from(arg), None)
 }
 
-/// The code of one contract of solc's output (`evm.bytecode.object`, ...).
-fn solc_contract(name: &str, c: &Value) -> Option<Code> {
+/// The code of one contract of solc's output (`evm.bytecode.object`, ...),
+/// its source map naming `sources`.
+fn solc_contract(name: &str, c: &Value, sources: &[SourceFile]) -> Option<Code> {
     let evm = c.get("evm")?;
     let init = evm.pointer("/bytecode/object")?.as_str()?;
     if init.is_empty() {
@@ -133,18 +169,43 @@ fn solc_contract(name: &str, c: &Value) -> Option<Code> {
             .pointer("/deployedBytecode/sourceMap")
             .and_then(Value::as_str)
             .map(str::to_string),
+        sources: sources.to_vec(),
     })
 }
 
+/// The source files of solc's standard-JSON output (`sources`: name to
+/// `{"id": N}`), their names resolved against `root`.
+fn solc_sources(output: &Value, root: &Path) -> Vec<SourceFile> {
+    let Some(sources) = output.get("sources").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    sources
+        .iter()
+        .filter_map(|(name, s)| {
+            Some(SourceFile {
+                index: usize::try_from(s.get("id")?.as_u64()?).ok()?,
+                name: name.clone(),
+                path: root.join(name),
+            })
+        })
+        .collect()
+}
+
 /// The contract named `name` (or the only one with code) of solc's
-/// standard-JSON output.
-fn from_solc_output(output: &Value, name: Option<&str>, what: &str) -> Result<Code, String> {
+/// standard-JSON output, its sources' names resolved against `root`.
+fn from_solc_output(
+    output: &Value,
+    name: Option<&str>,
+    what: &str,
+    root: &Path,
+) -> Result<Code, String> {
+    let sources = solc_sources(output, root);
     let mut found = Vec::new();
     if let Some(files) = output.get("contracts").and_then(Value::as_object) {
         for contracts in files.values().filter_map(Value::as_object) {
             for (n, c) in contracts {
                 if name.is_none_or(|want| want == n)
-                    && let Some(code) = solc_contract(n, c)
+                    && let Some(code) = solc_contract(n, c, &sources)
                 {
                     found.push(code);
                 }
@@ -175,8 +236,9 @@ pub fn from_artifact(arg: &str) -> Result<Code, String> {
     let bytes = read_file(&path, "--artifact")?;
     let json: Value = serde_json::from_slice(&bytes)
         .map_err(|e| format!("{what}: not JSON ({e}); expected a compiled artifact"))?;
+    let root = project_root(&path);
     if json.get("contracts").is_some() {
-        return from_solc_output(&json, name.as_deref(), &what);
+        return from_solc_output(&json, name.as_deref(), &what, &root);
     }
     let stem = path
         .file_stem()
@@ -215,6 +277,19 @@ pub fn from_artifact(arg: &str) -> Result<Code, String> {
             .pointer("/deployedBytecode/sourceMap")
             .and_then(Value::as_str)
             .map(str::to_string),
+        sources: foundry_source(&json, &root).into_iter().collect(),
+    })
+}
+
+/// A Foundry artifact's own source file: its source unit `id` and
+/// `ast.absolutePath` (relative to the project root). Its imports' ids are
+/// not in the artifact: their lines read as compiler-generated code.
+fn foundry_source(json: &Value, root: &Path) -> Option<SourceFile> {
+    let name = json.pointer("/ast/absolutePath")?.as_str()?;
+    Some(SourceFile {
+        index: usize::try_from(json.get("id")?.as_u64()?).ok()?,
+        name: name.to_string(),
+        path: root.join(name),
     })
 }
 
@@ -336,6 +411,7 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, String> {
         &own,
         name.as_deref(),
         &format!("--contract {}", path.display()),
+        &root,
     )
 }
 
