@@ -73,7 +73,7 @@ impl TargetArgs {
         } else {
             return Ok(None);
         };
-        code.map(Some).map_err(CliError::Input)
+        code.map(Some).map_err(|e| CliError::Input(e.to_string()))
     }
 
     /// The author's code from these options or the chain (`deployed`).
