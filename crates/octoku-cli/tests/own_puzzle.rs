@@ -345,3 +345,120 @@ fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
         }
     }
 }
+
+/// An author's 9×9 validator (IClassic9) with `--size 9`: the 9×9 reference
+/// as raw creation code and the golfed one as a .sol file answer verify as
+/// the built-ins do, pass the classic 9×9 fuzz cases, and profile by line of
+/// their source; an IPuzzle given as a 9×9 validator is caught by fuzz.
+#[test]
+fn an_authors_9x9_validator_runs_verify_fuzz_and_gas_profile() {
+    use octoku_core::classic9::{INVALID_GRIDS, VALID_GRIDS};
+    let reference = vec![
+        "--bytecode".to_string(),
+        hex(artifacts::CLASSIC9_REFERENCE.initcode),
+    ];
+    let golf_source = checkout().join(artifacts::CLASSIC9_GOLF.source);
+    let golf = vec![
+        "--contract".to_string(),
+        format!(
+            "{}:{}",
+            golf_source.display(),
+            artifacts::CLASSIC9_GOLF.name
+        ),
+    ];
+    let empty = ".".repeat(81);
+    for (form, builtin) in [(&reference, "reference"), (&golf, "golf")] {
+        for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
+            let verify = ["verify", "--size", "9", &empty, grids[0], "--json"];
+            let out = octoku(&with(&verify, form));
+            out.code(code);
+            let ours = json_of(&out);
+            assert_eq!(ours["valid"], valid, "{form:?}");
+            let theirs = json_of(&octoku(&[&verify[..], &["--puzzle", builtin]].concat()));
+            assert_eq!(ours["gas"], theirs["gas"], "{form:?}");
+        }
+        let out = octoku(&with(
+            &["fuzz", "--size", "9", "--cases", "3000", "--json"],
+            form,
+        ));
+        out.code(0);
+        assert_eq!(json_of(&out)["size"], 9);
+    }
+    let profile = [
+        "gas",
+        "--profile",
+        "verify",
+        "--size",
+        "9",
+        &empty,
+        VALID_GRIDS[0],
+        "--json",
+    ];
+    let out = octoku(&with(&profile, &golf));
+    out.code(0);
+    let p = json_of(&out);
+    let verified = json_of(&octoku(&with(
+        &["verify", "--size", "9", &empty, VALID_GRIDS[0], "--json"],
+        &golf,
+    )));
+    assert_eq!(p["gas"], verified["gas"]);
+    assert_eq!(p["size"], 9);
+    let lines = p["by_line"].as_array().unwrap();
+    assert!(
+        lines.iter().any(|l| l["location"]
+            .as_str()
+            .unwrap()
+            .starts_with(artifacts::CLASSIC9_GOLF.source)),
+        "{p}"
+    );
+    let not_a_validator = vec![
+        "--bytecode".to_string(),
+        hex(artifacts::LOOP_PUZZLE.initcode),
+    ];
+    let out = octoku(&with(
+        &["fuzz", "--size", "9", "--cases", "50", "--json"],
+        &not_a_validator,
+    ));
+    out.code(1);
+    let m = &json_of(&out)["mismatch"];
+    let replay: Vec<&str> = m["reproduce"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    (octoku(&replay)).code(1);
+}
+
+/// prove verify --size 9 on an author's validator: the golfed one without
+/// its final ISZERO (it returns the failure bits themselves) is refuted
+/// with grids on which, replayed through verify, it and the reference
+/// answer differently.
+#[test]
+fn prove_refutes_an_authors_9x9_validator_that_differs() {
+    let mutant = octoku_prove::prove::mutate(
+        artifacts::CLASSIC9_GOLF.runtime,
+        &[0x15, 0x5f, 0x52],
+        0,
+        0x5b,
+    )
+    .unwrap();
+    let form = vec![
+        "--bytecode".to_string(),
+        hex(&octoku_prove::prove::deployer(&mutant)),
+    ];
+    let out = octoku(&with(&["prove", "verify", "--size", "9", "--json"], &form));
+    out.code(1);
+    let proof = json_of(&out);
+    assert_eq!(proof["result"], "counterexample", "{proof}");
+    let grids: Vec<String> = proof["grids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| format!("0x{}", g.as_str().unwrap()))
+        .collect();
+    let verify = ["verify", "--size", "9", &grids[0], &grids[1], "--json"];
+    let ours = octoku(&with(&verify, &form));
+    let theirs = octoku(&[&verify[..], &["--puzzle", "reference"]].concat());
+    assert_ne!((ours.code, &ours.stdout), (theirs.code, &theirs.stdout));
+}

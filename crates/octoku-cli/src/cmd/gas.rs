@@ -102,12 +102,7 @@ struct Profiled<'a> {
 fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
     let nine = args.size == 9 || function == "isValidSolution";
     let own = args.target.code_or_deployed(&args.deployed)?;
-    if nine && own.is_some() {
-        return Err(CliError::Input(
-            "--artifact, --bytecode, --contract and --puzzle-address take an 8x8 IPuzzle here; expected --profile generate or verify without --size 9".into(),
-        ));
-    }
-    if nine && args.puzzle.classic9_artifact().is_none() {
+    if nine && own.is_none() && args.puzzle.classic9_artifact().is_none() {
         return Err(CliError::Input(format!(
             "--puzzle {}: there is no 9x9 validator of it; expected reference or golf",
             args.puzzle
@@ -127,13 +122,14 @@ fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
         _ => return Err(CliError::Input("--profile verify takes START and SOLUTION; expected `octoku gas --profile verify <START> <SOLUTION>`".into())),
     };
     let mut machine = Machine::new()?;
+    let own_label = own.as_ref().map(|c| c.label.clone());
     let (label, p) = match own {
         // The author's code as loaded; its lines when it carries a source map.
         Some(code) => {
             let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
             let lines = code.source_lines(&machine.code_at(at));
             let p = gas::profile_call(&mut machine, at, call.calldata(), lines.as_ref())?;
-            (code.label, p)
+            (code.label.clone(), p)
         }
         None => {
             let p = gas::profile(&mut machine, args.puzzle, call)?;
@@ -147,10 +143,10 @@ fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
     };
     if args.json {
         print_json(&Profiled {
-            puzzle: if nine {
+            puzzle: if nine && own_label.is_none() {
                 args.puzzle.label().to_string()
             } else {
-                label
+                label.clone()
             },
             size: nine.then_some(9),
             function,
