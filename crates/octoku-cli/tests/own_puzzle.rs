@@ -349,9 +349,10 @@ fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
 /// An author's 9×9 validator (IClassic9) with `--size 9`: the 9×9 reference
 /// as raw creation code and the golfed one as a .sol file answer verify as
 /// the built-ins do, pass the classic 9×9 fuzz cases, and profile by line of
-/// their source; an IPuzzle given as a 9×9 validator is caught by fuzz.
+/// their source; deployed on a chain (the embedded one), it answers verify
+/// there; an IPuzzle given as a 9×9 validator is caught by fuzz.
 #[test]
-fn an_authors_9x9_validator_runs_verify_fuzz_and_gas_profile() {
+fn an_authors_9x9_validator_runs_verify_fuzz_gas_profile_and_deploy() {
     use octoku_core::classic9::{INVALID_GRIDS, VALID_GRIDS};
     let reference = vec![
         "--bytecode".to_string(),

@@ -111,7 +111,8 @@ pub struct Args {
 struct DeployedValidator<'a> {
     chain: &'a str,
     chain_id: u64,
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's validator's.
+    puzzle: String,
     size: u8,
     #[serde(serialize_with = "output::checksum")]
     puzzle_address: Address,
@@ -139,15 +140,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     // The author's contract by its creation code, else the built-in `kind`.
     let (initcode, recorded) = match args.target.code()? {
-        Some(code) => (
-            code.initcode.ok_or_else(|| {
-                CliError::Input(format!(
-                    "{}: no creation code to deploy; expected an artifact with bytecode or --bytecode",
-                    code.label
-                ))
-            })?,
-            RecordedPuzzle::Own(code.label),
-        ),
+        Some(code) => {
+            let (initcode, label) = own_initcode(code)?;
+            (initcode, RecordedPuzzle::Own(label))
+        }
         None => (kind.artifact().initcode.to_vec(), kind.into()),
     };
     let (mut opened, chain_id) = open_to_send(&args)?;
@@ -236,6 +232,18 @@ fn deploy_to_curta(
     curta::deploy(&args.chain, &args.tx, curta, token, source, args.json)
 }
 
+/// The author's creation code and label (`--artifact`, `--bytecode`,
+/// `--contract`); code read from a chain has none to deploy.
+fn own_initcode(code: octoku_evm::Code) -> Result<(Vec<u8>, String), CliError> {
+    match code.initcode {
+        Some(initcode) => Ok((initcode, code.label)),
+        None => Err(CliError::Input(format!(
+            "{}: no creation code to deploy; expected an artifact with bytecode or --bytecode",
+            code.label
+        ))),
+    }
+}
+
 /// Opens the chain to send, with the transaction flags; prints which chain
 /// (text output) and returns its id.
 fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
@@ -277,29 +285,33 @@ fn created(receipt: &Receipt) -> Result<Address, CliError> {
 /// `--puzzle classic9` or `--size 9`: deploys the 9×9 validator of `kind`;
 /// prints its address and deployment gas.
 fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
-    let artifact = kind.classic9_artifact().ok_or_else(|| {
-        CliError::Input(format!(
-            "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
-        ))
-    })?;
+    // The author's validator (--artifact, --bytecode, --contract), else kind's.
+    let (initcode, label) = match args.target.code()? {
+        Some(code) => own_initcode(code)?,
+        None => {
+            let artifact = kind.classic9_artifact().ok_or_else(|| {
+                CliError::Input(format!(
+                    "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
+                ))
+            })?;
+            (artifact.initcode.to_vec(), kind.label().to_string())
+        }
+    };
     let (mut opened, chain_id) = open_to_send(args)?;
-    let receipt = opened
-        .chain
-        .deploy(artifact.initcode.to_vec().into())
-        .map_err(chain_error)?;
+    let receipt = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
     let address = created(&receipt)?;
     if args.json {
         print_json(&DeployedValidator {
             chain: &opened.label,
             chain_id,
-            puzzle: kind,
+            puzzle: label.clone(),
             size: 9,
             puzzle_address: address,
             puzzle_tx: Tx::from(&receipt),
         })?;
     } else {
         outln!(
-            "validator {address} (9x9 {kind}, block {}, gas {}, tx {})",
+            "validator {address} (9x9 {label}, block {}, gas {}, tx {})",
             receipt.block,
             receipt.gas_used,
             receipt.tx_hash
