@@ -36,7 +36,7 @@ impl SolverArgs {
     pub fn query_dir(&self, what: &str) -> Result<PathBuf, CliError> {
         match &self.out {
             Some(dir) => Ok(dir.clone()),
-            None => solver::new_query_dir(what).map_err(CliError::Evm),
+            None => solver::new_query_dir(what).map_err(|e| CliError::Evm(e.to_string())),
         }
     }
 

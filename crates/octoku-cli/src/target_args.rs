@@ -73,7 +73,7 @@ impl TargetArgs {
         } else {
             return Ok(None);
         };
-        code.map(Some).map_err(CliError::Input)
+        code.map(Some).map_err(|e| CliError::Input(e.to_string()))
     }
 
     /// The author's code from these options or the chain (`deployed`).
@@ -84,9 +84,10 @@ impl TargetArgs {
         }
     }
 
-    /// The target: the author's code, else the built-in `puzzle`.
-    pub fn target(&self, puzzle: Puzzle) -> Result<Target, CliError> {
-        Ok(match self.code()? {
+    /// The target: the author's code (from these options or the chain),
+    /// else the built-in `puzzle`.
+    pub fn target(&self, deployed: &DeployedArgs, puzzle: Puzzle) -> Result<Target, CliError> {
+        Ok(match self.code_or_deployed(deployed)? {
             Some(code) => Target::Code(code),
             None => Target::Builtin(puzzle),
         })
@@ -108,6 +109,23 @@ pub struct DeployedArgs {
 }
 
 impl DeployedArgs {
+    /// Whether `--puzzle-address` is given.
+    pub fn given(&self) -> bool {
+        self.puzzle_address.is_some()
+    }
+
+    /// The options as given, for a command line that repeats the run.
+    pub fn flags(&self) -> String {
+        let mut out = String::new();
+        if let Some(a) = &self.puzzle_address {
+            out.push_str(&format!(" --puzzle-address {a}"));
+        }
+        if let Some(url) = &self.rpc_url {
+            out.push_str(&format!(" --rpc-url {url}"));
+        }
+        out
+    }
+
     /// The code at `--puzzle-address`, if given.
     pub fn code(&self) -> Result<Option<Code>, CliError> {
         let Some(address) = &self.puzzle_address else {
@@ -140,6 +158,7 @@ pub fn code_on_chain(
         initcode: None,
         runtime: Some(runtime.to_vec()),
         source_map: None,
+        sources: Vec::new(),
     })
 }
 

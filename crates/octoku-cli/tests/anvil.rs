@@ -1141,9 +1141,11 @@ fn classic9_validators_on_the_embedded_chain_answer_the_published_grids() {
     node.verify_published_grids(addresses[0]);
 }
 
-/// An author's puzzle deployed on a node (LoopPuzzle, contracts/harness/):
-/// `--puzzle-address` with `--rpc-url` reads its code and runs it here, in
-/// generate, verify, check and prove verify alike.
+/// An author's puzzle deployed on a node (LoopPuzzle, contracts/harness/),
+/// recorded in deployments/<chain-id>.json like a built-in's (board finds
+/// its arena by default); `--puzzle-address` with `--rpc-url` reads its
+/// code and runs it here, in generate, verify, solve, gas, fuzz and check
+/// alike.
 #[test]
 fn an_authors_puzzle_on_a_node_runs_through_puzzle_address() {
     let node = Node::anvil("own-puzzle");
@@ -1161,9 +1163,19 @@ fn an_authors_puzzle_on_a_node_runs_through_puzzle_address() {
             "--json",
         ])
         .json();
+    assert_eq!(deployed["puzzle"], "bytecode");
+    assert_eq!(deployed["recorded_in"], "deployments/31337.json");
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(node.path("deployments/31337.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(record["deployments"][0]["puzzle"], "bytecode");
+    assert_eq!(record["deployments"][0]["arena"], deployed["arena"]);
     let puzzle = deployed["puzzle_address"].as_str().unwrap().to_string();
     let on_node = ["--puzzle-address", puzzle.as_str()];
     let player = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+    let seat = node.octoku(&["board", player, "--json"]).json();
+    assert_eq!(seat["arena"], deployed["arena"]);
     let board = node
         .octoku(&[&["generate", player, "--json"][..], &on_node].concat())
         .json();
@@ -1173,6 +1185,23 @@ fn an_authors_puzzle_on_a_node_runs_through_puzzle_address() {
     let solution = solve::solve(start).unwrap().expect("solvable").to_hex();
     node.octoku(&[&["verify", &start.to_hex(), &solution][..], &on_node].concat())
         .code(0);
+    let solved = node
+        .octoku(&[&["solve", "--address", player, "--json"][..], &on_node].concat())
+        .json();
+    assert_eq!(solved["solution"], solution.as_str());
+    assert_eq!(solved["puzzle"], puzzle.as_str());
+    let gas = node
+        .octoku(&[&["gas", "--runs", "2", "--json"][..], &on_node].concat())
+        .json();
+    assert_eq!(
+        gas["runtime_size"],
+        octoku_evm::artifacts::LOOP_PUZZLE.runtime.len()
+    );
+    let fuzzed = node
+        .octoku(&[&["fuzz", "--cases", "300", "--json"][..], &on_node].concat())
+        .json();
+    assert_eq!(fuzzed["mismatch"], Value::Null, "{fuzzed}");
+    assert_eq!(fuzzed["target"], puzzle.as_str());
     let card = node
         .octoku(&[&["check", "--no-prove", "--json"][..], &on_node].concat())
         .json();

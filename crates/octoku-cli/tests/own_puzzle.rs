@@ -31,13 +31,20 @@ fn hex(bytes: &[u8]) -> String {
 /// The fixture contract written out in each form a compiler leaves it in:
 /// the `--artifact`/`--bytecode`/`--contract` arguments that name it.
 fn forms(dir: &Path, a: Artifact) -> Vec<Vec<String>> {
-    // Foundry's layout: out/<File>.sol/<Contract>.json.
+    // Foundry's layout: out/<File>.sol/<Contract>.json; `id` is the source
+    // unit's index in the source map (the build compiled SOURCES in order).
     let foundry = dir.join(format!("out/{}.sol/{}.json", a.name, a.name));
     std::fs::create_dir_all(foundry.parent().unwrap()).unwrap();
+    let id = artifacts::SOURCES
+        .iter()
+        .position(|&(path, _)| path == a.source)
+        .expect("the artifact's source was compiled");
     let foundry_doc = json!({
         "abi": [],
         "bytecode": { "object": hex(a.initcode), "sourceMap": "" },
         "deployedBytecode": { "object": hex(a.runtime), "sourceMap": a.source_map },
+        "id": id,
+        "ast": { "absolutePath": a.source },
     });
     std::fs::write(&foundry, foundry_doc.to_string()).unwrap();
     let hardhat = dir.join(format!("{}.hardhat.json", a.name));
@@ -262,7 +269,8 @@ fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
 }
 
 /// deploy puts an author's puzzle and an arena for it on a chain (the
-/// embedded one here); the arena hands out the puzzle's boards.
+/// embedded one here) and records them like a built-in's: the arena hands
+/// out the puzzle's boards, named or by default.
 #[test]
 fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
     let dir = tempfile::tempdir().unwrap();
@@ -273,13 +281,185 @@ fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
     out.code(0);
     let deployed = json_of(&out);
     assert_eq!(deployed["puzzle"], "LoopPuzzle");
+    assert_eq!(deployed["recorded_in"], state);
     let arena = deployed["arena"].as_str().unwrap();
-    let out = octoku(&[
-        "board", ADDRESS, "--arena", arena, "--state", state, "--json",
-    ]);
-    out.code(0);
-    let board = json_of(&out);
-    assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
     let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
-    assert_eq!(board["start"], reference["start"]);
+    for named in [&["--arena", arena][..], &[]] {
+        let out = octoku(&[&["board", ADDRESS, "--state", state, "--json"][..], named].concat());
+        out.code(0);
+        let board = json_of(&out);
+        assert_eq!(board["arena"], deployed["arena"]);
+        assert_eq!(board["puzzle_address"], deployed["puzzle_address"]);
+        assert_eq!(board["start"], reference["start"]);
+    }
+}
+
+/// `gas --profile` on an author's contract: the gas of the call as verify
+/// reports it, split by opcode, and by line of the source when the form
+/// carries a source map and the source is found (a Foundry artifact in its
+/// project, a .sol file); a Hardhat artifact has no map: opcodes only.
+#[test]
+fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = artifacts::LOOP_PUZZLE;
+    // The project the Foundry artifact belongs to: foundry.toml and the source.
+    std::fs::write(dir.path().join("foundry.toml"), "[profile.default]\n").unwrap();
+    let source = dir.path().join(a.source);
+    std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+    std::fs::copy(checkout().join(a.source), &source).unwrap();
+    let forms = forms(dir.path(), a);
+    let solved = json_of(&octoku(&["solve", "--address", ADDRESS, "--json"]));
+    let (start, solution) = (
+        solved["start"].as_str().unwrap(),
+        solved["solution"].as_str().unwrap(),
+    );
+    let profile = ["gas", "--profile", "verify", start, solution, "--json"];
+    for (form, mapped) in [(&forms[0], true), (&forms[5], true), (&forms[1], false)] {
+        let out = octoku(&with(&profile, form));
+        out.code(0);
+        let p = json_of(&out);
+        let verified = json_of(&octoku(&with(&["verify", start, solution, "--json"], form)));
+        assert_eq!(p["gas"], verified["gas"], "{form:?}");
+        assert_eq!(p["puzzle"], "LoopPuzzle", "{form:?}");
+        let total = |key: &str| -> u64 {
+            p[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["gas"].as_u64().unwrap())
+                .sum()
+        };
+        assert!(total("by_opcode") > 0, "{form:?}");
+        let lines = p["by_line"].as_array().unwrap();
+        if mapped {
+            assert_eq!(total("by_line"), total("by_opcode"), "{form:?}");
+            let top = lines
+                .iter()
+                .find(|l| l["location"].as_str().unwrap().starts_with(a.source))
+                .unwrap_or_else(|| panic!("a line of {} in {p}", a.source));
+            assert!(!top["source"].as_str().unwrap().is_empty(), "{top}");
+        } else {
+            assert!(lines.is_empty(), "{form:?}: {p}");
+            let text = octoku(&with(&profile[..5], form));
+            assert!(text.ok().contains("no source lines"), "{}", text.stdout);
+        }
+    }
+}
+
+/// An author's 9×9 validator (IClassic9) with `--size 9`: the 9×9 reference
+/// as raw creation code and the golfed one as a .sol file answer verify as
+/// the built-ins do, pass the classic 9×9 fuzz cases, and profile by line of
+/// their source; deployed on a chain (the embedded one), it answers verify
+/// there; an IPuzzle given as a 9×9 validator is caught by fuzz.
+#[test]
+fn an_authors_9x9_validator_runs_verify_fuzz_gas_profile_and_deploy() {
+    use octoku_core::classic9::{INVALID_GRIDS, VALID_GRIDS};
+    let reference = vec![
+        "--bytecode".to_string(),
+        hex(artifacts::CLASSIC9_REFERENCE.initcode),
+    ];
+    let golf_source = checkout().join(artifacts::CLASSIC9_GOLF.source);
+    let golf = vec![
+        "--contract".to_string(),
+        format!(
+            "{}:{}",
+            golf_source.display(),
+            artifacts::CLASSIC9_GOLF.name
+        ),
+    ];
+    let empty = ".".repeat(81);
+    for (form, builtin) in [(&reference, "reference"), (&golf, "golf")] {
+        for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
+            let verify = ["verify", "--size", "9", &empty, grids[0], "--json"];
+            let out = octoku(&with(&verify, form));
+            out.code(code);
+            let ours = json_of(&out);
+            assert_eq!(ours["valid"], valid, "{form:?}");
+            let theirs = json_of(&octoku(&[&verify[..], &["--puzzle", builtin]].concat()));
+            assert_eq!(ours["gas"], theirs["gas"], "{form:?}");
+        }
+        let out = octoku(&with(
+            &["fuzz", "--size", "9", "--cases", "3000", "--json"],
+            form,
+        ));
+        out.code(0);
+        assert_eq!(json_of(&out)["size"], 9);
+    }
+    let profile = [
+        "gas",
+        "--profile",
+        "verify",
+        "--size",
+        "9",
+        &empty,
+        VALID_GRIDS[0],
+        "--json",
+    ];
+    let out = octoku(&with(&profile, &golf));
+    out.code(0);
+    let p = json_of(&out);
+    let verified = json_of(&octoku(&with(
+        &["verify", "--size", "9", &empty, VALID_GRIDS[0], "--json"],
+        &golf,
+    )));
+    assert_eq!(p["gas"], verified["gas"]);
+    assert_eq!(p["size"], 9);
+    let lines = p["by_line"].as_array().unwrap();
+    assert!(
+        lines.iter().any(|l| l["location"]
+            .as_str()
+            .unwrap()
+            .starts_with(artifacts::CLASSIC9_GOLF.source)),
+        "{p}"
+    );
+    let not_a_validator = vec![
+        "--bytecode".to_string(),
+        hex(artifacts::LOOP_PUZZLE.initcode),
+    ];
+    let out = octoku(&with(
+        &["fuzz", "--size", "9", "--cases", "50", "--json"],
+        &not_a_validator,
+    ));
+    out.code(1);
+    let m = &json_of(&out)["mismatch"];
+    let replay: Vec<&str> = m["reproduce"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    (octoku(&replay)).code(1);
+}
+
+/// prove verify --size 9 on an author's validator: the golfed one without
+/// its final ISZERO (it returns the failure bits themselves) is refuted
+/// with grids on which, replayed through verify, it and the reference
+/// answer differently.
+#[test]
+fn prove_refutes_an_authors_9x9_validator_that_differs() {
+    let mutant = octoku_prove::prove::mutate(
+        artifacts::CLASSIC9_GOLF.runtime,
+        &[0x15, 0x5f, 0x52],
+        0,
+        0x5b,
+    )
+    .unwrap();
+    let form = vec![
+        "--bytecode".to_string(),
+        hex(&octoku_prove::prove::deployer(&mutant)),
+    ];
+    let out = octoku(&with(&["prove", "verify", "--size", "9", "--json"], &form));
+    out.code(1);
+    let proof = json_of(&out);
+    assert_eq!(proof["result"], "counterexample", "{proof}");
+    let grids: Vec<String> = proof["grids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| format!("0x{}", g.as_str().unwrap()))
+        .collect();
+    let verify = ["verify", "--size", "9", &grids[0], &grids[1], "--json"];
+    let ours = octoku(&with(&verify, &form));
+    let theirs = octoku(&[&verify[..], &["--puzzle", "reference"]].concat());
+    assert_ne!((ours.code, &ours.stdout), (theirs.code, &theirs.stdout));
 }

@@ -169,6 +169,21 @@ pub fn check_only(
     index: u64,
     puzzles: &[Puzzle],
 ) -> Result<Option<Mismatch>, EvmError> {
+    let validators: Vec<(String, Address)> = puzzles
+        .iter()
+        .filter_map(|&p| Some((format!("classic9 {p}"), machine.classic9_address(p)?)))
+        .collect();
+    check_at(machine, seed, index, &validators)
+}
+
+/// Case `index` of `seed` on the mirror and the validators at these
+/// addresses (each named for reports), as [`check`] does.
+pub fn check_at(
+    machine: &mut Machine,
+    seed: u64,
+    index: u64,
+    validators: &[(String, Address)],
+) -> Result<Option<Mismatch>, EvmError> {
     let case = case(seed, index);
     let expected = mirror::run(&case.calldata, case.value);
     let mut answers = vec![(
@@ -177,12 +192,9 @@ pub fn check_only(
         Bytes::from(expected.output()),
     )];
     let value = U256::from(u8::from(case.value));
-    for &puzzle in puzzles {
-        let Some(to) = machine.classic9_address(puzzle) else {
-            continue;
-        };
-        let raw = machine.call_raw_paid(to, Bytes::copy_from_slice(&case.calldata), value)?;
-        answers.push((format!("classic9 {puzzle}"), raw.success, raw.output));
+    for (who, to) in validators {
+        let raw = machine.call_raw_paid(*to, Bytes::copy_from_slice(&case.calldata), value)?;
+        answers.push((who.clone(), raw.success, raw.output));
     }
     let agree = answers
         .iter()

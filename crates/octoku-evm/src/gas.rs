@@ -12,7 +12,7 @@ use revm::bytecode::opcode::OpCode;
 use serde::Serialize;
 
 use crate::{
-    artifacts::{Artifact, SOURCES},
+    artifacts::SOURCES,
     bindings::IPuzzle,
     cases::{VerifyClass, verify_case},
     classic9::{GAS_CLASSES, IMPLEMENTATIONS, encode_is_valid, encode_verify, gas_case},
@@ -400,32 +400,59 @@ pub enum Target {
     Classic9Verify(Vec<u8>, Vec<u8>),
 }
 
-/// Profiles one call of `puzzle`: every instruction's gas, grouped by opcode
-/// and by the Solidity line solc's source map attributes it to.
-pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
-    let (to, artifact, data) = match target {
-        Target::Generate(seed) => (
-            machine.address_of(puzzle),
-            puzzle.artifact(),
-            IPuzzle::generateCall { seed }.abi_encode(),
-        ),
-        Target::Verify(s, g) => (
-            machine.address_of(puzzle),
-            puzzle.artifact(),
-            IPuzzle::verifyCall {
+impl Target {
+    /// The calldata of the call.
+    pub fn calldata(&self) -> Bytes {
+        match self {
+            Target::Generate(seed) => IPuzzle::generateCall { seed: *seed }.abi_encode().into(),
+            Target::Verify(s, g) => IPuzzle::verifyCall {
                 start: s.to_u256(),
                 solution: g.to_u256(),
             }
-            .abi_encode(),
-        ),
-        Target::Classic9IsValid(grid) => {
-            classic9_target(machine, puzzle, crate::classic9::encode_is_valid(&grid))?
+            .abi_encode()
+            .into(),
+            Target::Classic9IsValid(grid) => crate::classic9::encode_is_valid(grid).into(),
+            Target::Classic9Verify(s, g) => crate::classic9::encode_verify(s, g).into(),
         }
-        Target::Classic9Verify(s, g) => {
-            classic9_target(machine, puzzle, crate::classic9::encode_verify(&s, &g))?
+    }
+}
+
+/// Profiles one call of `puzzle`: every instruction's gas, grouped by opcode
+/// and by the Solidity line solc's source map attributes it to.
+pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<Profile, EvmError> {
+    let data = target.calldata();
+    let (to, artifact) = match target {
+        Target::Generate(_) | Target::Verify(..) => (machine.address_of(puzzle), puzzle.artifact()),
+        Target::Classic9IsValid(_) | Target::Classic9Verify(..) => {
+            match (machine.classic9_address(puzzle), puzzle.classic9_artifact()) {
+                (Some(to), Some(artifact)) => (to, artifact),
+                _ => {
+                    return Err(EvmError::Transaction(format!(
+                        "{puzzle} has no 9x9 validator (expected reference or golf)"
+                    )));
+                }
+            }
         }
     };
-    let (outcome, steps) = machine.profile_raw(to, Bytes::from(data))?;
+    let files = SOURCES
+        .iter()
+        .enumerate()
+        .map(|(i, &(path, text))| (i, (path.to_string(), text.to_string())))
+        .collect();
+    let lines = SourceLines::new(artifact.runtime, artifact.source_map, files);
+    profile_call(machine, to, data, Some(&lines))
+}
+
+/// Profiles the call `data` to the contract at `to`: every instruction's gas,
+/// grouped by opcode, and by source line when `lines` maps its code (else
+/// `by_line` is empty).
+pub fn profile_call(
+    machine: &mut Machine,
+    to: Address,
+    data: Bytes,
+    lines: Option<&SourceLines>,
+) -> Result<Profile, EvmError> {
+    let (outcome, steps) = machine.profile_raw(to, data)?;
     let mut by_opcode: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for step in &steps {
         let name = OpCode::new(step.opcode).map_or_else(
@@ -436,12 +463,13 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
         e.0 += 1;
         e.1 += step.gas;
     }
-    let lines = SourceLines::new(artifact);
     let mut by_line: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
-    for step in &steps {
-        let e = by_line.entry(lines.locate(step)).or_default();
-        e.0 += 1;
-        e.1 += step.gas;
+    if let Some(lines) = lines {
+        for step in &steps {
+            let e = by_line.entry(lines.locate(step)).or_default();
+            e.0 += 1;
+            e.1 += step.gas;
+        }
     }
     let mut by_opcode: Vec<OpcodeGas> = by_opcode
         .into_iter()
@@ -466,31 +494,25 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
     })
 }
 
-/// The 9×9 validator of `puzzle` with the calldata to send it.
-fn classic9_target(
-    machine: &Machine,
-    puzzle: Puzzle,
-    data: Vec<u8>,
-) -> Result<(alloy_primitives::Address, Artifact, Vec<u8>), EvmError> {
-    match (machine.classic9_address(puzzle), puzzle.classic9_artifact()) {
-        (Some(to), Some(artifact)) => Ok((to, artifact, data)),
-        _ => Err(EvmError::Transaction(format!(
-            "{puzzle} has no 9x9 validator (expected reference or golf)"
-        ))),
-    }
-}
-
 /// Maps program counters of one contract's runtime code to source lines.
-struct SourceLines {
+pub struct SourceLines {
     /// Instruction index of each byte offset (`None` inside push data).
     instruction_at: Vec<Option<usize>>,
     /// Decompressed source map: `(offset, length, file)` per instruction.
     entries: Vec<(i64, i64, i64)>,
+    /// The source files by solc's file index: path and text.
+    files: std::collections::HashMap<usize, (String, String)>,
 }
 
 impl SourceLines {
-    fn new(artifact: Artifact) -> SourceLines {
-        let code = artifact.runtime;
+    /// The lines of runtime `code` through solc's compressed source `map`,
+    /// whose file indexes name `files` (path and text by index; a file not
+    /// among them reads as compiler-generated code).
+    pub fn new(
+        code: &[u8],
+        map: &str,
+        files: std::collections::HashMap<usize, (String, String)>,
+    ) -> SourceLines {
         let mut instruction_at = vec![None; code.len() + 1];
         let (mut pc, mut index) = (0usize, 0usize);
         while pc < code.len() {
@@ -506,7 +528,8 @@ impl SourceLines {
         }
         SourceLines {
             instruction_at,
-            entries: decompress(artifact.source_map),
+            entries: decompress(map),
+            files,
         }
     }
 
@@ -521,7 +544,7 @@ impl SourceLines {
         let Some(&(offset, _length, file)) = entry else {
             return ("(no source map)".into(), String::new());
         };
-        let Some(&(path, text)) = usize::try_from(file).ok().and_then(|f| SOURCES.get(f)) else {
+        let Some((path, text)) = usize::try_from(file).ok().and_then(|f| self.files.get(&f)) else {
             return ("(compiler-generated)".into(), String::new());
         };
         let offset = usize::try_from(offset).unwrap_or(0).min(text.len());

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use alloy_primitives::hex;
 use serde_json::Value;
 
+use crate::limits::ReadError;
 use crate::puzzle::Puzzle;
 
 /// The most bytes of an artifact, bytecode file or source read.
@@ -24,6 +25,40 @@ pub struct Code {
     pub runtime: Option<Vec<u8>>,
     /// solc's compressed source map of the runtime code, when known.
     pub source_map: Option<String>,
+    /// The source files the map's file indexes name, where known.
+    pub sources: Vec<SourceFile>,
+}
+
+/// One source file of a compilation: its index in source maps and where
+/// its text is read from (only when a profile asks for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// solc's source unit id: the `f` field of a source map entry.
+    pub index: usize,
+    /// The path as the compiler named it, shown in profiles.
+    pub name: String,
+    /// Where the text is on this machine (the name resolved against the
+    /// project the artifact or source belongs to).
+    pub path: PathBuf,
+}
+
+impl Code {
+    /// The source lines of `runtime` (this code as deployed), when the code
+    /// carries a source map: the texts of the files found (at most
+    /// [`FILE_CAP`] bytes each); the lines of a file not found read as
+    /// compiler-generated code.
+    pub fn source_lines(&self, runtime: &[u8]) -> Option<crate::gas::SourceLines> {
+        let map = self.source_map.as_deref().filter(|m| !m.is_empty())?;
+        let files = self
+            .sources
+            .iter()
+            .filter_map(|f| {
+                let text = read_file(&f.path, "source").ok()?;
+                Some((f.index, (f.name.clone(), String::from_utf8(text).ok()?)))
+            })
+            .collect();
+        Some(crate::gas::SourceLines::new(runtime, map, files))
+    }
 }
 
 /// The contract a command runs.
@@ -45,60 +80,189 @@ impl Target {
     }
 }
 
-/// Reads at most [`FILE_CAP`] bytes of a regular file.
-fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("{what} {}: cannot read: {e}", path.display()))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("{what} {}: {e}", path.display()))?;
-    if !meta.is_file() {
-        return Err(format!(
-            "{what} {}: not a regular file; expected a file",
-            path.display()
-        ));
-    }
-    crate::limits::read_bytes(file, FILE_CAP).map_err(|e| match e {
-        crate::limits::ReadError::TooLarge { limit } => format!(
-            "{what} {}: larger than {}; expected a compiled contract",
-            path.display(),
-            crate::limits::size(limit)
+/// Why an author's contract cannot be read or compiled; every message
+/// names the option (`--artifact PATH`, ...) and what was expected.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TargetError {
+    /// A file could not be read: missing, not a regular file, too large.
+    #[error("{option} {}: {}", path.display(), read_problem(error))]
+    Read {
+        /// `--artifact`, `--bytecode`, `--contract`.
+        option: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: ReadError,
+    },
+    /// Bytecode with library placeholders.
+    #[error("{what} has unlinked library references (__$...$__); expected linked bytecode")]
+    Unlinked {
+        /// The option and file.
+        what: String,
+    },
+    /// Bytecode that is not hex.
+    #[error("{what} is not hex bytecode: {error}")]
+    NotHex {
+        /// The option and file.
+        what: String,
+        /// Why.
+        error: hex::FromHexError,
+    },
+    /// A `--bytecode @FILE` that is not text.
+    #[error("--bytecode {path}: not text; expected hex bytecode")]
+    NotText {
+        /// The file.
+        path: String,
+    },
+    /// `--bytecode 0x`.
+    #[error("--bytecode is empty; expected the contract's creation code")]
+    EmptyBytecode,
+    /// No contract (of that name) with bytecode in solc's output.
+    #[error("{what} has no contract {}with bytecode", name.as_ref().map(|n| format!("{n} ")).unwrap_or_default())]
+    NoContract {
+        /// The option and file.
+        what: String,
+        /// The name asked for.
+        name: Option<String>,
+    },
+    /// Several contracts with bytecode and no name to pick one.
+    #[error("{what} has {} contracts with bytecode ({}); expected PATH:Name to pick one", names.len(), names.join(", "))]
+    Ambiguous {
+        /// The option and file.
+        what: String,
+        /// The contracts' names.
+        names: Vec<String>,
+    },
+    /// An artifact that is not JSON.
+    #[error("{what}: not JSON ({error}); expected a compiled artifact")]
+    NotJson {
+        /// The option and file.
+        what: String,
+        /// Why.
+        error: serde_json::Error,
+    },
+    /// An artifact without bytecode.
+    #[error(
+        "{what}: no bytecode; expected a Foundry or Hardhat artifact, or solc's standard-JSON output"
+    )]
+    NoBytecode {
+        /// The option and file.
+        what: String,
+    },
+    /// An artifact whose bytecode is empty.
+    #[error(
+        "{what}: the bytecode is empty (an interface or abstract contract?); expected a deployable contract"
+    )]
+    Interface {
+        /// The option and file.
+        what: String,
+    },
+    /// A `--contract` source that is not UTF-8.
+    #[error("--contract {}: not UTF-8 text", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The compiler could not be started.
+    #[error("--contract: cannot run the compiler {} ({error}); expected --solc PATH, OCTOKU_SOLC, the project's tools/solc or solc on the PATH", solc.display())]
+    NoCompiler {
+        /// The compiler tried.
+        solc: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The compiler's input could not be written or its output read.
+    #[error("--contract: {} failed: {error}", solc.display())]
+    CompilerFailed {
+        /// The compiler.
+        solc: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The compiler printed no standard-JSON output.
+    #[error("--contract: {} gave no standard-JSON output ({status}): {stderr}", solc.display())]
+    NoOutput {
+        /// The compiler.
+        solc: PathBuf,
+        /// Its exit status.
+        status: std::process::ExitStatus,
+        /// The first line of its standard error.
+        stderr: String,
+    },
+    /// solc refused the source.
+    #[error("--contract {}: solc: {message}", path.display())]
+    Solc {
+        /// The source.
+        path: PathBuf,
+        /// The first line of solc's first error.
+        message: String,
+    },
+}
+
+/// A read failure as the target options word it.
+fn read_problem(error: &ReadError) -> String {
+    match error {
+        ReadError::TooLarge { limit } => format!(
+            "larger than {}; expected a compiled contract",
+            crate::limits::size(*limit)
         ),
-        e => format!("{what} {}: cannot read: {e}", path.display()),
-    })
+        ReadError::NotRegular => "not a regular file; expected a file".to_string(),
+        e => format!("cannot read: {e}"),
+    }
+}
+
+/// Reads at most [`FILE_CAP`] bytes of a regular file.
+fn read_file(path: &Path, option: &'static str) -> Result<Vec<u8>, TargetError> {
+    let error = |error| TargetError::Read {
+        option,
+        path: path.to_path_buf(),
+        error,
+    };
+    let file = std::fs::File::open(path).map_err(|e| error(ReadError::Io(e)))?;
+    let meta = file.metadata().map_err(|e| error(ReadError::Io(e)))?;
+    if !meta.is_file() {
+        return Err(error(ReadError::NotRegular));
+    }
+    crate::limits::read_bytes(file, FILE_CAP).map_err(error)
 }
 
 /// Hex code with or without `0x`; unlinked library placeholders refused.
-fn decode_hex(text: &str, what: &str) -> Result<Vec<u8>, String> {
+fn decode_hex(text: &str, what: &str) -> Result<Vec<u8>, TargetError> {
     let text = text.trim();
     if text.contains("__") {
-        return Err(format!(
-            "{what} has unlinked library references (__$...$__); expected linked bytecode"
-        ));
+        return Err(TargetError::Unlinked {
+            what: what.to_string(),
+        });
     }
-    hex::decode(text).map_err(|e| format!("{what} is not hex bytecode: {e}"))
+    hex::decode(text).map_err(|error| TargetError::NotHex {
+        what: what.to_string(),
+        error,
+    })
 }
 
 /// `--bytecode 0x…` or `--bytecode @FILE`: creation code.
-pub fn from_bytecode(arg: &str) -> Result<Code, String> {
+pub fn from_bytecode(arg: &str) -> Result<Code, TargetError> {
     let (text, label) = match arg.strip_prefix('@') {
         Some(path) => {
             let bytes = read_file(Path::new(path), "--bytecode")?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| format!("--bytecode {path}: not text; expected hex bytecode"))?;
+            let text = String::from_utf8(bytes).map_err(|_| TargetError::NotText {
+                path: path.to_string(),
+            })?;
             (text, path.to_string())
         }
         None => (arg.to_string(), "bytecode".to_string()),
     };
     let initcode = decode_hex(&text, "--bytecode")?;
     if initcode.is_empty() {
-        return Err("--bytecode is empty; expected the contract's creation code".into());
+        return Err(TargetError::EmptyBytecode);
     }
     Ok(Code {
         label,
         initcode: Some(initcode),
         runtime: None,
         source_map: None,
+        sources: Vec::new(),
     })
 }
 
@@ -115,8 +279,9 @@ fn split_name(arg: &str) -> (PathBuf, Option<String>) {
     (PathBuf::from(arg), None)
 }
 
-/// The code of one contract of solc's output (`evm.bytecode.object`, ...).
-fn solc_contract(name: &str, c: &Value) -> Option<Code> {
+/// The code of one contract of solc's output (`evm.bytecode.object`, ...),
+/// its source map naming `sources`.
+fn solc_contract(name: &str, c: &Value, sources: &[SourceFile]) -> Option<Code> {
     let evm = c.get("evm")?;
     let init = evm.pointer("/bytecode/object")?.as_str()?;
     if init.is_empty() {
@@ -133,18 +298,43 @@ fn solc_contract(name: &str, c: &Value) -> Option<Code> {
             .pointer("/deployedBytecode/sourceMap")
             .and_then(Value::as_str)
             .map(str::to_string),
+        sources: sources.to_vec(),
     })
 }
 
+/// The source files of solc's standard-JSON output (`sources`: name to
+/// `{"id": N}`), their names resolved against `root`.
+fn solc_sources(output: &Value, root: &Path) -> Vec<SourceFile> {
+    let Some(sources) = output.get("sources").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    sources
+        .iter()
+        .filter_map(|(name, s)| {
+            Some(SourceFile {
+                index: usize::try_from(s.get("id")?.as_u64()?).ok()?,
+                name: name.clone(),
+                path: root.join(name),
+            })
+        })
+        .collect()
+}
+
 /// The contract named `name` (or the only one with code) of solc's
-/// standard-JSON output.
-fn from_solc_output(output: &Value, name: Option<&str>, what: &str) -> Result<Code, String> {
+/// standard-JSON output, its sources' names resolved against `root`.
+fn from_solc_output(
+    output: &Value,
+    name: Option<&str>,
+    what: &str,
+    root: &Path,
+) -> Result<Code, TargetError> {
+    let sources = solc_sources(output, root);
     let mut found = Vec::new();
     if let Some(files) = output.get("contracts").and_then(Value::as_object) {
         for contracts in files.values().filter_map(Value::as_object) {
             for (n, c) in contracts {
                 if name.is_none_or(|want| want == n)
-                    && let Some(code) = solc_contract(n, c)
+                    && let Some(code) = solc_contract(n, c, &sources)
                 {
                     found.push(code);
                 }
@@ -153,30 +343,30 @@ fn from_solc_output(output: &Value, name: Option<&str>, what: &str) -> Result<Co
     }
     match (found.len(), name) {
         (1, _) => Ok(found.pop().expect("one")),
-        (0, Some(n)) => Err(format!("{what} has no contract {n} with bytecode")),
-        (0, None) => Err(format!("{what} has no contract with bytecode")),
-        (_, _) => Err(format!(
-            "{what} has {} contracts with bytecode ({}); expected PATH:Name to pick one",
-            found.len(),
-            found
-                .iter()
-                .map(|c| c.label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        (0, name) => Err(TargetError::NoContract {
+            what: what.to_string(),
+            name: name.map(str::to_string),
+        }),
+        (_, _) => Err(TargetError::Ambiguous {
+            what: what.to_string(),
+            names: found.into_iter().map(|c| c.label).collect(),
+        }),
     }
 }
 
 /// `--artifact PATH[:Contract]`: a Foundry artifact (`out/X.sol/X.json`),
 /// a Hardhat artifact, or solc's standard-JSON output.
-pub fn from_artifact(arg: &str) -> Result<Code, String> {
+pub fn from_artifact(arg: &str) -> Result<Code, TargetError> {
     let (path, name) = split_name(arg);
     let what = format!("--artifact {}", path.display());
     let bytes = read_file(&path, "--artifact")?;
-    let json: Value = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{what}: not JSON ({e}); expected a compiled artifact"))?;
+    let json: Value = serde_json::from_slice(&bytes).map_err(|error| TargetError::NotJson {
+        what: what.clone(),
+        error,
+    })?;
+    let root = project_root(&path);
     if json.get("contracts").is_some() {
-        return from_solc_output(&json, name.as_deref(), &what);
+        return from_solc_output(&json, name.as_deref(), &what, &root);
     }
     let stem = path
         .file_stem()
@@ -195,14 +385,10 @@ pub fn from_artifact(arg: &str) -> Result<Code, String> {
         v.as_str()
             .or_else(|| v.get("object").and_then(Value::as_str))
     };
-    let init = field("bytecode").ok_or_else(|| {
-        format!("{what}: no bytecode; expected a Foundry or Hardhat artifact, or solc's standard-JSON output")
-    })?;
+    let init = field("bytecode").ok_or_else(|| TargetError::NoBytecode { what: what.clone() })?;
     let initcode = decode_hex(init, &what)?;
     if initcode.is_empty() {
-        return Err(format!(
-            "{what}: the bytecode is empty (an interface or abstract contract?); expected a deployable contract"
-        ));
+        return Err(TargetError::Interface { what });
     }
     Ok(Code {
         label,
@@ -215,6 +401,19 @@ pub fn from_artifact(arg: &str) -> Result<Code, String> {
             .pointer("/deployedBytecode/sourceMap")
             .and_then(Value::as_str)
             .map(str::to_string),
+        sources: foundry_source(&json, &root).into_iter().collect(),
+    })
+}
+
+/// A Foundry artifact's own source file: its source unit `id` and
+/// `ast.absolutePath` (relative to the project root). Its imports' ids are
+/// not in the artifact: their lines read as compiler-generated code.
+fn foundry_source(json: &Value, root: &Path) -> Option<SourceFile> {
+    let name = json.pointer("/ast/absolutePath")?.as_str()?;
+    Some(SourceFile {
+        index: usize::try_from(json.get("id")?.as_u64()?).ok()?,
+        name: name.to_string(),
+        path: root.join(name),
     })
 }
 
@@ -244,14 +443,16 @@ fn project_root(file: &Path) -> PathBuf {
 /// `--contract PATH.sol[:Name]`: compiled by solc (standard JSON, the
 /// settings of octoku's own contracts: optimizer 200 runs, prague, no
 /// metadata hash), imports resolved from the file's project root.
-pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, String> {
+pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, TargetError> {
     let (path, name) = split_name(arg);
-    let file = path
-        .canonicalize()
-        .map_err(|e| format!("--contract {}: cannot read: {e}", path.display()))?;
+    let file = path.canonicalize().map_err(|e| TargetError::Read {
+        option: "--contract",
+        path: path.clone(),
+        error: ReadError::Io(e),
+    })?;
     let source = read_file(&file, "--contract")?;
-    let source = String::from_utf8(source)
-        .map_err(|_| format!("--contract {}: not UTF-8 text", path.display()))?;
+    let source =
+        String::from_utf8(source).map_err(|_| TargetError::NotUtf8 { path: path.clone() })?;
     let root = project_root(&file);
     let unit = file
         .strip_prefix(&root)
@@ -283,32 +484,30 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| {
-            format!(
-                "--contract: cannot run the compiler {} ({e}); expected --solc PATH, OCTOKU_SOLC, the project's tools/solc or solc on the PATH",
-                solc.display()
-            )
+        .map_err(|error| TargetError::NoCompiler {
+            solc: solc.clone(),
+            error,
         })?;
+    let failed = |error| TargetError::CompilerFailed {
+        solc: solc.clone(),
+        error,
+    };
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().expect("piped");
         stdin
             .write_all(input.to_string().as_bytes())
-            .map_err(|e| format!("--contract: cannot write to {}: {e}", solc.display()))?;
+            .map_err(failed)?;
     }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("--contract: {} failed: {e}", solc.display()))?;
-    let output: Value = serde_json::from_slice(&out.stdout).map_err(|_| {
-        format!(
-            "--contract: {} gave no standard-JSON output ({}): {}",
-            solc.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .next()
-                .unwrap_or("")
-        )
+    let out = child.wait_with_output().map_err(failed)?;
+    let output: Value = serde_json::from_slice(&out.stdout).map_err(|_| TargetError::NoOutput {
+        solc: solc.clone(),
+        status: out.status,
+        stderr: String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string(),
     })?;
     if let Some(errors) = output.get("errors").and_then(Value::as_array) {
         let first = errors
@@ -320,11 +519,10 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, String> {
                 .or_else(|| e.get("message"))
                 .and_then(Value::as_str)
                 .unwrap_or("unknown error");
-            return Err(format!(
-                "--contract {}: solc: {}",
-                path.display(),
-                message.lines().next().unwrap_or("")
-            ));
+            return Err(TargetError::Solc {
+                path,
+                message: message.lines().next().unwrap_or("").to_string(),
+            });
         }
     }
     let mut own = output.clone();
@@ -336,6 +534,7 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, String> {
         &own,
         name.as_deref(),
         &format!("--contract {}", path.display()),
+        &root,
     )
 }
 

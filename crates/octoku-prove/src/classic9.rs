@@ -10,16 +10,16 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{Bytes, hex};
+use alloy_primitives::hex;
 use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::RawOutcome;
 use octoku_evm::classic9::{encode_is_valid, encode_verify};
 
-use crate::exec::{self, Call, Cell, Limits, Outcome};
-use crate::prove::{ProveError, Side, deployer};
+use crate::engine::{self, Arg, Pair, ProveError, QueryDir, Shape, Side};
+use crate::exec::{Call, Outcome};
 use crate::smt;
-use crate::solver::{self, Answer, Solver};
+use crate::solver::{Answer, Solver};
 use crate::spec9::{self, Cut};
 use crate::term::{TermId, Terms};
 
@@ -126,45 +126,23 @@ pub struct Counterexample {
     pub implementation: RawOutcome,
 }
 
+/// The call shape of `function`: each argument 81 bytes.
+pub fn shape(function: Function) -> Shape {
+    let args: Vec<(&str, Arg)> = function
+        .arguments()
+        .iter()
+        .map(|&a| (a, Arg::Bytes(CELLS)))
+        .collect();
+    Shape::new(function.signature(), &args)
+}
+
 /// A store whose variables are the argument words `name0`, `name1`, `name2`
-/// of each argument (81 bytes = 32 + 32 + 17), and the call's calldata.
-///
-/// The calldata is the standard encoding: the selector, one head word per
-/// argument (its offset), then per argument its length word (81) and its 81
-/// bytes padded with zeros to 96. Only the 81 data bytes are unknown.
+/// of each argument (81 bytes = 32 + 32 + 17), and the call's calldata:
+/// the standard encoding (the selector, one head word per argument (its
+/// offset), then per argument its length word (81) and its 81 bytes padded
+/// with zeros to 96), only the 81 data bytes unknown.
 pub fn symbolic_call(function: Function) -> (Terms, Call) {
-    let mut terms = Terms::new();
-    let args = function.arguments();
-    let vars: Vec<Vec<TermId>> = args
-        .iter()
-        .map(|a| (0..WORDS).map(|k| terms.var(&format!("{a}{k}"))).collect())
-        .collect();
-    // The concrete skeleton from the real encoder, with all grids zero.
-    let zeros = vec![vec![0u8; CELLS]; args.len()];
-    let skeleton = function.calldata(&zeros);
-    let mut constants = std::collections::HashMap::new();
-    let mut cells: Vec<Cell> = skeleton
-        .iter()
-        .map(|&b| Cell {
-            term: *constants
-                .entry(b)
-                .or_insert_with(|| terms.small(u64::from(b))),
-            byte: 31,
-        })
-        .collect();
-    // Argument i's data starts after the selector, the heads, and the
-    // (32-byte length + 96-byte data) blocks of the arguments before it.
-    for (i, words) in vars.iter().enumerate() {
-        let data = 4 + 32 * args.len() + 128 * i + 32;
-        for j in 0..CELLS {
-            cells[data + j] = Cell {
-                term: words[j / 32],
-                byte: (j % 32) as u8,
-            };
-        }
-    }
-    let call = Call::from_cells(&mut terms, cells);
-    (terms, call)
+    shape(function).symbolic()
 }
 
 /// The argument grids from the values of the variables (in declaration order).
@@ -178,51 +156,6 @@ pub fn grids_of(function: Function, values: &[U256]) -> Vec<Vec<u8>> {
             grid
         })
         .collect()
-}
-
-/// Runs `function` with `grids` on each runtime code in revm.
-pub fn replay(
-    codes: &[&[u8]],
-    function: Function,
-    grids: &[Vec<u8>],
-) -> Result<Vec<RawOutcome>, ProveError> {
-    let mut machine = octoku_evm::Machine::new().map_err(|e| ProveError::Evm(e.to_string()))?;
-    let data = Bytes::from(function.calldata(grids));
-    let mut out = Vec::new();
-    for code in codes {
-        let (address, _) = machine
-            .deploy(&deployer(code))
-            .map_err(|e| ProveError::Evm(e.to_string()))?;
-        out.push(
-            machine
-                .call_raw(address, data.clone())
-                .map_err(|e| ProveError::Evm(e.to_string()))?,
-        );
-    }
-    Ok(out)
-}
-
-fn evaluate(terms: &Terms, outcome: &Outcome, vars: &[U256]) -> (bool, Vec<u8>) {
-    let mut memo = Default::default();
-    let success = !terms.eval_memo(outcome.success, vars, &mut memo).is_zero();
-    let len = terms
-        .eval_memo(outcome.len, vars, &mut memo)
-        .saturating_to::<usize>();
-    let mut data = Vec::new();
-    for &w in &outcome.words {
-        data.extend_from_slice(&terms.eval_memo(w, vars, &mut memo).to_be_bytes::<32>());
-    }
-    data.truncate(len);
-    (success, data)
-}
-
-fn side(terms: &Terms, o: &Outcome, stats: exec::Stats) -> Side {
-    let mut roots = vec![o.success, o.len];
-    roots.extend(&o.words);
-    Side {
-        stats,
-        nodes: terms.reachable(&roots),
-    }
 }
 
 /// Grids on which to evaluate the implementation's terms to find its cut
@@ -292,15 +225,13 @@ fn decide(
     solver: &Solver,
     name: &'static str,
     claim: String,
-    dir: &Path,
+    dir: &mut QueryDir,
     text: &str,
     steps: &mut Vec<Step>,
     solver_name: &mut String,
 ) -> Result<Option<Vec<(String, U256)>>, ProveError> {
-    let query = dir.join(format!("{name}.smt2"));
-    std::fs::write(&query, text)
-        .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", query.display())))?;
-    let solved = solver.solve(&query).map_err(ProveError::Solver)?;
+    let query = dir.write(&format!("{name}.smt2"), text)?;
+    let solved = solver.solve(&query)?;
     *solver_name = solved.solver.clone();
     match solved.answer {
         Answer::Unsat => {
@@ -314,12 +245,12 @@ fn decide(
             Ok(None)
         }
         Answer::Sat(values) => Ok(Some(values)),
-        Answer::Unknown => Err(ProveError::Solver(format!(
-            "undecided: {} answered unknown on {} ({claim}) within {:.0} s (OCTOKU_SOLVER_TIME_LIMIT sets the limit); nothing is proved",
-            solved.solver,
-            query.display(),
-            solved.wall.as_secs_f64()
-        ))),
+        Answer::Unknown => Err(ProveError::Unknown {
+            solver: solved.solver,
+            query,
+            claim,
+            seconds: solved.wall.as_secs_f64(),
+        }),
     }
 }
 
@@ -336,29 +267,19 @@ pub fn prove_equal(
     solver: &Solver,
 ) -> Result<Report, ProveError> {
     let began = Instant::now();
-    let (mut terms, call) = symbolic_call(function);
-    let (ref_out, ref_stats) = exec::execute(&mut terms, reference, &call, Limits::default())
-        .map_err(|error| ProveError::Exec {
-            which: "reference",
-            error,
-        })?;
-    let (imp_out, imp_stats) = exec::execute(&mut terms, implementation, &call, Limits::default())
-        .map_err(|error| ProveError::Exec {
-            which: "implementation",
-            error,
-        })?;
-    let (ref_side, imp_side) = (
-        side(&terms, &ref_out, ref_stats),
-        side(&terms, &imp_out, imp_stats),
-    );
+    let shape = shape(function);
+    let (terms, call) = shape.symbolic();
+    let pair = engine::execute_pair(terms, &call, reference, implementation)?;
+    let (terms, ref_out, imp_out) = (&pair.terms, &pair.reference, &pair.implementation);
+    let (ref_side, imp_side) = (pair.reference_side, pair.implementation_side);
     let args = function.arguments();
     let solution = args[args.len() - 1];
     let start = (args.len() == 2).then_some(args[0]);
     let grid_of = |values: &[U256]| grids_of(function, values).pop().expect("one grid");
-    let imp_roots = smt::roots(&imp_out);
-    let cuts = find_cuts(&terms, &imp_roots, function, grid_of);
+    let imp_roots = smt::roots(imp_out);
+    let cuts = find_cuts(terms, &imp_roots, function, grid_of);
     let exec_time = began.elapsed();
-    let _lock = solver::query_dir(dir).map_err(ProveError::Io)?;
+    let mut queries = QueryDir::open(dir)?;
     let width = ref_out.words.len().max(imp_out.words.len());
     let spec = spec9::definitions(solution, start);
     let header = |lines: &[&str]| -> Vec<String> {
@@ -376,11 +297,11 @@ pub fn prove_equal(
     };
     let cut_facts: Vec<String> = cuts
         .iter()
-        .map(|(cut, t)| cut.fact(&smt::node_name(&terms, *t)))
+        .map(|(cut, t)| cut.fact(&smt::node_name(terms, *t)))
         .collect();
     let cut_names: Vec<(Cut, String)> = cuts
         .iter()
-        .map(|(c, t)| (*c, smt::node_name(&terms, *t)))
+        .map(|(c, t)| (*c, smt::node_name(terms, *t)))
         .collect();
     let dir_path = dir.to_path_buf();
     let report = move |counterexample, steps: Vec<Step>, solver| Report {
@@ -404,7 +325,7 @@ pub fn prove_equal(
     // One query over the implementation's (or reference's) terms and the
     // specifications: assumptions, then the goal whose negation is asserted.
     let query = |roots: &[TermId], note: &str, facts: &[String], goal: &str| {
-        let mut text = smt::preamble(&terms, roots, &header(&[note]));
+        let mut text = smt::preamble(terms, roots, &header(&[note]));
         text.push_str(&spec);
         for fact in facts {
             writeln!(text, "(assert {fact})").expect("String");
@@ -415,7 +336,7 @@ pub fn prove_equal(
     let packed = |o: &Outcome, predicate: &str| {
         format!(
             "(= {} {})",
-            smt::packed(&terms, o, width),
+            smt::packed(terms, o, width),
             spec9::returned(predicate, width)
         )
     };
@@ -438,17 +359,17 @@ pub fn prove_equal(
         solver,
         "cut-points",
         claim,
-        dir,
+        &mut queries,
         &text,
         &mut steps,
         &mut solver_name,
     )?
     .is_some()
     {
-        return Err(ProveError::Solver(format!(
-            "undecided: a cut point found on sample grids does not hold on all grids ({}); nothing is proved",
-            dir.join("cut-points.smt2").display()
-        )));
+        return Err(ProveError::Inconclusive {
+            why: "a cut point found on sample grids does not hold on all grids",
+            query: dir.join("cut-points.smt2"),
+        });
     }
 
     // 3. The implementation against W, with the cut points assumed.
@@ -456,61 +377,54 @@ pub fn prove_equal(
         &imp_roots,
         "Implementation = specification W (1..8 in every unit, a 9 in every column), assuming the cut points (cut-points.smt2); unsat = equal on every input.",
         &cut_facts,
-        &packed(&imp_out, w_of(start)),
+        &packed(imp_out, w_of(start)),
     );
     let claim = format!("implementation = returned {}", w_of(start));
     if let Some(values) = decide(
         solver,
         "implementation",
         claim,
-        dir,
+        &mut queries,
         &text,
         &mut steps,
         &mut solver_name,
     )? {
         // The implementation differs from W there: a counterexample if it
         // also differs from the reference.
-        let grids = grids_of(function, &model_values(&terms, &values));
-        let counterexample = replay_checked(
-            &terms,
-            function,
-            reference,
-            implementation,
-            (&ref_out, &imp_out),
-            grids,
-        )?;
+        let grids = grids_of(function, &engine::model_values(terms, &values));
+        let counterexample = replay_checked(&pair, &shape, (reference, implementation), grids)?;
         return match counterexample {
             Some(c) => Ok(report(Some(c), steps, solver_name)),
-            None => Err(ProveError::Solver(format!(
-                "undecided: the implementation differs from the specification W ({}) on an input where it agrees with the reference; this proof's decomposition does not apply; nothing is proved",
-                dir.join("implementation.smt2").display()
-            ))),
+            None => Err(ProveError::Inconclusive {
+                why: "the implementation differs from the specification W on an input where it agrees with the reference, so this proof's decomposition does not apply",
+                query: dir.join("implementation.smt2"),
+            }),
         };
     }
 
     // 1. The reference against V.
     let text = query(
-        &smt::roots(&ref_out),
+        &smt::roots(ref_out),
         "Reference = specification V (1..9 in every row, column and box); unsat = equal on every input.",
         &[],
-        &packed(&ref_out, v_of(start)),
+        &packed(ref_out, v_of(start)),
     );
     let claim = format!("reference = returned {}", v_of(start));
     if decide(
         solver,
         "reference",
         claim,
-        dir,
+        &mut queries,
         &text,
         &mut steps,
         &mut solver_name,
     )?
     .is_some()
     {
-        return Err(ProveError::Solver(format!(
-            "undecided: the reference differs from the specification V ({}); nothing is proved",
-            dir.join("reference.smt2").display()
-        )));
+        return Err(ProveError::Inconclusive {
+            why: "the reference differs from the specification V",
+            query: dir.join("reference.smt2"),
+        });
     }
 
     // 4, 5, 6. W = V, from the unit lemma and the count identities.
@@ -535,7 +449,7 @@ pub fn prove_equal(
             solver,
             name,
             claim.to_string(),
-            dir,
+            &mut queries,
             &text,
             &mut steps,
             &mut solver_name,
@@ -551,49 +465,19 @@ pub fn prove_equal(
     Ok(report(None, steps, solver_name))
 }
 
-/// The values of the store's variables in declaration order from a model
-/// (absent ones 0), with the third words' bytes past the 81st cleared so the
-/// terms see exactly the replayed calldata.
-fn model_values(terms: &Terms, values: &[(String, U256)]) -> Vec<U256> {
-    terms
-        .var_names()
-        .iter()
-        .map(|name| {
-            values
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| *v)
-                .unwrap_or(U256::ZERO)
-        })
-        .collect()
-}
-
-/// Replays `grids` in revm on both contracts, checks that each side's terms
-/// give what revm gives (else a prover bug), and returns the counterexample
-/// when the two differ.
+/// Replays `grids` in revm on both contracts (checking each side's terms
+/// against revm) and returns the counterexample when the two differ.
 fn replay_checked(
-    terms: &Terms,
-    function: Function,
-    reference: &[u8],
-    implementation: &[u8],
-    (ref_out, imp_out): (&Outcome, &Outcome),
+    pair: &Pair,
+    shape: &Shape,
+    codes: (&[u8], &[u8]),
     grids: Vec<Vec<u8>>,
 ) -> Result<Option<Counterexample>, ProveError> {
-    let vars = words_of(&grids);
-    let concrete = replay(&[reference, implementation], function, &grids)?;
-    let (r, i) = (concrete[0].clone(), concrete[1].clone());
-    for (which, outcome, run) in [("reference", ref_out, &r), ("implementation", imp_out, &i)] {
-        let (success, data) = evaluate(terms, outcome, &vars);
-        if success != run.success || data != run.output.as_ref() {
-            return Err(ProveError::Unsound(format!(
-                "the {which}'s terms give ({success}, 0x{}) on grids {}, revm gives ({}, {})",
-                hex::encode(&data),
-                grids.iter().map(hex::encode).collect::<Vec<_>>().join(", "),
-                run.success,
-                run.output
-            )));
-        }
-    }
+    let input = format!(
+        "grids {}",
+        grids.iter().map(hex::encode).collect::<Vec<_>>().join(", ")
+    );
+    let (r, i) = engine::replay_checked(pair, shape, codes, &words_of(&grids), &input)?;
     Ok(
         (r.success != i.success || r.output != i.output).then_some(Counterexample {
             grids,

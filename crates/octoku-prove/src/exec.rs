@@ -11,6 +11,8 @@ use std::collections::{HashMap, HashSet};
 
 use octoku_core::U256;
 
+use revm::bytecode::opcode;
+
 use crate::term::{Bin, TermId, Terms};
 
 /// Bounds that make every run finite; exceeding one is a refusal.
@@ -264,7 +266,7 @@ pub fn jumpdests(code: &[u8]) -> HashSet<usize> {
     let mut pc = 0;
     while pc < code.len() {
         let op = code[pc];
-        if op == 0x5b {
+        if op == opcode::JUMPDEST {
             set.insert(pc);
         }
         pc += 1 + push_len(op);
@@ -276,8 +278,8 @@ pub fn jumpdests(code: &[u8]) -> HashSet<usize> {
 const BAD_JUMP: usize = usize::MAX;
 
 fn push_len(op: u8) -> usize {
-    if (0x60..=0x7f).contains(&op) {
-        usize::from(op - 0x5f)
+    if (opcode::PUSH1..=opcode::PUSH32).contains(&op) {
+        usize::from(op - opcode::PUSH0)
     } else {
         0
     }
@@ -556,7 +558,7 @@ impl Exec<'_> {
                     steps: self.limits.steps_per_path,
                 });
             }
-            let op = self.code.get(pc).copied().unwrap_or(0x00);
+            let op = self.code.get(pc).copied().unwrap_or(opcode::STOP);
             let (pops, _) = stack_io(op);
             if s.stack.len() < pops {
                 return Ok(self.halt(s));
@@ -569,15 +571,15 @@ impl Exec<'_> {
             let mut push: Option<TermId> = None;
             let t = &mut *self.terms;
             match op {
-                0x00 => return Ok(self.end(s, 1, 0, 0)),
-                0x01 => push = Some(t.bin(Bin::Add, args[0], args[1])),
-                0x02 => push = Some(t.bin(Bin::Mul, args[0], args[1])),
-                0x03 => push = Some(t.bin(Bin::Sub, args[0], args[1])),
-                0x04 => push = Some(t.bin(Bin::Div, args[0], args[1])),
-                0x05 => push = Some(t.bin(Bin::SDiv, args[0], args[1])),
-                0x06 => push = Some(t.bin(Bin::Mod, args[0], args[1])),
-                0x07 => push = Some(t.bin(Bin::SMod, args[0], args[1])),
-                0x08 | 0x09 => {
+                opcode::STOP => return Ok(self.end(s, 1, 0, 0)),
+                opcode::ADD => push = Some(t.bin(Bin::Add, args[0], args[1])),
+                opcode::MUL => push = Some(t.bin(Bin::Mul, args[0], args[1])),
+                opcode::SUB => push = Some(t.bin(Bin::Sub, args[0], args[1])),
+                opcode::DIV => push = Some(t.bin(Bin::Div, args[0], args[1])),
+                opcode::SDIV => push = Some(t.bin(Bin::SDiv, args[0], args[1])),
+                opcode::MOD => push = Some(t.bin(Bin::Mod, args[0], args[1])),
+                opcode::SMOD => push = Some(t.bin(Bin::SMod, args[0], args[1])),
+                opcode::ADDMOD | opcode::MULMOD => {
                     let c: Option<Vec<U256>> = args[..3].iter().map(|&a| t.as_const(a)).collect();
                     let Some(c) = c else {
                         return Err(ExecError::Unsupported {
@@ -586,14 +588,14 @@ impl Exec<'_> {
                             why: "ADDMOD/MULMOD on input-dependent operands",
                         });
                     };
-                    let v = if op == 0x08 {
+                    let v = if op == opcode::ADDMOD {
                         c[0].add_mod(c[1], c[2])
                     } else {
                         c[0].mul_mod(c[1], c[2])
                     };
                     push = Some(t.constant(v));
                 }
-                0x0a => {
+                opcode::EXP => {
                     push = Some(match (t.as_const(args[0]), t.as_const(args[1])) {
                         (Some(b), Some(e)) => t.constant(b.wrapping_pow(e)),
                         (Some(b), None) if b == U256::from(2u8) => {
@@ -623,7 +625,7 @@ impl Exec<'_> {
                         }
                     });
                 }
-                0x0b => {
+                opcode::SIGNEXTEND => {
                     let Some(b) = t.as_const(args[0]) else {
                         return Err(ExecError::Unsupported {
                             pc,
@@ -639,17 +641,17 @@ impl Exec<'_> {
                         t.bin(Bin::Sar, up, k)
                     });
                 }
-                0x10 => push = Some(t.bin(Bin::Lt, args[0], args[1])),
-                0x11 => push = Some(t.bin(Bin::Lt, args[1], args[0])),
-                0x12 => push = Some(t.bin(Bin::Slt, args[0], args[1])),
-                0x13 => push = Some(t.bin(Bin::Slt, args[1], args[0])),
-                0x14 => push = Some(t.bin(Bin::Eq, args[0], args[1])),
-                0x15 => push = Some(t.is_zero(args[0])),
-                0x16 => push = Some(t.bin(Bin::And, args[0], args[1])),
-                0x17 => push = Some(t.bin(Bin::Or, args[0], args[1])),
-                0x18 => push = Some(t.bin(Bin::Xor, args[0], args[1])),
-                0x19 => push = Some(t.not(args[0])),
-                0x1a => {
+                opcode::LT => push = Some(t.bin(Bin::Lt, args[0], args[1])),
+                opcode::GT => push = Some(t.bin(Bin::Lt, args[1], args[0])),
+                opcode::SLT => push = Some(t.bin(Bin::Slt, args[0], args[1])),
+                opcode::SGT => push = Some(t.bin(Bin::Slt, args[1], args[0])),
+                opcode::EQ => push = Some(t.bin(Bin::Eq, args[0], args[1])),
+                opcode::ISZERO => push = Some(t.is_zero(args[0])),
+                opcode::AND => push = Some(t.bin(Bin::And, args[0], args[1])),
+                opcode::OR => push = Some(t.bin(Bin::Or, args[0], args[1])),
+                opcode::XOR => push = Some(t.bin(Bin::Xor, args[0], args[1])),
+                opcode::NOT => push = Some(t.not(args[0])),
+                opcode::BYTE => {
                     // byte(i, x) = (x >> (248 - 8i)) & 0xff for i < 32, else 0.
                     let (i, x) = (args[0], args[1]);
                     let ff = t.small(0xff);
@@ -674,11 +676,11 @@ impl Exec<'_> {
                         }
                     });
                 }
-                0x1b => push = Some(t.bin(Bin::Shl, args[1], args[0])),
-                0x1c => push = Some(t.bin(Bin::Shr, args[1], args[0])),
-                0x1d => push = Some(t.bin(Bin::Sar, args[1], args[0])),
-                0x34 => push = Some(self.call.callvalue),
-                0x35 => {
+                opcode::SHL => push = Some(t.bin(Bin::Shl, args[1], args[0])),
+                opcode::SHR => push = Some(t.bin(Bin::Shr, args[1], args[0])),
+                opcode::SAR => push = Some(t.bin(Bin::Sar, args[1], args[0])),
+                opcode::CALLVALUE => push = Some(self.call.callvalue),
+                opcode::CALLDATALOAD => {
                     let off = match self.terms.as_const(args[0]) {
                         Some(v) => v.saturating_to::<usize>(),
                         None => {
@@ -693,8 +695,8 @@ impl Exec<'_> {
                         .collect();
                     push = Some(self.gather(&cells));
                 }
-                0x36 => push = Some(t.small(self.call.calldata.len() as u64)),
-                0x37 | 0x39 => {
+                opcode::CALLDATASIZE => push = Some(t.small(self.call.calldata.len() as u64)),
+                opcode::CALLDATACOPY | opcode::CODECOPY => {
                     let len = self.concrete(args[2], pc, "copy length")?;
                     let dest = self.touch(&mut s, args[0], len, pc)?;
                     let src = match self.terms.as_const(args[1]) {
@@ -708,7 +710,7 @@ impl Exec<'_> {
                     };
                     for k in 0..len {
                         let i = src.saturating_add(k);
-                        s.memory[dest + k] = if op == 0x37 {
+                        s.memory[dest + k] = if op == opcode::CALLDATACOPY {
                             self.calldata_byte(i)
                         } else {
                             let b = self.code.get(i).copied().unwrap_or(0);
@@ -719,15 +721,15 @@ impl Exec<'_> {
                         };
                     }
                 }
-                0x38 => push = Some(t.small(self.code.len() as u64)),
-                0x3d => push = Some(t.small(0)),
-                0x50 => {}
-                0x51 => {
+                opcode::CODESIZE => push = Some(t.small(self.code.len() as u64)),
+                opcode::RETURNDATASIZE => push = Some(t.small(0)),
+                opcode::POP => {}
+                opcode::MLOAD => {
                     let off = self.touch(&mut s, args[0], 32, pc)?;
                     let cells = s.memory[off..off + 32].to_vec();
                     push = Some(self.gather(&cells));
                 }
-                0x52 => {
+                opcode::MSTORE => {
                     let off = self.touch(&mut s, args[0], 32, pc)?;
                     for k in 0..32 {
                         s.memory[off + k] = Cell {
@@ -736,20 +738,20 @@ impl Exec<'_> {
                         };
                     }
                 }
-                0x53 => {
+                opcode::MSTORE8 => {
                     let off = self.touch(&mut s, args[0], 1, pc)?;
                     s.memory[off] = Cell {
                         term: args[1],
                         byte: 31,
                     };
                 }
-                0x56 | 0x57 => {
+                opcode::JUMP | opcode::JUMPI => {
                     let Some(target) = self.terms.as_const(args[0]) else {
                         return Err(ExecError::SymbolicJump { pc });
                     };
                     let target = target.saturating_to::<usize>();
                     let valid = self.jumpdests.contains(&target);
-                    if op == 0x56 {
+                    if op == opcode::JUMP {
                         if !valid {
                             return Ok(self.halt(s));
                         }
@@ -815,16 +817,16 @@ impl Exec<'_> {
                         }
                     }
                 }
-                0x20 if self.call.hashes_as_variables => {
+                opcode::KECCAK256 if self.call.hashes_as_variables => {
                     let len = self.concrete(args[1], pc, "hash length")?;
                     let off = self.touch(&mut s, args[0], len, pc)?;
                     let cells = s.memory[off..off + len].to_vec();
                     push = Some(self.hash_variable(&cells));
                 }
-                0x58 => push = Some(t.small(pc as u64)),
-                0x59 => push = Some(t.small(s.memory.len() as u64)),
-                0x5b => {}
-                0x5e => {
+                opcode::PC => push = Some(t.small(pc as u64)),
+                opcode::MSIZE => push = Some(t.small(s.memory.len() as u64)),
+                opcode::JUMPDEST => {}
+                opcode::MCOPY => {
                     let len = self.concrete(args[2], pc, "copy length")?;
                     if len > 0 {
                         let src = self.touch(&mut s, args[1], len, pc)?;
@@ -833,8 +835,8 @@ impl Exec<'_> {
                         s.memory[dest..dest + len].copy_from_slice(&cells);
                     }
                 }
-                0x5f => push = Some(t.small(0)),
-                0x60..=0x7f => {
+                opcode::PUSH0 => push = Some(t.small(0)),
+                opcode::PUSH1..=opcode::PUSH32 => {
                     let n = push_len(op);
                     let mut v = U256::ZERO;
                     for k in 0..n {
@@ -844,28 +846,28 @@ impl Exec<'_> {
                     push = Some(t.constant(v));
                     next_pc = pc + 1 + n;
                 }
-                0x80..=0x8f => {
-                    let n = usize::from(op - 0x7f);
+                opcode::DUP1..=opcode::DUP16 => {
+                    let n = usize::from(op - opcode::DUP1) + 1;
                     if s.stack.len() < n {
                         return Ok(self.halt(s));
                     }
                     push = Some(s.stack[s.stack.len() - n]);
                 }
-                0x90..=0x9f => {
-                    let n = usize::from(op - 0x8f);
+                opcode::SWAP1..=opcode::SWAP16 => {
+                    let n = usize::from(op - opcode::SWAP1) + 1;
                     let len = s.stack.len();
                     if len < n + 1 {
                         return Ok(self.halt(s));
                     }
                     s.stack.swap(len - 1, len - 1 - n);
                 }
-                0xf3 | 0xfd => {
+                opcode::RETURN | opcode::REVERT => {
                     let len = self.concrete(args[1], pc, "return data size")?;
                     let off = self.touch(&mut s, args[0], len, pc)?;
-                    let success = u64::from(op == 0xf3);
+                    let success = u64::from(op == opcode::RETURN);
                     return Ok(self.end(s, success, off, len));
                 }
-                0xfe => return Ok(self.halt(s)),
+                opcode::INVALID => return Ok(self.halt(s)),
                 _ => {
                     return Err(ExecError::Unsupported {
                         pc,
@@ -881,7 +883,7 @@ impl Exec<'_> {
                 s.stack.push(v);
             }
             s.pc = next_pc;
-            if matches!(op, 0x56 | 0x57) {
+            if matches!(op, opcode::JUMP | opcode::JUMPI) {
                 return Ok(Next::Continue(s));
             }
         }
@@ -984,25 +986,37 @@ impl Exec<'_> {
 /// check their own depth.
 fn stack_io(op: u8) -> (usize, usize) {
     match op {
-        0x01..=0x07 | 0x0a | 0x0b | 0x10..=0x14 | 0x16..=0x18 | 0x1a..=0x1d | 0x20 => (2, 1),
-        0x08 | 0x09 => (3, 1),
-        0x15 | 0x19 | 0x35 | 0x51 => (1, 1),
-        0x37 | 0x39 | 0x5e => (3, 0),
-        0x50 | 0x56 => (1, 0),
-        0x52 | 0x53 | 0x57 | 0xf3 | 0xfd => (2, 0),
+        opcode::ADD..=opcode::SMOD
+        | opcode::EXP
+        | opcode::SIGNEXTEND
+        | opcode::LT..=opcode::EQ
+        | opcode::AND..=opcode::XOR
+        | opcode::BYTE..=opcode::SAR
+        | opcode::KECCAK256 => (2, 1),
+        opcode::ADDMOD | opcode::MULMOD => (3, 1),
+        opcode::ISZERO | opcode::NOT | opcode::CALLDATALOAD | opcode::MLOAD => (1, 1),
+        opcode::CALLDATACOPY | opcode::CODECOPY | opcode::MCOPY => (3, 0),
+        opcode::POP | opcode::JUMP => (1, 0),
+        opcode::MSTORE | opcode::MSTORE8 | opcode::JUMPI | opcode::RETURN | opcode::REVERT => {
+            (2, 0)
+        }
         _ => (0, 0),
     }
 }
 
 fn unsupported_reason(op: u8) -> &'static str {
     match op {
-        0x20 => "KECCAK256 is not modeled",
-        0x30..=0x33 | 0x3a..=0x3c | 0x3f..=0x4a => "environment and block values are not modeled",
-        0x3e => "RETURNDATACOPY is not modeled",
-        0x54 | 0x55 | 0x5c | 0x5d => "storage is not modeled",
-        0x5a => "GAS is not modeled (the result would depend on the gas supplied)",
-        0xa0..=0xa4 => "logs are not modeled",
-        0xf0..=0xff => "calls, creates and self-destruct are not modeled",
+        opcode::KECCAK256 => "KECCAK256 is not modeled",
+        opcode::ADDRESS..=opcode::CALLER
+        | opcode::GASPRICE..=opcode::EXTCODECOPY
+        | opcode::EXTCODEHASH..=opcode::BLOBBASEFEE => {
+            "environment and block values are not modeled"
+        }
+        opcode::RETURNDATACOPY => "RETURNDATACOPY is not modeled",
+        opcode::SLOAD | opcode::SSTORE | opcode::TLOAD | opcode::TSTORE => "storage is not modeled",
+        opcode::GAS => "GAS is not modeled (the result would depend on the gas supplied)",
+        opcode::LOG0..=opcode::LOG4 => "logs are not modeled",
+        opcode::CREATE..=opcode::SELFDESTRUCT => "calls, creates and self-destruct are not modeled",
         _ => "undefined opcode",
     }
 }

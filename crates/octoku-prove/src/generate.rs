@@ -34,10 +34,10 @@ use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::{Machine, RawOutcome};
 
+use crate::engine::{self, ProveError, QueryDir, deployer};
 use crate::exec::{self, Call, Guided, Limits, Outcome};
-use crate::prove::{ProveError, deployer};
 use crate::smt;
-use crate::solver::{self, Answer, Solver};
+use crate::solver::{Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
 
 /// Digits the fill places.
@@ -460,29 +460,18 @@ pub fn prove_patterns(
     let seed = terms.var("seed");
     let ref_call = Call::abi(&mut terms, reference.selector, &[seed]);
     let imp_call = Call::abi(&mut terms, implementation.selector, &[seed]).hashes_as_variables();
-    let mut machine = Machine::new().map_err(|e| ProveError::Evm(e.to_string()))?;
+    let mut machine = Machine::new()?;
     let deploy = |machine: &mut Machine, code: &[u8]| -> Result<Address, ProveError> {
-        Ok(machine
-            .deploy(&deployer(code))
-            .map_err(|e| ProveError::Evm(e.to_string()))?
-            .0)
+        Ok(machine.deploy(&deployer(code))?.0)
     };
     let addresses = [
         deploy(&mut machine, reference.code)?,
         deploy(&mut machine, implementation.code)?,
     ];
-    let _lock = solver::query_dir(query).map_err(ProveError::Io)?;
+    let mut queries = QueryDir::open(query)?;
     // Queries of an earlier run (perhaps of a wider class) would be mistaken
     // for this run's.
-    let stale = std::fs::read_dir(query)
-        .map_err(|e| ProveError::Io(format!("cannot read {}: {e}", query.display())))?;
-    for entry in stale.flatten() {
-        let path = entry.path();
-        if path.extension().is_some_and(|x| x == "smt2") {
-            std::fs::remove_file(&path)
-                .map_err(|e| ProveError::Io(format!("cannot remove {}: {e}", path.display())))?;
-        }
-    }
+    queries.clear("smt2")?;
 
     let mut exec_time = Duration::ZERO;
     let mut run = |terms: &mut Terms,
@@ -578,18 +567,13 @@ pub fn prove_patterns(
                     ),
                 ];
                 let text = smt::nonzero_query(&terms, lemma, &header);
-                let path = query.join(format!("lemma-t{}.smt2", x.index()));
-                std::fs::write(&path, &text)
-                    .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", path.display())))?;
-                lemma_files.push(path);
+                lemma_files.push(queries.write(&format!("lemma-t{}.smt2", x.index()), &text)?);
                 lemma_parts.push((x, v, ranges));
             }
         }
         if !lemma_files.is_empty() {
             let began = Instant::now();
-            let answers = solver
-                .solve_batch(&lemma_files)
-                .map_err(ProveError::Solver)?;
+            let answers = solver.solve_batch(&lemma_files)?;
             solve_time += began.elapsed();
             for ((x, v, ranges), solved) in lemma_parts.into_iter().zip(answers) {
                 check_time += solved.check;
@@ -629,14 +613,11 @@ pub fn prove_patterns(
                 ),
             ];
             let text = smt::nonzero_query(&terms, claim, &header);
-            let path = query.join(format!("{}.smt2", p.pattern.name()));
             p.query_bytes = text.len();
-            std::fs::write(&path, &text)
-                .map_err(|e| ProveError::Io(format!("cannot write {}: {e}", path.display())))?;
-            files.push(path);
+            files.push(queries.write(&format!("{}.smt2", p.pattern.name()), &text)?);
         }
         let began = Instant::now();
-        let answers = solver.solve_batch(&files).map_err(ProveError::Solver)?;
+        let answers = solver.solve_batch(&files)?;
         solve_time += began.elapsed();
         for (&k, solved) in open.iter().zip(answers) {
             solver_name.clone_from(&solved.solver);
@@ -660,12 +641,8 @@ pub fn prove_patterns(
                         )));
                     }
                     let runs = [
-                        machine
-                            .call_raw(addresses[0], calldata(reference.selector, s))
-                            .map_err(|e| ProveError::Evm(e.to_string()))?,
-                        machine
-                            .call_raw(addresses[1], calldata(implementation.selector, s))
-                            .map_err(|e| ProveError::Evm(e.to_string()))?,
+                        machine.call_raw(addresses[0], calldata(reference.selector, s))?,
+                        machine.call_raw(addresses[1], calldata(implementation.selector, s))?,
                     ];
                     if differ(&runs[0], &runs[1], compare) {
                         p.result = Some(CaseResult::Counterexample(s));
@@ -686,7 +663,7 @@ pub fn prove_patterns(
                     let r = run(&mut terms, reference, &ref_call, s, "reference")?;
                     let i = run(&mut terms, implementation, &imp_call, s, "implementation")?;
                     for (g, run) in [(&r, &runs[0]), (&i, &runs[1])] {
-                        let got = evaluate(&terms, &g.outcome, &g.values);
+                        let got = engine::evaluate(&terms, &g.outcome, &g.values);
                         if got.0 != run.success || got.1 != run.output.as_ref() {
                             return Err(ProveError::Unsound(format!(
                                 "the path terms of seed {s:#x} disagree with revm"
@@ -1001,19 +978,4 @@ pub fn calldata(selector: [u8; 4], seed: U256) -> Bytes {
 pub fn selector(signature: &str) -> [u8; 4] {
     let h = keccak256(signature.as_bytes());
     [h[0], h[1], h[2], h[3]]
-}
-
-/// An outcome's terms evaluated at `values`, in revm's form.
-fn evaluate(terms: &Terms, o: &Outcome, values: &[U256]) -> (bool, Vec<u8>) {
-    let mut memo = Default::default();
-    let success = !terms.eval_memo(o.success, values, &mut memo).is_zero();
-    let len = terms
-        .eval_memo(o.len, values, &mut memo)
-        .saturating_to::<usize>();
-    let mut data = Vec::new();
-    for &w in &o.words {
-        data.extend_from_slice(&terms.eval_memo(w, values, &mut memo).to_be_bytes::<32>());
-    }
-    data.truncate(len);
-    (success, data)
 }

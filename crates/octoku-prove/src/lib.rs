@@ -1,5 +1,9 @@
 //! Proofs about the octoku contracts from their compiled runtime bytecode.
 //!
+//! [`engine`] proves two runtime codes equal on one call shape; the 8×8
+//! verify ([`prove`]), the 9×9 validators ([`classic9`]) and generate
+//! ([`generate`]) are drivers on top of it.
+//!
 //! [`exec`] runs a contract's bytecode symbolically on calldata whose
 //! arguments are free 256-bit variables and returns the call's outcome as
 //! bit-vector terms ([`term`]); [`smt`] writes the question "can two outcomes
@@ -8,6 +12,7 @@
 //! inputs that are replayed on the real contracts in revm.
 
 pub mod classic9;
+pub mod engine;
 pub mod exec;
 pub mod generate;
 pub mod prove;

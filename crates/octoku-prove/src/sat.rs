@@ -119,6 +119,42 @@ pub fn query(start: &Cells, exclude: &[Cells]) -> String {
     out
 }
 
+/// Why `solve` found no answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SatError {
+    /// The board does not have its geometry's cell count.
+    #[error("the board has {cells} cells, a {size}x{size} board has {expected}")]
+    Cells {
+        /// Cells given.
+        cells: usize,
+        /// The board's side.
+        size: usize,
+        /// Cells it has.
+        expected: usize,
+    },
+    /// A given above the largest digit.
+    #[error("a given is {given}, above the largest digit {largest}")]
+    Given {
+        /// The given.
+        given: u8,
+        /// The largest digit.
+        largest: usize,
+    },
+    /// The query directory or a query could not be made or written.
+    #[error(transparent)]
+    Query(#[from] crate::engine::ProveError),
+    /// The solver could not be run.
+    #[error(transparent)]
+    Solver(#[from] solver::SolverError),
+    /// The solver gave up.
+    #[error("the solver answered unknown")]
+    Unknown,
+    /// A model that is not a solution keeping the givens.
+    #[error("solver bug: its model is not a solution keeping the givens: {0:?}")]
+    NotASolution(Vec<u8>),
+}
+
 /// Up to `limit` solutions of `start` (limit >= 1), each query written to
 /// `dir` (created if missing) and decided by the pinned solver. `complete`
 /// is true when fewer than `limit` exist, or exactly the ones found.
@@ -127,24 +163,22 @@ pub fn solve(
     limit: usize,
     dir: &Path,
     solver: &Solver,
-) -> Result<SatSolutions, String> {
+) -> Result<SatSolutions, SatError> {
     let g = start.geometry;
     if start.values.len() != g.cell_count() {
-        return Err(format!(
-            "the board has {} cells, a {}x{} board has {}",
-            start.values.len(),
-            g.size(),
-            g.size(),
-            g.cell_count()
-        ));
+        return Err(SatError::Cells {
+            cells: start.values.len(),
+            size: g.size(),
+            expected: g.cell_count(),
+        });
     }
     if let Some(&v) = start.values.iter().find(|&&v| usize::from(v) > g.size()) {
-        return Err(format!(
-            "a given is {v}, above the largest digit {}",
-            g.size()
-        ));
+        return Err(SatError::Given {
+            given: v,
+            largest: g.size(),
+        });
     }
-    let _lock = solver::query_dir(dir)?;
+    let mut queries = crate::engine::QueryDir::open(dir)?;
     let mut result = SatSolutions {
         solutions: Vec::new(),
         complete: false,
@@ -155,8 +189,7 @@ pub fn solve(
     // Each call finds one more solution or proves there is none.
     while result.solutions.len() < limit {
         let text = query(start, &result.solutions);
-        let path = dir.join(format!("solve-{}.smt2", result.calls));
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let path = queries.write(&format!("solve-{}.smt2", result.calls), &text)?;
         let solved = solver.solve(&path)?;
         result.calls += 1;
         result.solver_time += solved.check;
@@ -166,7 +199,7 @@ pub fn solve(
                 result.complete = true;
                 break;
             }
-            Answer::Unknown => return Err("the solver answered unknown".into()),
+            Answer::Unknown => return Err(SatError::Unknown),
             Answer::Sat(values) => {
                 let mut board = vec![0u8; g.cell_count()];
                 for (name, value) in values {
@@ -186,10 +219,7 @@ pub fn solve(
                     values: board,
                 };
                 if !is_solution(start, &found) {
-                    return Err(format!(
-                        "solver bug: its model is not a solution keeping the givens: {:?}",
-                        found.values
-                    ));
+                    return Err(SatError::NotASolution(found.values));
                 }
                 result.solutions.push(found);
             }

@@ -72,23 +72,129 @@ pub struct Solved {
 }
 
 /// Why no solver can be chosen.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// A setting is malformed (the CLI's bad input).
+    #[error("{0}")]
     Input(String),
     /// No solver is installed where octoku looks.
+    #[error("{0}")]
     Missing(String),
 }
 
-impl std::fmt::Display for SetupError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SetupError::Input(m) | SetupError::Missing(m) => f.write_str(m),
-        }
-    }
+/// Why a solver run gave no answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolverError {
+    /// The solver process could not be started or waited for.
+    #[error("cannot run {program}: {error}")]
+    Start {
+        /// The program.
+        program: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// A query, or the copy a solver command reads, could not be read or
+    /// written.
+    #[error("{what} {}: {error}", path.display())]
+    File {
+        /// What was being done.
+        what: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// A temporary directory could not be made.
+    #[error("cannot create a temporary directory{purpose}: {error}")]
+    TempDir {
+        /// What it was for (` for the queries`, or nothing).
+        purpose: &'static str,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The pinned solver ran past its bound and was stopped.
+    #[error("the solver ran past {seconds:.0} s on a batch of {files} files and was stopped")]
+    Overran {
+        /// The bound in seconds.
+        seconds: f64,
+        /// Files in the batch.
+        files: usize,
+    },
+    /// The pinned solver exited with a failure.
+    #[error("the solver ({program}) failed on a batch of {files} files ({status}): {stderr}")]
+    Failed {
+        /// The Python it ran in.
+        program: String,
+        /// Files in the batch.
+        files: usize,
+        /// Its exit status.
+        status: std::process::ExitStatus,
+        /// The first line of its standard error.
+        stderr: String,
+    },
+    /// The pinned solver answered fewer files than it was given.
+    #[error("the solver answered {answered} of {files} files")]
+    Short {
+        /// Files answered.
+        answered: usize,
+        /// Files given.
+        files: usize,
+    },
+    /// The pinned solver's output is not an answer.
+    #[error(transparent)]
+    Pinned(Malformed),
+    /// A solver command's output is not an answer.
+    #[error("{solver} on {}: {error}{}", path.display(), if stderr.is_empty() { String::new() } else { format!(" (stderr: {stderr})") })]
+    Command {
+        /// The command as given.
+        solver: String,
+        /// The query.
+        path: PathBuf,
+        /// What is wrong with the output.
+        error: Malformed,
+        /// The first line of its standard error.
+        stderr: String,
+    },
+    /// A thread running a solver panicked.
+    #[error("a solver thread panicked")]
+    Panicked,
 }
 
-impl std::error::Error for SetupError {}
+/// A solver's output that is not an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Malformed {
+    /// A `value` line of the pinned script without a name and a value.
+    #[error("malformed solver line: {0}")]
+    Line(String),
+    /// A `value` line whose value is not hex.
+    #[error("malformed value in solver line {line:?}: {error}")]
+    Value {
+        /// The line.
+        line: String,
+        /// Why.
+        error: alloy_primitives::ruint::ParseError,
+    },
+    /// The pinned script printed no `result` line.
+    #[error("the solver printed no result: {0}")]
+    NoResult(String),
+    /// No line reads sat, unsat or unknown.
+    #[error("no sat, unsat or unknown on standard output (it began {0:?})")]
+    NoAnswer(String),
+    /// A get-value pair whose name is a list.
+    #[error("a get-value name is a list")]
+    ListName,
+    /// A get-value answer that is not a list of pairs.
+    #[error("a get-value answer is not a list of (name value) pairs")]
+    NotPairs,
+    /// Something other than the get-value list after sat.
+    #[error("expected the get-value list after sat, found {0:?}")]
+    NoValues(String),
+    /// A value that is not a bit-vector literal.
+    #[error("cannot read the bit-vector value {0}")]
+    BadValue(String),
+}
 
 /// How a solver is run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,12 +349,15 @@ impl Solver {
     }
 
     /// Decides the SMT-LIB2 file at `path` within the time limit.
-    pub fn solve(&self, path: &Path) -> Result<Solved, String> {
+    pub fn solve(&self, path: &Path) -> Result<Solved, SolverError> {
         let began = Instant::now();
         let solved = self
             .solve_batch(&[path.to_path_buf()])?
             .pop()
-            .ok_or("the solver gave no answer")?;
+            .ok_or(SolverError::Short {
+                answered: 0,
+                files: 1,
+            })?;
         Ok(Solved {
             wall: began.elapsed(),
             ..solved
@@ -258,7 +367,7 @@ impl Solver {
     /// Decides the files at `paths` one after the other, each within the
     /// time limit; the answers come in the order of `paths`, each one's
     /// `wall` its check time (the pinned solver's start-up is shared).
-    pub fn solve_batch(&self, paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
+    pub fn solve_batch(&self, paths: &[PathBuf]) -> Result<Vec<Solved>, SolverError> {
         if paths.is_empty() {
             return Ok(Vec::new());
         }
@@ -275,7 +384,7 @@ impl Solver {
         }
     }
 
-    fn pinned_batch(&self, python: &Path, paths: &[PathBuf]) -> Result<Vec<Solved>, String> {
+    fn pinned_batch(&self, python: &Path, paths: &[PathBuf]) -> Result<Vec<Solved>, SolverError> {
         let mut command = Command::new(python);
         // -I: isolated (no PYTHON* variables, no user site, no script dir).
         command
@@ -285,22 +394,21 @@ impl Solver {
         // The script enforces the limit per check; this bound catches a
         // solver that does not honour it.
         let slack = (self.limit + Duration::from_secs(60)) * paths.len() as u32;
-        let ran =
-            run(command, slack).map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-        let status = ran.status.ok_or_else(|| {
-            format!(
-                "the solver ran past {:.0} s on a batch of {} files and was stopped",
-                slack.as_secs_f64(),
-                paths.len()
-            )
+        let ran = run(command, slack).map_err(|error| SolverError::Start {
+            program: python.display().to_string(),
+            error,
+        })?;
+        let status = ran.status.ok_or(SolverError::Overran {
+            seconds: slack.as_secs_f64(),
+            files: paths.len(),
         })?;
         if !status.success() {
-            return Err(format!(
-                "the solver ({}) failed on a batch of {} files ({status}): {}",
-                python.display(),
-                paths.len(),
-                first_line(&ran.stderr)
-            ));
+            return Err(SolverError::Failed {
+                program: python.display().to_string(),
+                files: paths.len(),
+                status,
+                stderr: first_line(&ran.stderr).to_string(),
+            });
         }
         let mut blocks: Vec<String> = Vec::new();
         for line in ran.stdout.lines() {
@@ -312,16 +420,15 @@ impl Solver {
             }
         }
         if blocks.len() != paths.len() {
-            return Err(format!(
-                "the solver answered {} of {} files",
-                blocks.len(),
-                paths.len()
-            ));
+            return Err(SolverError::Short {
+                answered: blocks.len(),
+                files: paths.len(),
+            });
         }
         blocks
             .iter()
             .map(|b| {
-                let solved = parse_pinned(b)?;
+                let solved = parse_pinned(b).map_err(SolverError::Pinned)?;
                 Ok(Solved {
                     wall: solved.check,
                     ..solved
@@ -336,35 +443,37 @@ impl Solver {
         args: &[String],
         text: &str,
         path: &Path,
-    ) -> Result<Solved, String> {
-        let query = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    ) -> Result<Solved, SolverError> {
+        let file = |what, path: &Path| {
+            let path = path.to_path_buf();
+            move |error| SolverError::File { what, path, error }
+        };
+        let query = std::fs::read_to_string(path).map_err(file("cannot read", path))?;
         let vars = declared_bitvectors(&query);
         let dir = tempfile::Builder::new()
             .prefix("octoku-solver-")
             .tempdir()
-            .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+            .map_err(|error| SolverError::TempDir { purpose: "", error })?;
         let copy = dir
             .path()
             .join(path.file_name().unwrap_or("query.smt2".as_ref()));
         std::fs::write(&copy, with_model_request(&query, &vars))
-            .map_err(|e| format!("cannot write {}: {e}", copy.display()))?;
+            .map_err(file("cannot write", &copy))?;
         let mut command = Command::new(program);
         command.args(args).arg(&copy);
         let began = Instant::now();
-        let ran = run(command, self.limit).map_err(|e| format!("cannot run {program}: {e}"))?;
+        let ran = run(command, self.limit).map_err(|error| SolverError::Start {
+            program: program.to_string(),
+            error,
+        })?;
         let wall = began.elapsed();
         let answer = match ran.status {
             None => Answer::Unknown,
-            Some(_) => parse_command_answer(&ran.stdout).map_err(|e| {
-                format!(
-                    "{text} on {}: {e}{}",
-                    path.display(),
-                    match first_line(&ran.stderr) {
-                        "" => String::new(),
-                        line => format!(" (stderr: {line})"),
-                    }
-                )
+            Some(_) => parse_command_answer(&ran.stdout).map_err(|error| SolverError::Command {
+                solver: text.to_string(),
+                path: path.to_path_buf(),
+                error,
+                stderr: first_line(&ran.stderr).to_string(),
             })?,
         };
         Ok(Solved {
@@ -492,7 +601,7 @@ fn with_model_request(query: &str, vars: &[String]) -> String {
 }
 
 /// The answer in the lines the pinned solver's script prints.
-fn parse_pinned(text: &str) -> Result<Solved, String> {
+fn parse_pinned(text: &str) -> Result<Solved, Malformed> {
     let mut solver = String::new();
     let mut result = None;
     let mut check = Duration::ZERO;
@@ -511,10 +620,12 @@ fn parse_pinned(text: &str) -> Result<Solved, String> {
             }
             Some("value") => {
                 let (Some(name), Some(hex)) = (words.next(), words.next()) else {
-                    return Err(format!("malformed solver line: {line}"));
+                    return Err(Malformed::Line(line.to_string()));
                 };
-                let value = U256::from_str_radix(hex, 16)
-                    .map_err(|e| format!("malformed value in solver line {line:?}: {e}"))?;
+                let value = U256::from_str_radix(hex, 16).map_err(|error| Malformed::Value {
+                    line: line.to_string(),
+                    error,
+                })?;
                 values.push((name.to_string(), value));
             }
             _ => {}
@@ -524,7 +635,7 @@ fn parse_pinned(text: &str) -> Result<Solved, String> {
         Some("unsat") => Answer::Unsat,
         Some("sat") => Answer::Sat(values),
         Some("unknown") => Answer::Unknown,
-        _ => return Err(format!("the solver printed no result: {text}")),
+        _ => return Err(Malformed::NoResult(text.to_string())),
     };
     Ok(Solved {
         answer,
@@ -536,17 +647,14 @@ fn parse_pinned(text: &str) -> Result<Solved, String> {
 
 /// The answer of a solver command: the first line that is a result, then
 /// (when sat) the `get-value` list after it.
-fn parse_command_answer(stdout: &str) -> Result<Answer, String> {
+fn parse_command_answer(stdout: &str) -> Result<Answer, Malformed> {
     let mut rest = stdout;
     let result = loop {
         let Some((line, tail)) = rest
             .split_once('\n')
             .or((!rest.is_empty()).then_some((rest, "")))
         else {
-            return Err(format!(
-                "no sat, unsat or unknown on standard output (it began {:?})",
-                stdout.chars().take(80).collect::<String>()
-            ));
+            return Err(Malformed::NoAnswer(stdout.chars().take(80).collect()));
         };
         rest = tail;
         match line.trim() {
@@ -565,25 +673,23 @@ fn parse_command_answer(stdout: &str) -> Result<Answer, String> {
                 Expr::List(p) if p.len() == 2 => {
                     let name = match &p[0] {
                         Expr::Atom(a) => a.trim_matches('|').to_string(),
-                        Expr::List(_) => return Err("a get-value name is a list".to_string()),
+                        Expr::List(_) => return Err(Malformed::ListName),
                     };
                     Ok((name, value_of(&p[1])?))
                 }
-                _ => Err("a get-value answer is not a list of (name value) pairs".to_string()),
+                _ => Err(Malformed::NotPairs),
             })
             .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
         Some(Expr::Atom(a)) => {
-            return Err(format!(
-                "expected the get-value list after sat, found {a:?}"
-            ));
+            return Err(Malformed::NoValues(a));
         }
     };
     Ok(Answer::Sat(values))
 }
 
 /// A bit-vector value: `#xHEX`, `#bBITS` or `(_ bvDECIMAL WIDTH)`.
-fn value_of(e: &Expr) -> Result<U256, String> {
+fn value_of(e: &Expr) -> Result<U256, Malformed> {
     let parsed = match e {
         Expr::Atom(a) if a.starts_with("#x") => U256::from_str_radix(&a[2..], 16).ok(),
         Expr::Atom(a) if a.starts_with("#b") => U256::from_str_radix(&a[2..], 2).ok(),
@@ -593,7 +699,7 @@ fn value_of(e: &Expr) -> Result<U256, String> {
         },
         _ => None,
     };
-    parsed.ok_or_else(|| format!("cannot read the bit-vector value {e:?}"))
+    parsed.ok_or_else(|| Malformed::BadValue(format!("{e:?}")))
 }
 
 /// An s-expression of a solver's answer.
@@ -671,30 +777,15 @@ impl<'a> Tokens<'a> {
 
 /// A new private directory for a run's query files, kept after the run:
 /// `<temp>/octoku-<what>-XXXXXX` (mode 0700).
-pub fn new_query_dir(what: &str) -> Result<PathBuf, String> {
+pub fn new_query_dir(what: &str) -> Result<PathBuf, SolverError> {
     tempfile::Builder::new()
         .prefix(&format!("octoku-{what}-"))
         .tempdir()
         .map(tempfile::TempDir::keep)
-        .map_err(|e| format!("cannot create a temporary directory for the queries: {e}"))
-}
-
-/// The directory `dir` for a run's query files, created, with an exclusive
-/// lock on `<dir>/.lock` held until the returned file is dropped: a second
-/// octoku proving into the same directory waits instead of overwriting (or
-/// clearing) files the first one's solver is reading.
-pub fn query_dir(dir: &Path) -> Result<std::fs::File, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let lock = dir.join(".lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock)
-        .map_err(|e| format!("cannot open the lock {}: {e}", lock.display()))?;
-    file.lock()
-        .map_err(|e| format!("cannot lock {}: {e}", lock.display()))?;
-    Ok(file)
+        .map_err(|error| SolverError::TempDir {
+            purpose: " for the queries",
+            error,
+        })
 }
 
 #[cfg(test)]

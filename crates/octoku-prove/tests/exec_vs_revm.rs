@@ -4,8 +4,9 @@
 
 use octoku_core::U256;
 use octoku_evm::Machine;
+use octoku_prove::engine::evaluate;
 use octoku_prove::exec::{self, Call, ExecError, Limits, Outcome, Stats};
-use octoku_prove::prove::{VERIFY_SELECTOR, deployer, evaluate, verify_calldata, verify_terms};
+use octoku_prove::prove::{VERIFY_SELECTOR, deployer, verify_calldata, verify_terms};
 use octoku_prove::term::Terms;
 use proptest::prelude::*;
 
@@ -148,7 +149,7 @@ proptest! {
             let lab = guard.get_or_insert_with(lab);
             for (name, terms, outcome, address) in &lab.cases {
                 let run = lab.machine.call_raw(*address, verify_calldata(x, y)).expect("revm call");
-                let (success, data) = evaluate(terms, outcome, x, y);
+                let (success, data) = evaluate(terms, outcome, &[x, y]);
                 prop_assert_eq!(
                     (success, data.as_slice()),
                     (run.success, run.output.as_ref()),
@@ -186,7 +187,7 @@ fn sequential_branches_that_rejoin_are_merged() {
         let run = machine
             .call_raw(address, verify_calldata(x, U256::ZERO))
             .unwrap();
-        let (success, data) = evaluate(&terms, &outcome, x, U256::ZERO);
+        let (success, data) = evaluate(&terms, &outcome, &[x, U256::ZERO]);
         assert_eq!(
             (success, data.as_slice()),
             (run.success, run.output.as_ref())

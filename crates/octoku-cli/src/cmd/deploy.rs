@@ -8,7 +8,7 @@ use octoku_evm::{
     chain::{
         self, Receipt,
         arena::{ArenaDeployment, deploy_with_arena},
-        deployments::{Deployment, DeploymentsFile},
+        deployments::{Deployment, DeploymentsFile, RecordedPuzzle},
     },
 };
 use serde::Serialize;
@@ -105,28 +105,14 @@ pub struct Args {
     target: TargetArgs,
 }
 
-/// `octoku deploy --artifact/--bytecode/--contract --json`: the author's
-/// puzzle and its arena (not recorded: the record names a built-in kind).
-#[derive(Debug, Serialize)]
-struct DeployedOwn<'a> {
-    chain: &'a str,
-    chain_id: u64,
-    puzzle: String,
-    #[serde(serialize_with = "output::checksum")]
-    puzzle_address: Address,
-    #[serde(serialize_with = "output::checksum")]
-    arena: Address,
-    puzzle_tx: Tx,
-    arena_tx: Tx,
-}
-
 /// `octoku deploy --puzzle classic9 --json` (or `--size 9`): the 9×9
 /// validator deployed (no arena, nothing recorded).
 #[derive(Debug, Serialize)]
 struct DeployedValidator<'a> {
     chain: &'a str,
     chain_id: u64,
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's validator's.
+    puzzle: String,
     size: u8,
     #[serde(serialize_with = "output::checksum")]
     puzzle_address: Address,
@@ -152,15 +138,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (DeployTarget::Classic9, _) | (_, Some(9)) => return deploy_classic9(&args, kind),
         _ => {}
     }
-    if let Some(code) = args.target.code()? {
-        return deploy_own(&args, code);
-    }
+    // The author's contract by its creation code, else the built-in `kind`.
+    let (initcode, recorded) = match args.target.code()? {
+        Some(code) => {
+            let (initcode, label) = own_initcode(code)?;
+            (initcode, RecordedPuzzle::Own(label))
+        }
+        None => (kind.artifact().initcode.to_vec(), kind.into()),
+    };
     let (mut opened, chain_id) = open_to_send(&args)?;
     // Refuses a deployments file of another chain before spending gas.
     let earlier = recorded_deployments(&mut opened)?.len();
-    let deployed = deploy_with_arena(&mut opened.chain, kind.artifact().initcode.to_vec().into())
-        .map_err(chain_error)?;
-    let record = deployed.record(kind);
+    let deployed = deploy_with_arena(&mut opened.chain, initcode.into()).map_err(chain_error)?;
+    let record = deployed.record(recorded);
     // Written only now, after both receipts; added to the earlier ones.
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
@@ -184,7 +174,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })?;
     } else {
         outln!("deployer  {}", deployed.deployer)?;
-        print_deployed(&deployed, kind.label())?;
+        print_deployed(&deployed, &record.puzzle.to_string())?;
         outln!("recorded  {}", written.display())?;
         if earlier > 0 {
             outln!(
@@ -219,35 +209,29 @@ fn deploy_to_curta(
     curta::deploy(&args.chain, &args.tx, curta, token, source, args.json)
 }
 
-/// The author's puzzle (its creation code) and an arena for it; nothing is
-/// recorded, so board, play and submit take the printed --arena.
-fn deploy_own(args: &Args, code: octoku_evm::Code) -> Result<ExitCode, CliError> {
-    let initcode = code.initcode.clone().ok_or_else(|| {
-        CliError::Input(format!(
+/// The author's creation code and label (`--artifact`, `--bytecode`,
+/// `--contract`); code read from a chain has none to deploy.
+fn own_initcode(code: octoku_evm::Code) -> Result<(Vec<u8>, String), CliError> {
+    match code.initcode {
+        Some(initcode) => Ok((initcode, code.label)),
+        None => Err(CliError::Input(format!(
             "{}: no creation code to deploy; expected an artifact with bytecode or --bytecode",
             code.label
-        ))
-    })?;
-    let (mut opened, chain_id) = open_to_send(args)?;
-    let deployed = deploy_with_arena(&mut opened.chain, initcode.into()).map_err(chain_error)?;
-    if args.json {
-        print_json(&DeployedOwn {
-            chain: &opened.label,
-            chain_id,
-            puzzle: code.label,
-            puzzle_address: deployed.puzzle_address,
-            arena: deployed.arena_address,
-            puzzle_tx: Tx::from(&deployed.puzzle),
-            arena_tx: Tx::from(&deployed.arena),
-        })?;
-    } else {
-        print_deployed(&deployed, &code.label)?;
-        outln!(
-            "not recorded: pass --arena {} to board, play and submit",
-            deployed.arena_address
-        )?;
+        ))),
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// Opens the chain to send, with the transaction flags; prints which chain
+/// (text output) and returns its id.
+fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
+    let mut opened = args
+        .chain
+        .open_with(KeyUse::Send, true, args.tx.options()?)?;
+    if !args.json {
+        outln!("chain     {}", opened.label)?;
+    }
+    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
+    Ok((opened, chain_id))
 }
 
 /// The text lines of a puzzle and its arena: address, block, gas, transaction.
@@ -270,19 +254,6 @@ fn print_deployed(deployed: &ArenaDeployment, label: &str) -> Result<(), CliErro
     Ok(())
 }
 
-/// Opens the chain to send, with the transaction flags; prints which chain
-/// (text output) and returns its id.
-fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
-    let mut opened = args
-        .chain
-        .open_with(KeyUse::Send, true, args.tx.options()?)?;
-    if !args.json {
-        outln!("chain     {}", opened.label)?;
-    }
-    let chain_id = opened.chain.chain_id().map_err(chain_error)?;
-    Ok((opened, chain_id))
-}
-
 fn created(receipt: &Receipt) -> Result<Address, CliError> {
     receipt.contract_address.ok_or_else(|| {
         CliError::Chain(format!(
@@ -295,29 +266,33 @@ fn created(receipt: &Receipt) -> Result<Address, CliError> {
 /// `--puzzle classic9` or `--size 9`: deploys the 9×9 validator of `kind`;
 /// prints its address and deployment gas.
 fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
-    let artifact = kind.classic9_artifact().ok_or_else(|| {
-        CliError::Input(format!(
-            "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
-        ))
-    })?;
+    // The author's validator (--artifact, --bytecode, --contract), else kind's.
+    let (initcode, label) = match args.target.code()? {
+        Some(code) => own_initcode(code)?,
+        None => {
+            let artifact = kind.classic9_artifact().ok_or_else(|| {
+                CliError::Input(format!(
+                    "--size 9 --puzzle {kind}: there is no 9x9 validator of it; expected reference or golf (or --puzzle classic9)"
+                ))
+            })?;
+            (artifact.initcode.to_vec(), kind.label().to_string())
+        }
+    };
     let (mut opened, chain_id) = open_to_send(args)?;
-    let receipt = opened
-        .chain
-        .deploy(artifact.initcode.to_vec().into())
-        .map_err(chain_error)?;
+    let receipt = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
     let address = created(&receipt)?;
     if args.json {
         print_json(&DeployedValidator {
             chain: &opened.label,
             chain_id,
-            puzzle: kind,
+            puzzle: label.clone(),
             size: 9,
             puzzle_address: address,
             puzzle_tx: Tx::from(&receipt),
         })?;
     } else {
         outln!(
-            "validator {address} (9x9 {kind}, block {}, gas {}, tx {})",
+            "validator {address} (9x9 {label}, block {}, gas {}, tx {})",
             receipt.block,
             receipt.gas_used,
             receipt.tx_hash

@@ -383,8 +383,8 @@ pub fn solve_sat(
     };
     let smt = solver.solver()?;
     let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
-    let found =
-        octoku_prove::sat::solve(&cells, limit as usize, &dir, &smt).map_err(CliError::Evm)?;
+    let found = octoku_prove::sat::solve(&cells, limit as usize, &dir, &smt)
+        .map_err(|e| CliError::Evm(e.to_string()))?;
     let core = solve::count(start, limit);
     if core != found.solutions.len() as u64 {
         return Err(CliError::Evm(format!(

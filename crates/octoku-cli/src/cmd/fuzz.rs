@@ -13,7 +13,7 @@ use super::parallel;
 use crate::{
     error::CliError,
     output::print_json,
-    target_args::{GenerateRule, TargetArgs},
+    target_args::{DeployedArgs, GenerateRule, TargetArgs},
 };
 
 /// Cases a worker takes at a time.
@@ -48,6 +48,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
     /// With your own contract: generate must give the reference's boards,
     /// or (own) its own, the same every time and every one solvable.
     #[arg(long, value_enum, default_value = "reference")]
@@ -101,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .into_iter()
         .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
-    if args.target.given() {
+    if args.target.given() || args.deployed.given() {
         return run_target(&args, threads, end);
     }
     if args.size == 9 {
@@ -130,16 +132,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// `octoku fuzz --artifact/--bytecode/--contract`: the author's IPuzzle
 /// against the mirror of the reference (octoku_evm::fuzz::check_target).
 fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliError> {
-    if args.size == 9 {
-        return Err(CliError::Input(
-            "--artifact, --bytecode and --contract take an 8x8 IPuzzle; expected no --size 9"
-                .into(),
-        ));
-    }
-    let code = args.target.code()?.expect("given");
+    let code = args
+        .target
+        .code_or_deployed(&args.deployed)?
+        .expect("given");
     let target = Target::Code(code);
     // Every worker's machine deploys it at the same address.
     let at = Machine::new()?.load(&target)?;
+    if args.size == 9 {
+        return run_target9(args, (threads, end), target, at);
+    }
     let own = args.generate == GenerateRule::Own;
     let plan = Plan {
         threads,
@@ -150,8 +152,9 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
         labels: vec![format!("{} (the reference's rule)", target.label())],
         before: "",
         after: format!(
-            "{}{}",
+            "{}{}{}",
             args.target.flags(),
+            args.deployed.flags(),
             if own { " --generate own" } else { "" }
         ),
     };
@@ -160,6 +163,39 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
             machine.load(&target)?;
         }
         check_target(machine, at, seed, index, own)
+    })
+}
+
+/// `octoku fuzz --size 9 --artifact/...`: the author's 9×9 validator
+/// (IClassic9) against the mirror on the classic 9×9 cases.
+fn run_target9(
+    args: &Args,
+    (threads, end): (usize, u64),
+    target: Target,
+    at: octoku_core::Address,
+) -> Result<ExitCode, CliError> {
+    if args.generate == GenerateRule::Own {
+        return Err(CliError::Input(
+            "--size 9: a 9x9 validator has no generate; expected no --generate own".into(),
+        ));
+    }
+    let label = target.label();
+    let plan = Plan {
+        threads,
+        end,
+        puzzles: &[],
+        target: Some(label.clone()),
+        size: Some(9),
+        labels: vec![format!("{label} (9x9)")],
+        before: " --size 9",
+        after: format!("{}{}", args.target.flags(), args.deployed.flags()),
+    };
+    let validators = [(label, at)];
+    fuzz(args, &plan, move |machine, seed, index, _| {
+        if machine.code_at(at).is_empty() {
+            machine.load(&target)?;
+        }
+        classic9::check_at(machine, seed, index, &validators)
     })
 }
 

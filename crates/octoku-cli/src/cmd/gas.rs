@@ -8,7 +8,12 @@ use octoku_evm::{
 };
 use serde::Serialize;
 
-use crate::{error::CliError, input, output::print_json, target_args::TargetArgs};
+use crate::{
+    error::CliError,
+    input,
+    output::print_json,
+    target_args::{DeployedArgs, TargetArgs},
+};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -38,6 +43,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// `octoku gas --artifact/--bytecode/--contract --json`.
@@ -53,11 +60,11 @@ struct TargetGas {
 
 /// Prints the gas report or a profile.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.target.given() {
-        return target_gas(&args);
-    }
     if let Some(function) = args.profile.as_deref() {
-        return profile(&mut Machine::new()?, function, &args);
+        return profile(function, &args);
+    }
+    if args.target.given() || args.deployed.given() {
+        return target_gas(&args);
     }
     if args.runs == 0 {
         return Err(CliError::Input(
@@ -81,7 +88,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// `octoku gas --profile --json`.
 #[derive(Debug, Serialize)]
 struct Profiled<'a> {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     /// 9 when the 9×9 validator of `puzzle` was profiled; absent for 8.
     #[serde(skip_serializing_if = "Option::is_none")]
     size: Option<u8>,
@@ -90,9 +98,11 @@ struct Profiled<'a> {
     profile: &'a Profile,
 }
 
-fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCode, CliError> {
+/// `--profile FUNCTION ARGS...` on a built-in or the author's contract.
+fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
     let nine = args.size == 9 || function == "isValidSolution";
-    if nine && args.puzzle.classic9_artifact().is_none() {
+    let own = args.target.code_or_deployed(&args.deployed)?;
+    if nine && own.is_none() && args.puzzle.classic9_artifact().is_none() {
         return Err(CliError::Input(format!(
             "--puzzle {}: there is no 9x9 validator of it; expected reference or golf",
             args.puzzle
@@ -101,7 +111,7 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
     let grid = |what: &str, text: &str| {
         octoku_core::classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
     };
-    let target = match (function, args.args.as_slice()) {
+    let call = match (function, args.args.as_slice()) {
         ("isValidSolution", [g]) => Target::Classic9IsValid(grid("GRID", g)?),
         ("isValidSolution", _) => return Err(CliError::Input("--profile isValidSolution takes one GRID; expected `octoku gas --profile isValidSolution <GRID>`".into())),
         ("verify", [start, solution]) if nine => Target::Classic9Verify(grid("START", start)?, grid("SOLUTION", solution)?),
@@ -111,11 +121,33 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         ("generate", _) => return Err(CliError::Input("--profile generate takes one ADDRESS; expected `octoku gas --profile generate <ADDRESS>`".into())),
         _ => return Err(CliError::Input("--profile verify takes START and SOLUTION; expected `octoku gas --profile verify <START> <SOLUTION>`".into())),
     };
-    let puzzle = args.puzzle;
-    let p = gas::profile(machine, puzzle, target)?;
+    let mut machine = Machine::new()?;
+    let own_label = own.as_ref().map(|c| c.label.clone());
+    let (label, p) = match own {
+        // The author's code as loaded; its lines when it carries a source map.
+        Some(code) => {
+            let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
+            let lines = code.source_lines(&machine.code_at(at));
+            let p = gas::profile_call(&mut machine, at, call.calldata(), lines.as_ref())?;
+            (code.label.clone(), p)
+        }
+        None => {
+            let p = gas::profile(&mut machine, args.puzzle, call)?;
+            let label = if nine {
+                args.puzzle.classic9_label()
+            } else {
+                args.puzzle.label()
+            };
+            (label.to_string(), p)
+        }
+    };
     if args.json {
         print_json(&Profiled {
-            puzzle,
+            puzzle: if nine && own_label.is_none() {
+                args.puzzle.label().to_string()
+            } else {
+                label.clone()
+            },
             size: nine.then_some(9),
             function,
             profile: &p,
@@ -123,12 +155,7 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
         return Ok(ExitCode::SUCCESS);
     }
     crate::outln!(
-        "{} {function}: {} gas (execution gas of the call{})\n",
-        if nine {
-            puzzle.classic9_label()
-        } else {
-            puzzle.label()
-        },
+        "{label} {function}: {} gas (execution gas of the call{})\n",
         p.gas,
         if p.success { "" } else { ", reverted" }
     )?;
@@ -148,6 +175,10 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
             100.0 * op.gas as f64 / p.gas.max(1) as f64
         )?;
     }
+    if p.by_line.is_empty() {
+        crate::outln!("\nno source lines: the code carries no source map")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     crate::outln!("\n{:<34} {:>7} {:>8}  source", "line", "count", "gas")?;
     for line in p.by_line.iter().take(args.top) {
         let text: String = line.source.chars().take(70).collect();
@@ -163,12 +194,15 @@ fn profile(machine: &mut Machine, function: &str, args: &Args) -> Result<ExitCod
 
 /// The author's contract beside the reference, row by row.
 fn target_gas(args: &Args) -> Result<ExitCode, CliError> {
-    if args.profile.is_some() || args.size == 9 {
+    if args.size == 9 {
         return Err(CliError::Input(
-            "--artifact, --bytecode and --contract give the rows beside the reference's; expected no --profile or --size 9 with them".into(),
+            "--artifact, --bytecode, --contract and --puzzle-address give the rows beside the reference's; expected no --size 9 with them".into(),
         ));
     }
-    let code = args.target.code()?.expect("given");
+    let code = args
+        .target
+        .code_or_deployed(&args.deployed)?
+        .expect("given");
     let mut machine = Machine::new()?;
     let target = octoku_evm::Target::Code(code);
     let at = machine.load(&target)?;

@@ -71,6 +71,10 @@ struct VerifyArgs {
     target: TargetArgs,
     #[command(flatten)]
     deployed: DeployedArgs,
+    /// With your own contract: 9 for a 9x9 validator (IClassic9), proved
+    /// equal to the 9x9 reference's verify(bytes,bytes).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=9))]
+    size: Option<u8>,
 }
 
 /// What `prove verify --puzzle` compares with its reference.
@@ -158,10 +162,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 machine.code_at(at)
             }
         };
+        if args.size == Some(9) {
+            return classic9(&code.label, &runtime, args.json, &args.solver);
+        }
         return prove_code(&code.label, &runtime, &args);
     }
+    if args.size.is_some() {
+        return Err(CliError::Input(
+            "--size takes your own contract (--artifact, --bytecode, --contract, --puzzle-address); expected --puzzle classic9 for the built-in 9x9 validator".into(),
+        ));
+    }
     let puzzle = match args.puzzle {
-        Target::Classic9 => return classic9(args.json, &args.solver),
+        Target::Classic9 => {
+            let golf = octoku_evm::artifacts::CLASSIC9_GOLF.runtime;
+            return classic9("golf", golf, args.json, &args.solver);
+        }
         Target::Reference => Puzzle::Reference,
         Target::Golf => Puzzle::Golf,
         Target::Fair => Puzzle::Fair,
@@ -300,7 +315,7 @@ fn print_sides(
 /// `octoku prove verify --puzzle classic9 --json`.
 #[derive(Debug, Serialize)]
 struct Classic9Proof {
-    puzzle: &'static str,
+    puzzle: String,
     function: &'static str,
     /// "proved" or "counterexample".
     result: &'static str,
@@ -330,26 +345,47 @@ struct StepJson {
     seconds: f64,
 }
 
-/// The golfed 9x9 verify(bytes,bytes) against the 9x9 reference's, on every
-/// pair of 81-byte arguments.
-fn classic9(json: bool, solver: &SolverArgs) -> Result<ExitCode, CliError> {
+/// A 9x9 validator's verify(bytes,bytes) (`runtime`, called `label`: the
+/// golfed one, or the author's) against the 9x9 reference's, on every pair
+/// of 81-byte arguments.
+fn classic9(
+    label: &str,
+    runtime: &[u8],
+    json: bool,
+    solver: &SolverArgs,
+) -> Result<ExitCode, CliError> {
     use octoku_evm::artifacts;
     use octoku_prove::classic9::{Function, prove_equal};
-    let (solver, dir) = (solver.solver()?, solver.query_dir("classic9-verify-golf")?);
+    let builtin = label == "golf" && runtime == artifacts::CLASSIC9_GOLF.runtime;
+    let (solver, dir) = (
+        solver.solver()?,
+        solver.query_dir(&format!("classic9-verify-{}", tag(label)))?,
+    );
     let r = prove_equal(
         Function::Verify,
         artifacts::CLASSIC9_REFERENCE.runtime,
-        artifacts::CLASSIC9_GOLF.runtime,
+        runtime,
         &dir,
-        "classic9 golf verify = classic9 reference verify",
+        &format!("classic9 {label} verify = classic9 reference verify"),
         &solver,
     )
-    .map_err(|e| CliError::Evm(format!("prove verify --puzzle classic9: {e}")))?;
+    .map_err(|e| {
+        let what = if builtin {
+            "--puzzle classic9".to_string()
+        } else {
+            format!("{label} --size 9")
+        };
+        CliError::Evm(format!("prove verify {what}: {e}"))
+    })?;
     let hex = |g: &[u8]| octoku_core::hex::encode(g);
     if json {
         let c = r.counterexample.as_ref();
         print_json(&Classic9Proof {
-            puzzle: "classic9",
+            puzzle: if builtin {
+                "classic9".to_string()
+            } else {
+                label.to_string()
+            },
             function: Function::Verify.signature(),
             result: if c.is_some() {
                 "counterexample"
@@ -382,15 +418,15 @@ fn classic9(json: bool, solver: &SolverArgs) -> Result<ExitCode, CliError> {
     } else {
         match &r.counterexample {
             None => crate::outln!(
-                "proved for all 2^1296 argument pairs: classic9 golf verify(bytes,bytes) = reference verify (81-byte arguments, standard encoding)"
+                "proved for all 2^1296 argument pairs: classic9 {label} verify(bytes,bytes) = reference verify (81-byte arguments, standard encoding)"
             )?,
             Some(c) => {
-                crate::outln!("refuted: classic9 golf verify differs from the reference's")?;
+                crate::outln!("refuted: classic9 {label} verify differs from the reference's")?;
                 for (name, g) in ["start", "solution"].iter().zip(&c.grids) {
                     crate::outln!("{name:<9} 0x{}", hex(g))?;
                 }
                 crate::outln!(
-                    "replayed  reference {}; golf {}",
+                    "replayed  reference {}; {label} {}",
                     outcome(c.reference.success, &c.reference.output),
                     outcome(c.implementation.success, &c.implementation.output)
                 )?;
@@ -412,7 +448,7 @@ fn classic9(json: bool, solver: &SolverArgs) -> Result<ExitCode, CliError> {
         }
         print_sides(
             &r.reference,
-            ("golf", &r.implementation),
+            (label, &r.implementation),
             &r.query,
             r.query_bytes,
         )?;

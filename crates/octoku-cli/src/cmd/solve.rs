@@ -13,7 +13,7 @@ use crate::{
     input,
     output::{self, print_json},
     solver_args::SolverArgs,
-    target_args::TargetArgs,
+    target_args::{DeployedArgs, TargetArgs},
 };
 
 /// How often the published `generate` hands out a board with no solution
@@ -56,6 +56,8 @@ pub struct Args {
     solver: SolverArgs,
     #[command(flatten)]
     target: TargetArgs,
+    #[command(flatten)]
+    deployed: DeployedArgs,
 }
 
 /// `octoku solve --json`, solved or not.
@@ -97,6 +99,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .size
         .shape(&[args.start.as_deref().unwrap_or_default()])?
     {
+        Shape::Text(_) if args.target.given() || args.deployed.given() => Err(CliError::Input(
+            "--artifact, --bytecode, --contract and --puzzle-address take an 8x8 IPuzzle; expected no --size with them".into(),
+        )),
         Shape::Text(g) => match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
                 family::solve_sat(&args.size, g, start, args.count, &args.solver, args.json)
@@ -113,7 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// The 8×8 contract board: solved by the core's 8×8 path, the solution
 /// verified by the puzzle contract in the in-memory EVM.
 fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
-    let target = args.target.target(args.puzzle)?;
+    let target = args.target.target(&args.deployed, args.puzzle)?;
     let fair = target == Target::Builtin(Puzzle::Fair);
     let puzzle = target.label();
     let mut evm = Machine::new()?;

@@ -62,7 +62,8 @@ pub fn run(
     let smt = solver.solver()?;
     let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
     let began = Instant::now();
-    let found = sat::solve(&cells, limit as usize, &dir, &smt).map_err(CliError::Evm)?;
+    let found =
+        sat::solve(&cells, limit as usize, &dir, &smt).map_err(|e| CliError::Evm(e.to_string()))?;
     let seconds = began.elapsed().as_secs_f64();
     let bitboard =
         solve::count(start, limit).map_err(|e| CliError::Input(format!("START {start}: {e}")))?;

@@ -76,6 +76,9 @@ struct Verdict9<'a> {
     size: u8,
     /// The implementation whose 9×9 validator ran in the in-memory EVM.
     puzzle: Option<Puzzle>,
+    /// The author's validator (`--artifact`, `--bytecode`, `--contract`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
     /// The deployed validator called instead (`--puzzle-address`).
     #[serde(serialize_with = "output::checksum_opt")]
     puzzle_address: Option<Address>,
@@ -90,21 +93,17 @@ struct Verdict9<'a> {
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
 /// With `--size`: checks a board of any shape with the core (no contract).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.target.given()
-        && (args.size.size.is_some()
-            || args.size.box_shape.is_some()
-            || args.puzzle_address.is_some())
-    {
+    if args.target.given() && args.puzzle_address.is_some() {
         return Err(CliError::Input(
-            "--artifact, --bytecode and --contract take an 8x8 IPuzzle; expected no --size or --puzzle-address with them".into(),
+            "--artifact, --bytecode and --contract name the contract; expected no --puzzle-address with them".into(),
         ));
     }
-    let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some();
+    let on_chain = args.puzzle.is_some() || args.puzzle_address.is_some() || args.target.given();
     match args.size.shape(&[&args.start, &args.solution])? {
         Shape::Text(g) if on_chain => {
             if g != Some(Geometry::CLASSIC) {
                 return Err(CliError::Input(
-                    "--puzzle / --puzzle-address with --size run the 9x9 validator (contracts/classic9/); expected --size 9 (3x3 boxes)".into(),
+                    "--puzzle, --puzzle-address, --artifact, --bytecode and --contract with --size run a 9x9 validator (IClassic9); expected --size 9 (3x3 boxes)".into(),
                 ));
             }
             run_classic9(&args)
@@ -131,7 +130,9 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             args.rpc_url.clone(),
             Some(args.state.clone()),
         )?),
-        None => args.target.target(args.puzzle.unwrap_or_default())?,
+        None => args
+            .target
+            .target(&Default::default(), args.puzzle.unwrap_or_default())?,
     };
     let mut evm = Machine::new()?;
     let at = evm.load(&target)?;
@@ -209,6 +210,7 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
         valid: false,
         size: 9,
         puzzle: args.puzzle,
+        target: None,
         puzzle_address: None,
         chain: None,
         start: hex(&start),
@@ -223,6 +225,14 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
         out.puzzle_address = Some(address);
         out.chain = Some(&label);
         (answer, format!("the 9x9 validator at {address} ({label})"))
+    } else if let Some(code) = args.target.code()? {
+        let mut evm = Machine::new()?;
+        let label = code.label.clone();
+        let to = evm.load(&Target::Code(code))?;
+        let call = evm.classic9_verify(to, &start, &solution)?;
+        out.gas = Some(call.gas);
+        out.target = Some(label.clone());
+        (call.value, format!("the 9x9 validator {label}"))
     } else if let Some(puzzle) = args.puzzle {
         let mut evm = Machine::new()?;
         let to = evm.classic9_address(puzzle).ok_or_else(|| {

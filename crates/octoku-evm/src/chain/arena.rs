@@ -5,7 +5,7 @@ use alloy_sol_types::{SolCall, SolEvent, SolValue};
 
 use super::{
     Chain, ChainError, Receipt,
-    deployments::{Deployment, MinedTx},
+    deployments::{Deployment, MinedTx, RecordedPuzzle},
 };
 use crate::{Puzzle, bindings::IPuzzle};
 
@@ -53,11 +53,11 @@ pub struct ArenaDeployment {
 }
 
 impl ArenaDeployment {
-    /// The record the deployments file and the state file keep of a
-    /// built-in puzzle `kind` deployed this way.
-    pub fn record(&self, kind: Puzzle) -> Deployment {
+    /// The record the deployments file and the state file keep of the
+    /// puzzle deployed this way (a built-in's name or the author's label).
+    pub fn record(&self, puzzle: impl Into<RecordedPuzzle>) -> Deployment {
         Deployment {
-            puzzle: kind,
+            puzzle: puzzle.into(),
             puzzle_address: self.puzzle_address,
             arena: self.arena_address,
             deployer: self.deployer,

@@ -32,12 +32,41 @@ impl From<&super::Receipt> for MinedTx {
     }
 }
 
+/// Which puzzle a deployment holds: one of the built-ins by its name, or an
+/// author's own contract (`--artifact`, `--bytecode`, `--contract`) by its
+/// label. Written as one string either way; a label spelled like a built-in
+/// reads back as that built-in (the record is a note: later commands tell
+/// a puzzle by its code on the chain, not by this name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RecordedPuzzle {
+    /// `reference`, `golf` or `fair`.
+    Builtin(Puzzle),
+    /// The author's contract, as reports name it (`LoopPuzzle`).
+    Own(String),
+}
+
+impl From<Puzzle> for RecordedPuzzle {
+    fn from(p: Puzzle) -> RecordedPuzzle {
+        RecordedPuzzle::Builtin(p)
+    }
+}
+
+impl std::fmt::Display for RecordedPuzzle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordedPuzzle::Builtin(p) => f.write_str(p.label()),
+            RecordedPuzzle::Own(label) => f.write_str(label),
+        }
+    }
+}
+
 /// One deployment: a puzzle and the arena pointing at it (the keys of
 /// `octoku deploy --json`: `puzzle` is the kind, `puzzle_address` the contract).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deployment {
-    /// The puzzle implementation (`reference`, `golf`, `fair` in the file).
-    pub puzzle: Puzzle,
+    /// The puzzle (`reference`, `golf`, `fair`, or the author's label in the file).
+    pub puzzle: RecordedPuzzle,
     /// Puzzle contract.
     #[serde(serialize_with = "checksummed")]
     pub puzzle_address: Address,
@@ -147,7 +176,7 @@ impl DeploymentsFile {
                     chain_id: l.chain_id,
                     curta_puzzles: Vec::new(),
                     deployments: vec![Deployment {
-                        puzzle: l.puzzle_kind,
+                        puzzle: l.puzzle_kind.into(),
                         puzzle_address: l.puzzle,
                         arena: l.arena,
                         deployer: l.deployer,
@@ -258,13 +287,24 @@ mod tests {
             gas: 100_000,
         };
         Deployment {
-            puzzle: Puzzle::Fair,
+            puzzle: Puzzle::Fair.into(),
             puzzle_address: Address::repeat_byte(n),
             arena: Address::repeat_byte(n + 1),
             deployer: Address::repeat_byte(0xde),
             puzzle_tx: tx(n),
             arena_tx: tx(n + 1),
         }
+    }
+
+    #[test]
+    fn an_authors_puzzle_is_recorded_by_its_label_and_a_builtin_by_its_name() {
+        let mut own = sample(7);
+        own.puzzle = RecordedPuzzle::Own("LoopPuzzle".into());
+        let text = serde_json::to_string(&[sample(1), own.clone()]).unwrap();
+        assert!(text.contains(r#""puzzle":"fair""#), "{text}");
+        assert!(text.contains(r#""puzzle":"LoopPuzzle""#), "{text}");
+        let back: Vec<Deployment> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, vec![sample(1), own]);
     }
 
     #[test]
@@ -347,8 +387,8 @@ mod tests {
         assert_eq!(file.deployments.len(), 1);
         let d = &file.deployments[0];
         assert_eq!(
-            (d.puzzle, d.arena),
-            (Puzzle::Reference, Address::repeat_byte(4))
+            (d.puzzle.clone(), d.arena),
+            (Puzzle::Reference.into(), Address::repeat_byte(4))
         );
         assert_eq!(
             d.arena_tx,

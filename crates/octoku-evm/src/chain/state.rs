@@ -188,7 +188,7 @@ impl ChainState {
                 })
         };
         Some(Deployment {
-            puzzle: d.puzzle_kind,
+            puzzle: d.puzzle_kind.into(),
             puzzle_address: d.puzzle,
             arena: d.arena,
             deployer: self
@@ -549,7 +549,7 @@ mod tests {
 
         state.transactions.clear();
         state.deployments.push(Deployment {
-            puzzle: Puzzle::Golf,
+            puzzle: Puzzle::Golf.into(),
             puzzle_address: Address::repeat_byte(9),
             arena: Address::repeat_byte(10),
             deployer: Address::repeat_byte(1),
@@ -610,7 +610,7 @@ mod tests {
         assert_eq!(state.format, FORMAT);
         assert_eq!(state.deployments.len(), 1);
         let d = &state.deployments[0];
-        assert_eq!(d.puzzle, Puzzle::Golf);
+        assert_eq!(d.puzzle, Puzzle::Golf.into());
         assert_eq!(
             d.arena_tx,
             MinedTx {
