@@ -4,7 +4,8 @@
 //!
 //! The crate by concern (see `docs/architecture.md`):
 //! - [`grid`]: board geometry ([`Geometry`]), the board of any size
-//!   ([`Grid`]) and its text forms ([`grid::text`]);
+//!   ([`Grid`]), its text forms ([`grid::text`]) and its symmetry group
+//!   ([`grid::symmetry`]);
 //! - [`rules`]: one check of a solution with every reason it fails
 //!   ([`rules::Problem`]) and one search for why a start has no solution;
 //! - [`solve`]: the solver for every geometry, with its 9×9 and 8×8 fast

@@ -239,26 +239,17 @@ mod tests {
         assert!(!is_valid_grid(Board::EMPTY));
     }
 
-    /// A valid grid, then relabelled, with rows and columns shuffled within
-    /// their bands and stacks, so tests see many valid solutions.
+    /// A valid grid: the base grid moved by any map of the board's symmetry
+    /// group and relabelled, so tests see many valid solutions.
     fn valid_grid() -> impl Strategy<Value = Board> {
+        use crate::octoku::symmetry;
         (
-            Just((1..=8).collect::<Vec<u8>>()).prop_shuffle(),
-            any::<[bool; 4]>(),
-            any::<[bool; 4]>(),
+            Just([1u8, 2, 3, 4, 5, 6, 7, 8]).prop_shuffle(),
+            0..symmetry::ORDER,
         )
-            .prop_map(|(digits, swap_rows, swap_cols)| {
-                let base = Board::BASE_GRID.cells();
-                let mut cells = [0u8; 64];
-                for row in 0..8 {
-                    let src_row = if swap_rows[row / 2] { row ^ 1 } else { row };
-                    for col in 0..8 {
-                        // swap adjacent column pairs inside each 4-column stack
-                        let src_col = if swap_cols[col / 2] { col ^ 1 } else { col };
-                        cells[8 * row + col] = digits[usize::from(base[8 * src_row + src_col]) - 1];
-                    }
-                }
-                Board::from_cells(&cells)
+            .prop_map(|(digits, map)| {
+                let map = symmetry::from_index(map).expect("a map number below the order");
+                symmetry::relabel(symmetry::apply(&map, Board::BASE_GRID), &digits)
             })
     }
 
