@@ -12,7 +12,7 @@ use octoku_core::{
 };
 use octoku_evm::chain::{DEV_ACCOUNTS, PrivateKey};
 use octoku_serve::{
-    Config, ServeError,
+    Config, Game, ServeError,
     api::problem_info,
     backend::Backend,
     page,
@@ -120,9 +120,12 @@ fn a_site(rpc_url: &str) -> Site {
         rpc_url: rpc_url.into(),
         chain: format!("{rpc_url} (chain id 31337)"),
         chain_id: 31337,
-        arena: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
-            .parse()
-            .unwrap(),
+        game: Game::Arena(
+            "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
+                .parse()
+                .unwrap(),
+        ),
+        name: None,
         puzzle: "0x5FbDB2315678afecb367f032d93F642f64180aa3"
             .parse()
             .unwrap(),
@@ -145,6 +148,7 @@ fn the_static_site_is_the_served_page_and_reaches_only_its_rpc_url() {
             "index.html",
             "app.css",
             "rules.js",
+            "keccak.js",
             "chain.js",
             "source.js",
             "app.js"
@@ -193,8 +197,9 @@ fn the_static_site_is_the_served_page_and_reaches_only_its_rpc_url() {
     );
 }
 
-/// The selectors and the topic the page encodes with are keccak256 of the
-/// signatures written in contracts/IArena.sol and IPuzzle.sol.
+/// The selectors and the topics the page encodes with are keccak256 of the
+/// signatures written in contracts/IArena.sol and IPuzzle.sol, and of
+/// Curta's (its README lists the error selectors).
 #[test]
 fn the_page_abi_is_the_contracts_abi() {
     let abi: Value = serde_json::from_str(&page::abi_json()).unwrap();
@@ -205,6 +210,9 @@ fn the_page_abi_is_the_contracts_abi() {
         ("solvedAt", "solvedAt(address)"),
         ("generate", "generate(address)"),
         ("verify", "verify(uint256,uint256)"),
+        ("curtaSolve", "solve(uint32,uint256)"),
+        ("getPuzzle", "getPuzzle(uint32)"),
+        ("hasSolvedPuzzle", "hasSolvedPuzzle(address,uint32)"),
     ] {
         assert_eq!(abi[name], json!(selector(sig)), "{sig}");
     }
@@ -214,10 +222,21 @@ fn the_page_abi_is_the_contracts_abi() {
             b"Solved(address,uint256,uint256)"
         )))
     );
+    assert_eq!(
+        abi["SolvePuzzle"],
+        json!(hex::encode_prefixed(keccak256(
+            b"SolvePuzzle(uint32,address,uint256,uint8)"
+        )))
+    );
     for (sig, name) in [
         ("AlreadySolved(address)", "AlreadySolved"),
         ("WrongSolution()", "WrongSolution"),
         ("PuzzleNotAContract(address)", "PuzzleNotAContract"),
+        ("IncorrectSolution()", "IncorrectSolution"),
+        ("InsufficientFunds()", "InsufficientFunds"),
+        ("PuzzleAlreadySolved(uint32)", "PuzzleAlreadySolved"),
+        ("PuzzleDoesNotExist(uint32)", "PuzzleDoesNotExist"),
+        ("SubmissionClosed(uint32)", "SubmissionClosed"),
     ] {
         assert_eq!(abi["errors"][selector(sig)], json!(name), "{sig}");
     }
@@ -266,6 +285,7 @@ fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
         "app.js",
         "chain.js",
         "index.html",
+        "keccak.js",
         "rules.js",
         "source.js",
     ];
@@ -331,7 +351,7 @@ fn without_a_signer_the_server_signs_nothing() {
     let start = backend.seat(dev0).unwrap().start;
     let solution = solve::solve(start).unwrap().unwrap();
     assert_eq!(
-        backend.submit(dev0, solution).unwrap(),
+        backend.submit(dev0, solution, 0).unwrap(),
         None,
         "nothing sent"
     );
@@ -345,4 +365,44 @@ fn without_a_signer_the_server_signs_nothing() {
     .unwrap();
     assert_eq!(signed.signer(), Some(dev0));
     assert_eq!(signed.players().len(), DEV_ACCOUNTS.len());
+}
+
+/// The page's keccak.js (run by node) hashes as octoku_core's keccak256 on
+/// inputs across the 136-byte block boundary, and checksums addresses as
+/// alloy does (EIP-55), so the static site shows addresses as the CLI does.
+#[test]
+fn the_page_checksums_addresses_as_the_cli_does() {
+    let mut rng = SplitMix64::new(55);
+    let addresses: Vec<Address> = (0..64).map(|_| Address::new(rng.bytes20())).collect();
+    let inputs: Vec<Vec<u8>> = [0usize, 1, 135, 136, 137, 272, 300]
+        .iter()
+        .map(|&n| (0..n).map(|_| rng.below(256) as u8).collect())
+        .collect();
+    let keccak = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/keccak.js");
+    let script = "const K = require(process.argv[1]); const q = JSON.parse(process.argv[2]); \
+                  console.log(JSON.stringify({ sums: q.addresses.map(K.checksum), hashes: q.inputs.map(K.keccak256) }));";
+    let query = json!({
+        "addresses": addresses.iter().map(|a| format!("{a:#x}")).collect::<Vec<_>>(),
+        "inputs": inputs,
+    });
+    let out = Command::new("node")
+        .args(["-e", script])
+        .arg(&keccak)
+        .arg(query.to_string())
+        .output()
+        .expect("node runs (Node.js is needed for make setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sums: Vec<String> = addresses.iter().map(|a| a.to_checksum(None)).collect();
+    assert_eq!(answer["sums"], json!(sums));
+    assert!(
+        sums.iter().any(|s| s.chars().any(|c| c.is_ascii_uppercase())),
+        "mixed case was compared"
+    );
+    let hashes: Vec<String> = inputs.iter().map(|i| hex::encode(keccak256(i))).collect();
+    assert_eq!(answer["hashes"], json!(hashes));
 }

@@ -753,8 +753,13 @@ fn a_wallet_plays_a_board_on_the_static_site_in_chromium() {
     let node = node();
     let dir = temp_dir("wallet-site");
     let out = dir.path().join("site");
-    let site =
-        site::Site::open(&node.url, Some(node.arena), dir.path()).expect("the chain is read");
+    let site = site::Site::open(&Config {
+        rpc_url: Some(node.url.clone()),
+        arena: Some(node.arena),
+        deployments_dir: dir.path().to_path_buf(),
+        ..Config::default()
+    })
+    .expect("the chain is read");
     site::write(&out, &site.files(), false).expect("the site is written");
     let server = StaticServer::start(out);
     with_wallet("site", DEV2, &node, &server.url());
