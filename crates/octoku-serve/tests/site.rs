@@ -400,7 +400,8 @@ fn the_page_checksums_addresses_as_the_cli_does() {
     let sums: Vec<String> = addresses.iter().map(|a| a.to_checksum(None)).collect();
     assert_eq!(answer["sums"], json!(sums));
     assert!(
-        sums.iter().any(|s| s.chars().any(|c| c.is_ascii_uppercase())),
+        sums.iter()
+            .any(|s| s.chars().any(|c| c.is_ascii_uppercase())),
         "mixed case was compared"
     );
     let hashes: Vec<String> = inputs.iter().map(|i| hex::encode(keccak256(i))).collect();

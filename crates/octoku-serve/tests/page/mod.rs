@@ -3,6 +3,8 @@
 //! `target/octoku-serve/`. Each test file uses what it needs.
 #![allow(dead_code)]
 
+pub mod wallet;
+
 use std::{
     path::PathBuf,
     time::{Duration, Instant},
