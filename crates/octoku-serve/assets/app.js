@@ -877,7 +877,7 @@ async function newPuzzle() {
     const body = { size: n };
     const symbols = chosenSymbols();
     if (symbols) body.symbols = symbols;
-    const p = await source.api("POST", "/api/puzzle", body);
+    const p = await source.practicePuzzle(body);
     loadPractice(p);
     setStatus(status, describePractice(p, "A"));
     practice.focus();
@@ -905,7 +905,7 @@ $("practice-check").addEventListener("click", practiceCheck);
 $("export").addEventListener("click", async () => {
   if (!practice.n) return;
   try {
-    const t = await source.api("POST", "/api/puzzle/text", { size: practice.n, cells: practice.values, symbols: practice.symbols });
+    const t = await source.practiceText({ size: practice.n, cells: practice.values, symbols: practice.symbols });
     $("text").value = t.text;
     setStatus($("practice-status"), "Exported to the text box below.");
   } catch (e) {
@@ -914,7 +914,7 @@ $("export").addEventListener("click", async () => {
 });
 $("import").addEventListener("click", async () => {
   try {
-    const p = await source.api("POST", "/api/puzzle", { text: $("text").value });
+    const p = await source.practicePuzzle({ text: $("text").value });
     loadPractice(p);
     $("symbols").value = p.symbols.join(" ");
     $("size").value = String(p.size);
@@ -931,7 +931,6 @@ practice.onchange = () => {
 // ---------------------------------------------------------------- start
 
 (async () => {
-  if (!source.practice) $("tab-practice").hidden = true;
   if (!wallet) {
     window.addEventListener("ethereum#initialized", () => {
       if (wallet || !window.ethereum) return;

@@ -3,7 +3,8 @@
 // JSON-RPC (the wallet once connected to the right chain, the site's RPC URL
 // before). Both answer the same questions in the same shapes: info(),
 // board(address) (on Curta with the phase and what a solve costs now),
-// phase(address), verify(start, cells), leaderboard(), and submit(player,
+// phase(address), verify(start, cells), leaderboard(), practicePuzzle(body)
+// and practiceText(body) (the static site draws them in the page), and submit(player,
 // cells, fee) when the server signs; solveTx(from, cells, fee) and
 // solvedBy(receipt, player) say what the wallet sends and how its receipt
 // ranks the player. The game is an arena (solve(uint256), ranks from its
@@ -41,7 +42,6 @@ function feeOf(text) {
 class ServerSource {
   constructor() {
     this.kind = "server";
-    this.practice = true;
     this.token = document.querySelector('meta[name="octoku-token"]').content;
   }
 
@@ -102,6 +102,16 @@ class ServerSource {
     return this.api("GET", "/api/leaderboard");
   }
 
+  /** A practice puzzle drawn or read by the server. */
+  async practicePuzzle(body) {
+    return this.api("POST", "/api/puzzle", body);
+  }
+
+  /** A practice board in the header text form, written by the server. */
+  async practiceText(body) {
+    return this.api("POST", "/api/puzzle/text", body);
+  }
+
   solveTx(from, cells, fee) {
     return gameSolveTx(this.game, from, cells, fee);
   }
@@ -136,7 +146,6 @@ async function solvedByPlayer(source, receipt, player) {
 class RpcSource {
   constructor(settings, wallet) {
     this.kind = "rpc";
-    this.practice = false;
     this.settings = settings;
     this.wallet = wallet;
     this.game = settings.game === "curta" ? { kind: "curta", curta: settings.curta, id: settings.puzzle_id, name: settings.name } : { kind: "arena", arena: settings.arena };
@@ -160,6 +169,16 @@ class RpcSource {
 
   async solvedBy(receipt, player) {
     return solvedByPlayer(this, receipt, player);
+  }
+
+  /** A practice puzzle drawn or read in the page (practice.js). */
+  async practicePuzzle(body) {
+    return OCTOKU_PRACTICE.puzzle(body);
+  }
+
+  /** A practice board in the header text form, written in the page. */
+  async practiceText(body) {
+    return OCTOKU_PRACTICE.text(body);
   }
 
   async info() {

@@ -42,12 +42,15 @@ pub const RULES_JS: &str = include_str!("../assets/rules.js");
 pub const SOURCE_JS: &str = include_str!("../assets/source.js");
 /// Keccak-256 and EIP-55 checksums (for the static site's addresses).
 pub const KECCAK_JS: &str = include_str!("../assets/keccak.js");
+/// Practice puzzles drawn and read in the page (for the static site).
+pub const PRACTICE_JS: &str = include_str!("../assets/practice.js");
 
 /// The page's files besides `index.html`: name, contents, content type.
-pub const ASSETS: [(&str, &str, &str); 6] = [
+pub const ASSETS: [(&str, &str, &str); 7] = [
     ("app.css", APP_CSS, "text/css; charset=utf-8"),
     ("rules.js", RULES_JS, "text/javascript; charset=utf-8"),
     ("keccak.js", KECCAK_JS, "text/javascript; charset=utf-8"),
+    ("practice.js", PRACTICE_JS, "text/javascript; charset=utf-8"),
     ("chain.js", CHAIN_JS, "text/javascript; charset=utf-8"),
     ("source.js", SOURCE_JS, "text/javascript; charset=utf-8"),
     ("app.js", APP_JS, "text/javascript; charset=utf-8"),

@@ -285,6 +285,55 @@ async fn curta_game(c: &Client, wallet: &Wallet, node: &Node, url: &str, name: &
     );
 }
 
+/// The static site's Practice tab, with no server to draw puzzles: a 9×9
+/// puzzle with one solution drawn in the page, a wrong digit counted as a
+/// repeat, and the board exported in the header text form.
+async fn practice_without_a_server(c: &Client) {
+    click(c, "tab-practice").await;
+    until(
+        c,
+        "document.getElementById('practice-status').textContent.includes('one solution')",
+    )
+    .await;
+    let status = text(c, "practice-status").await;
+    assert!(status.starts_with("A 9×9 puzzle with"), "{status}");
+    // An empty cell and the digit of a given in its row: a repeat.
+    let pick = until(
+        c,
+        "(() => { const g = practice.givens; for (let k = 0; k < 81; k++) { if (!g[k]) continue; const r = Math.floor(k / 9) * 9; for (let i = r; i < r + 9; i++) if (!g[i]) return [i, g[k]]; } return null; })()",
+    )
+    .await;
+    let (i, given) = (
+        pick[0].as_u64().unwrap() as usize,
+        pick[1].as_u64().unwrap(),
+    );
+    page::cell(c, "practice-grid", i)
+        .await
+        .click()
+        .await
+        .unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys(&given.to_string())
+        .await
+        .unwrap();
+    click(c, "practice-check").await;
+    until(
+        c,
+        "document.getElementById('practice-status').textContent.includes('repeat a symbol')",
+    )
+    .await;
+    click(c, "export").await;
+    let exported = until(
+        c,
+        "document.getElementById('text').value.startsWith('1 2 3 4 5 6 7 8 9\\n') && document.getElementById('text').value",
+    )
+    .await;
+    assert_eq!(exported.as_str().unwrap().lines().count(), 10, "{exported}");
+    shoot(c, "curta-site-practice.png").await;
+}
+
 #[test]
 fn a_curta_game_through_serve_with_the_players_wallet_in_chromium() {
     if Browser::skipped() {
@@ -321,7 +370,8 @@ fn a_curta_game_on_the_static_site_with_the_players_wallet_in_chromium() {
     let server = StaticServer::start(out);
     let url = server.url();
     with_wallet(DEV_ACCOUNTS[2], &node.anvil.url(), async |c, wallet| {
-        curta_game(c, wallet, &node, &url, "site").await
+        curta_game(c, wallet, &node, &url, "site").await;
+        practice_without_a_server(c).await;
     });
 }
 

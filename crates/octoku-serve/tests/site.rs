@@ -149,6 +149,7 @@ fn the_static_site_is_the_served_page_and_reaches_only_its_rpc_url() {
             "app.css",
             "rules.js",
             "keccak.js",
+            "practice.js",
             "chain.js",
             "source.js",
             "app.js"
@@ -286,6 +287,7 @@ fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
         "chain.js",
         "index.html",
         "keccak.js",
+        "practice.js",
         "rules.js",
         "source.js",
     ];
@@ -406,4 +408,68 @@ fn the_page_checksums_addresses_as_the_cli_does() {
     );
     let hashes: Vec<String> = inputs.iter().map(|i| hex::encode(keccak256(i))).collect();
     assert_eq!(answer["hashes"], json!(hashes));
+}
+
+/// The static site's practice puzzles (practice.js, run by node): for every
+/// side the page offers, a drawn puzzle has exactly one solution by the
+/// core's own solver, the page's solution is it, and the page writes the
+/// header text form exactly as the core does (and reads it back).
+#[test]
+fn the_page_draws_unique_practice_puzzles_and_writes_the_cores_text() {
+    use octoku_core::{
+        grid::{
+            Grid,
+            text::{self, Form, ReadOptions, Symbols},
+        },
+        solve as generic,
+    };
+    let practice = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/practice.js");
+    let script = "const P = require(process.argv[1]); \
+                  const out = [4, 6, 8, 9, 10, 12, 14, 15, 16].map((size) => { \
+                    const p = P.puzzle({ size, seed: size * 7 }); \
+                    const t = P.text({ size, cells: p.cells, symbols: p.symbols }).text; \
+                    const back = P.puzzle({ text: t }); \
+                    return { p, text: t, back: back.cells }; }); \
+                  console.log(JSON.stringify(out));";
+    let out = Command::new("node")
+        .args(["-e", script])
+        .arg(&practice)
+        .output()
+        .expect("node runs (Node.js is needed for make setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answers.len(), 9);
+    for answer in answers {
+        let p = &answer["p"];
+        let cells: Vec<u8> = serde_json::from_value(p["cells"].clone()).unwrap();
+        let size = p["size"].as_u64().unwrap() as usize;
+        let parsed = text::read(answer["text"].as_str().unwrap(), &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{size}×{size}: the core reads the page's text: {e}"));
+        let board: &Grid = &parsed.board;
+        assert_eq!(board.geometry().size(), size);
+        assert_eq!(
+            (board.geometry().box_rows(), board.geometry().box_cols()),
+            (
+                p["box_rows"].as_u64().unwrap() as usize,
+                p["box_cols"].as_u64().unwrap() as usize
+            ),
+            "{size}×{size}: the CLI's box shape"
+        );
+        assert_eq!(board.cells().to_vec(), cells, "{size}×{size}");
+        assert_eq!(answer["back"], p["cells"], "{size}×{size}: read back");
+        assert_eq!(generic::count(board, 2), 1, "{size}×{size}: one solution");
+        let solution = generic::solve(board).unwrap();
+        assert_eq!(p["solutions"], 1);
+        assert_eq!(p["solution"], json!(solution.cells().to_vec()));
+        let written = text::write(board, &Symbols::standard(size), Form::Header).unwrap();
+        assert_eq!(
+            answer["text"],
+            json!(written),
+            "{size}×{size}: the core's text"
+        );
+    }
 }

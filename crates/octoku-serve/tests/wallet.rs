@@ -162,9 +162,8 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         "the board word"
     );
     assert!(
-        text(c, "wallet-status")
-            .await
-            .contains(&player.to_lowercase())
+        text(c, "wallet-status").await.contains(&player),
+        "the account EIP-55 checksummed"
     );
     assert_eq!(
         until(c, "String(document.getElementById('submit').disabled)").await,
@@ -321,7 +320,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         .await
         .unwrap();
     assert!(row.starts_with("1 "), "{row}");
-    assert!(row.to_lowercase().contains(&player.to_lowercase()), "{row}");
+    assert!(row.contains(&player), "checksummed: {row}");
     shoot(c, &format!("wallet-{name}-solved.png")).await;
 
     // A phone, 360 px wide: the board fits, nothing scrolls sideways.
