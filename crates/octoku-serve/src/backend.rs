@@ -23,7 +23,7 @@ use octoku_evm::{
         PrivateKey, TxOptions,
         arena::{self, arena_initcode},
         curta::{self, CurtaPuzzle, Refusal},
-        deployments::{CurtaPuzzleRecord, Deployment, DeploymentsFile, deployments_path},
+        deployments::{Deployment, DeploymentsFile, deployments_path},
         leaderboard,
         primitives::{Address, B256},
     },
@@ -574,37 +574,14 @@ fn open_curta(
     let path = deployments_path(&config.deployments_dir.join("deployments"), chain_id);
     let file =
         DeploymentsFile::load(&path, chain_id).map_err(|e| ServeError::Input(e.to_string()))?;
-    let latest: Option<CurtaPuzzleRecord> = file
-        .as_ref()
-        .and_then(|f| f.latest_curta(config.curta))
-        .cloned();
-    let curta = match (config.curta, &latest) {
-        (Some(c), _) => c,
-        (None, Some(r)) => r.curta,
-        (None, None) => {
-            return Err(ServeError::Input(format!(
-                "no --curta given and no Curta puzzle recorded in {} for this chain: pass --curta ADDRESS (and --puzzle-id N), or add one with `octoku deploy --curta`",
-                path.display()
-            )));
-        }
-    };
-    let last_id = curta::require_curta(chain, curta).map_err(chain_failure)?;
-    let id = match (config.puzzle_id, &latest) {
-        (Some(id), _) => id,
-        (None, Some(r)) => r.puzzle_id,
-        (None, None) => {
-            return Err(ServeError::Input(format!(
-                "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N (1 to {last_id})"
-            )));
-        }
-    };
-    let puzzle = curta::get_puzzle(chain, curta, id)
-        .map_err(chain_failure)?
-        .ok_or_else(|| {
-            ServeError::Input(format!(
-                "--puzzle-id {id}: Curta {curta} has no such puzzle (its puzzles are 1 to {last_id})"
-            ))
-        })?;
+    let (curta, puzzle, record) =
+        curta::choose(chain, file.as_ref(), &path, config.curta, config.puzzle_id).map_err(
+            |e| match e {
+                curta::ChoiceError::Chain(e) => chain_failure(e),
+                other => ServeError::Input(other.to_string()),
+            },
+        )?;
+    let id = puzzle.id;
     let name = arena::puzzle_name(chain, puzzle.puzzle).map_err(|e| match e {
         ChainError::Reverted(_) | ChainError::Unexpected(_) => ServeError::Chain(format!(
             "{} (Curta puzzle {id}) does not answer IPuzzle's name()",
@@ -612,14 +589,12 @@ fn open_curta(
         )),
         other => chain_failure(other),
     })?;
-    let block = file.and_then(|f| {
-        f.curta_puzzles
-            .into_iter()
-            .rev()
-            .find(|r| r.curta == curta && r.puzzle_id == id)
-            .map(|r| r.add_tx.block)
-    });
-    Ok((Game::Curta { curta, id }, puzzle.puzzle, Some(name), block))
+    Ok((
+        Game::Curta { curta, id },
+        puzzle.puzzle,
+        Some(name),
+        record.map(|r| r.add_tx.block),
+    ))
 }
 
 /// Every deployment on record for this chain, oldest first: in the embedded

@@ -15,7 +15,7 @@ use octoku_serve::{Config, Running, start};
 use octoku_testkit::{Browser, TempDir, temp_dir};
 
 mod page;
-use page::{as_cells, assert_board_fits, cell, click, session, shoot, text, until};
+use page::{as_cells, assert_board_fits, cell, click, session, shoot, text, type_solution, until};
 use serde_json::json;
 
 /// The server on a fresh embedded chain in a temp dir (kept alive by the
@@ -54,43 +54,6 @@ async fn aria_label(c: &Client, grid: &str, i: usize) -> String {
 async fn chord(element: &Element, modifier: Key, key: char) {
     let keys = format!("{modifier}{key}{}", Key::Null);
     element.send_keys(&keys).await.unwrap();
-}
-
-/// Types `solution` into the grid with the keyboard only: from the top-left
-/// cell, a digit (or symbol) then → on every empty cell, → over givens,
-/// ↓ and Home at each row's end.
-async fn type_solution(
-    c: &Client,
-    grid: &str,
-    n: usize,
-    givens: &[u8],
-    solution: &[u8],
-    symbols: &[&str],
-) {
-    let first = cell(c, grid, 0).await;
-    first.click().await.unwrap();
-    for r in 0..n {
-        let mut keys = String::new();
-        for col in 0..n {
-            let i = r * n + col;
-            if givens[i] == 0 {
-                keys.push_str(symbols[solution[i] as usize - 1]);
-            }
-            if col + 1 < n {
-                keys.push(Key::Right.into());
-            }
-        }
-        if r + 1 < n {
-            keys.push(Key::Down.into());
-            keys.push(Key::Home.into());
-        }
-        c.active_element()
-            .await
-            .unwrap()
-            .send_keys(&keys)
-            .await
-            .unwrap();
-    }
 }
 
 /// Runs `test` in a WebDriver session on the page of a fresh server, in a

@@ -42,7 +42,7 @@ use serde_json::{Value, json};
 
 mod page;
 use page::{
-    as_cells, click, session, shoot, text, until,
+    as_cells, click, in_browser, shoot, text, until,
     wallet::{StaticServer, Wallet, result_says, set, type_solution, with_wallet},
 };
 
@@ -394,22 +394,16 @@ fn a_curta_game_through_the_servers_signer_in_chromium() {
         ..node.config(dir.path())
     })
     .expect("server starts on anvil");
-    let browser = Browser::start().expect("chromedriver");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let c = session(&browser).await;
+    in_browser(async |c| {
         c.set_window_size(900, 1500).await.unwrap();
         c.goto(&server.url()).await.unwrap();
-        let (start, solution) = seated(&c, signer).await;
-        phase_says(&c, "Phase 0").await;
-        type_solution(&c, &start.cells(), &solution).await;
-        click(&c, "submit").await;
-        result_says(&c, "Solved! Rank 1, phase 0").await;
-        click(&c, "submit").await;
-        let result = result_says(&c, "PuzzleAlreadySolved: nothing sent").await;
+        let (start, solution) = seated(c, signer).await;
+        phase_says(c, "Phase 0").await;
+        type_solution(c, &start.cells(), &solution).await;
+        click(c, "submit").await;
+        result_says(c, "Solved! Rank 1, phase 0").await;
+        click(c, "submit").await;
+        let result = result_says(c, "PuzzleAlreadySolved: nothing sent").await;
         assert!(
             result.contains("has already solved Curta puzzle 1"),
             "{result}"
@@ -425,14 +419,13 @@ fn a_curta_game_through_the_servers_signer_in_chromium() {
             .select_by_value(other)
             .await
             .unwrap();
-        let (start, solution) = seated(&c, other).await;
-        phase_says(&c, "a solve costs 0.02 ether").await;
-        type_solution(&c, &start.cells(), &solution).await;
-        click(&c, "submit").await;
-        result_says(&c, "Solved! Rank 2, phase 2, paid 0.02 ether").await;
-        assert_eq!(rows(&c, 2).await[1][..3], ["2", other, "2"]);
-        shoot(&c, "curta-signer-solved.png").await;
-        c.close().await.unwrap();
+        let (start, solution) = seated(c, other).await;
+        phase_says(c, "a solve costs 0.02 ether").await;
+        type_solution(c, &start.cells(), &solution).await;
+        click(c, "submit").await;
+        result_says(c, "Solved! Rank 2, phase 2, paid 0.02 ether").await;
+        assert_eq!(rows(c, 2).await[1][..3], ["2", other, "2"]);
+        shoot(c, "curta-signer-solved.png").await;
     });
 
     // Without the fee the server sends nothing and names the refusal.

@@ -57,6 +57,26 @@ fn cases() -> Vec<(Board, [u8; 64])> {
     out
 }
 
+/// Runs `script` with node, the page's asset `asset` as its first argument
+/// and `args` after it; its output read as JSON.
+fn node(asset: &str, script: &str, args: &[&std::ffi::OsStr]) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(asset);
+    let out = Command::new("node")
+        .args(["-e", script])
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("node runs (Node.js is needed for make setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The page's rules (rules.js) and the CLI's (octoku_core::explain) list the
 /// same problems, with the same words, in the same order, on every case;
 /// and they agree on which boards can be completed.
@@ -70,21 +90,10 @@ fn the_page_explains_a_solution_as_the_cli_does() {
     let dir = temp_dir("site-rules");
     let file = dir.path().join("cases.json");
     std::fs::write(&file, Value::from(input).to_string()).unwrap();
-    let rules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/rules.js");
     let script = "const R = require(process.argv[1]); const cases = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')); \
                   console.log(JSON.stringify(cases.map((c) => ({ problems: R.explain(c.start, c.solution), solvable: R.solvable(c.start) }))));";
-    let out = Command::new("node")
-        .args(["-e", script])
-        .arg(&rules)
-        .arg(&file)
-        .output()
-        .expect("node runs (Node.js is needed for make setup)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let answers: Vec<Value> =
+        serde_json::from_value(node("rules.js", script, &[file.as_os_str()])).unwrap();
     assert_eq!(answers.len(), cases.len());
     let mut kinds = std::collections::BTreeSet::new();
     for ((start, cells), answer) in cases.iter().zip(&answers) {
@@ -380,25 +389,13 @@ fn the_page_checksums_addresses_as_the_cli_does() {
         .iter()
         .map(|&n| (0..n).map(|_| rng.below(256) as u8).collect())
         .collect();
-    let keccak = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/keccak.js");
     let script = "const K = require(process.argv[1]); const q = JSON.parse(process.argv[2]); \
                   console.log(JSON.stringify({ sums: q.addresses.map(K.checksum), hashes: q.inputs.map(K.keccak256) }));";
     let query = json!({
         "addresses": addresses.iter().map(|a| format!("{a:#x}")).collect::<Vec<_>>(),
         "inputs": inputs,
     });
-    let out = Command::new("node")
-        .args(["-e", script])
-        .arg(&keccak)
-        .arg(query.to_string())
-        .output()
-        .expect("node runs (Node.js is needed for make setup)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let answer = node("keccak.js", script, &[query.to_string().as_ref()]);
     let sums: Vec<String> = addresses.iter().map(|a| a.to_checksum(None)).collect();
     assert_eq!(answer["sums"], json!(sums));
     assert!(
@@ -423,7 +420,6 @@ fn the_page_draws_unique_practice_puzzles_and_writes_the_cores_text() {
         },
         solve as generic,
     };
-    let practice = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/practice.js");
     let script = "const P = require(process.argv[1]); \
                   const out = [4, 6, 8, 9, 10, 12, 14, 15, 16].map((size) => { \
                     const p = P.puzzle({ size, seed: size * 7 }); \
@@ -431,17 +427,7 @@ fn the_page_draws_unique_practice_puzzles_and_writes_the_cores_text() {
                     const back = P.puzzle({ text: t }); \
                     return { p, text: t, back: back.cells }; }); \
                   console.log(JSON.stringify(out));";
-    let out = Command::new("node")
-        .args(["-e", script])
-        .arg(&practice)
-        .output()
-        .expect("node runs (Node.js is needed for make setup)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let answers: Vec<Value> = serde_json::from_value(node("practice.js", script, &[])).unwrap();
     assert_eq!(answers.len(), 9);
     for answer in answers {
         let p = &answer["p"];

@@ -37,7 +37,7 @@ use serde_json::json;
 
 mod page;
 use page::{
-    as_cells, assert_board_fits, click, session, shoot, text, until,
+    as_cells, assert_board_fits, click, in_browser, shoot, text, until,
     wallet::{
         ANVIL_CHAIN_ID, StaticServer, Wallet, cdp, result_says, set, type_solution, with_wallet,
     },
@@ -430,20 +430,14 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
         ..Config::default()
     })
     .expect("server starts");
-    let browser = Browser::start().expect("chromedriver");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let c = session(&browser).await;
+    in_browser(async |c| {
         c.goto(&server.url()).await.unwrap();
         until(
             &c,
             "document.getElementById('board-status').textContent.includes('no key')",
         )
         .await;
-        let status = text(&c, "board-status").await;
+        let status = text(c, "board-status").await;
         assert!(
             status.starts_with("This server holds no key and runs the embedded chain")
                 && status.contains("--private-key")
@@ -451,12 +445,12 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
             "{status}"
         );
         assert!(
-            text(&c, "wallet-status")
+            text(c, "wallet-status")
                 .await
                 .starts_with("No wallet in this browser")
         );
         assert_eq!(
-            until(&c, "String(document.getElementById('connect').hidden)").await,
+            until(c, "String(document.getElementById('connect').hidden)").await,
             json!("true")
         );
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
@@ -465,17 +459,16 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
             .send_keys(&format!("{stranger}{}", Key::Enter))
             .await
             .unwrap();
-        until(&c, &format!("seat && seat.address === '{stranger}'")).await;
-        let status = text(&c, "board-status").await;
+        until(c, &format!("seat && seat.address === '{stranger}'")).await;
+        let status = text(c, "board-status").await;
         assert!(
             status.contains("Read-only: Check works; this server holds no key: start octoku serve with --private-key"),
             "{status}"
         );
         assert_eq!(
-            until(&c, "String(document.getElementById('submit').disabled)").await,
+            until(c, "String(document.getElementById('submit').disabled)").await,
             json!("true")
         );
-        c.close().await.unwrap();
     });
     server.stop().unwrap();
 }

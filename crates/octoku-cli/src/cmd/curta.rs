@@ -77,45 +77,19 @@ impl Target {
         let file =
             DeploymentsFile::load(&path, chain_id).map_err(|e| CliError::Input(e.to_string()))?;
         let curta_arg = on.curta.as_deref().map(crate::input::address).transpose()?;
-        let latest = file
-            .as_ref()
-            .and_then(|f| f.latest_curta(curta_arg))
-            .cloned();
-        let curta = match (curta_arg, &latest) {
-            (Some(c), _) => c,
-            (None, Some(r)) => r.curta,
-            (None, None) => {
-                return Err(CliError::Input(format!(
-                    "no --curta given and no Curta puzzle recorded in {} for this chain: pass --curta ADDRESS (and --puzzle-id N), or add one with `octoku deploy --curta`",
-                    path.display()
-                )));
-            }
-        };
-        let last_id = curta::require_curta(&mut opened.chain, curta).map_err(chain_error)?;
-        let id = match (on.puzzle_id, &latest) {
-            (Some(id), _) => id,
-            (None, Some(r)) => r.puzzle_id,
-            (None, None) => {
-                return Err(CliError::Input(format!(
-                    "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N (1 to {last_id})"
-                )));
-            }
-        };
-        let puzzle = curta::get_puzzle(&mut opened.chain, curta, id)
-            .map_err(chain_error)?
-            .ok_or_else(|| {
-                CliError::Input(format!(
-                    "--puzzle-id {id}: Curta {curta} has no such puzzle (its puzzles are 1 to {last_id})"
-                ))
-            })?;
+        let (curta, puzzle, record) = curta::choose(
+            &mut opened.chain,
+            file.as_ref(),
+            &path,
+            curta_arg,
+            on.puzzle_id,
+        )
+        .map_err(|e| match e {
+            curta::ChoiceError::Chain(e) => chain_error(e),
+            other => CliError::Input(other.to_string()),
+        })?;
         let kind = arena::identify_puzzle(&mut opened.chain, puzzle.puzzle).map_err(chain_error)?;
-        let record = file.and_then(|f| {
-            f.curta_puzzles
-                .into_iter()
-                .rev()
-                .find(|r| r.curta == curta && r.puzzle_id == id)
-        });
-        tracing::info!(%curta, id, puzzle = %puzzle.puzzle, "Curta puzzle");
+        tracing::info!(%curta, id = puzzle.id, puzzle = %puzzle.puzzle, "Curta puzzle");
         Ok(Target {
             curta,
             puzzle,

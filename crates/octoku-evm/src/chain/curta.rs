@@ -139,6 +139,73 @@ pub fn ether(wei: u128) -> String {
     }
 }
 
+/// Why no Curta puzzle could be chosen ([`choose`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChoiceError {
+    /// Bad input: no puzzle given and none on record, or an id Curta does
+    /// not have (one line saying what to pass).
+    #[error("{0}")]
+    Input(String),
+    /// The chain failed, or the address is not Curta.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+}
+
+/// The Curta puzzle a command means: `curta` and `id` (`--curta`,
+/// `--puzzle-id`), each defaulting to the latest `octoku deploy --curta`
+/// recorded in `file` (read from `path`); checked to be Curta and an
+/// existing puzzle. Returns Curta, the puzzle, and its record when on file.
+pub fn choose(
+    chain: &mut Chain,
+    file: Option<&super::deployments::DeploymentsFile>,
+    path: &std::path::Path,
+    curta: Option<Address>,
+    id: Option<u32>,
+) -> Result<
+    (
+        Address,
+        CurtaPuzzle,
+        Option<super::deployments::CurtaPuzzleRecord>,
+    ),
+    ChoiceError,
+> {
+    let latest = file.and_then(|f| f.latest_curta(curta));
+    let curta = match (curta, latest) {
+        (Some(c), _) => c,
+        (None, Some(r)) => r.curta,
+        (None, None) => {
+            return Err(ChoiceError::Input(format!(
+                "no --curta given and no Curta puzzle recorded in {} for this chain: pass --curta ADDRESS (and --puzzle-id N), or add one with `octoku deploy --curta`",
+                path.display()
+            )));
+        }
+    };
+    let last_id = require_curta(chain, curta)?;
+    let id = match (id, latest) {
+        (Some(id), _) => id,
+        (None, Some(r)) => r.puzzle_id,
+        (None, None) => {
+            return Err(ChoiceError::Input(format!(
+                "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N (1 to {last_id})"
+            )));
+        }
+    };
+    let puzzle = get_puzzle(chain, curta, id)?.ok_or_else(|| {
+        ChoiceError::Input(format!(
+            "--puzzle-id {id}: Curta {curta} has no such puzzle (its puzzles are 1 to {last_id})"
+        ))
+    })?;
+    let record = file.and_then(|f| {
+        f.curta_puzzles
+            .iter()
+            .rev()
+            .find(|r| r.curta == curta && r.puzzle_id == id)
+            .cloned()
+    });
+    Ok((curta, puzzle, record))
+}
+
 /// Why Curta would refuse a solve, decided from the chain's state before
 /// anything is sent (the CLI's `play`/`submit --curta` and the page's
 /// Submit say the same).

@@ -19,7 +19,7 @@ use std::{
     time::Duration,
 };
 
-use fantoccini::{Client, key::Key, wd};
+use fantoccini::{Client, wd};
 use octoku_testkit::Browser;
 use serde_json::{Value, json};
 
@@ -332,29 +332,8 @@ pub async fn result_says(c: &Client, words: &str) -> String {
 /// Types the solution with the keyboard: from the top-left cell, a digit on
 /// every empty cell, → between cells, ↓ and Home at each row's end.
 pub async fn type_solution(c: &Client, givens: &[u8], solution: &[u8]) {
-    super::cell(c, "arena-grid", 0).await.click().await.unwrap();
-    for r in 0..8 {
-        let mut keys = String::new();
-        for col in 0..8 {
-            let i = r * 8 + col;
-            if givens[i] == 0 {
-                keys.push_str(&solution[i].to_string());
-            }
-            if col + 1 < 8 {
-                keys.push(Key::Right.into());
-            }
-        }
-        if r + 1 < 8 {
-            keys.push(Key::Down.into());
-            keys.push(Key::Home.into());
-        }
-        c.active_element()
-            .await
-            .unwrap()
-            .send_keys(&keys)
-            .await
-            .unwrap();
-    }
+    let digits = ["1", "2", "3", "4", "5", "6", "7", "8"];
+    super::type_solution(c, "arena-grid", 8, givens, solution, &digits).await;
 }
 
 pub fn set(wallet: &Wallet, change: impl FnOnce(&mut WalletState)) {
