@@ -433,7 +433,7 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
     in_browser(async |c| {
         c.goto(&server.url()).await.unwrap();
         until(
-            &c,
+            c,
             "document.getElementById('board-status').textContent.includes('no key')",
         )
         .await;
