@@ -356,16 +356,6 @@ impl Backend {
         })
     }
 
-    /// On Curta: the phase now (0 to 3); `None` for an arena.
-    pub fn phase(&self) -> Result<Option<u8>, ChainError> {
-        let Game::Curta { curta, id } = self.game else {
-            return Ok(None);
-        };
-        let mut chain = self.reader()?;
-        let puzzle = Backend::curta_puzzle(&mut chain, curta, id)?;
-        Ok(Some(puzzle.phase_at(chain.timestamp()?)))
-    }
-
     /// The board `player` gets, whether it can be solved, their rank, and
     /// on Curta the phase now.
     pub fn seat(&self, player: Address) -> Result<Seat, ChainError> {
