@@ -105,6 +105,7 @@ pub(crate) fn serve_error(e: ServeError) -> CliError {
 /// Starts the server and serves until the process is stopped.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // Checked before a keystore's password is asked for.
+    let game = args.game.apply(Config::default())?;
     let probe = Config {
         host: args.host.clone(),
         ..Config::default()
@@ -122,7 +123,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "octoku serve signs for the page: --from alone holds no key; expected --private-key, --keystore, --account or -i with it, or no --from".into(),
         ));
     }
-    let config = args.game.apply(Config {
+    let config = Config {
         host: args.host,
         port: args.port,
         rpc_url: args.chain.rpc_url.clone(),
@@ -130,8 +131,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         state: args.chain.state.clone(),
         deployments_dir: ".".into(),
         tx,
-        ..Config::default()
-    })?;
+        ..game
+    };
     if let Some(warning) = config.host_warning() {
         crate::errln!("octoku: {warning}");
     }
