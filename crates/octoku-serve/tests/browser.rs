@@ -15,7 +15,9 @@ use octoku_serve::{Config, Running, start};
 use octoku_testkit::{Browser, TempDir, temp_dir};
 
 mod page;
-use page::{as_cells, assert_board_fits, cell, click, session, shoot, text, type_solution, until};
+use page::{
+    as_cells, assert_board_fits, cell, click, in_browser, shoot, text, type_solution, until,
+};
 use serde_json::json;
 
 /// The server on a fresh embedded chain in a temp dir (kept alive by the
@@ -64,17 +66,10 @@ fn on_the_page(name: &str, (width, height): (u32, u32), test: impl AsyncFnOnce(&
         return;
     }
     let (server, _dir) = server(name);
-    let browser = Browser::start().expect("chromedriver starts");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let c = session(&browser).await;
+    in_browser(async |c| {
         c.set_window_size(width, height).await.unwrap();
         c.goto(&server.url()).await.unwrap();
-        test(&c).await;
-        c.close().await.unwrap();
+        test(c).await;
     });
     server.stop().unwrap();
 }
