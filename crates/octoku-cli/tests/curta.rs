@@ -9,44 +9,21 @@
 use std::path::Path;
 
 use alloy_provider::{DynProvider, Provider, ProviderBuilder};
-use alloy_sol_types::SolValue;
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{
         Chain, PrivateKey,
-        primitives::{Address, U256, hex},
+        primitives::{Address, U256},
     },
 };
-use octoku_testkit::{Anvil, DEV_KEYS, Run, TempDir, assert_keys, octoku, temp_dir};
+use octoku_testkit::{Anvil, DEV_KEYS, Run, TempDir, assert_keys, curta, octoku, temp_dir};
 use serde_json::Value;
-
-/// Where the compiled protocol is, relative to the checkout.
-const CURTA_JSON: &str = "../shared/curta/curta.json";
 
 /// 0.02 ether, the least a phase 2 solve sends.
 const PHASE_TWO_FEE: u128 = 20_000_000_000_000_000;
 
-/// curta.json, or `None` (skipped, one line on stderr) when it is missing;
-/// under `CI=true` a missing file fails the test with that line.
-fn curta_artifacts() -> Option<Value> {
-    let path = octoku_testkit::workspace_root().join(CURTA_JSON);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).expect("curta.json is JSON")),
-        Err(e) => {
-            let line = format!(
-                "{} cannot be read ({e}): the Curta tests need the compiled protocol beside the checkout",
-                path.display()
-            );
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{line}");
-            eprintln!("skipped: {line}");
-            None
-        }
-    }
-}
-
-/// anvil, with a provider for what octoku does not do: move the clock, read
-/// nonces and balances.
+/// anvil, with a provider for what octoku does not do: read balances.
 struct Node {
     anvil: Anvil,
     runtime: tokio::runtime::Runtime,
@@ -79,9 +56,7 @@ impl Node {
     }
 
     fn nonce(&self, account: Address) -> u64 {
-        self.runtime
-            .block_on(async { self.provider.get_transaction_count(account).await })
-            .unwrap()
+        self.anvil.nonce(&account.to_string()).unwrap()
     }
 
     fn balance(&self, account: Address) -> U256 {
@@ -92,50 +67,15 @@ impl Node {
 
     /// Moves the clock `seconds` ahead and mines a block at the new time.
     fn advance(&self, seconds: u64) {
-        self.runtime.block_on(async {
-            let _: Value = self
-                .provider
-                .raw_request("evm_increaseTime".into(), (seconds,))
-                .await
-                .unwrap();
-            let _: Value = self
-                .provider
-                .raw_request("evm_mine".into(), ())
-                .await
-                .unwrap();
-        });
+        self.anvil.advance(seconds).unwrap();
     }
 }
 
-/// Deploys the Curta protocol from `artifacts` by its recipe: FlagRenderer;
-/// AuthorshipToken(Curta's address predicted from the deployer's nonce, one
-/// day, `authors`: token 1 to the first, 2 to the second ...); Curta(token,
-/// renderer), owned by the deployer (dev account 0). Returns Curta's address
-/// and the renderer's (a contract with no `name()`).
+/// The real protocol on `node` (the test kit's recipe): Curta and its
+/// FlagRenderer (a contract with no `name()`).
 fn deploy_curta(node: &Node, artifacts: &Value, authors: &[Address]) -> (Address, Address) {
-    let key = PrivateKey::parse(DEV_KEYS[0]).unwrap();
-    let deployer = key.address().unwrap();
-    let mut chain = Chain::rpc(&node.url(), &key).unwrap();
-    let creation = |name: &str| {
-        hex::decode(artifacts[name]["bytecode"].as_str().expect("creation code")).unwrap()
-    };
-    let mut deploy = |code: Vec<u8>| {
-        chain
-            .deploy(code.into())
-            .expect("deploys")
-            .contract_address
-            .unwrap()
-    };
-    let curta_will_be = deployer.create(node.nonce(deployer) + 2);
-    let renderer = deploy(creation("FlagRenderer"));
-    let mut token_code = creation("AuthorshipToken");
-    token_code.extend((curta_will_be, U256::from(86_400), authors.to_vec()).abi_encode_params());
-    let token = deploy(token_code);
-    let mut curta_code = creation("Curta");
-    curta_code.extend((token, renderer).abi_encode_params());
-    let curta = deploy(curta_code);
-    assert_eq!(curta, curta_will_be, "Curta is where the token expects it");
-    (curta, renderer)
+    let deployed = curta::deploy(&node.anvil, artifacts, authors);
+    (deployed.curta, deployed.renderer)
 }
 
 fn account(n: usize) -> Address {
@@ -172,7 +112,7 @@ fn add_fair(dir: &Path, url: &str, curta: Address, author: usize, token: u64) ->
 /// working directory named after `name`; `None` (skipped) without
 /// `../shared/curta`. Also gives Curta's flag renderer.
 fn curta_on_a_node(name: &str) -> Option<(Node, TempDir, Address, Address)> {
-    let artifacts = curta_artifacts()?;
+    let artifacts = curta::artifacts()?;
     let node = Node::start();
     let (curta, renderer) = deploy_curta(&node, &artifacts, &[account(1)]);
     Some((node, temp_dir(name), curta, renderer))

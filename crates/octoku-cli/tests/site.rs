@@ -3,11 +3,14 @@
 //! nothing written; on anvil, after `octoku deploy`, it writes the page for
 //! the recorded arena, refuses to write over it, and replaces it with
 //! `--force`. `octoku serve` on that node without a signer says it signs
-//! nothing.
+//! nothing. With Curta (the real protocol, deployed by the test kit) and a
+//! puzzle added by `octoku deploy --curta`, `octoku site --curta` and
+//! `octoku serve --curta` play it, with the leaderboard from the recorded
+//! `addPuzzle` block or `--from-block`.
 
 use std::{path::Path, time::Duration};
 
-use octoku_testkit::{Anvil, DEV_KEYS, octoku, temp_dir};
+use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, curta, octoku, temp_dir};
 
 /// How many entries `dir` holds.
 fn entries(dir: &Path) -> usize {
@@ -78,7 +81,7 @@ fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
     assert_eq!(lines[1], format!("arena     {arena} (fair puzzle)"));
     assert_eq!(
         lines[2],
-        "wrote     game: index.html app.css rules.js chain.js source.js app.js"
+        "wrote     game: index.html app.css rules.js keccak.js practice.js chain.js source.js app.js"
     );
     let html = std::fs::read_to_string(dir.join("game/index.html")).unwrap();
     assert!(html.contains(&format!("connect-src {url};")), "{html}");
@@ -86,10 +89,18 @@ fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
         html.contains(&format!("&quot;arena&quot;:&quot;{arena}&quot;")),
         "{html}"
     );
-    for file in ["app.css", "app.js", "chain.js", "rules.js", "source.js"] {
+    for file in [
+        "app.css",
+        "app.js",
+        "chain.js",
+        "keccak.js",
+        "practice.js",
+        "rules.js",
+        "source.js",
+    ] {
         assert!(dir.join("game").join(file).is_file(), "{file}");
     }
-    assert_eq!(entries(&dir.join("game")), 6, "the page's six files");
+    assert_eq!(entries(&dir.join("game")), 8, "the page's eight files");
 
     // Written once: a second run is refused, --force replaces it.
     let site = ["site", "game", "--rpc-url", &url, "--arena", &arena];
@@ -111,4 +122,126 @@ fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
         signer,
         "signer    none: players submit through their own wallet"
     );
+}
+
+/// The settings the static page carries (its `octoku-site` tag).
+fn settings(html: &str) -> serde_json::Value {
+    let tag = "name=\"octoku-site\" content=\"";
+    let start = html.find(tag).unwrap() + tag.len();
+    let end = start + html[start..].find('"').unwrap();
+    serde_json::from_str(
+        &html[start..end]
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn site_and_serve_play_a_curta_puzzle_on_anvil() {
+    let dir = temp_dir("site-curta");
+    let dir = dir.path();
+    // Without a node: Curta is not on the embedded chain (one line, exit 2).
+    octoku!()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--curta",
+            DEV_ACCOUNTS[0],
+            "--puzzle-id",
+            "1",
+        ])
+        .dir(dir)
+        .run()
+        .fails(2, "need --rpc-url");
+    let Some(artifacts) = curta::artifacts() else {
+        return;
+    };
+    let anvil = Anvil::start().expect("anvil");
+    let url = anvil.url();
+    let author = DEV_ACCOUNTS[1].parse().unwrap();
+    let c = curta::deploy(&anvil, &artifacts, &[author])
+        .curta
+        .to_string();
+    let added = octoku!()
+        .args([
+            "deploy",
+            "--puzzle",
+            "fair",
+            "--curta",
+            &c,
+            "--token-id",
+            "1",
+        ])
+        .args(["--rpc-url", &url, "--private-key", DEV_KEYS[1], "--json"])
+        .dir(dir)
+        .run()
+        .json();
+    let block = added["add_tx"]["block"].as_u64().unwrap();
+
+    // The recorded puzzle by default; its addPuzzle block starts the leaderboard.
+    let run = octoku!()
+        .args(["site", "game", "--rpc-url", &url, "--puzzle-id", "1"])
+        .dir(dir)
+        .run();
+    let lines: Vec<&str> = run.ok().lines().collect();
+    assert_eq!(
+        lines[1],
+        format!(
+            "curta     {c} puzzle #1 {:?} (fair puzzle)",
+            added["name"].as_str().unwrap()
+        )
+    );
+    let page = settings(&std::fs::read_to_string(dir.join("game/index.html")).unwrap());
+    assert_eq!(page["game"], "curta");
+    assert_eq!(page["curta"], c);
+    assert_eq!(page["puzzle_id"], 1);
+    assert_eq!(page["puzzle_address"], added["puzzle_address"]);
+    assert_eq!(page["from_block"], block);
+    assert_eq!(page["phase_two_fee"], "20000000000000000");
+
+    // Given flags, and --from-block as cast takes it.
+    let flags = ["--curta", &c, "--puzzle-id", "1", "--from-block", "1"];
+    octoku!()
+        .args(["site", "other", "--rpc-url", &url])
+        .args(flags)
+        .dir(dir)
+        .run()
+        .ok();
+    let page = settings(&std::fs::read_to_string(dir.join("other/index.html")).unwrap());
+    assert_eq!(
+        (&page["curta"], &page["from_block"]),
+        (&c.clone().into(), &1.into())
+    );
+    // A puzzle Curta does not have: one line, exit 2, nothing written.
+    octoku!()
+        .args([
+            "site",
+            "none",
+            "--rpc-url",
+            &url,
+            "--curta",
+            &c,
+            "--puzzle-id",
+            "7",
+        ])
+        .dir(dir)
+        .run()
+        .fails(2, "has no such puzzle");
+    assert!(!dir.join("none").exists());
+
+    // octoku serve --curta names the puzzle it plays.
+    let mut server = octoku!()
+        .args(["serve", "--port", "0", "--rpc-url", &url])
+        .args(["--curta", &c, "--puzzle-id", "1"])
+        .dir(dir)
+        .spawn()
+        .expect("octoku serve starts");
+    let game = server
+        .wait_for_line(Duration::from_secs(120), |line| {
+            line.starts_with("curta ").then(|| line.to_string())
+        })
+        .expect("octoku serve names the puzzle");
+    assert_eq!(game, lines[1]);
 }

@@ -1,5 +1,6 @@
-// octoku in the browser: the arena board (8x8, 2x4 boxes), checked by the
-// puzzle's compiled verify and submitted through the server's signer or the
+// octoku in the browser: the game's board (8x8, 2x4 boxes; an arena's, or
+// a puzzle's on Curta with its phases and fees), checked by the puzzle's
+// compiled verify and submitted through the server's signer or the
 // player's own wallet (EIP-1193), and practice puzzles of any size. The
 // same script runs the served page and the static site (source.js picks
 // the data source). Plain script, no build step, no network but this
@@ -396,6 +397,39 @@ function sameAddress(a, b) {
   return !!a && !!b && a.toLowerCase() === b.toLowerCase();
 }
 
+/** An address as EIP-55 mixed case, as the CLI prints it. */
+const checksum = (a) => OCTOKU_KECCAK.checksum(a);
+
+/** Whether the page plays a puzzle on Curta (else an arena). */
+function onCurta() {
+  return !!info && info.game.kind === "curta";
+}
+
+/** "the arena" or "Curta": where solves go. */
+function gameName() {
+  return onCurta() ? "Curta" : "the arena";
+}
+
+/** What each Curta phase means for a solve (Curta's rule). */
+function phaseText(phase, fee) {
+  const { ether } = OCTOKU_CHAIN;
+  switch (phase) {
+    case 0: return "Phase 0: nobody has solved it yet; the first solve is free.";
+    case 1: return "Phase 1 (up to 2 days after the first solve): a solve is free.";
+    case 2: return `Phase 2 (2 to 5 days after the first solve): a solve costs ${ether(fee)}, sent with Submit (half to Curta's owner, half to the puzzle's author).`;
+    default: return "Phase 3 (more than 5 days after the first solve): submissions are closed; Curta would revert a solve with SubmissionClosed.";
+  }
+}
+
+/** Shows the Curta puzzle's phase and what a solve costs now, and labels Submit with it. */
+function showPhase(phase, fee) {
+  const el = $("phase");
+  el.hidden = !onCurta() || phase === undefined;
+  if (el.hidden) return;
+  setStatus(el, phaseText(phase, fee), phase === 3 ? "warn" : phase === 2 ? "fee" : "");
+  $("submit").textContent = fee ? `Submit and pay ${OCTOKU_CHAIN.ether(fee)}` : "Submit";
+}
+
 /** One line about the wallet: missing, not connected, or its account and chain. */
 function showWallet() {
   const status = $("wallet-status");
@@ -405,9 +439,9 @@ function showWallet() {
   } else if (!wallet.account) {
     setStatus(status, "Connect your wallet to play your own board.", "muted");
   } else if (info && wallet.chainId !== info.chainId) {
-    setStatus(status, `Wallet ${wallet.account} on chain ${wallet.chainId}; the arena is on chain ${info.chainId}: Submit asks your wallet to switch.`, "warn");
+    setStatus(status, `Wallet ${checksum(wallet.account)} on chain ${wallet.chainId}; ${gameName()} is on chain ${info.chainId}: Submit asks your wallet to switch.`, "warn");
   } else {
-    setStatus(status, `Wallet ${wallet.account} on chain ${wallet.chainId}.`, "muted");
+    setStatus(status, `Wallet ${checksum(wallet.account)} on chain ${wallet.chainId}.`, "muted");
   }
 }
 
@@ -423,7 +457,7 @@ function fillPlayers(prefer) {
   const select = $("player");
   const keep = prefer || select.value;
   select.replaceChildren();
-  if (wallet && wallet.account) option(select, WALLET, `your wallet ${short(wallet.account)}`);
+  if (wallet && wallet.account) option(select, WALLET, `your wallet ${short(checksum(wallet.account))}`);
   for (const p of info.players) option(select, p.address, `${p.label} ${short(p.address)}`);
   option(select, "other", "another address (read-only)");
   if ([...select.options].some((o) => o.value === keep)) select.value = keep;
@@ -432,7 +466,15 @@ function fillPlayers(prefer) {
 
 async function loadInfo() {
   info = await source.info();
-  $("chain").textContent = `${info.chain} · arena ${info.arena} · ${info.puzzle} puzzle`;
+  const g = info.game;
+  if (g.kind === "curta") {
+    $("chain").textContent = `${info.chain} · Curta ${g.curta} · puzzle #${g.id} “${g.name}” at ${info.puzzleAddress} · ${info.puzzle} puzzle`;
+    $("tab-arena").textContent = `Curta #${g.id}`;
+    $("arena-grid").setAttribute("aria-label", `Curta puzzle ${g.id} board, 8 by 8, boxes of 2 rows by 4 columns`);
+    $("phase-col").hidden = false;
+  } else {
+    $("chain").textContent = `${info.chain} · arena ${g.arena} · ${info.puzzle} puzzle`;
+  }
   fillPlayers();
 }
 
@@ -448,6 +490,7 @@ const RESTART = "start octoku serve with --private-key (or a keystore) to play h
 /** Whether Submit can send for the board shown, and if not, why. */
 function submitPath() {
   if (!seat || !seat.solvable) return { ok: false };
+  if (seat.phase === 3) return { ok: false, why: " Submissions are closed: the puzzle is in phase 3 (SubmissionClosed); Check still works." };
   const embeddedOnly = !info.walletCanPlay && !info.players.length;
   if ($("player").value === WALLET && sameAddress(seat.address, wallet && wallet.account)) {
     if (info.walletCanPlay) return { ok: true, wallet: true };
@@ -489,7 +532,9 @@ async function loadBoard() {
     return;
   }
   seat = next;
+  seat.address = checksum(seat.address);
   arena.load({ size: 8, boxRows: 2, boxCols: 4, cells: seat.cells });
+  showPhase(seat.phase, seat.fee);
   let text = `Board of ${seat.address} (${seat.puzzle} puzzle).`;
   let cls = "";
   if (!seat.solvable) {
@@ -581,13 +626,16 @@ async function check() {
   }
 }
 
-/** A solve: its line, the transaction, and the board's status. */
-function showSolved(rank, gasUsed, block, tx) {
+/** A solve: its line, the transaction, and the board's status. On Curta,
+ *  `phase` is the solve's and `paid` the wei sent (a BigInt). */
+function showSolved(rank, gasUsed, block, tx, phase, paid) {
   const box = $("result");
   box.replaceChildren();
   const p = document.createElement("p");
   p.className = "good";
-  p.textContent = `Solved! Rank ${rank}, gas used ${gasUsed.toLocaleString("en-US")}, block ${block}.`;
+  const onPhase = phase === null || phase === undefined ? "" : `, phase ${phase}`;
+  const fee = paid ? `, paid ${OCTOKU_CHAIN.ether(paid)}` : "";
+  p.textContent = `Solved! Rank ${rank}${onPhase}${fee}, gas used ${gasUsed.toLocaleString("en-US")}, block ${block}.`;
   const line = document.createElement("p");
   line.append("Transaction ");
   const code = document.createElement("code");
@@ -596,17 +644,55 @@ function showSolved(rank, gasUsed, block, tx) {
   line.appendChild(code);
   box.append(p, line);
   setStatus($("board-status"), `Board of ${seat.address}. Solved: rank ${rank} in block ${block}.`, "good");
+  seat.solved = { rank, block };
+}
+
+/** On Curta, before anything is sent: the phase now. Returns the fee to
+ *  send, or null after showing why nothing is sent (closed; or the fee
+ *  rose since the board was read, so the player has not seen it). */
+async function feeToSend() {
+  if (!onCurta()) return 0n;
+  const now = await source.phase(seat.address);
+  const shown = seat.fee;
+  seat.phase = now.phase;
+  seat.fee = now.fee;
+  showPhase(now.phase, now.fee);
+  if (now.fee === null) {
+    showProblems("SubmissionClosed: the puzzle is in phase 3, more than 5 days after its first solve; Curta takes no more solves, so nothing was sent.", "warn");
+    $("submit").disabled = true;
+    return null;
+  }
+  if (shown === null || shown === undefined || now.fee > shown) {
+    showProblems(`InsufficientFunds: the puzzle is in phase ${now.phase} now, where a solve costs ${OCTOKU_CHAIN.ether(now.fee)}; nothing was sent. Submit again to pay it. Your entries are kept.`, "warn");
+    return null;
+  }
+  return now.fee;
+}
+
+/** A refusal by name, explained: a wrong solution lists its problems. */
+async function showRefusal(name, line) {
+  if (name === "WrongSolution" || name === "IncorrectSolution") {
+    try {
+      const v = await source.verify(seat.start, arena.values);
+      return showProblems(`${name}: ${line}`, "warn", v.problems);
+    } catch (e) {
+      // Fall through to the line alone.
+    }
+  }
+  showProblems(`${name}: ${line}`, "warn");
 }
 
 /** Submit through the server's signer (or a dev account it holds). */
 async function serverSubmit() {
   showProblems("Sending the solve…", "");
   try {
-    const s = await source.submit(seat.address, arena.values);
-    showSolved(s.rank, s.gas_used, s.block, s.tx);
+    const fee = await feeToSend();
+    if (fee === null) return;
+    const s = await source.submit(seat.address, arena.values, fee);
+    showSolved(s.rank, s.gas_used, s.block, s.tx, s.phase, fee);
   } catch (e) {
-    const name = e.revert ? e.revert + ": " : "";
-    showProblems(name + e.message, "warn");
+    if (e.revert) return showRefusal(e.revert, e.message);
+    showProblems(e.message, "warn");
   }
 }
 
@@ -614,21 +700,28 @@ async function serverSubmit() {
  *  transaction, then its receipt. The entries stay whatever happens. */
 async function walletSubmit() {
   const { revertName, REJECTED } = OCTOKU_CHAIN;
-  const tx = source.solveTx(wallet.account, arena.values);
   showProblems("Asking your wallet…", "");
   try {
-    await wallet.ensureChain(info.chainId);
+    await wallet.ensureChain(info.chainId, gameName());
   } catch (e) {
     showWallet();
     return showProblems(e.message + " Your entries are kept.", "warn");
   }
   showWallet();
+  let fee;
+  try {
+    fee = await feeToSend();
+  } catch (e) {
+    return showProblems(`Cannot read the puzzle's phase: ${e.message}`, "warn");
+  }
+  if (fee === null) return;
+  const tx = source.solveTx(wallet.account, arena.values, fee);
   try {
     await wallet.request("eth_call", [tx, "latest"]);
   } catch (e) {
     const name = revertName(e);
-    const why = name === "WrongSolution" ? " Check shows why." : "";
-    return showProblems(name ? `${name}: the arena would revert this solve, so nothing was sent.${why}` : `The arena's solve fails: ${e.message}`, "warn");
+    if (name) return showRefusal(name, `${gameName()} would revert this solve, so nothing was sent. Your entries are kept.`);
+    return showProblems(`${onCurta() ? "Curta" : "The arena"}'s solve fails: ${e.message}`, "warn");
   }
   let hash;
   try {
@@ -647,8 +740,8 @@ async function walletSubmit() {
   }
   const block = Number(BigInt(receipt.blockNumber));
   if (Number(BigInt(receipt.status)) !== 1) return showProblems(`Transaction ${hash} reverted in block ${block}.`, "warn");
-  const rank = source.rankOf(receipt);
-  showSolved(rank === null ? "?" : rank, Number(BigInt(receipt.gasUsed)), block, hash);
+  const solved = await source.solvedBy(receipt, wallet.account);
+  showSolved(solved.rank === null ? "?" : solved.rank, Number(BigInt(receipt.gasUsed)), block, hash, solved.phase, fee);
 }
 
 async function submit() {
@@ -671,7 +764,7 @@ async function refreshLeaderboard() {
   const note = (text, cls) => {
     const tr = document.createElement("tr");
     const td = document.createElement("td");
-    td.colSpan = 3;
+    td.colSpan = onCurta() ? 4 : 3;
     td.textContent = text;
     if (cls) td.className = cls;
     tr.appendChild(td);
@@ -688,7 +781,10 @@ async function refreshLeaderboard() {
   for (const s of board.solvers) {
     const tr = document.createElement("tr");
     if (seat && sameAddress(s.address, seat.address)) tr.className = "me";
-    for (const [text, cls] of [[String(s.rank), ""], [s.address, "addr"], [String(s.block), ""]]) {
+    const cells = [[String(s.rank), ""], [checksum(s.address), "addr"]];
+    if (onCurta()) cells.push([String(s.phase), ""]);
+    cells.push([String(s.block), ""]);
+    for (const [text, cls] of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       if (cls) td.className = cls;
@@ -781,7 +877,7 @@ async function newPuzzle() {
     const body = { size: n };
     const symbols = chosenSymbols();
     if (symbols) body.symbols = symbols;
-    const p = await source.api("POST", "/api/puzzle", body);
+    const p = await source.practicePuzzle(body);
     loadPractice(p);
     setStatus(status, describePractice(p, "A"));
     practice.focus();
@@ -809,7 +905,7 @@ $("practice-check").addEventListener("click", practiceCheck);
 $("export").addEventListener("click", async () => {
   if (!practice.n) return;
   try {
-    const t = await source.api("POST", "/api/puzzle/text", { size: practice.n, cells: practice.values, symbols: practice.symbols });
+    const t = await source.practiceText({ size: practice.n, cells: practice.values, symbols: practice.symbols });
     $("text").value = t.text;
     setStatus($("practice-status"), "Exported to the text box below.");
   } catch (e) {
@@ -818,7 +914,7 @@ $("export").addEventListener("click", async () => {
 });
 $("import").addEventListener("click", async () => {
   try {
-    const p = await source.api("POST", "/api/puzzle", { text: $("text").value });
+    const p = await source.practicePuzzle({ text: $("text").value });
     loadPractice(p);
     $("symbols").value = p.symbols.join(" ");
     $("size").value = String(p.size);
@@ -835,7 +931,6 @@ practice.onchange = () => {
 // ---------------------------------------------------------------- start
 
 (async () => {
-  if (!source.practice) $("tab-practice").hidden = true;
   if (!wallet) {
     window.addEventListener("ethereum#initialized", () => {
       if (wallet || !window.ethereum) return;

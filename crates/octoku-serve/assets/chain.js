@@ -76,6 +76,19 @@ const OCTOKU_CHAIN = (() => {
     return data ? ABI.errors[data.slice(0, 10).toLowerCase()] || null : null;
   }
 
+  /** `0.02 ether`, `20 gwei` or `7 wei`: wei (a BigInt) in the largest
+   *  unit that keeps it exact, as the CLI writes it. */
+  function ether(wei) {
+    const exact = (decimals) => {
+      const unit = 10n ** BigInt(decimals);
+      const fraction = (wei % unit).toString().padStart(decimals, "0").replace(/0+$/, "");
+      return (wei / unit).toString() + (fraction ? "." + fraction : "");
+    };
+    if (wei >= 10n ** 15n) return exact(18) + " ether";
+    if (wei >= 10n ** 6n) return exact(9) + " gwei";
+    return wei.toString() + " wei";
+  }
+
   /** EIP-1193 code of a request the user rejected. */
   const REJECTED = 4001;
 
@@ -104,20 +117,21 @@ const OCTOKU_CHAIN = (() => {
       return this.account;
     }
 
-    /** Asks the wallet to switch to chain `want` if it is on another;
-     *  throws an Error whose `switchRefused` says the wallet said no. */
-    async ensureChain(want) {
+    /** Asks the wallet to switch to chain `want` (where `what`, "the
+     *  arena" or "Curta", is) if it is on another; throws an Error whose
+     *  `switchRefused` says the wallet said no. */
+    async ensureChain(want, what) {
       if ((await this.readChainId()) === want) return;
       const from = this.chainId;
       try {
         await this.request("wallet_switchEthereumChain", [{ chainId: "0x" + want.toString(16) }]);
       } catch (e) {
-        const err = new Error(`Your wallet is on chain ${from} and the arena is on chain ${want}; switching was refused (${e.message}). Switch your wallet to chain ${want} and submit again.`);
+        const err = new Error(`Your wallet is on chain ${from} and ${what} is on chain ${want}; switching was refused (${e.message}). Switch your wallet to chain ${want} and submit again.`);
         err.switchRefused = true;
         throw err;
       }
       if ((await this.readChainId()) !== want)
-        throw Object.assign(new Error(`Your wallet is still on chain ${this.chainId}; the arena is on chain ${want}. Switch your wallet to chain ${want} and submit again.`), { switchRefused: true });
+        throw Object.assign(new Error(`Your wallet is still on chain ${this.chainId}; ${what} is on chain ${want}. Switch your wallet to chain ${want} and submit again.`), { switchRefused: true });
     }
 
     /** Polls the transaction's receipt until it is mined (or `limitMs` passes). */
@@ -136,5 +150,5 @@ const OCTOKU_CHAIN = (() => {
     }
   }
 
-  return { ABI, word, calldata, boardWord, cellsOf, wordAt, rpc, revertName, REJECTED, Wallet };
+  return { ABI, word, calldata, boardWord, cellsOf, wordAt, rpc, revertName, ether, REJECTED, Wallet };
 })();

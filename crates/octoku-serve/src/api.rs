@@ -4,17 +4,18 @@
 //! | --- | --- |
 //! | `GET /` | the page |
 //! | `GET /app.js` ... | the page's scripts and styles ([`page::ASSETS`]) |
-//! | `GET /api/info` | chain, arena, puzzle kind, players the server can submit for |
-//! | `GET /api/board/{address}` | the board the arena gives that address |
+//! | `GET /api/info` | chain, game (arena or Curta), puzzle kind, players the server can submit for |
+//! | `GET /api/board/{address}` | the board the game gives that address (on Curta: with the phase and its fee) |
 //! | `POST /api/verify` | the compiled `verify` in revm, with the problems |
-//! | `POST /api/submit` | the arena's `solve` (needs the page's token) |
+//! | `POST /api/submit` | the arena's or Curta's `solve` (needs the page's token) |
 //! | `GET /api/leaderboard` | everyone who solved, in rank order |
 //! | `POST /api/puzzle` | a practice puzzle of any size, or one read from text |
 //! | `POST /api/puzzle/text` | a practice board written in the header text form (symbols header, comma-separated rows) |
 //!
 //! Errors are `{"error": "one line"}` with status 400 (bad input), 403
-//! (guard), 409 (the arena reverted: `"revert"` names the error), 413 (body
-//! too large) or 502 (the chain failed).
+//! (guard), 409 (the arena or Curta reverted, or on Curta the solve was
+//! refused before sending: `"revert"` names the error), 413 (body too
+//! large) or 502 (the chain failed).
 
 use std::sync::Arc;
 
@@ -37,13 +38,13 @@ use octoku_core::{
 };
 use octoku_evm::{
     Puzzle,
-    chain::{ChainError, arena::IArena::IArenaErrors, primitives::Address},
+    chain::{ChainError, arena::IArena::IArenaErrors, curta, primitives::Address},
 };
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{
     MAX_BODY,
-    backend::Backend,
+    backend::{Backend, Game, SubmitError},
     guard::{self, Guard},
     page,
     verifier::Verifier,
@@ -61,7 +62,9 @@ pub struct ApiError {
 pub struct ErrorBody {
     /// One line saying what is wrong and what was expected.
     pub error: String,
-    /// The arena's custom error by name (`AlreadySolved`, `WrongSolution`), on a revert.
+    /// The arena's or Curta's custom error by name (`AlreadySolved`,
+    /// `WrongSolution`; `PuzzleAlreadySolved`, `IncorrectSolution`,
+    /// `SubmissionClosed`, `InsufficientFunds` ...), on a revert or a refusal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<String>,
 }
@@ -92,14 +95,20 @@ impl ApiError {
 
     fn chain(e: ChainError) -> ApiError {
         let revert = match &e {
-            ChainError::Reverted(r) => r.arena_error().map(|a| {
-                match a {
-                    IArenaErrors::AlreadySolved(_) => "AlreadySolved",
-                    IArenaErrors::WrongSolution(_) => "WrongSolution",
-                    IArenaErrors::PuzzleNotAContract(_) => "PuzzleNotAContract",
-                }
-                .to_string()
-            }),
+            ChainError::Reverted(r) => r
+                .arena_error()
+                .map(|a| {
+                    match a {
+                        IArenaErrors::AlreadySolved(_) => "AlreadySolved",
+                        IArenaErrors::WrongSolution(_) => "WrongSolution",
+                        IArenaErrors::PuzzleNotAContract(_) => "PuzzleNotAContract",
+                    }
+                    .to_string()
+                })
+                .or_else(|| {
+                    // `PuzzleAlreadySolved(1)`: the name alone.
+                    curta::error_name(r).and_then(|n| n.split('(').next().map(str::to_string))
+                }),
             _ => None,
         };
         let status = if matches!(e, ChainError::Reverted(_)) {
@@ -113,6 +122,19 @@ impl ApiError {
                 error: e.to_string(),
                 revert,
             },
+        }
+    }
+
+    fn submit(e: SubmitError) -> ApiError {
+        match e {
+            SubmitError::Refused(r) => ApiError {
+                status: StatusCode::CONFLICT,
+                body: ErrorBody {
+                    error: format!("nothing sent: {r}"),
+                    revert: Some(r.error_name().to_string()),
+                },
+            },
+            SubmitError::Chain(e) => ApiError::chain(e),
         }
     }
 
@@ -211,9 +233,20 @@ pub struct Info {
     pub chain: String,
     /// Chain id.
     pub chain_id: u64,
-    /// The arena.
-    pub arena: String,
-    /// The arena's puzzle contract.
+    /// `arena` or `curta`.
+    pub game: String,
+    /// The arena (`null` on Curta).
+    pub arena: Option<String>,
+    /// On Curta: the Curta contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curta: Option<String>,
+    /// On Curta: the puzzle's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle_id: Option<u32>,
+    /// On Curta: the puzzle's `name()`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game's puzzle contract.
     pub puzzle_address: String,
     /// `reference`, `golf`, `fair`, or `unknown`.
     pub puzzle: String,
@@ -238,10 +271,18 @@ fn kind_label(kind: Option<Puzzle>) -> String {
 
 async fn info(State(app): State<App>) -> Json<Info> {
     let b = &app.backend;
+    let (game, arena, curta, puzzle_id) = match b.game() {
+        Game::Arena(a) => ("arena", Some(a.to_checksum(None)), None, None),
+        Game::Curta { curta, id } => ("curta", None, Some(curta.to_checksum(None)), Some(id)),
+    };
     Json(Info {
         chain: b.label().to_string(),
         chain_id: b.chain_id(),
-        arena: b.arena().to_checksum(None),
+        game: game.into(),
+        arena,
+        curta,
+        puzzle_id,
+        name: b.name().map(str::to_string),
         puzzle_address: b.puzzle().to_checksum(None),
         puzzle: kind_label(b.kind()),
         signer: b.signer().map(|a| a.to_checksum(None)),
@@ -273,8 +314,16 @@ pub struct BoardInfo {
     pub reason: Option<String>,
     /// Whether the server can submit for this address (else read-only).
     pub can_submit: bool,
-    /// Rank and block if the address has solved.
+    /// Rank and block if the address has solved (on Curta: the place
+    /// among the puzzle's solvers).
     pub solved: Option<Ranked>,
+    /// On Curta: the phase now (0 to 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<u8>,
+    /// On Curta: the least a solve sends now, in wei, as a decimal string
+    /// (`null`: phase 3, closed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<Option<String>>,
 }
 
 /// A rank and the block it was won in.
@@ -299,6 +348,8 @@ async fn board_of(State(app): State<App>, Path(text): Path<String>) -> ApiResult
         reason: seat.reason,
         can_submit: app.backend.can_submit(player),
         solved: seat.solved.map(|(rank, block)| Ranked { rank, block }),
+        phase: seat.phase,
+        fee: seat.phase.map(|p| curta::fee(p).map(|wei| wei.to_string())),
     }))
 }
 
@@ -393,6 +444,10 @@ pub struct SubmitRequest {
     pub player: String,
     /// The solved board (0x hex, decimal, or 64 cells of 1-8).
     pub solution: String,
+    /// On Curta: the wei to send with the solve, a decimal string (default
+    /// 0; phase 2 needs at least the fee the board showed).
+    #[serde(default)]
+    pub value: Option<String>,
 }
 
 /// `POST /api/submit` answer.
@@ -408,6 +463,9 @@ pub struct SubmitResponse {
     pub tx: String,
     /// Block it was mined in.
     pub block: u64,
+    /// On Curta: the phase of the solve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<u8>,
 }
 
 async fn submit(
@@ -417,9 +475,21 @@ async fn submit(
     let request: SubmitRequest = body(bytes)?;
     let player = address(&request.player)?;
     let solution = board("SOLUTION", &request.solution)?;
+    let value = match request.value.as_deref() {
+        None => 0,
+        Some(text) => text.parse::<u128>().map_err(|_| {
+            ApiError::bad(format!(
+                "value {text:?}: expected wei as a decimal number, such as 20000000000000000"
+            ))
+        })?,
+    };
     let backend = app.backend.clone();
-    let solved =
-        blocking(move || backend.submit(player, solution).map_err(ApiError::chain)).await?;
+    let solved = blocking(move || {
+        backend
+            .submit(player, solution, value)
+            .map_err(ApiError::submit)
+    })
+    .await?;
     let solved = solved.ok_or_else(|| {
         ApiError::new(
             StatusCode::FORBIDDEN,
@@ -435,14 +505,21 @@ async fn submit(
         gas_used: solved.gas_used,
         tx: format!("{}", solved.tx),
         block: solved.block,
+        phase: solved.phase,
     }))
 }
 
 /// `GET /api/leaderboard`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Leaderboard {
-    /// The arena.
-    pub arena: String,
+    /// The arena (`null` on Curta).
+    pub arena: Option<String>,
+    /// On Curta: the Curta contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curta: Option<String>,
+    /// On Curta: the puzzle's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle_id: Option<u32>,
     /// Everyone who solved, in rank order.
     pub solvers: Vec<SolverInfo>,
 }
@@ -456,19 +533,29 @@ pub struct SolverInfo {
     pub rank: u64,
     /// Block of the solve.
     pub block: u64,
+    /// On Curta: the phase of the solve (0 to 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<u8>,
 }
 
 async fn leaderboard(State(app): State<App>) -> ApiResult<Leaderboard> {
     let backend = app.backend.clone();
     let solvers = blocking(move || backend.leaderboard().map_err(ApiError::chain)).await?;
+    let (arena, curta, puzzle_id) = match app.backend.game() {
+        Game::Arena(a) => (Some(a.to_checksum(None)), None, None),
+        Game::Curta { curta, id } => (None, Some(curta.to_checksum(None)), Some(id)),
+    };
     Ok(Json(Leaderboard {
-        arena: app.backend.arena().to_checksum(None),
+        arena,
+        curta,
+        puzzle_id,
         solvers: solvers
             .into_iter()
             .map(|s| SolverInfo {
                 address: s.address.to_checksum(None),
                 rank: s.rank,
                 block: s.block,
+                phase: s.phase,
             })
             .collect(),
     }))

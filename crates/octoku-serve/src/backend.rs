@@ -1,5 +1,6 @@
 //! The chain the server plays on: the embedded chain (revm with its state in
-//! a JSON file) or a node, the arena and its puzzle, and who may send.
+//! a JSON file) or a node, the game (an arena and its puzzle, or a puzzle on
+//! Curta), and who may send.
 //!
 //! Every chain operation is blocking (the node backend blocks on its own
 //! runtime); the API runs them on tokio's blocking pool. The chain is opened
@@ -18,8 +19,9 @@ use octoku_core::{Board, octoku::explain, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{
-        Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain, PrivateKey,
-        TxOptions, arena,
+        self, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain,
+        PrivateKey, TxOptions, arena,
+        curta::{self, CurtaPuzzle, Refusal},
         deployments::{Deployment, DeploymentsFile, deployments_path},
         leaderboard,
         primitives::{Address, B256},
@@ -27,6 +29,31 @@ use octoku_evm::{
 };
 
 use crate::{Config, ServeError};
+
+/// What the page plays: the arena's game, or a puzzle on Curta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Game {
+    /// An arena (`solve(uint256)`, ranks from its `Solved` events).
+    Arena(Address),
+    /// Puzzle `id` on the Curta protocol at `curta` (`solve(uint32,uint256)`,
+    /// phases and fees, solvers from its `SolvePuzzle` events).
+    Curta {
+        /// The Curta contract.
+        curta: Address,
+        /// The puzzle's id there.
+        id: u32,
+    },
+}
+
+impl Game {
+    /// The contract a solve is sent to: the arena, or Curta.
+    pub const fn contract(&self) -> Address {
+        match self {
+            Game::Arena(arena) => *arena,
+            Game::Curta { curta, .. } => *curta,
+        }
+    }
+}
 
 /// Where the chain lives.
 #[derive(Debug, Clone)]
@@ -57,6 +84,8 @@ pub struct Seat {
     pub reason: Option<String>,
     /// `(rank, block)` if the player has solved.
     pub solved: Option<(u64, u64)>,
+    /// On Curta: the phase now (0 to 3).
+    pub phase: Option<u8>,
 }
 
 /// One line of the leaderboard.
@@ -68,6 +97,8 @@ pub struct Solver {
     pub rank: u64,
     /// Block of the solve.
     pub block: u64,
+    /// On Curta: the phase of the solve (0 to 2).
+    pub phase: Option<u8>,
 }
 
 /// A mined solve.
@@ -81,18 +112,35 @@ pub struct Solved {
     pub tx: B256,
     /// Block it was mined in.
     pub block: u64,
+    /// On Curta: the phase of the solve, from its `SolvePuzzle` event.
+    pub phase: Option<u8>,
 }
 
-/// The chain, the arena, its puzzle and the signers.
+/// Why a submission sent nothing or failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SubmitError {
+    /// Curta would refuse the solve (decided before sending).
+    #[error("nothing sent: {0}")]
+    Refused(Refusal),
+    /// The chain failed or the transaction reverted anyway.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+}
+
+/// The chain, the game, its puzzle and the signers.
 pub struct Backend {
     place: Where,
     label: String,
     chain_id: u64,
-    arena: Address,
+    game: Game,
     puzzle: Address,
     kind: Option<Puzzle>,
-    /// Block of the arena's deployment when it is on record (else 0): where
-    /// the leaderboard's log queries start.
+    /// On Curta: the puzzle's `name()`.
+    name: Option<String>,
+    /// Block of the arena's deployment or the puzzle's `addPuzzle` when it
+    /// is on record, or `--from-block` (else 0): where the leaderboard's log
+    /// queries start.
     from_block: u64,
     signer: Option<PrivateKey>,
     dev_keys: bool,
@@ -104,7 +152,7 @@ impl std::fmt::Debug for Backend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Backend")
             .field("chain", &self.label)
-            .field("arena", &self.arena)
+            .field("game", &self.game)
             .field("puzzle", &self.puzzle)
             .field("kind", &self.kind)
             .finish_non_exhaustive()
@@ -134,6 +182,12 @@ impl Backend {
         // Opening a chain takes a key. Without a signer, anvil's first dev
         // key opens it to read (and, on a fresh embedded chain, to deploy the
         // puzzle and its arena), but it never signs for the page.
+        let curta_game = config.curta.is_some() || config.puzzle_id.is_some();
+        if curta_game && config.rpc_url.is_none() {
+            return Err(ServeError::Input(
+                "--curta and --puzzle-id need --rpc-url: Curta is not deployed on the embedded chain (give a node where it is, e.g. mainnet's 0x0000000006bC8D9e5e9d436217B88De704a9F307)".into(),
+            ));
+        }
         let read_key = config.key.clone().unwrap_or_else(PrivateKey::anvil_default);
         let (place, mut chain) = match &config.rpc_url {
             Some(url) => (
@@ -157,25 +211,13 @@ impl Backend {
             .map_err(|e| ServeError::Input(e.to_string()))?;
         let label = chain.describe().map_err(chain_failure)?;
         let chain_id = chain.chain_id().map_err(chain_failure)?;
-        let recorded = recorded_deployments(&mut chain, &config.deployments_dir, chain_id)?;
-        let (arena, record) = match config.arena {
-            Some(a) => (a, recorded.into_iter().rev().find(|d| d.arena == a)),
-            None => {
-                let latest = match recorded.into_iter().last() {
-                    Some(latest) => latest,
-                    None if matches!(chain, Chain::Embedded(_)) => deploy_fair(&mut chain)?,
-                    None => {
-                        return Err(ServeError::Input(format!(
-                            "no --arena given and no deployment recorded in {} for chain {chain_id}: pass --arena ADDRESS (or run octoku deploy --rpc-url URL)",
-                            deployments_path(&config.deployments_dir.join("deployments"), chain_id)
-                                .display()
-                        )));
-                    }
-                };
-                (latest.arena, Some(latest))
-            }
+        let (game, puzzle, name, recorded_block) = if curta_game {
+            open_curta(&mut chain, config, chain_id)?
+        } else {
+            let (arena, block) = find_arena(&mut chain, config, chain_id)?;
+            let puzzle = arena::require_arena(&mut chain, arena).map_err(chain_failure)?;
+            (Game::Arena(arena), puzzle, None, block)
         };
-        let puzzle = arena::require_arena(&mut chain, arena).map_err(chain_failure)?;
         let kind = arena::identify_puzzle(&mut chain, puzzle).map_err(chain_failure)?;
         // The chain (and on the embedded chain the state file's lock) is
         // released here: each request opens it again.
@@ -190,10 +232,11 @@ impl Backend {
             place,
             label,
             chain_id,
-            arena,
+            game,
             puzzle,
             kind,
-            from_block: record.map_or(0, |d| d.arena_tx.block),
+            name,
+            from_block: config.from_block.or(recorded_block).unwrap_or(0),
             signer,
             sending: Mutex::new(()),
             tx: config.tx.clone(),
@@ -215,18 +258,24 @@ impl Backend {
         matches!(self.place, Where::Embedded(_))
     }
 
-    /// Block of the arena's deployment when it is on record, else 0: where
-    /// the leaderboard's log queries start.
+    /// Where the leaderboard's log queries start: `--from-block`, else the
+    /// block of the arena's deployment or of the puzzle's `addPuzzle` when
+    /// it is on record, else 0.
     pub fn from_block(&self) -> u64 {
         self.from_block
     }
 
-    /// The arena contract.
-    pub fn arena(&self) -> Address {
-        self.arena
+    /// What the page plays: an arena, or a puzzle on Curta.
+    pub fn game(&self) -> Game {
+        self.game
     }
 
-    /// The arena's puzzle contract.
+    /// On Curta: the puzzle's `name()`.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The game's puzzle contract.
     pub fn puzzle(&self) -> Address {
         self.puzzle
     }
@@ -299,12 +348,36 @@ impl Backend {
         self.open_as(&key)
     }
 
-    /// The board `player` gets, whether it can be solved, and their rank.
+    /// Puzzle `id` of `curta` as it is now (its first solve sets the phase).
+    fn curta_puzzle(chain: &mut Chain, curta: Address, id: u32) -> Result<CurtaPuzzle, ChainError> {
+        curta::get_puzzle(chain, curta, id)?.ok_or_else(|| {
+            ChainError::Unexpected(format!("Curta {curta} no longer has puzzle {id}"))
+        })
+    }
+
+    /// The board `player` gets, whether it can be solved, their rank, and
+    /// on Curta the phase now.
     pub fn seat(&self, player: Address) -> Result<Seat, ChainError> {
-        let (start, solved) = {
+        let (start, solved, phase) = {
             let mut chain = self.reader()?;
-            let start = Board::from_u256(arena::board_of(&mut chain, self.arena, player)?);
-            (start, arena::solved_at(&mut chain, self.arena, player)?)
+            match self.game {
+                Game::Arena(a) => {
+                    let start = Board::from_u256(arena::board_of(&mut chain, a, player)?);
+                    let at = arena::solved_at(&mut chain, a, player)?;
+                    (start, (at.rank != 0).then_some((at.rank, at.block)), None)
+                }
+                Game::Curta { curta, id } => {
+                    let puzzle = Backend::curta_puzzle(&mut chain, curta, id)?;
+                    let start =
+                        Board::from_u256(arena::puzzle_generate(&mut chain, self.puzzle, player)?);
+                    let solved = if curta::has_solved(&mut chain, curta, player, id)? {
+                        self.rank_on_curta(&mut chain, player)?
+                    } else {
+                        None
+                    };
+                    (start, solved, Some(puzzle.phase_at(chain.timestamp()?)))
+                }
+            }
         };
         let (solvable, reason) = match solve::solve(start) {
             Ok(Some(_)) => (true, None),
@@ -322,51 +395,195 @@ impl Backend {
             start,
             solvable,
             reason,
-            solved: (solved.rank != 0).then_some((solved.rank, solved.block)),
+            solved,
+            phase,
         })
     }
 
-    /// Sends `arena.solve(solution)` signed for `player` (simulated first: a
-    /// revert comes back decoded and nothing is sent). `Ok(None)`: the
-    /// server holds no key for `player`.
-    pub fn submit(&self, player: Address, solution: Board) -> Result<Option<Solved>, ChainError> {
+    /// `player`'s place among the Curta puzzle's solvers and its block.
+    fn rank_on_curta(
+        &self,
+        chain: &mut Chain,
+        player: Address,
+    ) -> Result<Option<(u64, u64)>, ChainError> {
+        Ok(self
+            .solvers_on(chain)?
+            .into_iter()
+            .find(|s| s.address == player)
+            .map(|s| (s.rank, s.block)))
+    }
+
+    /// Sends the game's solve for `player` with `value` wei (on Curta:
+    /// refused before sending when Curta would refuse it, then simulated
+    /// first; on an arena: simulated first, a revert comes back decoded and
+    /// nothing is sent). `Ok(None)`: the server holds no key for `player`.
+    pub fn submit(
+        &self,
+        player: Address,
+        solution: Board,
+        value: u128,
+    ) -> Result<Option<Solved>, SubmitError> {
         let Some(key) = self.key_for(player) else {
             return Ok(None);
         };
         let _one = self.sending.lock().unwrap_or_else(|p| p.into_inner());
         let mut chain = self.open_as(&key)?;
         chain.set_tx_options(self.tx.clone())?;
-        let solved = arena::solve(&mut chain, self.arena, solution.to_u256())?;
+        let (curta, id) = match self.game {
+            Game::Arena(a) => {
+                let solved = arena::solve(&mut chain, a, solution.to_u256())?;
+                return Ok(Some(Solved {
+                    rank: solved.rank,
+                    gas_used: solved.receipt.gas_used,
+                    tx: solved.receipt.tx_hash,
+                    block: solved.receipt.block,
+                    phase: None,
+                }));
+            }
+            Game::Curta { curta, id } => (curta, id),
+        };
+        let puzzle = Backend::curta_puzzle(&mut chain, curta, id)?;
+        let (_, fee) =
+            curta::admits(&mut chain, curta, &puzzle, player)?.map_err(SubmitError::Refused)?;
+        let start = Board::from_u256(arena::puzzle_generate(&mut chain, self.puzzle, player)?);
+        let code = chain.code_at(self.puzzle)?;
+        curta::check_solution(self.puzzle, code, player, start, solution)
+            .map_err(ChainError::from)?
+            .map_err(SubmitError::Refused)?;
+        curta::pays(id, fee, value).map_err(SubmitError::Refused)?;
+        let solved = curta::solve(
+            &mut chain,
+            curta,
+            id,
+            solution.to_u256(),
+            chain::primitives::U256::from(value),
+        )?;
+        let rank = self
+            .rank_on_curta(&mut chain, player)?
+            .map_or(0, |(rank, _)| rank);
         Ok(Some(Solved {
-            rank: solved.rank,
+            rank,
             gas_used: solved.receipt.gas_used,
             tx: solved.receipt.tx_hash,
             block: solved.receipt.block,
+            phase: Some(solved.phase),
         }))
     }
 
     /// Everyone who solved, in rank order: the arena's `Solved` events
     /// (kept in the embedded state too), read from the arena's deployment
     /// block and checked against `solverCount()` by the chain's leaderboard
-    /// reader.
+    /// reader; on Curta the puzzle's `SolvePuzzle` events, in chain order,
+    /// checked against Curta's solve count.
     pub fn leaderboard(&self) -> Result<Vec<Solver>, ChainError> {
         let mut chain = self.reader()?;
-        let board = leaderboard::read(
-            &mut chain,
-            self.arena,
-            self.from_block,
-            leaderboard::DEFAULT_PAGE,
-        )?;
-        Ok(board
-            .entries
-            .into_iter()
-            .map(|e| Solver {
-                address: e.address,
-                rank: e.rank,
-                block: e.block,
-            })
-            .collect())
+        self.solvers_on(&mut chain)
     }
+
+    fn solvers_on(&self, chain: &mut Chain) -> Result<Vec<Solver>, ChainError> {
+        match self.game {
+            Game::Arena(a) => {
+                let board =
+                    leaderboard::read(chain, a, self.from_block, leaderboard::DEFAULT_PAGE)?;
+                Ok(board
+                    .entries
+                    .into_iter()
+                    .map(|e| Solver {
+                        address: e.address,
+                        rank: e.rank,
+                        block: e.block,
+                        phase: None,
+                    })
+                    .collect())
+            }
+            Game::Curta { curta, id } => {
+                let solvers =
+                    curta::solvers(chain, curta, id, self.from_block, leaderboard::DEFAULT_PAGE)?;
+                Ok(solvers
+                    .entries
+                    .into_iter()
+                    .zip(1..)
+                    .map(|(s, rank)| Solver {
+                        address: s.address,
+                        rank,
+                        block: s.block,
+                        phase: Some(s.phase),
+                    })
+                    .collect())
+            }
+        }
+    }
+}
+
+/// The arena to play and the block of its deployment when on record:
+/// `config.arena`, else the latest recorded; on the embedded chain with none
+/// recorded, the fair puzzle and its arena deployed now.
+fn find_arena(
+    chain: &mut Chain,
+    config: &Config,
+    chain_id: u64,
+) -> Result<(Address, Option<u64>), ServeError> {
+    let recorded = recorded_deployments(chain, &config.deployments_dir, chain_id)?;
+    let record = match config.arena {
+        Some(a) => {
+            return Ok((
+                a,
+                recorded
+                    .into_iter()
+                    .rev()
+                    .find(|d| d.arena == a)
+                    .map(|d| d.arena_tx.block),
+            ));
+        }
+        None => match recorded.into_iter().last() {
+            Some(latest) => latest,
+            None if matches!(chain, Chain::Embedded(_)) => deploy_fair(chain)?,
+            None => {
+                return Err(ServeError::Input(format!(
+                    "no --arena given and no deployment recorded in {} for chain {chain_id}: pass --arena ADDRESS (or run octoku deploy --rpc-url URL)",
+                    deployments_path(&config.deployments_dir.join("deployments"), chain_id)
+                        .display()
+                )));
+            }
+        },
+    };
+    Ok((record.arena, Some(record.arena_tx.block)))
+}
+
+/// The Curta puzzle to play: `config.curta` and `config.puzzle_id`, each
+/// defaulting to the latest `octoku deploy --curta` recorded for this chain;
+/// checked to be Curta and an existing puzzle. Returns the game, the
+/// puzzle contract, its `name()` and the block of its `addPuzzle` when on
+/// record.
+fn open_curta(
+    chain: &mut Chain,
+    config: &Config,
+    chain_id: u64,
+) -> Result<(Game, Address, Option<String>, Option<u64>), ServeError> {
+    let path = deployments_path(&config.deployments_dir.join("deployments"), chain_id);
+    let file =
+        DeploymentsFile::load(&path, chain_id).map_err(|e| ServeError::Input(e.to_string()))?;
+    let (curta, puzzle, record) =
+        curta::choose(chain, file.as_ref(), &path, config.curta, config.puzzle_id).map_err(
+            |e| match e {
+                curta::ChoiceError::Chain(e) => chain_failure(e),
+                other => ServeError::Input(other.to_string()),
+            },
+        )?;
+    let id = puzzle.id;
+    let name = arena::puzzle_name(chain, puzzle.puzzle).map_err(|e| match e {
+        ChainError::Reverted(_) | ChainError::Unexpected(_) => ServeError::Chain(format!(
+            "{} (Curta puzzle {id}) does not answer IPuzzle's name()",
+            puzzle.puzzle
+        )),
+        other => chain_failure(other),
+    })?;
+    Ok((
+        Game::Curta { curta, id },
+        puzzle.puzzle,
+        Some(name),
+        record.map(|r| r.add_tx.block),
+    ))
 }
 
 /// Every deployment on record for this chain, oldest first: in the embedded

@@ -43,7 +43,7 @@ use octoku_evm::chain::{PrivateKey, TxOptions, primitives::Address};
 use tokio::sync::{Semaphore, oneshot};
 
 pub use api::router;
-pub use backend::Backend;
+pub use backend::{Backend, Game};
 
 /// Largest request body accepted: 64 KiB (a verify request is about 150 bytes).
 pub const MAX_BODY: usize = 64 * 1024;
@@ -89,6 +89,16 @@ pub struct Config {
     /// The arena; `None`: the recorded one (deployed on the embedded chain
     /// when none is recorded there).
     pub arena: Option<Address>,
+    /// Play puzzle `puzzle_id` on the Curta protocol at this address
+    /// instead of an arena (needs `rpc_url`; `None` with `puzzle_id` set:
+    /// the Curta of the latest `octoku deploy --curta` on record).
+    pub curta: Option<Address>,
+    /// The Curta puzzle's id (`None` with `curta` set: the latest on record
+    /// for that Curta).
+    pub puzzle_id: Option<u32>,
+    /// Where the leaderboard's log queries start (`None`: the block of the
+    /// deployment or `addPuzzle` on record, else 0).
+    pub from_block: Option<u64>,
     /// The server's signer; `None`: the server signs nothing and players
     /// submit through their own wallet (EIP-1193 in the page).
     pub key: Option<PrivateKey>,
@@ -111,6 +121,9 @@ impl Default for Config {
             port: DEFAULT_PORT,
             rpc_url: None,
             arena: None,
+            curta: None,
+            puzzle_id: None,
+            from_block: None,
             key: None,
             state: PathBuf::from(DEFAULT_STATE),
             deployments_dir: PathBuf::from("."),
@@ -127,6 +140,8 @@ impl fmt::Debug for Config {
             .field("port", &self.port)
             .field("rpc_url", &self.rpc_url)
             .field("arena", &self.arena)
+            .field("curta", &self.curta)
+            .field("puzzle_id", &self.puzzle_id)
             .field("key", &self.key.as_ref().map(|_| "<redacted>"))
             .field("state", &self.state)
             .finish()

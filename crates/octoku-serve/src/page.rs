@@ -11,9 +11,10 @@
 //! - static: the chain's settings in a `<meta>` tag, and the policy in a
 //!   `<meta http-equiv>` tag whose `connect-src` is the RPC URL alone.
 //!
-//! Both carry the arena's and the puzzle's selectors, taken from the `sol!`
-//! bindings of `contracts/IArena.sol` and `contracts/IPuzzle.sol`, so the
-//! page's ABI encoding has one source.
+//! Both carry the arena's, Curta's and the puzzle's selectors, taken from
+//! the `sol!` bindings of `contracts/IArena.sol`, `contracts/IPuzzle.sol`
+//! and Curta's interface (`octoku_evm::chain::curta::ICurta`), so the page's
+//! ABI encoding has one source.
 
 use alloy_sol_types::{SolCall, SolError, SolEvent};
 use axum::{
@@ -22,7 +23,7 @@ use axum::{
 };
 use octoku_evm::{
     bindings::IPuzzle,
-    chain::{IArena, primitives::hex},
+    chain::{IArena, curta::ICurta, primitives::hex},
 };
 use serde_json::json;
 
@@ -39,11 +40,17 @@ pub const CHAIN_JS: &str = include_str!("../assets/chain.js");
 pub const RULES_JS: &str = include_str!("../assets/rules.js");
 /// Where the page's data comes from: this server's API or JSON-RPC.
 pub const SOURCE_JS: &str = include_str!("../assets/source.js");
+/// Keccak-256 and EIP-55 checksums (for the static site's addresses).
+pub const KECCAK_JS: &str = include_str!("../assets/keccak.js");
+/// Practice puzzles drawn and read in the page (for the static site).
+pub const PRACTICE_JS: &str = include_str!("../assets/practice.js");
 
 /// The page's files besides `index.html`: name, contents, content type.
-pub const ASSETS: [(&str, &str, &str); 5] = [
+pub const ASSETS: [(&str, &str, &str); 7] = [
     ("app.css", APP_CSS, "text/css; charset=utf-8"),
     ("rules.js", RULES_JS, "text/javascript; charset=utf-8"),
+    ("keccak.js", KECCAK_JS, "text/javascript; charset=utf-8"),
+    ("practice.js", PRACTICE_JS, "text/javascript; charset=utf-8"),
     ("chain.js", CHAIN_JS, "text/javascript; charset=utf-8"),
     ("source.js", SOURCE_JS, "text/javascript; charset=utf-8"),
     ("app.js", APP_JS, "text/javascript; charset=utf-8"),
@@ -70,10 +77,19 @@ pub fn abi_json() -> String {
         "generate": sel(IPuzzle::generateCall::SELECTOR),
         "verify": sel(IPuzzle::verifyCall::SELECTOR),
         "Solved": hex::encode_prefixed(IArena::Solved::SIGNATURE_HASH),
+        "curtaSolve": sel(ICurta::solveCall::SELECTOR),
+        "getPuzzle": sel(ICurta::getPuzzleCall::SELECTOR),
+        "hasSolvedPuzzle": sel(ICurta::hasSolvedPuzzleCall::SELECTOR),
+        "SolvePuzzle": hex::encode_prefixed(ICurta::SolvePuzzle::SIGNATURE_HASH),
         "errors": {
             sel(IArena::AlreadySolved::SELECTOR): "AlreadySolved",
             sel(IArena::WrongSolution::SELECTOR): "WrongSolution",
             sel(IArena::PuzzleNotAContract::SELECTOR): "PuzzleNotAContract",
+            sel(ICurta::IncorrectSolution::SELECTOR): "IncorrectSolution",
+            sel(ICurta::InsufficientFunds::SELECTOR): "InsufficientFunds",
+            sel(ICurta::PuzzleAlreadySolved::SELECTOR): "PuzzleAlreadySolved",
+            sel(ICurta::PuzzleDoesNotExist::SELECTOR): "PuzzleDoesNotExist",
+            sel(ICurta::SubmissionClosed::SELECTOR): "SubmissionClosed",
         },
     })
     .to_string()

@@ -9,10 +9,14 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use octoku_evm::chain::primitives::Address;
+use octoku_evm::chain::curta;
 use serde_json::json;
 
-use crate::{Config, ServeError, backend::Backend, page};
+use crate::{
+    Config, ServeError,
+    backend::{Backend, Game},
+    page,
+};
 
 /// What the static page needs to know about the chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,10 +27,12 @@ pub struct Site {
     pub chain: String,
     /// The chain id the wallet must be on.
     pub chain_id: u64,
-    /// The arena.
-    pub arena: Address,
-    /// The arena's puzzle.
-    pub puzzle: Address,
+    /// What the page plays: an arena, or a puzzle on Curta.
+    pub game: Game,
+    /// On Curta: the puzzle's `name()`.
+    pub name: Option<String>,
+    /// The game's puzzle contract.
+    pub puzzle: octoku_evm::chain::primitives::Address,
     /// `reference`, `golf`, `fair` or `unknown`.
     pub kind: String,
     /// Where the leaderboard's log queries start.
@@ -53,26 +59,28 @@ pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
 }
 
 impl Site {
-    /// Reads the chain at `rpc_url`: its id, the arena (`arena`, else the
-    /// latest in `deployments_dir/deployments/<chain-id>.json`) and its
-    /// puzzle, checked as `octoku serve` checks them.
-    pub fn open(
-        rpc_url: &str,
-        arena: Option<Address>,
-        deployments_dir: &Path,
-    ) -> Result<Site, ServeError> {
+    /// Reads the chain at `config.rpc_url` and finds the game as `octoku
+    /// serve` does: the arena (`config.arena`, else the latest in
+    /// `deployments/<chain-id>.json` below `config.deployments_dir`) or the
+    /// Curta puzzle (`config.curta`, `config.puzzle_id`), and its puzzle.
+    /// No key is read or used.
+    pub fn open(config: &Config) -> Result<Site, ServeError> {
+        let Some(rpc_url) = config.rpc_url.as_deref() else {
+            return Err(ServeError::Input(
+                "octoku site needs --rpc-url: the page reads the chain through it".into(),
+            ));
+        };
         check_rpc_url(rpc_url)?;
         let backend = Backend::open(&Config {
-            rpc_url: Some(rpc_url.to_string()),
-            arena,
-            deployments_dir: deployments_dir.to_path_buf(),
-            ..Config::default()
+            key: None,
+            ..config.clone()
         })?;
         Ok(Site {
             rpc_url: rpc_url.to_string(),
             chain: backend.label().to_string(),
             chain_id: backend.chain_id(),
-            arena: backend.arena(),
+            game: backend.game(),
+            name: backend.name().map(str::to_string),
             puzzle: backend.puzzle(),
             kind: backend.kind().map_or("unknown", |k| k.label()).to_string(),
             from_block: backend.from_block(),
@@ -81,16 +89,31 @@ impl Site {
 
     /// The settings the page reads from its `octoku-site` tag.
     pub fn settings(&self) -> String {
-        json!({
+        let mut settings = json!({
             "rpc_url": self.rpc_url,
             "chain": self.chain,
             "chain_id": self.chain_id,
-            "arena": self.arena.to_checksum(None),
             "puzzle_address": self.puzzle.to_checksum(None),
             "puzzle": self.kind,
             "from_block": self.from_block,
-        })
-        .to_string()
+        });
+        match self.game {
+            Game::Arena(arena) => {
+                settings["game"] = json!("arena");
+                settings["arena"] = json!(arena.to_checksum(None));
+            }
+            Game::Curta { curta, id } => {
+                settings["game"] = json!("curta");
+                settings["curta"] = json!(curta.to_checksum(None));
+                settings["puzzle_id"] = json!(id);
+                settings["name"] = json!(self.name);
+                // Curta's phase rule, for the page to apply to the chain's clock.
+                settings["phase_one_length"] = json!(curta::PHASE_ONE_LENGTH);
+                settings["submission_length"] = json!(curta::SUBMISSION_LENGTH);
+                settings["phase_two_fee"] = json!(curta::PHASE_TWO_FEE.to_string());
+            }
+        }
+        settings.to_string()
     }
 
     /// The site's files: `index.html` and the page's assets.

@@ -15,7 +15,9 @@ use octoku_serve::{Config, Running, start};
 use octoku_testkit::{Browser, TempDir, temp_dir};
 
 mod page;
-use page::{as_cells, assert_board_fits, cell, click, session, shoot, text, until};
+use page::{
+    as_cells, assert_board_fits, cell, click, in_browser, shoot, text, type_solution, until,
+};
 use serde_json::json;
 
 /// The server on a fresh embedded chain in a temp dir (kept alive by the
@@ -56,43 +58,6 @@ async fn chord(element: &Element, modifier: Key, key: char) {
     element.send_keys(&keys).await.unwrap();
 }
 
-/// Types `solution` into the grid with the keyboard only: from the top-left
-/// cell, a digit (or symbol) then → on every empty cell, → over givens,
-/// ↓ and Home at each row's end.
-async fn type_solution(
-    c: &Client,
-    grid: &str,
-    n: usize,
-    givens: &[u8],
-    solution: &[u8],
-    symbols: &[&str],
-) {
-    let first = cell(c, grid, 0).await;
-    first.click().await.unwrap();
-    for r in 0..n {
-        let mut keys = String::new();
-        for col in 0..n {
-            let i = r * n + col;
-            if givens[i] == 0 {
-                keys.push_str(symbols[solution[i] as usize - 1]);
-            }
-            if col + 1 < n {
-                keys.push(Key::Right.into());
-            }
-        }
-        if r + 1 < n {
-            keys.push(Key::Down.into());
-            keys.push(Key::Home.into());
-        }
-        c.active_element()
-            .await
-            .unwrap()
-            .send_keys(&keys)
-            .await
-            .unwrap();
-    }
-}
-
 /// Runs `test` in a WebDriver session on the page of a fresh server, in a
 /// `width`×`height` window; then closes the session and stops the server.
 /// The guards end Chromium, chromedriver and the server if `test` panics.
@@ -101,17 +66,10 @@ fn on_the_page(name: &str, (width, height): (u32, u32), test: impl AsyncFnOnce(&
         return;
     }
     let (server, _dir) = server(name);
-    let browser = Browser::start().expect("chromedriver starts");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let c = session(&browser).await;
+    in_browser(async |c| {
         c.set_window_size(width, height).await.unwrap();
         c.goto(&server.url()).await.unwrap();
-        test(&c).await;
-        c.close().await.unwrap();
+        test(c).await;
     });
     server.stop().unwrap();
 }

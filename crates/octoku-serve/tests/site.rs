@@ -12,7 +12,7 @@ use octoku_core::{
 };
 use octoku_evm::chain::{DEV_ACCOUNTS, PrivateKey};
 use octoku_serve::{
-    Config, ServeError,
+    Config, Game, ServeError,
     api::problem_info,
     backend::Backend,
     page,
@@ -57,6 +57,26 @@ fn cases() -> Vec<(Board, [u8; 64])> {
     out
 }
 
+/// Runs `script` with node, the page's asset `asset` as its first argument
+/// and `args` after it; its output read as JSON.
+fn node(asset: &str, script: &str, args: &[&std::ffi::OsStr]) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(asset);
+    let out = Command::new("node")
+        .args(["-e", script])
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("node runs (Node.js is needed for make setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The page's rules (rules.js) and the CLI's (octoku_core::explain) list the
 /// same problems, with the same words, in the same order, on every case;
 /// and they agree on which boards can be completed.
@@ -70,21 +90,10 @@ fn the_page_explains_a_solution_as_the_cli_does() {
     let dir = temp_dir("site-rules");
     let file = dir.path().join("cases.json");
     std::fs::write(&file, Value::from(input).to_string()).unwrap();
-    let rules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/rules.js");
     let script = "const R = require(process.argv[1]); const cases = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')); \
                   console.log(JSON.stringify(cases.map((c) => ({ problems: R.explain(c.start, c.solution), solvable: R.solvable(c.start) }))));";
-    let out = Command::new("node")
-        .args(["-e", script])
-        .arg(&rules)
-        .arg(&file)
-        .output()
-        .expect("node runs (Node.js is needed for make setup)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let answers: Vec<Value> =
+        serde_json::from_value(node("rules.js", script, &[file.as_os_str()])).unwrap();
     assert_eq!(answers.len(), cases.len());
     let mut kinds = std::collections::BTreeSet::new();
     for ((start, cells), answer) in cases.iter().zip(&answers) {
@@ -120,9 +129,12 @@ fn a_site(rpc_url: &str) -> Site {
         rpc_url: rpc_url.into(),
         chain: format!("{rpc_url} (chain id 31337)"),
         chain_id: 31337,
-        arena: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
-            .parse()
-            .unwrap(),
+        game: Game::Arena(
+            "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
+                .parse()
+                .unwrap(),
+        ),
+        name: None,
         puzzle: "0x5FbDB2315678afecb367f032d93F642f64180aa3"
             .parse()
             .unwrap(),
@@ -145,6 +157,8 @@ fn the_static_site_is_the_served_page_and_reaches_only_its_rpc_url() {
             "index.html",
             "app.css",
             "rules.js",
+            "keccak.js",
+            "practice.js",
             "chain.js",
             "source.js",
             "app.js"
@@ -193,8 +207,9 @@ fn the_static_site_is_the_served_page_and_reaches_only_its_rpc_url() {
     );
 }
 
-/// The selectors and the topic the page encodes with are keccak256 of the
-/// signatures written in contracts/IArena.sol and IPuzzle.sol.
+/// The selectors and the topics the page encodes with are keccak256 of the
+/// signatures written in contracts/IArena.sol and IPuzzle.sol, and of
+/// Curta's (its README lists the error selectors).
 #[test]
 fn the_page_abi_is_the_contracts_abi() {
     let abi: Value = serde_json::from_str(&page::abi_json()).unwrap();
@@ -205,6 +220,9 @@ fn the_page_abi_is_the_contracts_abi() {
         ("solvedAt", "solvedAt(address)"),
         ("generate", "generate(address)"),
         ("verify", "verify(uint256,uint256)"),
+        ("curtaSolve", "solve(uint32,uint256)"),
+        ("getPuzzle", "getPuzzle(uint32)"),
+        ("hasSolvedPuzzle", "hasSolvedPuzzle(address,uint32)"),
     ] {
         assert_eq!(abi[name], json!(selector(sig)), "{sig}");
     }
@@ -214,10 +232,21 @@ fn the_page_abi_is_the_contracts_abi() {
             b"Solved(address,uint256,uint256)"
         )))
     );
+    assert_eq!(
+        abi["SolvePuzzle"],
+        json!(hex::encode_prefixed(keccak256(
+            b"SolvePuzzle(uint32,address,uint256,uint8)"
+        )))
+    );
     for (sig, name) in [
         ("AlreadySolved(address)", "AlreadySolved"),
         ("WrongSolution()", "WrongSolution"),
         ("PuzzleNotAContract(address)", "PuzzleNotAContract"),
+        ("IncorrectSolution()", "IncorrectSolution"),
+        ("InsufficientFunds()", "InsufficientFunds"),
+        ("PuzzleAlreadySolved(uint32)", "PuzzleAlreadySolved"),
+        ("PuzzleDoesNotExist(uint32)", "PuzzleDoesNotExist"),
+        ("SubmissionClosed(uint32)", "SubmissionClosed"),
     ] {
         assert_eq!(abi["errors"][selector(sig)], json!(name), "{sig}");
     }
@@ -266,6 +295,8 @@ fn the_site_is_written_whole_and_a_full_directory_only_with_force() {
         "app.js",
         "chain.js",
         "index.html",
+        "keccak.js",
+        "practice.js",
         "rules.js",
         "source.js",
     ];
@@ -331,7 +362,7 @@ fn without_a_signer_the_server_signs_nothing() {
     let start = backend.seat(dev0).unwrap().start;
     let solution = solve::solve(start).unwrap().unwrap();
     assert_eq!(
-        backend.submit(dev0, solution).unwrap(),
+        backend.submit(dev0, solution, 0).unwrap(),
         None,
         "nothing sent"
     );
@@ -345,4 +376,86 @@ fn without_a_signer_the_server_signs_nothing() {
     .unwrap();
     assert_eq!(signed.signer(), Some(dev0));
     assert_eq!(signed.players().len(), DEV_ACCOUNTS.len());
+}
+
+/// The page's keccak.js (run by node) hashes as octoku_core's keccak256 on
+/// inputs across the 136-byte block boundary, and checksums addresses as
+/// alloy does (EIP-55), so the static site shows addresses as the CLI does.
+#[test]
+fn the_page_checksums_addresses_as_the_cli_does() {
+    let mut rng = SplitMix64::new(55);
+    let addresses: Vec<Address> = (0..64).map(|_| Address::new(rng.bytes20())).collect();
+    let inputs: Vec<Vec<u8>> = [0usize, 1, 135, 136, 137, 272, 300]
+        .iter()
+        .map(|&n| (0..n).map(|_| rng.below(256) as u8).collect())
+        .collect();
+    let script = "const K = require(process.argv[1]); const q = JSON.parse(process.argv[2]); \
+                  console.log(JSON.stringify({ sums: q.addresses.map(K.checksum), hashes: q.inputs.map(K.keccak256) }));";
+    let query = json!({
+        "addresses": addresses.iter().map(|a| format!("{a:#x}")).collect::<Vec<_>>(),
+        "inputs": inputs,
+    });
+    let answer = node("keccak.js", script, &[query.to_string().as_ref()]);
+    let sums: Vec<String> = addresses.iter().map(|a| a.to_checksum(None)).collect();
+    assert_eq!(answer["sums"], json!(sums));
+    assert!(
+        sums.iter()
+            .any(|s| s.chars().any(|c| c.is_ascii_uppercase())),
+        "mixed case was compared"
+    );
+    let hashes: Vec<String> = inputs.iter().map(|i| hex::encode(keccak256(i))).collect();
+    assert_eq!(answer["hashes"], json!(hashes));
+}
+
+/// The static site's practice puzzles (practice.js, run by node): for every
+/// side the page offers, a drawn puzzle has exactly one solution by the
+/// core's own solver, the page's solution is it, and the page writes the
+/// header text form exactly as the core does (and reads it back).
+#[test]
+fn the_page_draws_unique_practice_puzzles_and_writes_the_cores_text() {
+    use octoku_core::{
+        grid::{
+            Grid,
+            text::{self, Form, ReadOptions, Symbols},
+        },
+        solve as generic,
+    };
+    let script = "const P = require(process.argv[1]); \
+                  const out = [4, 6, 8, 9, 10, 12, 14, 15, 16].map((size) => { \
+                    const p = P.puzzle({ size, seed: size * 7 }); \
+                    const t = P.text({ size, cells: p.cells, symbols: p.symbols }).text; \
+                    const back = P.puzzle({ text: t }); \
+                    return { p, text: t, back: back.cells }; }); \
+                  console.log(JSON.stringify(out));";
+    let answers: Vec<Value> = serde_json::from_value(node("practice.js", script, &[])).unwrap();
+    assert_eq!(answers.len(), 9);
+    for answer in answers {
+        let p = &answer["p"];
+        let cells: Vec<u8> = serde_json::from_value(p["cells"].clone()).unwrap();
+        let size = p["size"].as_u64().unwrap() as usize;
+        let parsed = text::read(answer["text"].as_str().unwrap(), &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{size}×{size}: the core reads the page's text: {e}"));
+        let board: &Grid = &parsed.board;
+        assert_eq!(board.geometry().size(), size);
+        assert_eq!(
+            (board.geometry().box_rows(), board.geometry().box_cols()),
+            (
+                p["box_rows"].as_u64().unwrap() as usize,
+                p["box_cols"].as_u64().unwrap() as usize
+            ),
+            "{size}×{size}: the CLI's box shape"
+        );
+        assert_eq!(board.cells().to_vec(), cells, "{size}×{size}");
+        assert_eq!(answer["back"], p["cells"], "{size}×{size}: read back");
+        assert_eq!(generic::count(board, 2), 1, "{size}×{size}: one solution");
+        let solution = generic::solve(board).unwrap();
+        assert_eq!(p["solutions"], 1);
+        assert_eq!(p["solution"], json!(solution.cells().to_vec()));
+        let written = text::write(board, &Symbols::standard(size), Form::Header).unwrap();
+        assert_eq!(
+            answer["text"],
+            json!(written),
+            "{size}×{size}: the core's text"
+        );
+    }
 }

@@ -25,19 +25,7 @@
 //! `/usr/bin/chromedriver` (`make setup-browser`); `OCTOKU_SKIP_BROWSER=1`
 //! skips on a machine without them.
 
-use std::{
-    io::{Read, Write},
-    net::{TcpListener, TcpStream},
-    path::{Path, PathBuf},
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
-    },
-    thread::JoinHandle,
-    time::Duration,
-};
-
-use fantoccini::{Client, Locator, elements::Element, key::Key, wd};
+use fantoccini::{Client, Locator, elements::Element, key::Key};
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Machine, Puzzle,
@@ -45,17 +33,21 @@ use octoku_evm::{
 };
 use octoku_serve::{Config, site};
 use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, temp_dir};
-use serde_json::{Value, json};
+use serde_json::json;
 
 mod page;
-use page::{as_cells, assert_board_fits, click, session, shoot, text, until};
+use page::{
+    as_cells, assert_board_fits, click, in_browser, shoot, text, until,
+    wallet::{
+        ANVIL_CHAIN_ID, StaticServer, Wallet, cdp, result_says, set, type_solution, with_wallet,
+    },
+};
 
 /// Every wait is on a condition; this bounds each one (the machine is shared).
 /// anvil's dev accounts 1, 2 and 3 (their keys are unlocked in anvil).
 const DEV1: &str = DEV_ACCOUNTS[1];
 const DEV2: &str = DEV_ACCOUNTS[2];
 const DEV3: &str = DEV_ACCOUNTS[3];
-const ANVIL_CHAIN_ID: u64 = 31337;
 
 /// anvil with the fair puzzle and an arena deployed by dev account 0.
 struct Node {
@@ -85,286 +77,6 @@ fn node() -> Node {
     }
 }
 
-/// A plain static file server (GET only, files of one directory), stopped
-/// and joined on drop.
-struct StaticServer {
-    port: u16,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl StaticServer {
-    fn start(root: PathBuf) -> StaticServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopping = stop.clone();
-        let thread = std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if stopping.load(Ordering::SeqCst) {
-                    break;
-                }
-                let root = root.clone();
-                if let Ok(stream) = stream {
-                    std::thread::spawn(move || serve_file(stream, &root));
-                }
-            }
-        });
-        StaticServer {
-            port,
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/", self.port)
-    }
-}
-
-impl Drop for StaticServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// Answers one request: `GET /` is index.html, `GET /NAME` a file of `root`.
-fn serve_file(mut stream: TcpStream, root: &Path) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
-        match stream.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => return,
-        }
-    }
-    let head = String::from_utf8_lossy(&head);
-    let path = head.split_whitespace().nth(1).unwrap_or("/");
-    let name = match path.trim_start_matches('/') {
-        "" => "index.html",
-        n => n,
-    };
-    let safe = name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
-    let body = if safe {
-        std::fs::read(root.join(name)).ok()
-    } else {
-        None
-    };
-    let kind = match name.rsplit('.').next() {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        _ => "application/octet-stream",
-    };
-    let response = match body {
-        Some(body) => {
-            let mut r = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            )
-            .into_bytes();
-            r.extend(body);
-            r
-        }
-        None => {
-            b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
-        }
-    };
-    let _ = stream.write_all(&response);
-}
-
-/// A DevTools command through chromedriver's `goog/cdp/execute`.
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl wd::WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({"cmd": self.cmd, "params": self.params}).to_string();
-        (http::Method::POST, Some(body))
-    }
-}
-
-async fn cdp(c: &Client, cmd: &'static str, params: Value) {
-    c.issue_cmd(Cdp { cmd, params })
-        .await
-        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
-}
-
-/// The in-page half of the test's wallet: `window.ethereum` queues each
-/// request for the test (`take`) and settles it with the test's answer.
-const PROVIDER: &str = r#"
-(() => {
-  const queue = [], pending = new Map(), listeners = {};
-  let next = 1;
-  window.__wallet = {
-    take() { return queue.splice(0); },
-    answer(id, result, error) {
-      const p = pending.get(id);
-      if (!p) return;
-      pending.delete(id);
-      if (error) p.reject(Object.assign(new Error(error.message), { code: error.code, data: error.data }));
-      else p.resolve(result);
-    },
-    emit(event, value) { (listeners[event] || []).forEach((f) => f(value)); },
-  };
-  window.ethereum = {
-    request({ method, params }) {
-      return new Promise((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        queue.push({ id, method, params: params || [] });
-      });
-    },
-    on(event, f) { (listeners[event] = listeners[event] || []).push(f); return this; },
-    removeListener(event, f) { listeners[event] = (listeners[event] || []).filter((g) => g !== f); return this; },
-  };
-})();
-"#;
-
-/// What the test's wallet does: its account, its chain, and what it refuses.
-#[derive(Debug, Clone)]
-struct WalletState {
-    account: String,
-    connected: bool,
-    chain_id: u64,
-    reject_send: bool,
-    refuse_switch: bool,
-    hold_receipts: bool,
-    /// Every method the page asked for, in order.
-    seen: Vec<String>,
-}
-
-type Wallet = Arc<Mutex<WalletState>>;
-
-fn rejected(message: &str) -> Value {
-    json!({"code": 4001, "message": message})
-}
-
-/// The extension's half: answers one request of the page.
-async fn answer(
-    wallet: &Wallet,
-    http: &reqwest::Client,
-    node: &str,
-    method: &str,
-    params: &Value,
-) -> (Value, Value) {
-    let forward = {
-        let mut w = wallet.lock().unwrap();
-        w.seen.push(method.to_string());
-        match method {
-            "eth_requestAccounts" => {
-                w.connected = true;
-                return (json!([w.account.to_lowercase()]), Value::Null);
-            }
-            "eth_accounts" => {
-                let accounts = if w.connected {
-                    json!([w.account.to_lowercase()])
-                } else {
-                    json!([])
-                };
-                return (accounts, Value::Null);
-            }
-            "eth_chainId" => return (json!(format!("0x{:x}", w.chain_id)), Value::Null),
-            "wallet_switchEthereumChain" => {
-                if w.refuse_switch {
-                    return (Value::Null, rejected("User rejected the request."));
-                }
-                let want = params[0]["chainId"].as_str().unwrap_or_default();
-                w.chain_id = u64::from_str_radix(want.trim_start_matches("0x"), 16).unwrap();
-                return (Value::Null, Value::Null);
-            }
-            "eth_sendTransaction" if w.reject_send => {
-                return (Value::Null, rejected("User denied transaction signature."));
-            }
-            "eth_getTransactionReceipt" if w.hold_receipts => return (Value::Null, Value::Null),
-            _ => json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}),
-        }
-    };
-    let sent = http
-        .post(node)
-        .header("content-type", "application/json")
-        .body(forward.to_string())
-        .send()
-        .await;
-    let reply: Value = match sent {
-        Ok(r) => serde_json::from_slice(&r.bytes().await.unwrap_or_default()).unwrap_or_default(),
-        Err(e) => json!({"error": {"code": -32603, "message": e.to_string()}}),
-    };
-    match reply.get("error") {
-        Some(error) => (Value::Null, error.clone()),
-        None => (reply["result"].clone(), Value::Null),
-    }
-}
-
-/// Answers the page's wallet requests until the task is aborted.
-async fn pump(c: Client, wallet: Wallet, node: String) {
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
-    loop {
-        let taken = c
-            .execute(
-                "return window.__wallet ? window.__wallet.take() : [];",
-                vec![],
-            )
-            .await;
-        for request in taken
-            .ok()
-            .and_then(|v| v.as_array().cloned())
-            .unwrap_or_default()
-        {
-            let method = request["method"].as_str().unwrap_or_default();
-            let (result, error) = answer(&wallet, &http, &node, method, &request["params"]).await;
-            let switched = method == "wallet_switchEthereumChain" && error.is_null();
-            let _ = c
-                .execute(
-                    "window.__wallet.answer(arguments[0], arguments[1], arguments[2]);",
-                    vec![request["id"].clone(), result, error],
-                )
-                .await;
-            // As a wallet does: a switch is announced to the page.
-            if switched {
-                let id = format!("0x{:x}", wallet.lock().unwrap().chain_id);
-                let _ = c
-                    .execute(
-                        "window.__wallet.emit('chainChanged', arguments[0]);",
-                        vec![json!(id)],
-                    )
-                    .await;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
-}
-
-async fn result_says(c: &Client, words: &str) -> String {
-    until(
-        c,
-        &format!("document.getElementById('result').textContent.includes({words:?})"),
-    )
-    .await;
-    text(c, "result").await
-}
-
 async fn cell(c: &Client, i: usize) -> Element {
     page::cell(c, "arena-grid", i).await
 }
@@ -377,38 +89,6 @@ fn generated(player: &str) -> Board {
         .generate(Puzzle::Fair, &address)
         .unwrap()
         .value
-}
-
-/// Types the solution with the keyboard: from the top-left cell, a digit on
-/// every empty cell, → between cells, ↓ and Home at each row's end.
-async fn type_solution(c: &Client, givens: &[u8], solution: &[u8]) {
-    cell(c, 0).await.click().await.unwrap();
-    for r in 0..8 {
-        let mut keys = String::new();
-        for col in 0..8 {
-            let i = r * 8 + col;
-            if givens[i] == 0 {
-                keys.push_str(&solution[i].to_string());
-            }
-            if col + 1 < 8 {
-                keys.push(Key::Right.into());
-            }
-        }
-        if r + 1 < 8 {
-            keys.push(Key::Down.into());
-            keys.push(Key::Home.into());
-        }
-        c.active_element()
-            .await
-            .unwrap()
-            .send_keys(&keys)
-            .await
-            .unwrap();
-    }
-}
-
-fn set(wallet: &Wallet, change: impl FnOnce(&mut WalletState)) {
-    change(&mut wallet.lock().unwrap());
 }
 
 /// The whole game with the wallet on the page at `url`; screenshots are
@@ -482,9 +162,8 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         "the board word"
     );
     assert!(
-        text(c, "wallet-status")
-            .await
-            .contains(&player.to_lowercase())
+        text(c, "wallet-status").await.contains(&player),
+        "the account EIP-55 checksummed"
     );
     assert_eq!(
         until(c, "String(document.getElementById('submit').disabled)").await,
@@ -641,7 +320,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         .await
         .unwrap();
     assert!(row.starts_with("1 "), "{row}");
-    assert!(row.to_lowercase().contains(&player.to_lowercase()), "{row}");
+    assert!(row.contains(&player), "checksummed: {row}");
     shoot(c, &format!("wallet-{name}-solved.png")).await;
 
     // A phone, 360 px wide: the board fits, nothing scrolls sideways.
@@ -687,41 +366,6 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     );
 }
 
-/// Runs `game` in a browser whose page has the test's wallet as `account`.
-fn with_wallet(name: &str, account: &str, node: &Node, url: &str) {
-    let browser = Browser::start().expect("chromedriver");
-    let wallet: Wallet = Arc::new(Mutex::new(WalletState {
-        account: account.to_string(),
-        connected: false,
-        chain_id: ANVIL_CHAIN_ID,
-        reject_send: false,
-        refuse_switch: false,
-        hold_receipts: false,
-        seen: Vec::new(),
-    }));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    // The workspace builds reqwest with rustls and no built-in crypto
-    // provider (see octoku-evm's rpc.rs): the process default is ring.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    runtime.block_on(async {
-        let c = session(&browser).await;
-        cdp(
-            &c,
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": PROVIDER}),
-        )
-        .await;
-        let pumping = tokio::spawn(pump(c.clone(), wallet.clone(), node.url.clone()));
-        play(&c, &wallet, url, name).await;
-        pumping.abort();
-        let _ = pumping.await;
-        c.close().await.unwrap();
-    });
-}
-
 #[test]
 fn a_wallet_plays_a_board_on_serve_without_a_signer_in_chromium() {
     if Browser::skipped() {
@@ -741,7 +385,10 @@ fn a_wallet_plays_a_board_on_serve_without_a_signer_in_chromium() {
     .expect("server starts on anvil");
     assert_eq!(server.backend().signer(), None, "no signer flags: no key");
     assert!(server.backend().players().is_empty());
-    with_wallet("serve", DEV1, &node, &server.url());
+    let url = server.url();
+    with_wallet(DEV1, &node.url, async |c, wallet| {
+        play(c, wallet, &url, "serve").await
+    });
     server.stop().unwrap();
 }
 
@@ -753,11 +400,19 @@ fn a_wallet_plays_a_board_on_the_static_site_in_chromium() {
     let node = node();
     let dir = temp_dir("wallet-site");
     let out = dir.path().join("site");
-    let site =
-        site::Site::open(&node.url, Some(node.arena), dir.path()).expect("the chain is read");
+    let site = site::Site::open(&Config {
+        rpc_url: Some(node.url.clone()),
+        arena: Some(node.arena),
+        deployments_dir: dir.path().to_path_buf(),
+        ..Config::default()
+    })
+    .expect("the chain is read");
     site::write(&out, &site.files(), false).expect("the site is written");
     let server = StaticServer::start(out);
-    with_wallet("site", DEV2, &node, &server.url());
+    let url = server.url();
+    with_wallet(DEV2, &node.url, async |c, wallet| {
+        play(c, wallet, &url, "site").await
+    });
 }
 
 /// `octoku serve` with no flags at all (the embedded chain, no signer) in a
@@ -775,20 +430,14 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
         ..Config::default()
     })
     .expect("server starts");
-    let browser = Browser::start().expect("chromedriver");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let c = session(&browser).await;
+    in_browser(async |c| {
         c.goto(&server.url()).await.unwrap();
         until(
-            &c,
+            c,
             "document.getElementById('board-status').textContent.includes('no key')",
         )
         .await;
-        let status = text(&c, "board-status").await;
+        let status = text(c, "board-status").await;
         assert!(
             status.starts_with("This server holds no key and runs the embedded chain")
                 && status.contains("--private-key")
@@ -796,12 +445,12 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
             "{status}"
         );
         assert!(
-            text(&c, "wallet-status")
+            text(c, "wallet-status")
                 .await
                 .starts_with("No wallet in this browser")
         );
         assert_eq!(
-            until(&c, "String(document.getElementById('connect').hidden)").await,
+            until(c, "String(document.getElementById('connect').hidden)").await,
             json!("true")
         );
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
@@ -810,17 +459,16 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
             .send_keys(&format!("{stranger}{}", Key::Enter))
             .await
             .unwrap();
-        until(&c, &format!("seat && seat.address === '{stranger}'")).await;
-        let status = text(&c, "board-status").await;
+        until(c, &format!("seat && seat.address === '{stranger}'")).await;
+        let status = text(c, "board-status").await;
         assert!(
             status.contains("Read-only: Check works; this server holds no key: start octoku serve with --private-key"),
             "{status}"
         );
         assert_eq!(
-            until(&c, "String(document.getElementById('submit').disabled)").await,
+            until(c, "String(document.getElementById('submit').disabled)").await,
             json!("true")
         );
-        c.close().await.unwrap();
     });
     server.stop().unwrap();
 }

@@ -51,6 +51,43 @@ impl Anvil {
         self.port
     }
 
+    /// One JSON-RPC request (anvil's own methods too: `evm_increaseTime`,
+    /// `evm_mine`, `eth_getTransactionCount` ...): its `result`, or the
+    /// node's error as an `Err`.
+    pub fn request(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let answer = post(self.port, &body.to_string())?;
+        let mut reply: serde_json::Value = serde_json::from_str(&answer).map_err(|e| {
+            std::io::Error::other(format!("{method}: the node's answer is not JSON: {e}"))
+        })?;
+        match reply.get("error") {
+            Some(error) => Err(std::io::Error::other(format!("{method}: {error}"))),
+            None => Ok(reply["result"].take()),
+        }
+    }
+
+    /// Moves the node's clock `seconds` ahead and mines a block at the new time.
+    pub fn advance(&self, seconds: u64) -> Result<()> {
+        self.request("evm_increaseTime", serde_json::json!([seconds]))?;
+        self.request("evm_mine", serde_json::json!([]))?;
+        Ok(())
+    }
+
+    /// The nonce of `account` (`0x` and 40 hex digits) at the latest block.
+    pub fn nonce(&self, account: &str) -> Result<u64> {
+        let count = self.request(
+            "eth_getTransactionCount",
+            serde_json::json!([account, "latest"]),
+        )?;
+        count
+            .as_str()
+            .and_then(|hex| u64::from_str_radix(hex.trim_start_matches("0x"), 16).ok())
+            .ok_or_else(|| {
+                std::io::Error::other(format!("eth_getTransactionCount answered {count}"))
+            })
+    }
+
     /// Kills the node now (for tests of what happens when it goes away).
     pub fn stop(&mut self) {
         self.process.kill();
@@ -77,22 +114,28 @@ impl Anvil {
     }
 }
 
-/// One `eth_chainId` request over HTTP/1.1 (written here to keep the kit
-/// free of an HTTP client): whether the answer carries a result.
+/// One `eth_chainId` request: whether the answer carries a result.
 fn chain_id_answers(port: u16) -> bool {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}"#;
+    post(port, body).is_ok_and(|answer| answer.contains("\"result\""))
+}
+
+/// POSTs `body` to the node over HTTP/1.1 (written here to keep the kit
+/// free of an HTTP client) and returns the answer's body.
+fn post(port: u16, body: &str) -> Result<String> {
     let request = format!(
         "POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.write_all(request.as_bytes())?;
     let mut answer = String::new();
-    stream.write_all(request.as_bytes()).is_ok()
-        && stream.read_to_string(&mut answer).is_ok()
-        && answer.contains("\"result\"")
+    stream.read_to_string(&mut answer)?;
+    match answer.split_once("\r\n\r\n") {
+        Some((_, body)) => Ok(body.to_string()),
+        None => Err(std::io::Error::other("the node's answer has no body")),
+    }
 }
 
 /// anvil from `make setup`: the native binary of the platform package when

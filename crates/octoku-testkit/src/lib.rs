@@ -2,6 +2,7 @@
 //!
 //! - [`Anvil`]: anvil from `make setup` on a free loopback port.
 //! - [`Browser`]: chromedriver and headless Chromium for the page's tests.
+//! - [`curta`]: the real Curta protocol deployed on anvil.
 //! - [`octoku!`] / [`Octoku`]: runs the `octoku` binary and reads its [`Run`].
 //! - [`temp_dir`]: a fresh directory, removed on drop.
 //! - [`DEV_KEYS`] / [`DEV_ACCOUNTS`]: anvil's ten public dev accounts.
@@ -14,6 +15,7 @@
 
 mod anvil;
 mod browser;
+pub mod curta;
 mod process;
 mod run;
 

@@ -5,16 +5,12 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{
-    Address, Board,
-    octoku::explain::{contradiction, describe, explain},
-    solve::octoku as solve,
-};
+use octoku_core::{Address, Board, octoku::explain::contradiction, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
     chain::{
         ChainError, Receipt, arena,
-        curta::{self, CurtaPuzzle, LocalPuzzle},
+        curta::{self, CurtaPuzzle},
         deployments::{CurtaPuzzleRecord, DeploymentsFile},
         primitives::U256,
     },
@@ -41,26 +37,7 @@ const PHASES: [&str; 4] = [
     "3 (more than 5 days after the first solve; closed)",
 ];
 
-/// `0.02 ether`, `20 gwei` or `7 wei`: wei in the largest unit that keeps it exact.
-pub fn ether(wei: u128) -> String {
-    let exact = |decimals: u32| {
-        let unit = 10u128.pow(decimals);
-        let fraction = format!("{:0>width$}", wei % unit, width = decimals as usize);
-        let fraction = fraction.trim_end_matches('0');
-        if fraction.is_empty() {
-            format!("{}", wei / unit)
-        } else {
-            format!("{}.{fraction}", wei / unit)
-        }
-    };
-    if wei >= 10u128.pow(15) {
-        format!("{} ether", exact(18))
-    } else if wei >= 10u128.pow(6) {
-        format!("{} gwei", exact(9))
-    } else {
-        format!("{wei} wei")
-    }
-}
+pub use octoku_evm::chain::curta::ether;
 
 /// Whether the flags ask for Curta rather than an arena.
 pub fn wanted(on: &ArenaArgs) -> bool {
@@ -100,45 +77,19 @@ impl Target {
         let file =
             DeploymentsFile::load(&path, chain_id).map_err(|e| CliError::Input(e.to_string()))?;
         let curta_arg = on.curta.as_deref().map(crate::input::address).transpose()?;
-        let latest = file
-            .as_ref()
-            .and_then(|f| f.latest_curta(curta_arg))
-            .cloned();
-        let curta = match (curta_arg, &latest) {
-            (Some(c), _) => c,
-            (None, Some(r)) => r.curta,
-            (None, None) => {
-                return Err(CliError::Input(format!(
-                    "no --curta given and no Curta puzzle recorded in {} for this chain: pass --curta ADDRESS (and --puzzle-id N), or add one with `octoku deploy --curta`",
-                    path.display()
-                )));
-            }
-        };
-        let last_id = curta::require_curta(&mut opened.chain, curta).map_err(chain_error)?;
-        let id = match (on.puzzle_id, &latest) {
-            (Some(id), _) => id,
-            (None, Some(r)) => r.puzzle_id,
-            (None, None) => {
-                return Err(CliError::Input(format!(
-                    "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N (1 to {last_id})"
-                )));
-            }
-        };
-        let puzzle = curta::get_puzzle(&mut opened.chain, curta, id)
-            .map_err(chain_error)?
-            .ok_or_else(|| {
-                CliError::Input(format!(
-                    "--puzzle-id {id}: Curta {curta} has no such puzzle (its puzzles are 1 to {last_id})"
-                ))
-            })?;
+        let (curta, puzzle, record) = curta::choose(
+            &mut opened.chain,
+            file.as_ref(),
+            &path,
+            curta_arg,
+            on.puzzle_id,
+        )
+        .map_err(|e| match e {
+            curta::ChoiceError::Chain(e) => chain_error(e),
+            other => CliError::Input(other.to_string()),
+        })?;
         let kind = arena::identify_puzzle(&mut opened.chain, puzzle.puzzle).map_err(chain_error)?;
-        let record = file.and_then(|f| {
-            f.curta_puzzles
-                .into_iter()
-                .rev()
-                .find(|r| r.curta == curta && r.puzzle_id == id)
-        });
-        tracing::info!(%curta, id, puzzle = %puzzle.puzzle, "Curta puzzle");
+        tracing::info!(%curta, id = puzzle.id, puzzle = %puzzle.puzzle, "Curta puzzle");
         Ok(Target {
             curta,
             puzzle,
@@ -312,19 +263,15 @@ pub fn solve_and_send(
         start,
     };
     let id = seat.target.puzzle.id;
-    let chain = &mut seat.opened.chain;
-    if curta::has_solved(chain, seat.target.curta, player, id).map_err(chain_error)? {
-        return Err(CliError::Rejected(format!(
-            "nothing sent: {player} has already solved Curta puzzle {id} (Curta would revert with PuzzleAlreadySolved({id}))"
-        )));
-    }
-    let now = chain.timestamp().map_err(chain_error)?;
-    let phase = seat.target.puzzle.phase_at(now);
-    let Some(fee) = curta::fee(phase) else {
-        return Err(CliError::Rejected(format!(
-            "nothing sent: submissions to Curta puzzle {id} are closed (phase 3: more than 5 days after its first solve; Curta would revert with SubmissionClosed({id}))"
-        )));
-    };
+    let refused = |r: curta::Refusal| CliError::Rejected(format!("nothing sent: {r}"));
+    let (_, fee) = curta::admits(
+        &mut seat.opened.chain,
+        seat.target.curta,
+        &seat.target.puzzle,
+        player,
+    )
+    .map_err(chain_error)?
+    .map_err(refused)?;
     let solution = match solution {
         Some(solution) => solution,
         None => match solve::solve(start).map_err(|e| {
@@ -338,13 +285,12 @@ pub fn solve_and_send(
     };
     check_locally(&mut seat, solution)?;
     let value = value.unwrap_or(0);
-    if value < fee {
-        return Err(CliError::Rejected(format!(
-            "nothing sent: Curta puzzle {id} is in phase 2, where a solve costs at least {} ({fee} wei): add --value {}",
-            ether(fee),
+    curta::pays(id, fee, value).map_err(|r| {
+        CliError::Rejected(format!(
+            "nothing sent: {r}: add --value {}",
             ether(fee).replace(' ', "")
-        )));
-    }
+        ))
+    })?;
     send(&mut seat, solution, value, on.json)
 }
 
@@ -353,25 +299,15 @@ pub fn solve_and_send(
 fn check_locally(seat: &mut Seat, solution: Board) -> Result<(), CliError> {
     let puzzle = seat.target.puzzle.puzzle;
     let code = seat.opened.chain.code_at(puzzle).map_err(chain_error)?;
-    let (valid, gas) = LocalPuzzle::new(puzzle, code)
-        .and_then(|mut p| p.verify(seat.start.to_u256(), solution.to_u256()))
+    let gas = curta::check_solution(puzzle, code, seat.player, seat.start, solution)
         .map_err(|e| {
             CliError::Evm(format!(
                 "the puzzle's verify, run here on its code from the chain: {e}"
             ))
-        })?;
-    tracing::info!(valid, gas, "verify run locally on the puzzle's code");
-    if valid {
-        return Ok(());
-    }
-    let why = explain(seat.start, solution)
-        .first()
-        .map(describe)
-        .unwrap_or_else(|| "the puzzle's verify says no".into());
-    Err(CliError::Rejected(format!(
-        "nothing sent: the puzzle's verify (its code from the chain, run here) rejects the solution for {}'s board {}: {why}",
-        seat.player, seat.start
-    )))
+        })?
+        .map_err(|r| CliError::Rejected(format!("nothing sent: {r}")))?;
+    tracing::info!(gas, "verify run locally on the puzzle's code: valid");
+    Ok(())
 }
 
 /// `play` found no solution: nothing sent, exit 1.
@@ -691,18 +627,4 @@ pub fn deploy(
     outln!("recorded  {}", path.display())?;
     outln!("puzzle id {}", added.id)?;
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn amounts_read_in_the_largest_exact_unit() {
-        assert_eq!(ether(20_000_000_000_000_000), "0.02 ether");
-        assert_eq!(ether(10u128.pow(18)), "1 ether");
-        assert_eq!(ether(20_000_000_000), "20 gwei");
-        assert_eq!(ether(1_500_000), "0.0015 gwei");
-        assert_eq!(ether(7), "7 wei");
-    }
 }

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_serve::{Config, DEFAULT_PORT, ServeError};
+use octoku_serve::{Config, DEFAULT_PORT, Game, ServeError, backend::Backend};
 
 use super::{
     onchain::ChainArgs,
@@ -19,10 +19,8 @@ pub struct Args {
     /// Interface to listen on; anything but loopback prints a warning.
     #[arg(long, value_name = "H", default_value = "127.0.0.1")]
     host: String,
-    /// The arena (default: the recorded one; on an embedded chain with none,
-    /// the fair puzzle and its arena are deployed first).
-    #[arg(long, value_name = "ADDRESS")]
-    arena: Option<String>,
+    #[command(flatten)]
+    game: GameArgs,
     /// The chain and the server's signer (the flags of the other chain
     /// commands; the key never reaches the page, the output or the log).
     /// Without a signer the server signs nothing: the page plays through
@@ -36,6 +34,65 @@ pub struct Args {
     tx: TxArgs,
 }
 
+/// What the page plays, for `octoku serve` and `octoku site`: an arena, or
+/// a puzzle on Curta.
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// The arena (default: the recorded one; on an embedded chain with none,
+    /// `octoku serve` deploys the fair puzzle and its arena first).
+    #[arg(long, value_name = "ADDRESS")]
+    arena: Option<String>,
+    /// Play a puzzle on Curta at this address instead of an arena (needs
+    /// --rpc-url; default: the Curta of the latest `octoku deploy --curta`).
+    #[arg(long, value_name = "ADDRESS", conflicts_with = "arena")]
+    curta: Option<String>,
+    /// The puzzle's id on Curta (default: the latest `octoku deploy --curta`
+    /// recorded); with or without --curta, it selects Curta.
+    #[arg(long, value_name = "N", conflicts_with = "arena")]
+    puzzle_id: Option<u32>,
+    /// First block of the leaderboard's log queries (default: the block of
+    /// the arena's deployment or the puzzle's addPuzzle when it is on
+    /// record in deployments/<chain-id>.json, else 0).
+    #[arg(long, value_name = "BLOCK")]
+    from_block: Option<u64>,
+}
+
+impl GameArgs {
+    /// These flags in `config`.
+    pub fn apply(&self, config: Config) -> Result<Config, CliError> {
+        let address = |flag: &str, text: &Option<String>| {
+            text.as_deref()
+                .map(|a| input::address(a).map_err(|e| CliError::Input(format!("{flag}: {e}"))))
+                .transpose()
+        };
+        Ok(Config {
+            arena: address("--arena", &self.arena)?,
+            curta: address("--curta", &self.curta)?,
+            puzzle_id: self.puzzle_id,
+            from_block: self.from_block,
+            ..config
+        })
+    }
+}
+
+/// `arena     0x… (fair puzzle)` or `curta     0x… puzzle #1 "2 × 4 = 8" (fair puzzle)`.
+pub fn game_line(game: Game, name: Option<&str>, kind: &str) -> String {
+    match game {
+        Game::Arena(arena) => format!("arena     {arena} ({kind} puzzle)"),
+        Game::Curta { curta, id } => {
+            format!(
+                "curta     {curta} puzzle #{id} {:?} ({kind} puzzle)",
+                name.unwrap_or_default()
+            )
+        }
+    }
+}
+
+/// What a backend's puzzle is: `fair`, or `unknown`.
+pub fn kind_label(backend: &Backend) -> &'static str {
+    backend.kind().map_or("unknown", |k| k.label())
+}
+
 /// A server error as the CLI reports it (bad input 2, the rest 4).
 pub(crate) fn serve_error(e: ServeError) -> CliError {
     match e {
@@ -47,8 +104,8 @@ pub(crate) fn serve_error(e: ServeError) -> CliError {
 
 /// Starts the server and serves until the process is stopped.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let arena = args.arena.as_deref().map(input::address).transpose()?;
     // Checked before a keystore's password is asked for.
+    let game = args.game.apply(Config::default())?;
     let probe = Config {
         host: args.host.clone(),
         ..Config::default()
@@ -70,12 +127,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         host: args.host,
         port: args.port,
         rpc_url: args.chain.rpc_url.clone(),
-        arena,
         key,
         state: args.chain.state.clone(),
         deployments_dir: ".".into(),
         tx,
-        limits: octoku_serve::ServeLimits::default(),
+        ..game
     };
     if let Some(warning) = config.host_warning() {
         crate::errln!("octoku: {warning}");
@@ -84,9 +140,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let backend = running.backend();
     crate::outln!("chain     {}", backend.label())?;
     crate::outln!(
-        "arena     {} ({} puzzle)",
-        backend.arena(),
-        backend.kind().map_or("unknown", |k| k.label())
+        "{}",
+        game_line(backend.game(), backend.name(), kind_label(backend))
     )?;
     match backend.signer() {
         Some(signer) => crate::outln!("signer    {signer}")?,

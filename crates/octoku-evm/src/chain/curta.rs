@@ -14,6 +14,10 @@
 
 use alloy_primitives::{Address, B256, Bytes, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolInterface};
+use octoku_core::{
+    Board,
+    octoku::explain::{describe, explain},
+};
 
 use super::{Chain, ChainError, LoggedAt, Receipt, Revert, arena::call, leaderboard};
 use crate::{EvmError, Machine, bindings::IPuzzle};
@@ -112,6 +116,202 @@ pub const fn fee(phase: u8) -> Option<u128> {
         2 => Some(PHASE_TWO_FEE),
         _ => None,
     }
+}
+
+/// `0.02 ether`, `20 gwei` or `7 wei`: wei in the largest unit that keeps it exact.
+pub fn ether(wei: u128) -> String {
+    let exact = |decimals: u32| {
+        let unit = 10u128.pow(decimals);
+        let fraction = format!("{:0>width$}", wei % unit, width = decimals as usize);
+        let fraction = fraction.trim_end_matches('0');
+        if fraction.is_empty() {
+            format!("{}", wei / unit)
+        } else {
+            format!("{}.{fraction}", wei / unit)
+        }
+    };
+    if wei >= 10u128.pow(15) {
+        format!("{} ether", exact(18))
+    } else if wei >= 10u128.pow(6) {
+        format!("{} gwei", exact(9))
+    } else {
+        format!("{wei} wei")
+    }
+}
+
+/// Why no Curta puzzle could be chosen ([`choose`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChoiceError {
+    /// Bad input: no puzzle given and none on record, or an id Curta does
+    /// not have (one line saying what to pass).
+    #[error("{0}")]
+    Input(String),
+    /// The chain failed, or the address is not Curta.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+}
+
+/// The Curta puzzle a command means: `curta` and `id` (`--curta`,
+/// `--puzzle-id`), each defaulting to the latest `octoku deploy --curta`
+/// recorded in `file` (read from `path`); checked to be Curta and an
+/// existing puzzle. Returns Curta, the puzzle, and its record when on file.
+pub fn choose(
+    chain: &mut Chain,
+    file: Option<&super::deployments::DeploymentsFile>,
+    path: &std::path::Path,
+    curta: Option<Address>,
+    id: Option<u32>,
+) -> Result<
+    (
+        Address,
+        CurtaPuzzle,
+        Option<super::deployments::CurtaPuzzleRecord>,
+    ),
+    ChoiceError,
+> {
+    let latest = file.and_then(|f| f.latest_curta(curta));
+    let curta = match (curta, latest) {
+        (Some(c), _) => c,
+        (None, Some(r)) => r.curta,
+        (None, None) => {
+            return Err(ChoiceError::Input(format!(
+                "no --curta given and no Curta puzzle recorded in {} for this chain: pass --curta ADDRESS (and --puzzle-id N), or add one with `octoku deploy --curta`",
+                path.display()
+            )));
+        }
+    };
+    let last_id = require_curta(chain, curta)?;
+    let id = match (id, latest) {
+        (Some(id), _) => id,
+        (None, Some(r)) => r.puzzle_id,
+        (None, None) => {
+            return Err(ChoiceError::Input(format!(
+                "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N (1 to {last_id})"
+            )));
+        }
+    };
+    let puzzle = get_puzzle(chain, curta, id)?.ok_or_else(|| {
+        ChoiceError::Input(format!(
+            "--puzzle-id {id}: Curta {curta} has no such puzzle (its puzzles are 1 to {last_id})"
+        ))
+    })?;
+    let record = file.and_then(|f| {
+        f.curta_puzzles
+            .iter()
+            .rev()
+            .find(|r| r.curta == curta && r.puzzle_id == id)
+            .cloned()
+    });
+    Ok((curta, puzzle, record))
+}
+
+/// Why Curta would refuse a solve, decided from the chain's state before
+/// anything is sent (the CLI's `play`/`submit --curta` and the page's
+/// Submit say the same).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The player has solved this puzzle already.
+    #[error(
+        "{player} has already solved Curta puzzle {id} (Curta would revert with PuzzleAlreadySolved({id}))"
+    )]
+    AlreadySolved {
+        /// The player.
+        player: Address,
+        /// The puzzle id.
+        id: u32,
+    },
+    /// Phase 3: no more solves.
+    #[error(
+        "submissions to Curta puzzle {id} are closed (phase 3: more than 5 days after its first solve; Curta would revert with SubmissionClosed({id}))"
+    )]
+    Closed {
+        /// The puzzle id.
+        id: u32,
+    },
+    /// The puzzle's own verify (its chain code, run here) says no.
+    #[error(
+        "the puzzle's verify (its code from the chain, run here) rejects the solution for {player}'s board {start}: {why}"
+    )]
+    Incorrect {
+        /// The player.
+        player: Address,
+        /// The board the puzzle hands the player.
+        start: Board,
+        /// octoku's explanation (the first problem).
+        why: String,
+    },
+    /// Phase 2 and less than the fee sent.
+    #[error("Curta puzzle {id} is in phase 2, where a solve costs at least {} ({fee} wei)", ether(*fee))]
+    Fee {
+        /// The puzzle id.
+        id: u32,
+        /// The least a solve sends now, in wei.
+        fee: u128,
+    },
+}
+
+impl Refusal {
+    /// Curta's error that the refused solve would have reverted with.
+    pub const fn error_name(&self) -> &'static str {
+        match self {
+            Refusal::AlreadySolved { .. } => "PuzzleAlreadySolved",
+            Refusal::Closed { .. } => "SubmissionClosed",
+            Refusal::Incorrect { .. } => "IncorrectSolution",
+            Refusal::Fee { .. } => "InsufficientFunds",
+        }
+    }
+}
+
+/// Whether `player` may solve `puzzle` now: the phase and its fee, or why
+/// not (solved already, phase 3). Read at the latest block.
+pub fn admits(
+    chain: &mut Chain,
+    curta: Address,
+    puzzle: &CurtaPuzzle,
+    player: Address,
+) -> Result<Result<(u8, u128), Refusal>, ChainError> {
+    let id = puzzle.id;
+    if has_solved(chain, curta, player, id)? {
+        return Ok(Err(Refusal::AlreadySolved { player, id }));
+    }
+    let phase = puzzle.phase_at(chain.timestamp()?);
+    Ok(match fee(phase) {
+        Some(fee) => Ok((phase, fee)),
+        None => Err(Refusal::Closed { id }),
+    })
+}
+
+/// `value` wei pays for a solve of puzzle `id` whose fee is `fee`, or the refusal.
+pub fn pays(id: u32, fee: u128, value: u128) -> Result<(), Refusal> {
+    if value < fee {
+        Err(Refusal::Fee { id, fee })
+    } else {
+        Ok(())
+    }
+}
+
+/// The puzzle's own `verify(start, solution)` on `code` (its runtime code
+/// from the chain) in revm: its gas, or the refusal with octoku's
+/// explanation of what is wrong.
+pub fn check_solution(
+    puzzle: Address,
+    code: Bytes,
+    player: Address,
+    start: Board,
+    solution: Board,
+) -> Result<Result<u64, Refusal>, EvmError> {
+    let (valid, gas) =
+        LocalPuzzle::new(puzzle, code)?.verify(start.to_u256(), solution.to_u256())?;
+    if valid {
+        return Ok(Ok(gas));
+    }
+    let why = explain(start, solution)
+        .first()
+        .map(describe)
+        .unwrap_or_else(|| "the puzzle's verify says no".into());
+    Ok(Err(Refusal::Incorrect { player, start, why }))
 }
 
 /// A puzzle on Curta, as `getPuzzle` and `getPuzzleAuthor` give it.
@@ -472,6 +672,15 @@ mod tests {
         for (selector, hex) in selectors {
             assert_eq!(alloy_primitives::hex::encode(selector), hex);
         }
+    }
+
+    #[test]
+    fn amounts_read_in_the_largest_exact_unit() {
+        assert_eq!(ether(20_000_000_000_000_000), "0.02 ether");
+        assert_eq!(ether(10u128.pow(18)), "1 ether");
+        assert_eq!(ether(20_000_000_000), "20 gwei");
+        assert_eq!(ether(1_500_000), "0.0015 gwei");
+        assert_eq!(ether(7), "7 wei");
     }
 
     #[test]

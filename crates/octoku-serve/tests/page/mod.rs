@@ -3,12 +3,14 @@
 //! `target/octoku-serve/`. Each test file uses what it needs.
 #![allow(dead_code)]
 
+pub mod wallet;
+
 use std::{
     path::PathBuf,
     time::{Duration, Instant},
 };
 
-use fantoccini::{Client, ClientBuilder, Locator, elements::Element};
+use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key};
 use octoku_testkit::Browser;
 use serde_json::{Value, json};
 
@@ -117,4 +119,57 @@ pub async fn assert_board_fits(c: &Client) {
         width <= inner && scroll <= inner,
         "grid {width}, page {scroll}, window {inner}"
     );
+}
+
+/// Types `solution` into the grid with the keyboard only: from the top-left
+/// cell, a digit (or symbol) then → on every empty cell, → over givens,
+/// ↓ and Home at each row's end.
+pub async fn type_solution(
+    c: &Client,
+    grid: &str,
+    n: usize,
+    givens: &[u8],
+    solution: &[u8],
+    symbols: &[&str],
+) {
+    let first = cell(c, grid, 0).await;
+    first.click().await.unwrap();
+    for r in 0..n {
+        let mut keys = String::new();
+        for col in 0..n {
+            let i = r * n + col;
+            if givens[i] == 0 {
+                keys.push_str(symbols[solution[i] as usize - 1]);
+            }
+            if col + 1 < n {
+                keys.push(Key::Right.into());
+            }
+        }
+        if r + 1 < n {
+            keys.push(Key::Down.into());
+            keys.push(Key::Home.into());
+        }
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(&keys)
+            .await
+            .unwrap();
+    }
+}
+
+/// Runs `test` in a WebDriver session of a fresh Chromium (no wallet), then
+/// closes the session; the guards end Chromium and chromedriver if `test`
+/// panics.
+pub fn in_browser(test: impl AsyncFnOnce(&Client)) {
+    let browser = Browser::start().expect("chromedriver starts");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let c = session(&browser).await;
+        test(&c).await;
+        c.close().await.unwrap();
+    });
 }
