@@ -10,6 +10,7 @@
 pub mod classic9;
 pub mod exec;
 pub mod generate;
+pub mod induction;
 pub mod prove;
 pub mod sat;
 pub mod smt;
