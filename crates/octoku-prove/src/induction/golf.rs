@@ -30,15 +30,20 @@
 //! raises `i`), so the induction is over at most 43 draws per loop.
 
 use std::collections::{HashMap, HashSet};
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use octoku_core::U256;
+use octoku_evm::{Machine, RawOutcome};
 
 use super::{
-    InductionError, Program, Query, Template, all, eq, eq_c, lt_c, run, same_outcome, shr,
-    templates,
+    ConcreteState, InductionError, LemmaResult, Program, Query, Template, all, decide, eq, eq_c,
+    lt_c, run, same_outcome, shr, started_at, templates, trace, values,
 };
 use crate::exec::{Call, Reached, Snapshot};
+use crate::generate::calldata;
+use crate::prove::deployer;
+use crate::solver::Solver;
 use crate::term::{Bin, TermId, Terms};
 
 /// The reference's inner loop head.
@@ -130,6 +135,7 @@ pub struct Setup<'a> {
     golf_cuts: HashSet<usize>,
     ref_templates: HashMap<usize, Template>,
     golf_templates: HashMap<usize, Template>,
+    slip: u64,
 }
 
 /// Sample seeds for the templates: every loop of both fills is visited
@@ -189,7 +195,16 @@ impl<'a> Setup<'a> {
             golf_cuts,
             ref_templates,
             golf_templates,
+            slip: 0,
         })
+    }
+
+    /// The same proof with a wrong relation (the reference's seed taken as
+    /// `s >> 6(d - 1)` instead of `s >> 6d`), for the soundness tests: it
+    /// must neither hold on concrete runs nor prove.
+    pub fn with_wrong_relation(mut self) -> Setup<'a> {
+        self.slip = 6;
+        self
     }
 
     /// Every lemma of the induction, as queries.
@@ -245,7 +260,7 @@ impl<'a> Setup<'a> {
             Kind::Related(cut) => {
                 let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
                 let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
-                let hyp = related(&mut terms, cut, &r.stack, &g.stack, seed);
+                let hyp = related(&mut terms, cut, &r.stack, &g.stack, seed, self.slip);
                 let segments = if matches!(cut, Cut::Join(d) if d < 8) {
                     2
                 } else {
@@ -313,6 +328,7 @@ impl<'a> Setup<'a> {
         }
         let (name, says) = describe(kind);
         Ok(Query {
+            starts: (golf_start.clone(), ref_start.clone()),
             name,
             says,
             terms,
@@ -385,7 +401,7 @@ impl<'a> Setup<'a> {
                         let esc = escaped(terms, &g.stack, seed);
                         let rel = match head(terms, rend) {
                             Some((fits_r, rs)) => {
-                                let rel = related(terms, to, &rs, &g.stack, seed);
+                                let rel = related(terms, to, &rs, &g.stack, seed, self.slip);
                                 all(terms, &[fits_r, rel])
                             }
                             None => zero,
@@ -515,7 +531,14 @@ fn board_fast(terms: &mut Terms, q: TermId, puzzle: TermId, bitmap: TermId) -> T
 }
 
 /// The invariant of a related state at fast cut `cut`.
-fn related(terms: &mut Terms, cut: Cut, rs: &[TermId], gs_: &[TermId], seed: TermId) -> TermId {
+fn related(
+    terms: &mut Terms,
+    cut: Cut,
+    rs: &[TermId],
+    gs_: &[TermId],
+    seed: TermId,
+    slip: u64,
+) -> TermId {
     let d = match cut {
         Cut::Join(d) | Cut::Loop(d) => d,
         _ => unreachable!("fast cuts only"),
@@ -533,7 +556,7 @@ fn related(terms: &mut Terms, cut: Cut, rs: &[TermId], gs_: &[TermId], seed: Ter
     let v = terms.small(d + 7);
     let want_m = terms.bin(Bin::Shl, v, at);
     let m_ok = eq(terms, m, want_m);
-    let rest = shr(terms, s, 6 * d);
+    let rest = shr(terms, s, 6 * d - slip);
     let seed_ok = eq(terms, rs[r::SEED], rest);
     let seed0_r = eq(terms, rs[r::SEED0], seed);
     let seed0_g = eq(terms, gs_[g::SEED0], seed);
@@ -599,4 +622,222 @@ fn slow(terms: &mut Terms, cut: Cut, rs: &[TermId], g: &[TermId], seed: TermId) 
             same_seed, same_p, same_i, i_low, i_pos, seed0, marks, specific,
         ],
     )
+}
+
+/// Which lemmas to ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lemmas {
+    /// All of them: the proof for every seed.
+    All,
+    /// The step lemmas of the related skip loops and of the slow loop's
+    /// draw (the fast part `make test` runs).
+    Steps,
+}
+
+/// A refuted lemma's state, replayed in revm to the end of both calls.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The calldata seed of the state.
+    pub seed: U256,
+    /// The golfed fill's state at the lemma's start.
+    pub golf_state: ConcreteState,
+    /// The reference's state, when the lemma runs it.
+    pub reference_state: Option<ConcreteState>,
+    /// What the golfed fill returns from there, in revm.
+    pub golf: RawOutcome,
+    /// What the reference returns from there, in revm.
+    pub reference: Option<RawOutcome>,
+}
+
+/// The outcome of [`prove`].
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The lemmas asked, in order (all of them when proved; up to the first
+    /// that is not proved otherwise).
+    pub lemmas: Vec<LemmaResult>,
+    /// How many lemmas the proof has.
+    pub total: usize,
+    /// Solver name and version.
+    pub solver: String,
+    /// Sample runs, templates and symbolic execution of every lemma.
+    pub setup: Duration,
+    /// Where the query files are.
+    pub queries: PathBuf,
+    /// The first refuted lemma's state, replayed.
+    pub replay: Option<Replay>,
+}
+
+impl Report {
+    /// Every lemma asked was proved, and all of them were asked.
+    pub fn proved(&self) -> bool {
+        self.lemmas.len() == self.total && self.lemmas.iter().all(|l| l.proved == Some(true))
+    }
+
+    /// The first lemma that was not proved.
+    pub fn failed(&self) -> Option<&LemmaResult> {
+        self.lemmas.iter().find(|l| l.proved != Some(true))
+    }
+}
+
+/// Runs the induction proof: the lemmas `which`, written under `dir`, asked
+/// of `solver` in order up to the first that is not proved; a refuted
+/// lemma's state is replayed in revm.
+pub fn prove(
+    setup: &Setup<'_>,
+    which: Lemmas,
+    dir: &Path,
+    solver: &Solver,
+) -> Result<Report, InductionError> {
+    let began = Instant::now();
+    let queries = match which {
+        Lemmas::All => setup.queries()?,
+        Lemmas::Steps => setup.step_queries()?,
+    };
+    let built = began.elapsed();
+    let (lemmas, name) = decide(&queries, dir, solver)?;
+    let replay = match lemmas.last() {
+        Some(l) if l.proved == Some(false) => {
+            let q = queries
+                .iter()
+                .find(|q| q.name == l.name)
+                .expect("a query per lemma");
+            Some(setup.replay(q, &l.model)?)
+        }
+        _ => None,
+    };
+    Ok(Report {
+        lemmas,
+        total: queries.len(),
+        solver: name,
+        setup: built,
+        queries: dir.to_path_buf(),
+        replay,
+    })
+}
+
+impl Setup<'_> {
+    /// Replays the start states of `q` under `model` in revm, each to the
+    /// end of its call.
+    fn replay(&self, q: &Query, model: &[(String, U256)]) -> Result<Replay, InductionError> {
+        let seed = model
+            .iter()
+            .find(|(n, _)| n == "seed")
+            .map_or(U256::ZERO, |(_, v)| *v);
+        let evm = |e: String| InductionError::Solver(format!("replay in revm failed: {e}"));
+        let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
+        let mut run_from =
+            |program: Program<'_>, state: &ConcreteState| -> Result<RawOutcome, InductionError> {
+                let code = if state.pc == 0 {
+                    program.code.to_vec()
+                } else {
+                    started_at(program.code, state.pc, &state.stack, &state.memory)
+                        .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
+                };
+                let at = machine
+                    .deploy(&deployer(&code))
+                    .map_err(|e| evm(e.to_string()))?
+                    .0;
+                machine
+                    .call_raw(at, calldata(program.selector, seed))
+                    .map_err(|e| evm(e.to_string()))
+            };
+        let golf_state = values(&q.terms, &q.starts.0, model);
+        let golf = run_from(self.golf, &golf_state)?;
+        let (reference_state, reference) = match &q.starts.1 {
+            Some(r) => {
+                let st = values(&q.terms, r, model);
+                let out = run_from(self.reference, &st)?;
+                (Some(st), Some(out))
+            }
+            None => (None, None),
+        };
+        Ok(Replay {
+            seed,
+            golf_state,
+            reference_state,
+            golf,
+            reference,
+        })
+    }
+
+    /// Checks the invariants on the concrete runs of both fills on `seed`
+    /// (every state of the golfed fill at a cut, against the reference's
+    /// state the lemmas pair it with) and that both return the same; the
+    /// number of states checked.
+    pub fn check_run(&self, seed: U256) -> Result<usize, String> {
+        let (rs, rend) =
+            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
+        let (gs_, gend) =
+            trace(self.golf, seed, &self.golf_cuts).map_err(|e| format!("golfed fill: {e}"))?;
+        if rend[..2] != gend[..2] || rend.get(2) != gend.get(2) {
+            return Err(format!("seed {seed:#x}: the two calls return differently"));
+        }
+        let mut terms = Terms::new();
+        let seed_t = terms.constant(seed);
+        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
+            v.iter().map(|&x| terms.constant(x)).collect()
+        };
+        // After the entry the reference has made 4 segments (before and
+        // after digit 1's draw, before and after digit 2's).
+        let mut at_ref = 3;
+        let mut escaped_seen = false;
+        let mut slow_at: Option<usize> = None;
+        for (n, st) in gs_.iter().enumerate() {
+            let fail = |what: &str| {
+                Err(format!(
+                    "seed {seed:#x}: golfed state {n} at pc {} breaks the {what} invariant",
+                    st.pc
+                ))
+            };
+            let cut = Cut::of(st.pc).expect("only cuts are traced");
+            let g = words(&mut terms, &st.stack);
+            let snap = Snapshot {
+                pc: st.pc,
+                stack: g.clone(),
+                memory: words(&mut terms, &st.memory),
+            };
+            let fits = self.golf_templates[&st.pc].fits(&mut terms, &snap);
+            if terms.eval(fits, &[]).is_zero() {
+                return fail("template");
+            }
+            let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
+            if cut.fast() {
+                if (st.stack[g::S] >> 42usize).is_zero() {
+                    escaped_seen = true;
+                    let e = escaped(&mut terms, &g, seed_t);
+                    if !holds(&mut terms, e) {
+                        return fail("escaped");
+                    }
+                } else {
+                    if escaped_seen {
+                        return fail("escaped (s grew back)");
+                    }
+                    let Some(r) = rs.get(at_ref) else {
+                        return fail("related (the reference stopped)");
+                    };
+                    let r = words(&mut terms, &r.stack);
+                    let rel = related(&mut terms, cut, &r, &g, seed_t, self.slip);
+                    if !holds(&mut terms, rel) {
+                        return fail("related");
+                    }
+                    at_ref += match cut {
+                        Cut::Join(_) => 2,
+                        _ => 1,
+                    };
+                }
+            } else {
+                let k = slow_at.map_or(0, |k| k + 1);
+                slow_at = Some(k);
+                let Some(r) = rs.get(k) else {
+                    return fail("slow (the reference stopped)");
+                };
+                let r = words(&mut terms, &r.stack);
+                let rel = slow(&mut terms, cut, &r, &g, seed_t);
+                if !holds(&mut terms, rel) {
+                    return fail("slow");
+                }
+            }
+        }
+        Ok(gs_.len())
+    }
 }

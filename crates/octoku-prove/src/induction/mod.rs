@@ -18,7 +18,7 @@ pub mod golf;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use octoku_core::U256;
 
@@ -281,6 +281,9 @@ pub fn same_outcome(terms: &mut Terms, a: &Outcome, b: &Outcome) -> TermId {
 /// One lemma, ready to ask: the 0/1 term that is 1 on a state and a pair of
 /// paths that break it.
 pub struct Query {
+    /// The start states (implementation, reference if it runs), for
+    /// replaying a counterexample.
+    pub starts: (Snapshot, Option<Snapshot>),
     /// Name, also the query file's stem.
     pub name: String,
     /// What the lemma says, one line.
@@ -343,14 +346,17 @@ pub struct LemmaResult {
     pub check: Duration,
 }
 
-/// Writes every query under `dir` and asks `solver` about each, in order.
+/// Writes every query under `dir` (all of them, so that each can be
+/// re-checked with another solver), then asks `solver` about each in order
+/// and stops at the first one that is not proved (refuted or undecided).
+/// Returns the results of the lemmas asked and the solver's name.
 pub fn decide(
-    queries: Vec<Query>,
+    queries: &[Query],
     dir: &Path,
     solver: &Solver,
 ) -> Result<(Vec<LemmaResult>, String), InductionError> {
     let mut files = Vec::new();
-    for q in &queries {
+    for q in queries {
         let file = dir.join(format!("{}.smt2", q.name));
         let header = vec![
             format!("octoku induction lemma {}: {}", q.name, q.says),
@@ -361,12 +367,10 @@ pub fn decide(
             .map_err(|e| InductionError::Solver(format!("cannot write {}: {e}", file.display())))?;
         files.push(file);
     }
-    let began = Instant::now();
-    let solved = solver.solve_batch(&files).map_err(InductionError::Solver)?;
-    let _ = began;
     let mut name = String::new();
     let mut out = Vec::new();
-    for ((q, file), s) in queries.into_iter().zip(files).zip(solved) {
+    for (q, file) in queries.iter().zip(files) {
+        let s = solver.solve(&file).map_err(InductionError::Solver)?;
         name = s.solver.clone();
         let (proved, model) = match s.answer {
             Answer::Unsat => (Some(true), Vec::new()),
@@ -374,14 +378,17 @@ pub fn decide(
             Answer::Unknown => (None, Vec::new()),
         };
         out.push(LemmaResult {
-            name: q.name,
-            says: q.says,
+            name: q.name.clone(),
+            says: q.says.clone(),
             file,
             proved,
             model,
             built: q.built,
             check: s.check,
         });
+        if proved != Some(true) {
+            break;
+        }
     }
     Ok((out, name))
 }
@@ -416,4 +423,68 @@ pub(crate) fn all(terms: &mut Terms, parts: &[TermId]) -> TermId {
         acc = terms.and_bool(acc, p);
     }
     acc
+}
+
+/// `code` changed to start at the state (`pc`, `stack`, `memory`) instead
+/// of at pc 0: its first four bytes become `PUSH2 entry JUMP`, and a
+/// prologue appended after the code (behind 33 STOPs, so that no PUSH of the
+/// original swallows it) writes the memory words, pushes the stack entries
+/// and jumps to `pc`. Every JUMPDEST of the original keeps its place. For
+/// replaying a state in revm; `None` when the code is too short or `pc` is
+/// no JUMPDEST.
+pub fn started_at(code: &[u8], pc: usize, stack: &[U256], memory: &[U256]) -> Option<Vec<u8>> {
+    let dests = exec::jumpdests(code);
+    if code.len() < 5 || !dests.contains(&pc) || dests.iter().any(|&d| d < 4) {
+        return None;
+    }
+    // The first four bytes must be whole instructions (PUSH1 x PUSH1 y
+    // in solc's output) so that pc 4 stays an instruction boundary.
+    if code[0] != 0x60 || code[2] != 0x60 {
+        return None;
+    }
+    let mut out = code.to_vec();
+    out.extend_from_slice(&[0u8; 33]);
+    let entry = u16::try_from(out.len()).ok()?;
+    let push32 = |out: &mut Vec<u8>, v: U256| {
+        out.push(0x7f);
+        out.extend_from_slice(&v.to_be_bytes::<32>());
+    };
+    out.push(0x5b);
+    for (w, &v) in memory.iter().enumerate() {
+        push32(&mut out, v);
+        out.push(0x61);
+        out.extend_from_slice(&u16::try_from(32 * w).ok()?.to_be_bytes());
+        out.push(0x52);
+    }
+    for &v in stack {
+        push32(&mut out, v);
+    }
+    out.push(0x61);
+    out.extend_from_slice(&u16::try_from(pc).ok()?.to_be_bytes());
+    out.push(0x56);
+    let [hi, lo] = entry.to_be_bytes();
+    out[..4].copy_from_slice(&[0x61, hi, lo, 0x56]);
+    Some(out)
+}
+
+/// The value of every entry of `snapshot` under `model` (variable name,
+/// value; a variable the model does not name is 0).
+pub fn values(terms: &Terms, snapshot: &Snapshot, model: &[(String, U256)]) -> ConcreteState {
+    let vars: Vec<U256> = terms
+        .var_names()
+        .iter()
+        .map(|n| {
+            model
+                .iter()
+                .find(|(m, _)| m == n)
+                .map_or(U256::ZERO, |(_, v)| *v)
+        })
+        .collect();
+    let mut memo = HashMap::new();
+    let mut eval = |t: TermId| terms.eval_memo(t, &vars, &mut memo);
+    ConcreteState {
+        pc: snapshot.pc,
+        stack: snapshot.stack.iter().map(|&t| eval(t)).collect(),
+        memory: snapshot.memory.iter().map(|&t| eval(t)).collect(),
+    }
 }
