@@ -18,7 +18,6 @@ fn main() {
     };
     let setup = Setup::new(reference, golf).expect("setup");
     let dir = std::path::PathBuf::from("target/prove/induction-golf");
-    std::fs::create_dir_all(&dir).expect("query directory");
     let solver = Solver::from_env().expect("solver");
     let report = golf::prove(&setup, Lemmas::All, &dir, &solver).expect("proof");
     for l in &report.lemmas {

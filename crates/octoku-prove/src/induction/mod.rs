@@ -355,6 +355,19 @@ pub fn decide(
     dir: &Path,
     solver: &Solver,
 ) -> Result<(Vec<LemmaResult>, String), InductionError> {
+    let _lock = crate::solver::query_dir(dir).map_err(InductionError::Solver)?;
+    // Queries of an earlier run (perhaps of another proof) would be
+    // mistaken for this run's.
+    let stale = std::fs::read_dir(dir)
+        .map_err(|e| InductionError::Solver(format!("cannot read {}: {e}", dir.display())))?;
+    for entry in stale.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "smt2") {
+            std::fs::remove_file(&path).map_err(|e| {
+                InductionError::Solver(format!("cannot remove {}: {e}", path.display()))
+            })?;
+        }
+    }
     let mut files = Vec::new();
     for q in queries {
         let file = dir.join(format!("{}.smt2", q.name));
