@@ -934,7 +934,14 @@ impl Exec<'_> {
                     let len = self.concrete(args[1], pc, "hash length")?;
                     let off = self.touch(&mut s, args[0], len, pc)?;
                     let cells = s.memory[off..off + len].to_vec();
-                    push = Some(self.hash_variable(&cells));
+                    push = Some(match self.concrete_bytes(&cells) {
+                        // A concrete input: its real hash.
+                        Some(bytes) => {
+                            let h = alloy_primitives::keccak256(&bytes);
+                            self.terms.constant(U256::from_be_bytes(h.0))
+                        }
+                        None => self.hash_variable(&cells),
+                    });
                 }
                 0x58 => push = Some(t.small(pc as u64)),
                 0x59 => push = Some(t.small(s.memory.len() as u64)),
@@ -1000,6 +1007,18 @@ impl Exec<'_> {
                 return Ok(Next::Continue(s));
             }
         }
+    }
+
+    /// The bytes of `cells` when every one is a constant.
+    fn concrete_bytes(&self, cells: &[Cell]) -> Option<Vec<u8>> {
+        cells
+            .iter()
+            .map(|c| {
+                self.terms
+                    .as_const(c.term)
+                    .map(|v| v.to_be_bytes::<32>()[usize::from(c.byte)])
+            })
+            .collect()
     }
 
     /// The witness value of `t` in a guided run.

@@ -128,7 +128,8 @@ pub fn trace(
 ) -> Result<(Vec<ConcreteState>, Vec<U256>), ExecError> {
     let mut terms = Terms::new();
     let s = terms.constant(seed);
-    let call = Call::abi(&mut terms, program.selector, &[s]);
+    // KECCAK256 of the concrete inputs is computed (the fair fill's hash).
+    let call = Call::abi(&mut terms, program.selector, &[s]).hashes_as_variables();
     let mut at = Snapshot {
         pc: 0,
         stack: Vec::new(),
