@@ -50,7 +50,7 @@ struct GenerateArgs {
     /// draws that land on a filled cell (0..=6).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=6))]
     redraws: u8,
-    /// Every 2^256 seed, by induction over the draws (golf only) instead of
+    /// Every 2^256 seed, by induction over the draws, instead of
     /// the patterns of at most --redraws redraws.
     #[arg(long, conflicts_with = "redraws")]
     all: bool,

@@ -47,7 +47,7 @@ use crate::solver::Solver;
 use crate::term::{Bin, TermId, Terms};
 
 /// The reference's inner loop head.
-const REF_HEAD: usize = 583;
+pub(super) const REF_HEAD: usize = 583;
 /// `L_d`, d = 2..8: the golfed skip loops' heads.
 const LOOPS: [usize; 7] = [41, 91, 143, 195, 247, 299, 351];
 /// `J_d`, d = 2..8: digit d's cell found.
@@ -57,7 +57,7 @@ const SLOW_DRAW: usize = 431;
 const SLOW_PLACE: usize = 461;
 
 /// Stack slots of the reference at `H`.
-mod r {
+pub(super) mod r {
     pub const SEED0: usize = 2;
     pub const SEED: usize = 5;
     pub const PUZZLE: usize = 6;
@@ -477,19 +477,19 @@ fn dummy(terms: &mut Terms) -> crate::exec::Outcome {
 }
 
 /// The nibble mask 0x1111…1.
-fn m1() -> U256 {
+pub(super) fn m1() -> U256 {
     U256::MAX / U256::from(15u8)
 }
 
 /// Bit `k` of `w`, as 0/1.
-fn bit(terms: &mut Terms, w: TermId, k: TermId) -> TermId {
+pub(super) fn bit(terms: &mut Terms, w: TermId, k: TermId) -> TermId {
     let one = terms.small(1);
     let x = terms.bin(Bin::Shr, w, k);
     terms.bin(Bin::And, x, one)
 }
 
 /// The bitmap marks exactly the cells `filled(k)` says, and bit 64.
-fn bitmap_marks(
+pub(super) fn bitmap_marks(
     terms: &mut Terms,
     bitmap: TermId,
     mut filled: impl FnMut(&mut Terms, u64) -> TermId,

@@ -14,6 +14,7 @@
 //! proves it for every state at once. The chain of lemmas is an induction
 //! over the draws; [`golf`] has the one for the golfed fill.
 
+pub mod fair;
 pub mod golf;
 
 use std::collections::{HashMap, HashSet};

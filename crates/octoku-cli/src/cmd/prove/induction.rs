@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use octoku_core::{Board, U256};
 use octoku_evm::Puzzle;
 use octoku_prove::generate::selector;
+use octoku_prove::induction::fair;
 use octoku_prove::induction::golf::{self, Lemmas, Setup};
 use octoku_prove::induction::{ConcreteState, Program};
 use serde::Serialize;
@@ -89,26 +90,33 @@ pub(super) fn generate_all(
     json: bool,
     solver_args: &SolverArgs,
 ) -> Result<ExitCode, CliError> {
-    if puzzle != Puzzle::Golf {
-        return Err(CliError::Evm(format!(
-            "prove generate --puzzle {puzzle} --all: the induction is built for the golfed fill only; the fair fill is proved by patterns (--redraws), see docs/proofs.md"
-        )));
-    }
     let solver = solver_args.solver()?;
-    let dir = solver_args.query_dir("generate-all-golf")?;
+    let dir = solver_args.query_dir(&format!("generate-all-{}", puzzle.label()))?;
     let reference = Program {
         code: Puzzle::Reference.harness_artifact().runtime,
         selector: selector("generateFromSeed(uint256)"),
     };
-    let implementation = Program {
-        code: puzzle.harness_artifact().runtime,
-        selector: selector("fill(uint256)"),
-    };
     let fail = |e: octoku_prove::induction::InductionError| {
         CliError::Evm(format!("prove generate --puzzle {puzzle} --all: {e}"))
     };
-    let setup = Setup::new(reference, implementation).map_err(fail)?;
-    let r = golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?;
+    let r = match puzzle {
+        Puzzle::Fair => {
+            let implementation = Program {
+                code: puzzle.harness_artifact().runtime,
+                selector: selector("fairFromSeed(uint256)"),
+            };
+            let setup = fair::Setup::new(reference, implementation).map_err(fail)?;
+            fair::prove(&setup, &dir, &solver).map_err(fail)?
+        }
+        _ => {
+            let implementation = Program {
+                code: puzzle.harness_artifact().runtime,
+                selector: selector("fill(uint256)"),
+            };
+            let setup = Setup::new(reference, implementation).map_err(fail)?;
+            golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?
+        }
+    };
     let failed = r.failed();
     let replay = r.replay.as_ref();
     let differs = replay.is_some_and(|p| {
@@ -160,7 +168,12 @@ pub(super) fn generate_all(
     } else {
         match failed {
             None => crate::outln!(
-                "proved for all 2^256 seeds: {puzzle} fill gives the same board as the reference _fill ({} lemmas, induction over the draws)",
+                "proved for all 2^256 seeds: {puzzle} fill gives {} as the reference _fill ({} lemmas, induction over the draws)",
+                if puzzle == Puzzle::Fair {
+                    "the same filled cells"
+                } else {
+                    "the same board"
+                },
                 r.total
             )?,
             Some(l) => crate::outln!(
