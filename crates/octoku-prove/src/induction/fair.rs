@@ -234,7 +234,7 @@ impl<'a> Setup<'a> {
                 let fits_r = self.ref_templates[&REF_HEAD].fits(terms, rr);
                 // The batch left after this state: one less than before in
                 // the same batch, or a new batch of 8 - filled draws.
-                let filled = popcount(terms, rr.stack[r::BITMAP]);
+                let filled = nonzero_nibbles(terms, g.stack[f::P]);
                 let eight = terms.small(8);
                 let fresh_batch = terms.bin(Bin::Sub, eight, filled);
                 let mut witnesses = vec![fresh_batch];
@@ -285,18 +285,6 @@ fn draws(terms: &mut Terms, rs: &[TermId]) -> TermId {
     let cell = bit(terms, rs[r::BITMAP], rs[r::INDEX]);
     let live = terms.to_bool(rs[r::SEED]);
     terms.and_bool(cell, live)
-}
-
-/// The number of set bits among bits 0..63 of `w`.
-fn popcount(terms: &mut Terms, w: TermId) -> TermId {
-    let mut acc = terms.small(0);
-    let one = terms.small(1);
-    for k in 0..64u64 {
-        let x = shr(terms, w, k);
-        let b = terms.bin(Bin::And, x, one);
-        acc = terms.bin(Bin::Add, acc, b);
-    }
-    acc
 }
 
 /// The number of non-zero nibbles of `p`.
@@ -437,8 +425,9 @@ fn invariant(
         cells.push(all(terms, &[nonzero, small, held]));
     }
     let cells = all(terms, &cells);
-    // i - 1 cells are filled.
-    let filled = popcount(terms, rs[r::BITMAP]);
+    // i - 1 cells are filled (counted on the fair board, as the count
+    // lemma does).
+    let filled = nonzero_nibbles(terms, p);
     let one = terms.small(1);
     let i1 = terms.bin(Bin::Sub, rs[r::I], one);
     let count = eq(terms, i1, filled);
