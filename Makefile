@@ -10,7 +10,7 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove package clean
+.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove prove-all package clean
 
 ## setup: everything the tests use (idempotent): setup-node, setup-solver
 ## and setup-browser
@@ -81,6 +81,11 @@ gas-snapshot: setup-node
 ## prove: the symbolic-execution proofs of crates/octoku-prove (also run by test-rust)
 prove: setup-node setup-solver
 	$(CARGO) test --release -p octoku-prove
+
+## prove-all: the golfed generate equal to the reference's on all 2^256
+## seeds, by induction over the draws (docs/proofs.md; about a minute)
+prove-all: setup-node setup-solver
+	$(CARGO) run --release -q -p octoku-cli -- prove generate --puzzle golf --all
 
 ## package: what crates.io would get. octoku-core is packaged and built from
 ## its .crate alone (its data files must be inside it); the others depend on

@@ -254,6 +254,57 @@ pub fn execute_guided(
     })
 }
 
+/// A machine state at a program point in the middle of a run: the program
+/// counter, the stack (bottom first) and memory as 32-byte words, each a term
+/// (a free variable where the state is unknown).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Program counter.
+    pub pc: usize,
+    /// Stack entries, bottom first.
+    pub stack: Vec<TermId>,
+    /// Memory words from offset 0; memory is exactly this long.
+    pub memory: Vec<TermId>,
+}
+
+/// Where one path from a [`Snapshot`] went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reached {
+    /// It came to one of the cut program counters.
+    Cut(Snapshot),
+    /// The call ended (returned, reverted or halted).
+    Ended(Outcome),
+}
+
+/// One path of [`execute_from`]: the condition under which it is taken and
+/// where it went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// The path condition, a 0/1 term; the paths' conditions are disjoint
+    /// and, under the start's constraints, cover every assignment.
+    pub guard: TermId,
+    /// Where the path went.
+    pub reached: Reached,
+}
+
+/// Symbolic execution from `start` (a state in the middle of `code`, its
+/// unknowns free variables) until every path reaches one of the program
+/// counters in `cuts` (after at least one instruction) or ends. Paths are
+/// not merged: each is one [`Segment`] with its path condition, so a loop
+/// body run from its head gives one segment per way through the body.
+pub fn execute_from(
+    terms: &mut Terms,
+    code: &[u8],
+    call: &Call,
+    limits: Limits,
+    start: &Snapshot,
+    cuts: &HashSet<usize>,
+) -> Result<(Vec<Segment>, Stats), ExecError> {
+    let mut machine = Exec::new(terms, code, call, limits, None);
+    let segments = machine.run_from(start, cuts)?;
+    Ok((segments, machine.stats))
+}
+
 /// Concrete values that choose the branches of a guided run.
 struct Guide {
     values: Vec<U256>,
@@ -404,6 +455,70 @@ impl Exec<'_> {
         }
         let outcome = acc.expect("the root path ends");
         Ok((outcome, reached, self.stats))
+    }
+
+    fn run_from(
+        &mut self,
+        start: &Snapshot,
+        cuts: &HashSet<usize>,
+    ) -> Result<Vec<Segment>, ExecError> {
+        let memory = start
+            .memory
+            .iter()
+            .flat_map(|&term| (0..32).map(move |byte| Cell { term, byte }))
+            .collect();
+        let root = State {
+            pc: start.pc,
+            stack: start.stack.clone(),
+            memory,
+            guard: self.terms.small(1),
+            steps: 0,
+        };
+        let mut live = vec![root];
+        let mut out = Vec::new();
+        while let Some(state) = live.pop() {
+            self.stats.max_live = self.stats.max_live.max(live.len() + 1);
+            if live.len() >= self.limits.live_states || self.stats.steps > self.limits.total_steps {
+                return Err(ExecError::TooManyStates {
+                    live: live.len() + 1,
+                    steps: self.stats.steps,
+                });
+            }
+            if state.steps > 0 && cuts.contains(&state.pc) {
+                let words = state.memory.len() / 32;
+                let memory = (0..words)
+                    .map(|w| self.gather(&state.memory[32 * w..32 * w + 32]))
+                    .collect();
+                out.push(Segment {
+                    guard: state.guard,
+                    reached: Reached::Cut(Snapshot {
+                        pc: state.pc,
+                        stack: state.stack,
+                        memory,
+                    }),
+                });
+                continue;
+            }
+            match self.block(state)? {
+                Next::Continue(s) => live.push(s),
+                Next::Fork(a, b) => {
+                    self.stats.forks += 1;
+                    for s in [a, b] {
+                        if self.terms.as_const(s.guard) != Some(U256::ZERO) {
+                            live.push(s);
+                        }
+                    }
+                }
+                Next::End(guard, outcome) => {
+                    self.stats.ended += 1;
+                    out.push(Segment {
+                        guard,
+                        reached: Reached::Ended(outcome),
+                    });
+                }
+            }
+        }
+        Ok(out)
     }
 
     fn mergeable(&self, a: &State, b: &State) -> bool {
@@ -821,7 +936,14 @@ impl Exec<'_> {
                     let len = self.concrete(args[1], pc, "hash length")?;
                     let off = self.touch(&mut s, args[0], len, pc)?;
                     let cells = s.memory[off..off + len].to_vec();
-                    push = Some(self.hash_variable(&cells));
+                    push = Some(match self.concrete_bytes(&cells) {
+                        // A concrete input: its real hash.
+                        Some(bytes) => {
+                            let h = alloy_primitives::keccak256(&bytes);
+                            self.terms.constant(U256::from_be_bytes(h.0))
+                        }
+                        None => self.hash_variable(&cells),
+                    });
                 }
                 opcode::PC => push = Some(t.small(pc as u64)),
                 opcode::MSIZE => push = Some(t.small(s.memory.len() as u64)),
@@ -887,6 +1009,18 @@ impl Exec<'_> {
                 return Ok(Next::Continue(s));
             }
         }
+    }
+
+    /// The bytes of `cells` when every one is a constant.
+    fn concrete_bytes(&self, cells: &[Cell]) -> Option<Vec<u8>> {
+        cells
+            .iter()
+            .map(|c| {
+                self.terms
+                    .as_const(c.term)
+                    .map(|v| v.to_be_bytes::<32>()[usize::from(c.byte)])
+            })
+            .collect()
     }
 
     /// The witness value of `t` in a guided run.

@@ -15,6 +15,7 @@ pub mod classic9;
 pub mod engine;
 pub mod exec;
 pub mod generate;
+pub mod induction;
 pub mod prove;
 pub mod sat;
 pub mod smt;

@@ -4,6 +4,8 @@
 //! for generate's fill on every seed with at most K redraws (docs/proofs.md,
 //! "generate: what is and is not proved").
 
+mod induction;
+
 use std::process::ExitCode;
 
 use octoku_core::Board;
@@ -48,6 +50,10 @@ struct GenerateArgs {
     /// draws that land on a filled cell (0..=6).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=6))]
     redraws: u8,
+    /// Every 2^256 seed, by induction over the draws, instead of
+    /// the patterns of at most --redraws redraws.
+    #[arg(long, conflicts_with = "redraws")]
+    all: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -495,6 +501,9 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         FillTarget::Golf => (Puzzle::Golf, Compare::Board, "fill(uint256)"),
         FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
     };
+    if args.all {
+        return induction::generate_all(puzzle, args.json, &args.solver);
+    }
     let k = usize::from(args.redraws);
     let solver = args.solver.solver()?;
     let dir = args

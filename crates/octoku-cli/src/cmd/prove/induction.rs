@@ -1,0 +1,235 @@
+//! `octoku prove generate --all`: the golfed fill equal to the reference
+//! `_fill` on all 2^256 seeds, by induction over the draws
+//! (octoku_prove::induction; docs/proofs.md, "generate on all seeds").
+
+use std::process::ExitCode;
+
+use octoku_core::{Board, U256};
+use octoku_evm::Puzzle;
+use octoku_prove::generate::selector;
+use octoku_prove::induction::fair;
+use octoku_prove::induction::golf::{self, Lemmas, Setup};
+use octoku_prove::induction::{ConcreteState, Program};
+use serde::Serialize;
+
+use super::outcome;
+use crate::{
+    error::CliError,
+    output::{self, print_json},
+    solver_args::SolverArgs,
+};
+
+/// `octoku prove generate --all --json`.
+#[derive(Debug, Serialize)]
+struct AllSeeds {
+    puzzle: Puzzle,
+    property: &'static str,
+    /// "proved", "counterexample", "refuted lemma" or "undecided".
+    result: &'static str,
+    class: &'static str,
+    method: &'static str,
+    total_lemmas: usize,
+    lemmas: Vec<LemmaJson>,
+    solver: String,
+    check_seconds: f64,
+    build_seconds: f64,
+    queries: String,
+    failed_lemma: Option<String>,
+    #[serde(serialize_with = "output::hex_opt")]
+    seed: Option<Board>,
+    implementation_state: Option<StateJson>,
+    reference_state: Option<StateJson>,
+    reference_output: Option<String>,
+    implementation_output: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct LemmaJson {
+    name: String,
+    says: String,
+    /// "proved", "refuted" or "undecided".
+    result: &'static str,
+    build_seconds: f64,
+    check_seconds: f64,
+    query: String,
+}
+
+/// A machine state: program counter, stack (bottom first), memory words.
+#[derive(Debug, Serialize)]
+struct StateJson {
+    pc: usize,
+    stack: Vec<String>,
+    memory: Vec<String>,
+}
+
+impl From<&ConcreteState> for StateJson {
+    fn from(s: &ConcreteState) -> StateJson {
+        let hex = |v: &[U256]| v.iter().map(|w| format!("{w:#x}")).collect();
+        StateJson {
+            pc: s.pc,
+            stack: hex(&s.stack),
+            memory: hex(&s.memory),
+        }
+    }
+}
+
+fn verdict(p: Option<bool>) -> &'static str {
+    match p {
+        Some(true) => "proved",
+        Some(false) => "refuted",
+        None => "undecided",
+    }
+}
+
+/// Exit 0 proved; 1 a counterexample (the entry lemma refuted on a seed
+/// whose two calls differ in revm); 3 anything else not proved (a step
+/// lemma refuted on a state from which both calls agree or that no seed
+/// may reach, a lemma undecided, the executor or solver failing).
+pub(super) fn generate_all(
+    puzzle: Puzzle,
+    json: bool,
+    solver_args: &SolverArgs,
+) -> Result<ExitCode, CliError> {
+    let solver = solver_args.solver()?;
+    let dir = solver_args.query_dir(&format!("generate-all-{}", puzzle.label()))?;
+    let reference = Program {
+        code: Puzzle::Reference.harness_artifact().runtime,
+        selector: selector("generateFromSeed(uint256)"),
+    };
+    let fail = |e: octoku_prove::induction::InductionError| {
+        CliError::Evm(format!("prove generate --puzzle {puzzle} --all: {e}"))
+    };
+    let r = match puzzle {
+        Puzzle::Fair => {
+            let implementation = Program {
+                code: puzzle.harness_artifact().runtime,
+                selector: selector("fairFromSeed(uint256)"),
+            };
+            let setup = fair::Setup::new(reference, implementation).map_err(fail)?;
+            fair::prove(&setup, &dir, &solver).map_err(fail)?
+        }
+        _ => {
+            let implementation = Program {
+                code: puzzle.harness_artifact().runtime,
+                selector: selector("fill(uint256)"),
+            };
+            let setup = Setup::new(reference, implementation).map_err(fail)?;
+            golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?
+        }
+    };
+    let failed = r.failed();
+    let replay = r.replay.as_ref();
+    let differs = replay.is_some_and(|p| {
+        p.reference
+            .as_ref()
+            .is_some_and(|q| (q.success, &q.output) != (p.golf.success, &p.golf.output))
+    });
+    let counterexample = differs && failed.is_some_and(|l| l.name == "entry");
+    let result = match failed {
+        None => "proved",
+        Some(_) if counterexample => "counterexample",
+        Some(l) if l.proved == Some(false) => "refuted lemma",
+        Some(_) => "undecided",
+    };
+    let check: f64 = r.lemmas.iter().map(|l| l.check.as_secs_f64()).sum();
+    let class = "every 256-bit seed";
+    if json {
+        print_json(&AllSeeds {
+            puzzle,
+            property: "generate",
+            result,
+            class,
+            method: "induction over the draws",
+            total_lemmas: r.total,
+            lemmas: r
+                .lemmas
+                .iter()
+                .map(|l| LemmaJson {
+                    name: l.name.clone(),
+                    says: l.says.clone(),
+                    result: verdict(l.proved),
+                    build_seconds: l.built.as_secs_f64(),
+                    check_seconds: l.check.as_secs_f64(),
+                    query: l.file.display().to_string(),
+                })
+                .collect(),
+            solver: r.solver.clone(),
+            check_seconds: check,
+            build_seconds: r.setup.as_secs_f64(),
+            queries: r.queries.display().to_string(),
+            failed_lemma: failed.map(|l| l.name.clone()),
+            seed: replay.map(|p| Board(p.seed)),
+            implementation_state: replay.map(|p| StateJson::from(&p.golf_state)),
+            reference_state: replay.and_then(|p| p.reference_state.as_ref().map(StateJson::from)),
+            reference_output: replay
+                .and_then(|p| p.reference.as_ref().map(|o| outcome(o.success, &o.output))),
+            implementation_output: replay.map(|p| outcome(p.golf.success, &p.golf.output)),
+        })?;
+    } else {
+        match failed {
+            None => crate::outln!(
+                "proved for all 2^256 seeds: {puzzle} fill gives {} as the reference _fill ({} lemmas, induction over the draws)",
+                if puzzle == Puzzle::Fair {
+                    "the same filled cells"
+                } else {
+                    "the same board"
+                },
+                r.total
+            )?,
+            Some(l) => crate::outln!(
+                "not proved: lemma {} is {} ({}); {} of {} lemmas proved before it",
+                l.name,
+                verdict(l.proved),
+                l.says,
+                r.lemmas.len() - 1,
+                r.total
+            )?,
+        }
+        for l in &r.lemmas {
+            crate::outln!(
+                "  {:14} {:9} {:7.2} s",
+                l.name,
+                verdict(l.proved),
+                l.check.as_secs_f64()
+            )?;
+        }
+        if let Some(p) = replay {
+            let state = |s: &ConcreteState| {
+                let words: Vec<String> = s.stack.iter().map(|w| format!("{w:#x}")).collect();
+                format!("pc {} stack [{}]", s.pc, words.join(" "))
+            };
+            crate::outln!("seed      {}", Board(p.seed).to_hex())?;
+            crate::outln!("state     {puzzle} fill at {}", state(&p.golf_state))?;
+            if let Some(s) = &p.reference_state {
+                crate::outln!("          reference at {}", state(s))?;
+            }
+            let reference = p
+                .reference
+                .as_ref()
+                .map_or("not run".to_string(), |o| outcome(o.success, &o.output));
+            crate::outln!(
+                "replayed  from that state in revm: reference {reference}; {puzzle} {}",
+                outcome(p.golf.success, &p.golf.output)
+            )?;
+            if !counterexample {
+                crate::outln!(
+                    "          (a state between draws: no seed is shown to reach it; nothing is proved)"
+                )?;
+            }
+        }
+        crate::outln!(
+            "solver    {}, {check:.1} s of checks; symbolic execution and queries {:.2} s",
+            r.solver,
+            r.setup.as_secs_f64()
+        )?;
+        crate::outln!(
+            "queries   {} (one .smt2 per lemma; each must answer unsat)",
+            r.queries.display()
+        )?;
+    }
+    Ok(match result {
+        "proved" => ExitCode::SUCCESS,
+        "counterexample" => ExitCode::from(1),
+        _ => ExitCode::from(3),
+    })
+}

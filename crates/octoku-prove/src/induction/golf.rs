@@ -1,0 +1,843 @@
+//! The golfed fill equals the reference's `_fill` on every seed: the
+//! induction over draws (docs/proofs.md, "generate on all seeds").
+//!
+//! Cut points. The reference's inner `while` head `H` (its stack holds
+//! `seed`, `puzzle`, `bitmap`, `index`, `i`). The golfed fill's fast path:
+//! `J_d` where digit d's cell `m` was found (before `q |= m`) and `L_d` the
+//! head of digit d's skip loop (its cell is filled), d = 2..8, stack `s,
+//! seed0, q, m`; its slow path (the reference loop transcribed): `D` before a
+//! draw and `P` after it, stack `s, seed0, p, i, c4`.
+//!
+//! Invariants, over the unknown calldata seed `seed`:
+//! - *related* `A_X` at a fast cut X with the reference at `H` just after a
+//!   draw: `s >> 42 != 0`, the reference's seed is `s >> 6d`, `i = d`, `m`
+//!   is `(d + 7) << 4 index`, every nibble of `q` is 0 or the reference's
+//!   digit + 7, the bitmap marks exactly the non-zero nibbles (and bit 64),
+//!   and the cell is filled (`L_d`) or empty (`J_d`);
+//! - *escaped* `E_X`: `s >> 42 == 0` (the fast result will be discarded);
+//! - *slow* `B_D`, `B_P`: the slow loop's `s, p, i` are the reference's
+//!   `seed, puzzle, i` (reference at `H` about to draw, or just after one).
+//!
+//! Lemmas (each one query; `unsat` proves it for every state): from the
+//! entry, both calls reach a related or escaped state; each related state
+//! steps to a related or escaped one (the reference 1 or 2 segments), and
+//! at `J_8` both calls return the same board; each escaped state steps to an
+//! escaped one and at `J_8` starts the slow loop in `B_D` with a fresh run
+//! of the reference; `B_D` and `B_P` step to each other or both calls return
+//! the same board. Every state of the golfed fill at a cut is covered, so
+//! by induction over its cuts both calls return the same on every seed.
+//! Each step that returns to the same loop head strictly lowers `s` (or
+//! raises `i`), so the induction is over at most 43 draws per loop.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use octoku_core::U256;
+use octoku_evm::{Machine, RawOutcome};
+
+use super::{
+    ConcreteState, InductionError, LemmaResult, Program, Query, Template, all, decide, eq, eq_c,
+    lt_c, run, same_outcome, shr, started_at, templates, trace, values,
+};
+use crate::exec::{Call, Reached, Snapshot};
+use crate::generate::calldata;
+use crate::prove::deployer;
+use crate::solver::Solver;
+use crate::term::{Bin, TermId, Terms};
+
+/// The reference's inner loop head.
+pub(super) const REF_HEAD: usize = 583;
+/// `L_d`, d = 2..8: the golfed skip loops' heads.
+const LOOPS: [usize; 7] = [41, 91, 143, 195, 247, 299, 351];
+/// `J_d`, d = 2..8: digit d's cell found.
+const JOINS: [usize; 7] = [72, 122, 174, 226, 278, 330, 382];
+/// The slow path: before a draw, after a draw.
+const SLOW_DRAW: usize = 431;
+const SLOW_PLACE: usize = 461;
+
+/// Stack slots of the reference at `H`.
+pub(super) mod r {
+    pub const SEED0: usize = 2;
+    pub const SEED: usize = 5;
+    pub const PUZZLE: usize = 6;
+    pub const BITMAP: usize = 7;
+    pub const INDEX: usize = 8;
+    pub const I: usize = 9;
+}
+/// Stack slots of the golfed fast path.
+mod g {
+    pub const S: usize = 0;
+    pub const SEED0: usize = 1;
+    pub const Q: usize = 2;
+    pub const M: usize = 3;
+}
+/// Stack slots of the golfed slow path (slot 1 is the original seed).
+mod gs {
+    pub const S: usize = 0;
+    pub const P: usize = 2;
+    pub const I: usize = 3;
+    pub const C4: usize = 4;
+}
+
+/// A cut of the golfed fill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    Join(u64),
+    Loop(u64),
+    SlowDraw,
+    SlowPlace,
+}
+
+impl Cut {
+    fn of(pc: usize) -> Option<Cut> {
+        if let Some(k) = JOINS.iter().position(|&p| p == pc) {
+            return Some(Cut::Join(k as u64 + 2));
+        }
+        if let Some(k) = LOOPS.iter().position(|&p| p == pc) {
+            return Some(Cut::Loop(k as u64 + 2));
+        }
+        match pc {
+            SLOW_DRAW => Some(Cut::SlowDraw),
+            SLOW_PLACE => Some(Cut::SlowPlace),
+            _ => None,
+        }
+    }
+
+    fn pc(self) -> usize {
+        match self {
+            Cut::Join(d) => JOINS[d as usize - 2],
+            Cut::Loop(d) => LOOPS[d as usize - 2],
+            Cut::SlowDraw => SLOW_DRAW,
+            Cut::SlowPlace => SLOW_PLACE,
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Cut::Join(d) => format!("J{d}"),
+            Cut::Loop(d) => format!("L{d}"),
+            Cut::SlowDraw => "D".to_string(),
+            Cut::SlowPlace => "P".to_string(),
+        }
+    }
+
+    fn fast(self) -> bool {
+        matches!(self, Cut::Join(_) | Cut::Loop(_))
+    }
+}
+
+/// The two programs and their cut templates.
+pub struct Setup<'a> {
+    reference: Program<'a>,
+    golf: Program<'a>,
+    ref_cuts: HashSet<usize>,
+    golf_cuts: HashSet<usize>,
+    ref_templates: HashMap<usize, Template>,
+    golf_templates: HashMap<usize, Template>,
+    slip: u64,
+}
+
+/// Sample seeds for the templates: every loop of both fills is visited
+/// (collisions at each digit, short seeds for the slow path).
+pub fn sample_seeds() -> Vec<U256> {
+    let mut seeds = vec![U256::from(0x1c3a5b7d9u64), U256::from(5u8), U256::ZERO];
+    let mut rng = octoku_core::rng::SplitMix64::new(27);
+    for k in 0..400u64 {
+        let mut w = U256::ZERO;
+        // Chunks drawn from a few cells so that every digit collides often.
+        for j in 0..43 {
+            let c = if k % 2 == 0 {
+                rng.next_u64() % 64
+            } else {
+                rng.next_u64() % 9
+            };
+            w |= U256::from(c) << (6 * j);
+        }
+        let cut = rng.next_u64() % 256;
+        seeds.push(if k % 3 == 0 { w >> cut as usize } else { w });
+    }
+    seeds
+}
+
+impl<'a> Setup<'a> {
+    /// Templates from sample runs; refuses bytecode whose cut points are
+    /// not where this proof expects them.
+    pub fn new(reference: Program<'a>, golf: Program<'a>) -> Result<Setup<'a>, InductionError> {
+        let ref_cuts: HashSet<usize> = [REF_HEAD].into();
+        let golf_cuts: HashSet<usize> = LOOPS
+            .iter()
+            .chain(&JOINS)
+            .copied()
+            .chain([SLOW_DRAW, SLOW_PLACE])
+            .collect();
+        let seeds = sample_seeds();
+        let ref_templates = templates(reference, "reference", &seeds, &ref_cuts)?;
+        let golf_templates = templates(golf, "golfed fill", &seeds, &golf_cuts)?;
+        let need = |t: &HashMap<usize, Template>, pc: usize, depth: usize, which: &str| match t
+            .get(&pc)
+        {
+            Some(t) if t.stack.len() == depth => Ok(()),
+            _ => Err(InductionError::Shape(format!(
+                "the {which} has no loop head at pc {pc} with {depth} stack entries: not the bytecode this proof is written for"
+            ))),
+        };
+        need(&ref_templates, REF_HEAD, 10, "reference")?;
+        for pc in LOOPS.iter().chain(&JOINS) {
+            need(&golf_templates, *pc, 4, "golfed fill")?;
+        }
+        need(&golf_templates, SLOW_DRAW, 5, "golfed fill")?;
+        need(&golf_templates, SLOW_PLACE, 5, "golfed fill")?;
+        Ok(Setup {
+            reference,
+            golf,
+            ref_cuts,
+            golf_cuts,
+            ref_templates,
+            golf_templates,
+            slip: 0,
+        })
+    }
+
+    /// The same proof with a wrong relation (the reference's seed taken as
+    /// `s >> 6(d - 1)` instead of `s >> 6d`), for the soundness tests: it
+    /// must neither hold on concrete runs nor prove.
+    pub fn with_wrong_relation(mut self) -> Setup<'a> {
+        self.slip = 6;
+        self
+    }
+
+    /// Every lemma of the induction, as queries.
+    pub fn queries(&self) -> Result<Vec<Query>, InductionError> {
+        let mut out = vec![self.lemma(Kind::Entry)?];
+        for d in 2..=8 {
+            out.push(self.lemma(Kind::Related(Cut::Loop(d)))?);
+            out.push(self.lemma(Kind::Related(Cut::Join(d)))?);
+        }
+        for d in 2..=8 {
+            out.push(self.lemma(Kind::Escaped(Cut::Loop(d)))?);
+            out.push(self.lemma(Kind::Escaped(Cut::Join(d)))?);
+        }
+        out.push(self.lemma(Kind::Slow(Cut::SlowDraw))?);
+        out.push(self.lemma(Kind::Slow(Cut::SlowPlace))?);
+        Ok(out)
+    }
+
+    /// The step lemmas only (no entry, no end): the fast part `make test`
+    /// runs.
+    pub fn step_queries(&self) -> Result<Vec<Query>, InductionError> {
+        let mut out = Vec::new();
+        for d in 2..=7 {
+            out.push(self.lemma(Kind::Related(Cut::Loop(d)))?);
+        }
+        out.push(self.lemma(Kind::Slow(Cut::SlowDraw))?);
+        Ok(out)
+    }
+
+    fn lemma(&self, kind: Kind) -> Result<Query, InductionError> {
+        let began = Instant::now();
+        let mut terms = Terms::new();
+        let seed = terms.var("seed");
+        let ref_call = Call::abi(&mut terms, self.reference.selector, &[seed]);
+        let golf_call = Call::abi(&mut terms, self.golf.selector, &[seed]);
+        let entry = Snapshot {
+            pc: 0,
+            stack: Vec::new(),
+            memory: Vec::new(),
+        };
+        let ref_exec = |error| InductionError::Exec {
+            which: "reference",
+            error,
+        };
+        let golf_exec = |error| InductionError::Exec {
+            which: "golfed fill",
+            error,
+        };
+        // Start states, the hypothesis, and the reference's segments.
+        let (golf_start, ref_start, hyp, segments, from) = match kind {
+            // The reference: before and after digit 1's draw, then digit 2's.
+            Kind::Entry => (entry.clone(), Some(entry.clone()), terms.small(1), 4, None),
+            Kind::Related(cut) => {
+                let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
+                let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+                let hyp = related(&mut terms, cut, &r.stack, &g.stack, seed, self.slip);
+                let segments = if matches!(cut, Cut::Join(d) if d < 8) {
+                    2
+                } else {
+                    1
+                };
+                (g, Some(r), hyp, segments, Some(cut))
+            }
+            Kind::Escaped(Cut::Join(8)) => {
+                let g = self.golf_templates[&JOINS[6]].instance(&mut terms, "g_");
+                let hyp = escaped(&mut terms, &g.stack, seed);
+                (g, Some(entry.clone()), hyp, 1, Some(Cut::Join(8)))
+            }
+            Kind::Escaped(cut) => {
+                let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
+                let hyp = escaped(&mut terms, &g.stack, seed);
+                (g, None, hyp, 0, Some(cut))
+            }
+            Kind::Slow(cut) => {
+                let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
+                let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+                let hyp = slow(&mut terms, cut, &r.stack, &g.stack, seed);
+                (g, Some(r), hyp, 1, Some(cut))
+            }
+        };
+        let golf_paths = run(
+            &mut terms,
+            self.golf,
+            &golf_call,
+            &golf_start,
+            &self.golf_cuts,
+            1,
+        )
+        .map_err(golf_exec)?;
+        let ref_paths = match &ref_start {
+            Some(r) => run(
+                &mut terms,
+                self.reference,
+                &ref_call,
+                r,
+                &self.ref_cuts,
+                segments,
+            )
+            .map_err(ref_exec)?,
+            None => vec![(terms.small(1), Reached::Ended(dummy(&mut terms)))],
+        };
+        let mut broken = terms.small(0);
+        let mut parts = Vec::new();
+        for (gg, gend) in &golf_paths {
+            for (rg, rend) in &ref_paths {
+                let ok = self.conclusion(
+                    &mut terms,
+                    kind,
+                    from,
+                    &golf_start,
+                    gend,
+                    rend,
+                    ref_start.is_some(),
+                    seed,
+                );
+                parts.push([*gg, *rg, ok]);
+                let bad = terms.is_zero(ok);
+                let case = all(&mut terms, &[hyp, *gg, *rg, bad]);
+                broken = terms.or_bool(broken, case);
+            }
+        }
+        let (name, says) = describe(kind);
+        Ok(Query {
+            starts: (golf_start.clone(), ref_start.clone()),
+            name,
+            says,
+            terms,
+            broken,
+            built: began.elapsed(),
+            parts: (hyp, parts),
+        })
+    }
+
+    /// 0/1: the pair of path ends satisfies the lemma's conclusion.
+    #[allow(clippy::too_many_arguments)]
+    fn conclusion(
+        &self,
+        terms: &mut Terms,
+        kind: Kind,
+        from: Option<Cut>,
+        golf_start: &Snapshot,
+        gend: &Reached,
+        rend: &Reached,
+        with_ref: bool,
+        seed: TermId,
+    ) -> TermId {
+        let zero = terms.small(0);
+        match gend {
+            Reached::Ended(go) => match rend {
+                Reached::Ended(ro) if with_ref => same_outcome(terms, ro, go),
+                _ => zero,
+            },
+            Reached::Cut(g) => {
+                let Some(to) = Cut::of(g.pc) else {
+                    return zero;
+                };
+                let fits_g = self.golf_templates[&g.pc].fits(terms, g);
+                // A step back to the same loop head lowers the seed (the
+                // slow loop's placing step raises i instead).
+                let measure = match (from, to) {
+                    (Some(Cut::Loop(_)), Cut::Loop(_)) | (Some(Cut::SlowDraw), _) => {
+                        let s = if to.fast() { g::S } else { gs::S };
+                        let s0 = if from.is_some_and(Cut::fast) {
+                            g::S
+                        } else {
+                            gs::S
+                        };
+                        terms.bin(Bin::Lt, g.stack[s], golf_start.stack[s0])
+                    }
+                    (Some(Cut::SlowPlace), Cut::SlowDraw) => {
+                        terms.bin(Bin::Lt, golf_start.stack[gs::I], g.stack[gs::I])
+                    }
+                    _ => terms.small(1),
+                };
+                let head = |terms: &mut Terms, rend: &Reached| match rend {
+                    Reached::Cut(r) if r.pc == REF_HEAD => Some((
+                        self.ref_templates[&REF_HEAD].fits(terms, r),
+                        r.stack.clone(),
+                    )),
+                    _ => None,
+                };
+                let body = match (kind, to.fast()) {
+                    (Kind::Escaped(Cut::Join(8)) | Kind::Slow(_), false) => {
+                        match head(terms, rend) {
+                            Some((fits_r, rs)) => {
+                                let rel = slow(terms, to, &rs, &g.stack, seed);
+                                all(terms, &[fits_r, rel])
+                            }
+                            None => zero,
+                        }
+                    }
+                    (Kind::Escaped(_), true) => escaped(terms, &g.stack, seed),
+                    (Kind::Entry | Kind::Related(_), true) => {
+                        let esc = escaped(terms, &g.stack, seed);
+                        let rel = match head(terms, rend) {
+                            Some((fits_r, rs)) => {
+                                let rel = related(terms, to, &rs, &g.stack, seed, self.slip);
+                                all(terms, &[fits_r, rel])
+                            }
+                            None => zero,
+                        };
+                        terms.or_bool(esc, rel)
+                    }
+                    _ => zero,
+                };
+                all(terms, &[fits_g, measure, body])
+            }
+        }
+    }
+}
+
+/// Which lemma.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// From the call's start to the first cut.
+    Entry,
+    /// From a related state at a fast cut.
+    Related(Cut),
+    /// From an escaped state at a fast cut (at `J_8`: into the slow loop,
+    /// with the reference from its start).
+    Escaped(Cut),
+    /// From a slow-loop state.
+    Slow(Cut),
+}
+
+fn describe(kind: Kind) -> (String, String) {
+    match kind {
+        Kind::Entry => (
+            "entry".to_string(),
+            "from the call's start both fills reach a related state, or the golfed fill an escaped one".to_string(),
+        ),
+        Kind::Related(Cut::Join(8)) => (
+            "related-J8".to_string(),
+            "at J8 a related state returns the reference's board".to_string(),
+        ),
+        Kind::Related(c) => (
+            format!("related-{}", c.name()),
+            format!(
+                "a related state at {} steps to a related or escaped state (reference: {} segment(s))",
+                c.name(),
+                if matches!(c, Cut::Join(_)) { 2 } else { 1 }
+            ),
+        ),
+        Kind::Escaped(Cut::Join(8)) => (
+            "escaped-J8".to_string(),
+            "at J8 an escaped state enters the slow loop related to a fresh reference run".to_string(),
+        ),
+        Kind::Escaped(c) => (
+            format!("escaped-{}", c.name()),
+            format!("an escaped state at {} steps to an escaped state", c.name()),
+        ),
+        Kind::Slow(c) => (
+            format!("slow-{}", c.name()),
+            format!(
+                "a slow-loop state at {} steps to a slow-loop state, or both return the same board",
+                c.name()
+            ),
+        ),
+    }
+}
+
+/// A placeholder outcome for golf-only lemmas (never compared).
+fn dummy(terms: &mut Terms) -> crate::exec::Outcome {
+    let z = terms.small(0);
+    crate::exec::Outcome {
+        success: z,
+        len: z,
+        words: Vec::new(),
+    }
+}
+
+/// The nibble mask 0x1111…1.
+pub(super) fn m1() -> U256 {
+    U256::MAX / U256::from(15u8)
+}
+
+/// Bit `k` of `w`, as 0/1.
+pub(super) fn bit(terms: &mut Terms, w: TermId, k: TermId) -> TermId {
+    let one = terms.small(1);
+    let x = terms.bin(Bin::Shr, w, k);
+    terms.bin(Bin::And, x, one)
+}
+
+/// The bitmap marks exactly the cells `filled(k)` says, and bit 64.
+pub(super) fn bitmap_marks(
+    terms: &mut Terms,
+    bitmap: TermId,
+    mut filled: impl FnMut(&mut Terms, u64) -> TermId,
+) -> TermId {
+    let mut parts = Vec::new();
+    for k in 0..64u64 {
+        let kt = terms.small(k);
+        let b = bit(terms, bitmap, kt);
+        let f = filled(terms, k);
+        parts.push(eq(terms, b, f));
+    }
+    let top = shr(terms, bitmap, 64);
+    parts.push(eq_c(terms, top, 1));
+    all(terms, &parts)
+}
+
+/// The golfed fast path's `q` (digit + 7 per filled nibble) is the
+/// reference's `puzzle` and `bitmap`.
+fn board_fast(terms: &mut Terms, q: TermId, puzzle: TermId, bitmap: TermId) -> TermId {
+    let m1 = terms.constant(m1());
+    let seven = terms.small(7);
+    let fifteen = terms.small(15);
+    let three = terms.small(3);
+    let high = terms.bin(Bin::Shr, q, three);
+    let nz = terms.bin(Bin::And, high, m1);
+    let add = terms.bin(Bin::Mul, nz, seven);
+    let digits = terms.bin(Bin::Sub, q, add);
+    let same = eq(terms, puzzle, digits);
+    let mask = terms.bin(Bin::Mul, nz, fifteen);
+    let outside = terms.not(mask);
+    let stray = terms.bin(Bin::And, q, outside);
+    let clean = eq_c(terms, stray, 0);
+    let marks = bitmap_marks(terms, bitmap, |terms, k| {
+        let one = terms.small(1);
+        let x = shr(terms, q, 4 * k + 3);
+        terms.bin(Bin::And, x, one)
+    });
+    all(terms, &[same, clean, marks])
+}
+
+/// The invariant of a related state at fast cut `cut`.
+fn related(
+    terms: &mut Terms,
+    cut: Cut,
+    rs: &[TermId],
+    gs_: &[TermId],
+    seed: TermId,
+    slip: u64,
+) -> TermId {
+    let d = match cut {
+        Cut::Join(d) | Cut::Loop(d) => d,
+        _ => unreachable!("fast cuts only"),
+    };
+    let s = gs_[g::S];
+    let q = gs_[g::Q];
+    let m = gs_[g::M];
+    let index = rs[r::INDEX];
+    let high = shr(terms, s, 42);
+    let live = terms.to_bool(high);
+    let i = eq_c(terms, rs[r::I], d);
+    let small = lt_c(terms, index, 64);
+    let four = terms.small(4);
+    let at = terms.bin(Bin::Mul, index, four);
+    let v = terms.small(d + 7);
+    let want_m = terms.bin(Bin::Shl, v, at);
+    let m_ok = eq(terms, m, want_m);
+    let rest = shr(terms, s, 6 * d - slip);
+    let seed_ok = eq(terms, rs[r::SEED], rest);
+    let seed0_r = eq(terms, rs[r::SEED0], seed);
+    let seed0_g = eq(terms, gs_[g::SEED0], seed);
+    let board = board_fast(terms, q, rs[r::PUZZLE], rs[r::BITMAP]);
+    let hit = terms.bin(Bin::And, q, m);
+    let filled = match cut {
+        Cut::Loop(_) => terms.to_bool(hit),
+        _ => terms.is_zero(hit),
+    };
+    all(
+        terms,
+        &[
+            live, i, small, m_ok, seed_ok, seed0_r, seed0_g, board, filled,
+        ],
+    )
+}
+
+/// The invariant of an escaped state: the fast result will be discarded.
+fn escaped(terms: &mut Terms, gs_: &[TermId], seed: TermId) -> TermId {
+    let high = shr(terms, gs_[g::S], 42);
+    let spent = terms.is_zero(high);
+    let seed0 = eq(terms, gs_[g::SEED0], seed);
+    terms.and_bool(spent, seed0)
+}
+
+/// The invariant of the slow loop at `cut` against the reference at `H`.
+fn slow(terms: &mut Terms, cut: Cut, rs: &[TermId], g: &[TermId], seed: TermId) -> TermId {
+    let same_seed = eq(terms, rs[r::SEED], g[gs::S]);
+    let same_p = eq(terms, rs[r::PUZZLE], g[gs::P]);
+    let same_i = eq(terms, rs[r::I], g[gs::I]);
+    let i_low = lt_c(terms, rs[r::I], 9);
+    let i_zero = eq_c(terms, rs[r::I], 0);
+    let i_pos = terms.is_zero(i_zero);
+    let seed0 = eq(terms, rs[r::SEED0], seed);
+    let p = g[gs::P];
+    let marks = bitmap_marks(terms, rs[r::BITMAP], |terms, k| {
+        let fifteen = terms.small(15);
+        let x = shr(terms, p, 4 * k);
+        let n = terms.bin(Bin::And, x, fifteen);
+        terms.to_bool(n)
+    });
+    let index = rs[r::INDEX];
+    let cell = bit(terms, rs[r::BITMAP], index);
+    let seed_live = terms.to_bool(rs[r::SEED]);
+    let draws = terms.and_bool(cell, seed_live);
+    let specific = match cut {
+        Cut::SlowDraw => {
+            let in_range = lt_c(terms, index, 65);
+            all(terms, &[in_range, draws])
+        }
+        _ => {
+            let in_range = lt_c(terms, index, 64);
+            let four = terms.small(4);
+            let at = terms.bin(Bin::Mul, index, four);
+            let c4 = eq(terms, g[gs::C4], at);
+            let stops = terms.is_zero(draws);
+            all(terms, &[in_range, c4, stops])
+        }
+    };
+    all(
+        terms,
+        &[
+            same_seed, same_p, same_i, i_low, i_pos, seed0, marks, specific,
+        ],
+    )
+}
+
+/// Which lemmas to ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lemmas {
+    /// All of them: the proof for every seed.
+    All,
+    /// The step lemmas of the related skip loops and of the slow loop's
+    /// draw (the fast part `make test` runs).
+    Steps,
+}
+
+/// A refuted lemma's state, replayed in revm to the end of both calls.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The calldata seed of the state.
+    pub seed: U256,
+    /// The golfed fill's state at the lemma's start.
+    pub golf_state: ConcreteState,
+    /// The reference's state, when the lemma runs it.
+    pub reference_state: Option<ConcreteState>,
+    /// What the golfed fill returns from there, in revm.
+    pub golf: RawOutcome,
+    /// What the reference returns from there, in revm.
+    pub reference: Option<RawOutcome>,
+}
+
+/// The outcome of [`prove`].
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The lemmas asked, in order (all of them when proved; up to the first
+    /// that is not proved otherwise).
+    pub lemmas: Vec<LemmaResult>,
+    /// How many lemmas the proof has.
+    pub total: usize,
+    /// Solver name and version.
+    pub solver: String,
+    /// Sample runs, templates and symbolic execution of every lemma.
+    pub setup: Duration,
+    /// Where the query files are.
+    pub queries: PathBuf,
+    /// The first refuted lemma's state, replayed.
+    pub replay: Option<Replay>,
+}
+
+impl Report {
+    /// Every lemma asked was proved, and all of them were asked.
+    pub fn proved(&self) -> bool {
+        self.lemmas.len() == self.total && self.lemmas.iter().all(|l| l.proved == Some(true))
+    }
+
+    /// The first lemma that was not proved.
+    pub fn failed(&self) -> Option<&LemmaResult> {
+        self.lemmas.iter().find(|l| l.proved != Some(true))
+    }
+}
+
+/// Runs the induction proof: the lemmas `which`, written under `dir`, asked
+/// of `solver` in order up to the first that is not proved; a refuted
+/// lemma's state is replayed in revm.
+pub fn prove(
+    setup: &Setup<'_>,
+    which: Lemmas,
+    dir: &Path,
+    solver: &Solver,
+) -> Result<Report, InductionError> {
+    let began = Instant::now();
+    let queries = match which {
+        Lemmas::All => setup.queries()?,
+        Lemmas::Steps => setup.step_queries()?,
+    };
+    let built = began.elapsed();
+    let (lemmas, name) = decide(&queries, dir, solver)?;
+    let replay = match lemmas.last() {
+        Some(l) if l.proved == Some(false) => {
+            let q = queries
+                .iter()
+                .find(|q| q.name == l.name)
+                .expect("a query per lemma");
+            Some(setup.replay(q, &l.model)?)
+        }
+        _ => None,
+    };
+    Ok(Report {
+        lemmas,
+        total: queries.len(),
+        solver: name,
+        setup: built,
+        queries: dir.to_path_buf(),
+        replay,
+    })
+}
+
+impl Setup<'_> {
+    /// Replays the start states of `q` under `model` in revm, each to the
+    /// end of its call.
+    fn replay(&self, q: &Query, model: &[(String, U256)]) -> Result<Replay, InductionError> {
+        let seed = model
+            .iter()
+            .find(|(n, _)| n == "seed")
+            .map_or(U256::ZERO, |(_, v)| *v);
+        let evm = |e: String| InductionError::Solver(format!("replay in revm failed: {e}"));
+        let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
+        let mut run_from =
+            |program: Program<'_>, state: &ConcreteState| -> Result<RawOutcome, InductionError> {
+                let code = if state.pc == 0 {
+                    program.code.to_vec()
+                } else {
+                    started_at(program.code, state.pc, &state.stack, &state.memory)
+                        .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
+                };
+                let at = machine
+                    .deploy(&deployer(&code))
+                    .map_err(|e| evm(e.to_string()))?
+                    .0;
+                machine
+                    .call_raw(at, calldata(program.selector, seed))
+                    .map_err(|e| evm(e.to_string()))
+            };
+        let golf_state = values(&q.terms, &q.starts.0, model);
+        let golf = run_from(self.golf, &golf_state)?;
+        let (reference_state, reference) = match &q.starts.1 {
+            Some(r) => {
+                let st = values(&q.terms, r, model);
+                let out = run_from(self.reference, &st)?;
+                (Some(st), Some(out))
+            }
+            None => (None, None),
+        };
+        Ok(Replay {
+            seed,
+            golf_state,
+            reference_state,
+            golf,
+            reference,
+        })
+    }
+
+    /// Checks the invariants on the concrete runs of both fills on `seed`
+    /// (every state of the golfed fill at a cut, against the reference's
+    /// state the lemmas pair it with) and that both return the same; the
+    /// number of states checked.
+    pub fn check_run(&self, seed: U256) -> Result<usize, String> {
+        let (rs, rend) =
+            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
+        let (gs_, gend) =
+            trace(self.golf, seed, &self.golf_cuts).map_err(|e| format!("golfed fill: {e}"))?;
+        if rend[..2] != gend[..2] || rend.get(2) != gend.get(2) {
+            return Err(format!("seed {seed:#x}: the two calls return differently"));
+        }
+        let mut terms = Terms::new();
+        let seed_t = terms.constant(seed);
+        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
+            v.iter().map(|&x| terms.constant(x)).collect()
+        };
+        // After the entry the reference has made 4 segments (before and
+        // after digit 1's draw, before and after digit 2's).
+        let mut at_ref = 3;
+        let mut escaped_seen = false;
+        let mut slow_at: Option<usize> = None;
+        for (n, st) in gs_.iter().enumerate() {
+            let fail = |what: &str| {
+                Err(format!(
+                    "seed {seed:#x}: golfed state {n} at pc {} breaks the {what} invariant",
+                    st.pc
+                ))
+            };
+            let cut = Cut::of(st.pc).expect("only cuts are traced");
+            let g = words(&mut terms, &st.stack);
+            let snap = Snapshot {
+                pc: st.pc,
+                stack: g.clone(),
+                memory: words(&mut terms, &st.memory),
+            };
+            let fits = self.golf_templates[&st.pc].fits(&mut terms, &snap);
+            if terms.eval(fits, &[]).is_zero() {
+                return fail("template");
+            }
+            let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
+            if cut.fast() {
+                if (st.stack[g::S] >> 42usize).is_zero() {
+                    escaped_seen = true;
+                    let e = escaped(&mut terms, &g, seed_t);
+                    if !holds(&mut terms, e) {
+                        return fail("escaped");
+                    }
+                } else {
+                    if escaped_seen {
+                        return fail("escaped (s grew back)");
+                    }
+                    let Some(r) = rs.get(at_ref) else {
+                        return fail("related (the reference stopped)");
+                    };
+                    let r = words(&mut terms, &r.stack);
+                    let rel = related(&mut terms, cut, &r, &g, seed_t, self.slip);
+                    if !holds(&mut terms, rel) {
+                        return fail("related");
+                    }
+                    at_ref += match cut {
+                        Cut::Join(_) => 2,
+                        _ => 1,
+                    };
+                }
+            } else {
+                let k = slow_at.map_or(0, |k| k + 1);
+                slow_at = Some(k);
+                let Some(r) = rs.get(k) else {
+                    return fail("slow (the reference stopped)");
+                };
+                let r = words(&mut terms, &r.stack);
+                let rel = slow(&mut terms, cut, &r, &g, seed_t);
+                if !holds(&mut terms, rel) {
+                    return fail("slow");
+                }
+            }
+        }
+        Ok(gs_.len())
+    }
+}
