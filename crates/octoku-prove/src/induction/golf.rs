@@ -723,7 +723,7 @@ impl Setup<'_> {
             .iter()
             .find(|(n, _)| n == "seed")
             .map_or(U256::ZERO, |(_, v)| *v);
-        let evm = |e: String| InductionError::Solver(format!("replay in revm failed: {e}"));
+        let evm = |e: String| InductionError::Replay(e);
         let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
         let mut run_from =
             |program: Program<'_>, state: &ConcreteState| -> Result<RawOutcome, InductionError> {

@@ -55,9 +55,15 @@ pub enum InductionError {
     /// shape the proof handles).
     #[error("{0}")]
     Shape(String),
-    /// The solver failed or a query could not be written.
-    #[error("{0}")]
-    Solver(String),
+    /// The query directory could not be made, locked or written.
+    #[error(transparent)]
+    Queries(#[from] crate::engine::ProveError),
+    /// The solver could not be run.
+    #[error(transparent)]
+    Solver(#[from] crate::solver::SolverError),
+    /// A refuted lemma's state could not be replayed in revm.
+    #[error("replay in revm failed: {0}")]
+    Replay(String),
 }
 
 /// The state at a cut point, as seen on sample runs: each stack entry and
@@ -357,35 +363,23 @@ pub fn decide(
     dir: &Path,
     solver: &Solver,
 ) -> Result<(Vec<LemmaResult>, String), InductionError> {
-    let _lock = crate::solver::query_dir(dir).map_err(InductionError::Solver)?;
+    let mut queries_dir = crate::engine::QueryDir::open(dir)?;
     // Queries of an earlier run (perhaps of another proof) would be
     // mistaken for this run's.
-    let stale = std::fs::read_dir(dir)
-        .map_err(|e| InductionError::Solver(format!("cannot read {}: {e}", dir.display())))?;
-    for entry in stale.flatten() {
-        let path = entry.path();
-        if path.extension().is_some_and(|x| x == "smt2") {
-            std::fs::remove_file(&path).map_err(|e| {
-                InductionError::Solver(format!("cannot remove {}: {e}", path.display()))
-            })?;
-        }
-    }
+    queries_dir.clear("smt2")?;
     let mut files = Vec::new();
     for q in queries {
-        let file = dir.join(format!("{}.smt2", q.name));
         let header = vec![
             format!("octoku induction lemma {}: {}", q.name, q.says),
             "unsat proves the lemma for every state that satisfies its relation".to_string(),
         ];
         let text = smt::nonzero_query(&q.terms, q.broken, &header);
-        std::fs::write(&file, text)
-            .map_err(|e| InductionError::Solver(format!("cannot write {}: {e}", file.display())))?;
-        files.push(file);
+        files.push(queries_dir.write(&format!("{}.smt2", q.name), &text)?);
     }
     let mut name = String::new();
     let mut out = Vec::new();
     for (q, file) in queries.iter().zip(files) {
-        let s = solver.solve(&file).map_err(InductionError::Solver)?;
+        let s = solver.solve(&file)?;
         name = s.solver.clone();
         let (proved, model) = match s.answer {
             Answer::Unsat => (Some(true), Vec::new()),
