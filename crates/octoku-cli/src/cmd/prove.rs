@@ -15,7 +15,7 @@ use crate::{
     error::CliError,
     output::{self, print_json},
     solver_args::SolverArgs,
-    target_args::{DeployedArgs, TargetArgs},
+    target_args::OwnArgs,
 };
 
 /// Arguments of `octoku prove`.
@@ -68,9 +68,7 @@ struct VerifyArgs {
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
     /// With your own contract: 9 for a 9x9 validator (IClassic9), proved
     /// equal to the 9x9 reference's verify(bytes,bytes).
     #[arg(long, value_parser = clap::value_parser!(u8).range(8..=9))]
@@ -153,7 +151,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),
     };
-    if let Some(code) = args.target.code_or_deployed(&args.deployed)? {
+    if let Some(code) = args.target.code()? {
         let mut machine = octoku_evm::Machine::new()?;
         let runtime = match &code.runtime {
             Some(r) => r.clone(),

@@ -13,7 +13,7 @@ use crate::{
     input,
     output::{self, print_json},
     solver_args::SolverArgs,
-    target_args::{DeployedArgs, TargetArgs},
+    target_args::OwnArgs,
 };
 
 /// How often the published `generate` hands out a board with no solution
@@ -55,9 +55,7 @@ pub struct Args {
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
 }
 
 /// `octoku solve --json`, solved or not.
@@ -99,7 +97,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .size
         .shape(&[args.start.as_deref().unwrap_or_default()])?
     {
-        Shape::Text(_) if args.target.given() || args.deployed.given() => Err(CliError::Input(
+        Shape::Text(_) if args.target.given() => Err(CliError::Input(
             "--artifact, --bytecode, --contract and --puzzle-address take an 8x8 IPuzzle; expected no --size with them".into(),
         )),
         Shape::Text(g) => match (&args.start, &args.address) {
@@ -118,7 +116,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// The 8×8 contract board: solved by the core's 8×8 path, the solution
 /// verified by the puzzle contract in the in-memory EVM.
 fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
-    let target = args.target.target(&args.deployed, args.puzzle)?;
+    let target = args.target.target(args.puzzle)?;
     let fair = target == Target::Builtin(Puzzle::Fair);
     let puzzle = target.label();
     let mut evm = Machine::new()?;
