@@ -65,15 +65,23 @@ struct Solved {
     puzzle: String,
     #[serde(serialize_with = "output::checksum_opt")]
     address: Option<Address>,
-    #[serde(serialize_with = "output::hex")]
-    start: Board,
-    #[serde(serialize_with = "output::hex_opt")]
-    solution: Option<Board>,
-    valid: bool,
-    gas: Option<u64>,
+    #[serde(flatten)]
+    checked: Checked,
     solutions: Option<u64>,
     solutions_capped: Option<bool>,
     reason: Option<String>,
+}
+
+/// What every `octoku solve --json` gives: the start, the solution found
+/// (if any), whether the contract accepts it and at what gas.
+#[derive(Debug, Serialize)]
+pub(crate) struct Checked {
+    #[serde(serialize_with = "output::hex")]
+    pub start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    pub solution: Option<Board>,
+    pub valid: bool,
+    pub gas: Option<u64>,
 }
 
 /// Solves the start, verifies the solution in the in-memory EVM.
@@ -163,10 +171,12 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         print_json(&Solved {
             puzzle,
             address,
-            start,
-            solution: Some(solution),
-            valid: verdict.value,
-            gas: Some(verdict.gas),
+            checked: Checked {
+                start,
+                solution: Some(solution),
+                valid: verdict.value,
+                gas: Some(verdict.gas),
+            },
             solutions,
             solutions_capped: capped,
             reason: None,
@@ -217,10 +227,12 @@ fn no_solution(
         print_json(&Solved {
             puzzle: puzzle.to_string(),
             address,
-            start,
-            solution: None,
-            valid: false,
-            gas: None,
+            checked: Checked {
+                start,
+                solution: None,
+                valid: false,
+                gas: None,
+            },
             solutions: Some(0),
             solutions_capped: Some(false),
             reason,
