@@ -260,9 +260,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     true,
                     format!(
                         "verify = the reference's on all 2^512 inputs ({}, {:.1} s; queries {})",
-                        report.solver,
-                        report.solve_time.as_secs_f64(),
-                        report.query.display()
+                        report.figures.solver,
+                        report.figures.solve_time.as_secs_f64(),
+                        report.figures.query.display()
                     ),
                 ),
                 Verdict::Counterexample {
