@@ -75,23 +75,6 @@ impl TargetArgs {
         };
         code.map(Some).map_err(|e| CliError::Input(e.to_string()))
     }
-
-    /// The author's code from these options or the chain (`deployed`).
-    pub fn code_or_deployed(&self, deployed: &DeployedArgs) -> Result<Option<Code>, CliError> {
-        match self.code()? {
-            Some(code) => Ok(Some(code)),
-            None => deployed.code(),
-        }
-    }
-
-    /// The target: the author's code (from these options or the chain),
-    /// else the built-in `puzzle`.
-    pub fn target(&self, deployed: &DeployedArgs, puzzle: Puzzle) -> Result<Target, CliError> {
-        Ok(match self.code_or_deployed(deployed)? {
-            Some(code) => Target::Code(code),
-            None => Target::Builtin(puzzle),
-        })
-    }
 }
 
 /// `--puzzle-address` and `--rpc-url`: an IPuzzle deployed on a chain, its
@@ -132,6 +115,41 @@ impl DeployedArgs {
             return Ok(None);
         };
         code_on_chain(address, self.rpc_url.clone(), None).map(Some)
+    }
+}
+
+/// The author's contract from a file ([`TargetArgs`]) or a chain
+/// ([`DeployedArgs`]), for the commands that take either.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OwnArgs {
+    #[command(flatten)]
+    pub file: TargetArgs,
+    #[command(flatten)]
+    pub deployed: DeployedArgs,
+}
+
+impl OwnArgs {
+    /// Whether one of the options names the author's contract.
+    pub fn given(&self) -> bool {
+        self.file.given() || self.deployed.given()
+    }
+
+    /// The options as given, for a command line that repeats the run.
+    pub fn flags(&self) -> String {
+        format!("{}{}", self.file.flags(), self.deployed.flags())
+    }
+
+    /// The author's code from a file or the chain, if the options name it.
+    pub fn code(&self) -> Result<Option<Code>, CliError> {
+        match self.file.code()? {
+            Some(code) => Ok(Some(code)),
+            None => self.deployed.code(),
+        }
+    }
+
+    /// The target: the author's code, else the built-in `puzzle`.
+    pub fn target(&self, puzzle: Puzzle) -> Result<Target, CliError> {
+        Ok(self.code()?.map_or(Target::Builtin(puzzle), Target::Code))
     }
 }
 

@@ -88,6 +88,18 @@ fn checkout() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Runs a mismatch's `reproduce` command line (without its leading
+/// `octoku`) and expects it to find the mismatch again: exit 1.
+fn replay_fails(mismatch: &Value) {
+    let replay: Vec<&str> = mismatch["reproduce"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    octoku(&replay).code(1);
+}
+
 fn with<'a>(args: &[&'a str], form: &'a [String]) -> Vec<&'a str> {
     let mut all = args.to_vec();
     all.extend(form.iter().map(String::as_str));
@@ -227,13 +239,7 @@ fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
         m["description"].as_str().unwrap().starts_with("verify("),
         "{v}"
     );
-    let replay: Vec<&str> = m["reproduce"]
-        .as_str()
-        .unwrap()
-        .split(' ')
-        .skip(1)
-        .collect();
-    (octoku(&replay)).code(1);
+    replay_fails(m);
     let out = octoku(&with(
         &["fuzz", "--cases", "20000", "--generate", "own", "--json"],
         good,
@@ -422,13 +428,7 @@ fn an_authors_9x9_validator_runs_verify_fuzz_gas_profile_and_deploy() {
     ));
     out.code(1);
     let m = &json_of(&out)["mismatch"];
-    let replay: Vec<&str> = m["reproduce"]
-        .as_str()
-        .unwrap()
-        .split(' ')
-        .skip(1)
-        .collect();
-    (octoku(&replay)).code(1);
+    replay_fails(m);
 }
 
 /// prove verify --size 9 on an author's validator: the golfed one without

@@ -12,27 +12,16 @@
 //! `cargo bench -p octoku-core --bench classic9 -- table` prints the table
 //! alone (no criterion group is named `table`).
 
-use criterion::{Criterion, black_box, criterion_group};
+use criterion::{Criterion, black_box};
 use octoku_core::grid::Grid;
-use octoku_core::grid::text::{self, ReadOptions};
 use octoku_core::solve::{self, octoku};
 use std::time::{Duration, Instant};
 
 mod common;
 use common::{generated_boards, sorted_times};
-
-/// The puzzles of a data file (one per line, `#` comments).
-fn puzzles(text: &str) -> Vec<Grid> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            text::read(l, &ReadOptions::default())
-                .expect("data files hold valid boards")
-                .board
-        })
-        .collect()
-}
+#[path = "common/versus.rs"]
+mod versus;
+use versus::{puzzles, to_sudoku};
 
 /// The sets, in the order of the docs' table.
 fn sets() -> Vec<(&'static str, Vec<Grid>)> {
@@ -58,12 +47,6 @@ fn sets() -> Vec<(&'static str, Vec<Grid>)> {
             puzzles(include_str!("../data/classic9/minimal.txt")),
         ),
     ]
-}
-
-/// A 9×9 board as the `sudoku` crate's type (the same 81 bytes, 0 = empty).
-fn to_sudoku(b: &Grid) -> sudoku::Sudoku {
-    let cells: [u8; 81] = b.cells().try_into().expect("a 9x9 board");
-    sudoku::Sudoku::from_bytes(cells).expect("cells 0-9")
 }
 
 /// µs per item of one pass of `f` over `items`, repeated until `at_least` has passed.
@@ -134,48 +117,12 @@ fn print_table() {
     println!("load average at end: {}", load.trim());
 }
 
-/// Benchmarks `f` over `items`, one item per iteration, cycling.
-fn cycle<T>(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    items: &[T],
-    f: impl Fn(&T),
-) {
-    let mut k = 0usize;
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            k = (k + 1) % items.len();
-            f(black_box(&items[k]))
-        })
-    });
-}
-
 fn bench_classic9(c: &mut Criterion) {
     for (name, set) in sets() {
-        let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
-        let mut g = c.benchmark_group(name);
-        cycle(&mut g, "octoku_solve", &set, |b| {
-            black_box(solve::solve(b));
-        });
-        cycle(&mut g, "sudoku_solve", &theirs, |s| {
-            black_box(s.some_solution());
-        });
-        cycle(&mut g, "octoku_count2", &set, |b| {
-            black_box(solve::count(b, 2));
-        });
-        cycle(&mut g, "sudoku_count2", &theirs, |s| {
-            black_box(s.solutions_count_up_to(2));
-        });
-        g.finish();
+        versus::bench_set(c, name, &set, "sudoku_solve");
     }
 }
 
-criterion_group! {
-    name = benches;
-    config = common::criterion();
-    targets = bench_classic9
-}
-
 fn main() {
-    common::main(print_table, benches);
+    common::main(print_table, bench_classic9);
 }

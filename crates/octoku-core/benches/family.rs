@@ -8,33 +8,16 @@
 //! own (median and mean over the set) for both solvers, and the ratio of the
 //! means (octoku time / sudoku time: below 1 means octoku is faster).
 
-use criterion::{Criterion, black_box, criterion_group};
+use criterion::{Criterion, black_box};
 use octoku_core::grid::Grid;
-use octoku_core::grid::text::{self, ReadOptions};
 use octoku_core::solve::{self, octoku};
 use std::time::Duration;
 
 mod common;
-use common::{generated_boards, sorted_times};
-
-/// The puzzles of a data file (line form, `#` comments).
-fn puzzles(text: &str) -> Vec<Grid> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            text::read(l, &ReadOptions::default())
-                .expect("data files hold valid boards")
-                .board
-        })
-        .collect()
-}
-
-/// A 9×9 board as the `sudoku` crate's type (same 81 bytes, 0 = empty).
-fn to_sudoku(b: &Grid) -> sudoku::Sudoku {
-    let cells: [u8; 81] = b.cells().try_into().expect("a 9x9 board");
-    sudoku::Sudoku::from_bytes(cells).expect("cells 0-9")
-}
+use common::{cycle, generated_boards, sorted_times};
+#[path = "common/versus.rs"]
+mod versus;
+use versus::{puzzles, to_sudoku};
 
 /// The 9×9 sets.
 fn classic_sets() -> Vec<(&'static str, Vec<Grid>)> {
@@ -115,39 +98,9 @@ fn print_summary() {
     );
 }
 
-/// Benchmarks `f` over `items`, one item per iteration, cycling.
-fn cycle<T>(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    items: &[T],
-    f: impl Fn(&T),
-) {
-    let mut k = 0usize;
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            k = (k + 1) % items.len();
-            f(black_box(&items[k]))
-        })
-    });
-}
-
 fn bench_family(c: &mut Criterion) {
     for (name, set) in classic_sets() {
-        let theirs: Vec<sudoku::Sudoku> = set.iter().map(to_sudoku).collect();
-        let mut g = c.benchmark_group(name);
-        cycle(&mut g, "octoku_solve", &set, |b| {
-            black_box(solve::solve(b));
-        });
-        cycle(&mut g, "sudoku_some_solution", &theirs, |s| {
-            black_box(s.some_solution());
-        });
-        cycle(&mut g, "octoku_count2", &set, |b| {
-            black_box(solve::count(b, 2));
-        });
-        cycle(&mut g, "sudoku_count2", &theirs, |s| {
-            black_box(s.solutions_count_up_to(2));
-        });
-        g.finish();
+        versus::bench_set(c, name, &set, "sudoku_some_solution");
     }
     for (name, set) in other_sets() {
         let mut g = c.benchmark_group(name);
@@ -168,12 +121,6 @@ fn bench_family(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group! {
-    name = benches;
-    config = common::criterion();
-    targets = bench_family
-}
-
 fn main() {
-    common::main(print_summary, benches);
+    common::main(print_summary, bench_family);
 }

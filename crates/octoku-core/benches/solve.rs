@@ -6,14 +6,14 @@
 //! groups it prints a per-board distribution (median, p90, max) of the fast
 //! solver's time, each board timed on its own.
 
-use criterion::{Criterion, black_box, criterion_group};
+use criterion::{Criterion, black_box};
 use octoku_core::octoku::board::Board;
 use octoku_core::solve::naive::solve_naive;
 use octoku_core::solve::octoku::{count, is_unique, solve};
 use std::time::Duration;
 
 mod common;
-use common::{generated_boards, sorted_times};
+use common::{cycle, generated_boards, sorted_times};
 
 /// The unique-solution puzzles kept in `data/unique_puzzles.txt`.
 fn unique_puzzles() -> Vec<Board> {
@@ -37,58 +37,28 @@ fn bench_solve(c: &mut Criterion) {
     let puzzles = unique_puzzles();
 
     let mut g = c.benchmark_group("generated");
-    let mut k = 0usize;
-    g.bench_function("solve", |b| {
-        b.iter(|| {
-            k = (k + 1) % boards.len();
-            solve(black_box(boards[k]))
-        })
+    cycle(&mut g, "solve", &boards, |&b| {
+        black_box(solve(b)).ok();
     });
-    let mut k = 0usize;
-    g.bench_function("solve_naive", |b| {
-        b.iter(|| {
-            k = (k + 1) % boards.len();
-            solve_naive(black_box(boards[k]))
-        })
+    cycle(&mut g, "solve_naive", &boards, |&b| {
+        black_box(solve_naive(b));
     });
     g.finish();
 
     let mut g = c.benchmark_group("unique_20_30");
-    let mut k = 0usize;
-    g.bench_function("count_limit_2", |b| {
-        b.iter(|| {
-            k = (k + 1) % puzzles.len();
-            count(black_box(puzzles[k]), 2)
-        })
+    cycle(&mut g, "count_limit_2", &puzzles, |&b| {
+        black_box(count(b, 2)).ok();
     });
-    let mut k = 0usize;
-    g.bench_function("is_unique", |b| {
-        b.iter(|| {
-            k = (k + 1) % puzzles.len();
-            is_unique(black_box(puzzles[k]))
-        })
+    cycle(&mut g, "is_unique", &puzzles, |&b| {
+        black_box(is_unique(b)).ok();
     });
-    let mut k = 0usize;
-    g.bench_function("solve", |b| {
-        b.iter(|| {
-            k = (k + 1) % puzzles.len();
-            solve(black_box(puzzles[k]))
-        })
+    cycle(&mut g, "solve", &puzzles, |&b| {
+        black_box(solve(b)).ok();
     });
-    let mut k = 0usize;
-    g.bench_function("solve_naive", |b| {
-        b.iter(|| {
-            k = (k + 1) % puzzles.len();
-            solve_naive(black_box(puzzles[k]))
-        })
+    cycle(&mut g, "solve_naive", &puzzles, |&b| {
+        black_box(solve_naive(b));
     });
     g.finish();
-}
-
-criterion_group! {
-    name = benches;
-    config = common::criterion();
-    targets = bench_solve
 }
 
 /// Prints per-board distributions of the fast and naive solvers on generated boards.
@@ -114,5 +84,5 @@ fn print_distributions() {
 }
 
 fn main() {
-    common::main(print_distributions, benches);
+    common::main(print_distributions, bench_solve);
 }

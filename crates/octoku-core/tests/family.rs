@@ -215,6 +215,29 @@ fn givens_consistent(b: &Grid) -> bool {
     })
 }
 
+/// A solved grid of `g` drawn from `rng`, each cell kept with a chance of
+/// `keep` in 100 (else emptied).
+fn thinned_solution(g: Geometry, rng: &mut SplitMix64, keep: u64) -> Grid {
+    let mut b = puzzle::solved_grid(g, rng);
+    for i in 0..g.cell_count() {
+        if rng.below(100) >= keep {
+            let (r, c) = g.position(i);
+            b.set(r, c, 0);
+        }
+    }
+    b
+}
+
+/// Writes `noise` random digits over random cells of `b`.
+fn write_noise(b: &mut Grid, rng: &mut SplitMix64, noise: usize) {
+    let g = b.geometry();
+    for _ in 0..noise {
+        let i = rng.below(g.cell_count() as u64) as usize;
+        let (r, c) = g.position(i);
+        b.set(r, c, 1 + rng.below(g.size() as u64) as u8);
+    }
+}
+
 /// A pool of symbols for custom sets: digits, letters, punctuation and non-ASCII.
 const POOL: &str =
     "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ#@*!?αβγδεζηθ字é€Ж";
@@ -274,18 +297,8 @@ proptest! {
     ) {
         let g = Geometry::new(shape.0, shape.1).unwrap();
         let mut rng = SplitMix64::new(seed);
-        let mut b = puzzle::solved_grid(g, &mut rng);
-        for i in 0..g.cell_count() {
-            if rng.below(100) >= keep {
-                let (r, c) = g.position(i);
-                b.set(r, c, 0);
-            }
-        }
-        for _ in 0..noise {
-            let i = rng.below(g.cell_count() as u64) as usize;
-            let (r, c) = g.position(i);
-            b.set(r, c, 1 + rng.below(g.size() as u64) as u8);
-        }
+        let mut b = thinned_solution(g, &mut rng, keep);
+        write_noise(&mut b, &mut rng, noise);
         let limit = 60;
         let brute = if givens_consistent(&b) { brute_count(&mut b.clone(), limit) } else { 0 };
         prop_assert_eq!(solve::count(&b, limit), brute);
@@ -305,13 +318,7 @@ proptest! {
     ) {
         let g = Geometry::for_size(n).unwrap();
         let mut rng = SplitMix64::new(seed);
-        let mut b = puzzle::solved_grid(g, &mut rng);
-        for i in 0..g.cell_count() {
-            if rng.below(100) >= keep {
-                let (r, c) = g.position(i);
-                b.set(r, c, 0);
-            }
-        }
+        let mut b = thinned_solution(g, &mut rng, keep);
         if two_rows {
             let band = rng.below((n / g.box_rows()) as u64) as usize * g.box_rows();
             for c in 0..n {
@@ -319,11 +326,7 @@ proptest! {
                 b.set(band + 1, c, 0);
             }
         }
-        for _ in 0..noise {
-            let i = rng.below(g.cell_count() as u64) as usize;
-            let (r, c) = g.position(i);
-            b.set(r, c, 1 + rng.below(n as u64) as u8);
-        }
+        write_noise(&mut b, &mut rng, noise);
         let limit = 3;
         let brute = if givens_consistent(&b) { brute_count(&mut b.clone(), limit) } else { 0 };
         prop_assert_eq!(solve::count(&b, limit), brute);

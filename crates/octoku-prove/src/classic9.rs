@@ -16,7 +16,8 @@ use octoku_core::rng::SplitMix64;
 use octoku_evm::RawOutcome;
 use octoku_evm::classic9::{encode_is_valid, encode_verify};
 
-use crate::engine::{self, Arg, Pair, ProveError, QueryDir, Shape, Side};
+pub use crate::engine::Figures;
+use crate::engine::{self, Arg, Pair, ProveError, QueryDir, Shape};
 use crate::exec::{Call, Outcome};
 use crate::smt;
 use crate::solver::{Answer, Solver};
@@ -95,20 +96,9 @@ pub struct Report {
     pub function: Function,
     /// `None` when proved; else the differing grids and both replayed results.
     pub counterexample: Option<Counterexample>,
-    /// The reference side.
-    pub reference: Side,
-    /// The implementation side.
-    pub implementation: Side,
-    /// The directory of the saved queries.
-    pub query: PathBuf,
-    /// Size of all queries in bytes.
-    pub query_bytes: usize,
-    /// Solver name and version.
-    pub solver: String,
-    /// Wall time of all solver runs (processes included).
-    pub solve_time: Duration,
-    /// Time of the symbolic execution of both contracts.
-    pub exec_time: Duration,
+    /// Both sides, the queries (one file per step), the solver and the
+    /// times (the steps' solver runs added up).
+    pub figures: Figures,
     /// The queries answered `unsat`, in the order run (all six when proved).
     pub steps: Vec<Step>,
     /// Cut points used: what each node of the implementation's terms is.
@@ -220,37 +210,46 @@ fn find_cuts(
     found
 }
 
-/// Decides one query; `Ok(None)` for `unsat`, `Ok(Some(values))` for a model.
-fn decide(
-    solver: &Solver,
-    name: &'static str,
-    claim: String,
-    dir: &mut QueryDir,
-    text: &str,
-    steps: &mut Vec<Step>,
-    solver_name: &mut String,
-) -> Result<Option<Vec<(String, U256)>>, ProveError> {
-    let query = dir.write(&format!("{name}.smt2"), text)?;
-    let solved = solver.solve(&query)?;
-    *solver_name = solved.solver.clone();
-    match solved.answer {
-        Answer::Unsat => {
-            steps.push(Step {
-                name,
-                claim,
+/// The queries of one proof as they are decided: where they are written,
+/// the solver, and the steps answered `unsat` so far.
+struct Steps<'a> {
+    solver: &'a Solver,
+    queries: QueryDir,
+    done: Vec<Step>,
+    solver_name: String,
+}
+
+impl Steps<'_> {
+    /// Writes and decides the query `name`; `Ok(None)` for `unsat` (the
+    /// step is recorded), `Ok(Some(values))` for a model.
+    fn decide(
+        &mut self,
+        name: &'static str,
+        claim: String,
+        text: &str,
+    ) -> Result<Option<Vec<(String, U256)>>, ProveError> {
+        let query = self.queries.write(&format!("{name}.smt2"), text)?;
+        let solved = self.solver.solve(&query)?;
+        self.solver_name = solved.solver.clone();
+        match solved.answer {
+            Answer::Unsat => {
+                self.done.push(Step {
+                    name,
+                    claim,
+                    query,
+                    bytes: text.len(),
+                    time: solved.wall,
+                });
+                Ok(None)
+            }
+            Answer::Sat(values) => Ok(Some(values)),
+            Answer::Unknown => Err(ProveError::Unknown {
+                solver: solved.solver,
                 query,
-                bytes: text.len(),
-                time: solved.wall,
-            });
-            Ok(None)
+                claim,
+                seconds: solved.wall.as_secs_f64(),
+            }),
         }
-        Answer::Sat(values) => Ok(Some(values)),
-        Answer::Unknown => Err(ProveError::Unknown {
-            solver: solved.solver,
-            query,
-            claim,
-            seconds: solved.wall.as_secs_f64(),
-        }),
     }
 }
 
@@ -279,7 +278,7 @@ pub fn prove_equal(
     let imp_roots = smt::roots(imp_out);
     let cuts = find_cuts(terms, &imp_roots, function, grid_of);
     let exec_time = began.elapsed();
-    let mut queries = QueryDir::open(dir)?;
+    let queries = QueryDir::open(dir)?;
     let width = ref_out.words.len().max(imp_out.words.len());
     let spec = spec9::definitions(solution, start);
     let header = |lines: &[&str]| -> Vec<String> {
@@ -304,21 +303,32 @@ pub fn prove_equal(
         .map(|(c, t)| (*c, smt::node_name(terms, *t)))
         .collect();
     let dir_path = dir.to_path_buf();
-    let report = move |counterexample, steps: Vec<Step>, solver| Report {
+    let report = move |counterexample,
+                       Steps {
+                           done: steps,
+                           solver_name: solver,
+                           ..
+                       }| Report {
         function,
         counterexample,
-        reference: ref_side,
-        implementation: imp_side,
-        query: dir_path,
-        query_bytes: steps.iter().map(|s| s.bytes).sum(),
-        solve_time: steps.iter().map(|s| s.time).sum(),
-        solver,
-        exec_time,
+        figures: Figures {
+            reference: ref_side,
+            implementation: imp_side,
+            query: dir_path,
+            query_bytes: steps.iter().map(|s| s.bytes).sum(),
+            solve_time: steps.iter().map(|s| s.time).sum(),
+            solver,
+            exec_time,
+        },
         steps,
         cuts: cut_names,
     };
-    let mut steps = Vec::new();
-    let mut solver_name = String::new();
+    let mut steps = Steps {
+        solver,
+        queries,
+        done: Vec::new(),
+        solver_name: String::new(),
+    };
     let w_of = |start: Option<&str>| if start.is_some() { "(and G W)" } else { "W" };
     let v_of = |start: Option<&str>| if start.is_some() { "(and G V)" } else { "V" };
 
@@ -355,17 +365,7 @@ pub fn prove_equal(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if decide(
-        solver,
-        "cut-points",
-        claim,
-        &mut queries,
-        &text,
-        &mut steps,
-        &mut solver_name,
-    )?
-    .is_some()
-    {
+    if steps.decide("cut-points", claim, &text)?.is_some() {
         return Err(ProveError::Inconclusive {
             why: "a cut point found on sample grids does not hold on all grids",
             query: dir.join("cut-points.smt2"),
@@ -380,21 +380,13 @@ pub fn prove_equal(
         &packed(imp_out, w_of(start)),
     );
     let claim = format!("implementation = returned {}", w_of(start));
-    if let Some(values) = decide(
-        solver,
-        "implementation",
-        claim,
-        &mut queries,
-        &text,
-        &mut steps,
-        &mut solver_name,
-    )? {
+    if let Some(values) = steps.decide("implementation", claim, &text)? {
         // The implementation differs from W there: a counterexample if it
         // also differs from the reference.
         let grids = grids_of(function, &engine::model_values(terms, &values));
         let counterexample = replay_checked(&pair, &shape, (reference, implementation), grids)?;
         return match counterexample {
-            Some(c) => Ok(report(Some(c), steps, solver_name)),
+            Some(c) => Ok(report(Some(c), steps)),
             None => Err(ProveError::Inconclusive {
                 why: "the implementation differs from the specification W on an input where it agrees with the reference, so this proof's decomposition does not apply",
                 query: dir.join("implementation.smt2"),
@@ -410,17 +402,7 @@ pub fn prove_equal(
         &packed(ref_out, v_of(start)),
     );
     let claim = format!("reference = returned {}", v_of(start));
-    if decide(
-        solver,
-        "reference",
-        claim,
-        &mut queries,
-        &text,
-        &mut steps,
-        &mut solver_name,
-    )?
-    .is_some()
-    {
+    if steps.decide("reference", claim, &text)?.is_some() {
         return Err(ProveError::Inconclusive {
             why: "the reference differs from the specification V",
             query: dir.join("reference.smt2"),
@@ -445,24 +427,14 @@ pub fn prove_equal(
             spec9::equivalence_query(solution),
         ),
     ] {
-        if decide(
-            solver,
-            name,
-            claim.to_string(),
-            &mut queries,
-            &text,
-            &mut steps,
-            &mut solver_name,
-        )?
-        .is_some()
-        {
+        if steps.decide(name, claim.to_string(), &text)?.is_some() {
             return Err(ProveError::Unsound(format!(
                 "the solver refutes {} ({claim}), a fact about the specifications alone",
                 dir.join(format!("{name}.smt2")).display()
             )));
         }
     }
-    Ok(report(None, steps, solver_name))
+    Ok(report(None, steps))
 }
 
 /// Replays `grids` in revm on both contracts (checking each side's terms

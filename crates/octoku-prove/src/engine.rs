@@ -493,25 +493,49 @@ pub enum Found {
     },
 }
 
-/// A finished equivalence proof, with every figure a report needs.
+/// The figures every report of an equivalence proof gives.
 #[derive(Debug, Clone)]
-pub struct Equivalence {
-    /// Proved or refuted.
-    pub found: Found,
+pub struct Figures {
     /// The reference side.
     pub reference: Side,
     /// The implementation side.
     pub implementation: Side,
     /// The directory of the saved queries.
     pub query: PathBuf,
-    /// Size of the queries in bytes.
+    /// Size of all queries in bytes.
     pub query_bytes: usize,
     /// Solver name and version.
     pub solver: String,
-    /// Wall time of the solver runs (all cases at once).
+    /// Wall time of the solver runs (processes included).
     pub solve_time: Duration,
     /// Time of the symbolic execution of both contracts.
     pub exec_time: Duration,
+}
+
+impl Figures {
+    /// One line for a log: both sides' counters, the solver and the times.
+    pub fn summary(&self) -> String {
+        format!(
+            "reference {:?}, {} nodes; implementation {:?}, {} nodes; {} in {:.1?} (execution {:.1?})",
+            self.reference.stats,
+            self.reference.nodes,
+            self.implementation.stats,
+            self.implementation.nodes,
+            self.solver,
+            self.solve_time,
+            self.exec_time
+        )
+    }
+}
+
+/// A finished equivalence proof, with every figure a report needs.
+#[derive(Debug, Clone)]
+pub struct Equivalence {
+    /// Proved or refuted.
+    pub found: Found,
+    /// Both sides, the queries, the solver and the times (the solver runs
+    /// all cases at once).
+    pub figures: Figures,
 }
 
 /// Proves `implementation` equal to `reference` (runtime codes) on every
@@ -622,13 +646,15 @@ pub fn prove_equal(
     };
     Ok(Equivalence {
         found,
-        reference: pair.reference_side,
-        implementation: pair.implementation_side,
-        query: dir.to_path_buf(),
-        query_bytes: queries.bytes(),
-        solver: solver_name,
-        solve_time,
-        exec_time: pair.exec_time,
+        figures: Figures {
+            reference: pair.reference_side,
+            implementation: pair.implementation_side,
+            query: dir.to_path_buf(),
+            query_bytes: queries.bytes(),
+            solver: solver_name,
+            solve_time,
+            exec_time: pair.exec_time,
+        },
     })
 }
 

@@ -3,8 +3,7 @@
 //! call shape, and the split of the inputs into two cases by the solution's
 //! nibbles).
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
 use alloy_primitives::{Bytes, hex};
 use alloy_sol_types::SolCall;
@@ -12,7 +11,7 @@ use octoku_core::U256;
 use octoku_evm::{RawOutcome, bindings::IPuzzle};
 
 use crate::engine::{self, Arg, Case, Found, Shape};
-pub use crate::engine::{ProveError, Side, deployer};
+pub use crate::engine::{Figures, ProveError, Side, deployer};
 use crate::exec::{self, Call, Limits, Outcome, Stats};
 use crate::smt;
 use crate::solver::Solver;
@@ -52,20 +51,9 @@ pub enum Verdict {
 pub struct Report {
     /// Proved or refuted.
     pub verdict: Verdict,
-    /// The reference side.
-    pub reference: Side,
-    /// The implementation side.
-    pub implementation: Side,
-    /// The directory of the saved queries (`digits.smt2`, `nondigit.smt2`).
-    pub query: PathBuf,
-    /// Size of the queries in bytes.
-    pub query_bytes: usize,
-    /// Solver name and version.
-    pub solver: String,
-    /// Wall time of the solver runs (both halves at once, processes included).
-    pub solve_time: Duration,
-    /// Time of the symbolic execution of both contracts.
-    pub exec_time: Duration,
+    /// Both sides, the queries (`digits.smt2`, `nondigit.smt2`), the solver
+    /// and the times (both halves solved at once).
+    pub figures: Figures,
 }
 
 /// `verify(start, solution)` of `code`, with both arguments the variables
@@ -145,13 +133,7 @@ pub fn prove_verify(
     };
     Ok(Report {
         verdict,
-        reference: proof.reference,
-        implementation: proof.implementation,
-        query: proof.query,
-        query_bytes: proof.query_bytes,
-        solver: proof.solver,
-        solve_time: proof.solve_time,
-        exec_time: proof.exec_time,
+        figures: proof.figures,
     })
 }
 

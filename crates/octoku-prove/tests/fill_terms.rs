@@ -18,6 +18,13 @@ fn selector(signature: &str) -> [u8; 4] {
     [h[0], h[1], h[2], h[3]]
 }
 
+/// A store whose only variable (0) is the seed.
+fn seed_terms() -> Terms {
+    let mut terms = Terms::new();
+    terms.var("seed");
+    terms
+}
+
 fn fill(terms: &mut Terms, code: &[u8], sel: [u8; 4]) -> Result<(Outcome, Stats), ExecError> {
     let seed = terms.id_at(0);
     let call = Call::abi(terms, sel, &[seed]);
@@ -53,21 +60,27 @@ struct Fills {
     addresses: [alloy_primitives::Address; 2],
 }
 
-fn fills() -> Fills {
-    let mut terms = Terms::new();
-    terms.var("seed");
-    let (reference, _) = fill(
+/// The reference's and the golfed fill run symbolically on one store whose
+/// variable 0 is the seed: (store, reference, golf).
+fn both_fills() -> (Terms, (Outcome, Stats), (Outcome, Stats)) {
+    let mut terms = seed_terms();
+    let reference = fill(
         &mut terms,
         artifacts::REFERENCE_HARNESS.runtime,
         selector("generateFromSeed(uint256)"),
     )
     .expect("the reference fill executes");
-    let (golf, _) = fill(
+    let golf = fill(
         &mut terms,
         artifacts::GOLF_HARNESS.runtime,
         selector("fill(uint256)"),
     )
     .expect("the golfed fill executes");
+    (terms, reference, golf)
+}
+
+fn fills() -> Fills {
+    let (terms, (reference, _), (golf, _)) = both_fills();
     let mut machine = Machine::new().unwrap();
     let r = machine
         .deploy(&deployer(artifacts::REFERENCE_HARNESS.runtime))
@@ -105,20 +118,7 @@ fn seed() -> impl Strategy<Value = U256> {
 
 #[test]
 fn fill_loops_merge_into_a_bounded_number_of_states() {
-    let mut terms = Terms::new();
-    terms.var("seed");
-    let (_, r) = fill(
-        &mut terms,
-        artifacts::REFERENCE_HARNESS.runtime,
-        selector("generateFromSeed(uint256)"),
-    )
-    .unwrap();
-    let (_, g) = fill(
-        &mut terms,
-        artifacts::GOLF_HARNESS.runtime,
-        selector("fill(uint256)"),
-    )
-    .unwrap();
+    let (_, (_, r), (_, g)) = both_fills();
     eprintln!("reference fill {r:?}; golfed fill {g:?}");
     assert!(r.max_live < 100 && g.max_live < 100, "{r:?} {g:?}");
     assert_eq!(r.forks, r.merges);
@@ -127,8 +127,7 @@ fn fill_loops_merge_into_a_bounded_number_of_states() {
 
 #[test]
 fn the_fair_fill_is_refused_for_its_keccak256() {
-    let mut terms = Terms::new();
-    terms.var("seed");
+    let mut terms = seed_terms();
     let e = fill(
         &mut terms,
         artifacts::FAIR_HARNESS.runtime,

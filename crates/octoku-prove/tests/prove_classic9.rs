@@ -7,31 +7,23 @@ use octoku_evm::artifacts;
 use octoku_prove::classic9::{Function, Report, prove_equal, symbolic_call};
 use octoku_prove::exec::{self, Limits};
 use octoku_prove::prove::mutate;
-use octoku_prove::solver::Solver;
+
+mod common;
 
 fn prove(function: Function, implementation: &[u8], dir: &str, title: &str) -> Report {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("prove/classic9")
-        .join(dir);
     let report = prove_equal(
         function,
         artifacts::CLASSIC9_REFERENCE.runtime,
         implementation,
-        &path,
+        &common::query_dir("classic9").join(dir),
         title,
-        &Solver::from_env().expect("a solver"),
+        &common::solver(),
     )
     .unwrap_or_else(|e| panic!("{title}: {e}"));
     eprintln!(
-        "{title}: {:?}; reference {:?}, {} nodes; implementation {:?}, {} nodes; {} in {:.1?} (execution {:.1?}); cuts {:?}",
+        "{title}: {:?}; {}; cuts {:?}",
         report.counterexample,
-        report.reference.stats,
-        report.reference.nodes,
-        report.implementation.stats,
-        report.implementation.nodes,
-        report.solver,
-        report.solve_time,
-        report.exec_time,
+        report.figures.summary(),
         report.cuts
     );
     for step in &report.steps {

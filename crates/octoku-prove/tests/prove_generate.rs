@@ -9,20 +9,16 @@ use octoku_prove::generate::{
     self, CaseResult, Compare, Ending, Fill, calldata, pattern_of, patterns, selector,
 };
 use octoku_prove::prove::{deployer, mutate};
-use octoku_prove::solver::Solver;
+use octoku_prove::term::Terms;
+use proptest::prelude::*;
+
+mod common;
+use common::solver;
 
 /// A directory for a test's queries, below the target directory.
 fn query_dir(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("prove/generate-test")
-        .join(name)
+    common::query_dir("generate-test").join(name)
 }
-
-fn solver() -> Solver {
-    Solver::from_env().expect("a solver")
-}
-use octoku_prove::term::Terms;
-use proptest::prelude::*;
 
 fn reference() -> Fill<'static> {
     Fill {
@@ -35,6 +31,13 @@ fn golf(code: &[u8]) -> Fill<'_> {
     Fill {
         code,
         selector: selector("fill(uint256)"),
+    }
+}
+
+fn fair(code: &[u8]) -> Fill<'_> {
+    Fill {
+        code,
+        selector: selector("fairFromSeed(uint256)"),
     }
 }
 
@@ -159,19 +162,27 @@ fn golf_fill_equals_the_reference_on_every_seed_with_at_most_one_redraw() {
         &solver(),
     )
     .expect("the proof runs");
-    eprintln!("{report}");
-    for c in &report.cases {
-        assert_eq!(c.result, CaseResult::Proved, "pattern {}", c.pattern.name());
-    }
+    assert_every_pattern_proved(&report);
     assert_eq!(report.cases.len(), patterns(1).len());
     assert!(report.proved());
     assert!(report.counterexample.is_none());
 }
 
-fn refuted(code: &[u8], tag: &str) -> generate::Counterexample {
+/// Prints the report and checks that every pattern in it is proved.
+fn assert_every_pattern_proved(report: &generate::GenerateReport) {
+    eprintln!("{report}");
+    for c in &report.cases {
+        assert_eq!(c.result, CaseResult::Proved, "pattern {}", c.pattern.name());
+    }
+}
+
+/// The golfed fill with `pattern` changed (byte `at` to `to`), refuted:
+/// its counterexample, replayed, differs from the reference's result.
+fn golf_mutant_refuted(pattern: &[u8], at: usize, to: u8, tag: &str) -> generate::Counterexample {
+    let code = mutate(artifacts::GOLF_HARNESS.runtime, pattern, at, to).unwrap();
     let dir = query_dir(tag);
     let report =
-        generate::prove_generate(reference(), golf(code), Compare::Board, 0, &dir, &solver())
+        generate::prove_generate(reference(), golf(&code), Compare::Board, 0, &dir, &solver())
             .expect("the proof runs");
     assert!(!report.proved());
     let c = report
@@ -188,14 +199,7 @@ fn refuted(code: &[u8], tag: &str) -> generate::Counterexample {
 /// refuted on the first full pattern.
 #[test]
 fn a_golfed_fill_with_a_changed_constant_is_refuted() {
-    let code = mutate(
-        artifacts::GOLF_HARNESS.runtime,
-        &[0x60, 0x07, 0x02, 0x90, 0x03],
-        1,
-        0x06,
-    )
-    .unwrap();
-    let c = refuted(&code, "mutant-mul6");
+    let c = golf_mutant_refuted(&[0x60, 0x07, 0x02, 0x90, 0x03], 1, 0x06, "mutant-mul6");
     assert_eq!(pattern_of(c.seed).ending, Ending::Full, "{}", c.pattern);
 }
 
@@ -204,14 +208,7 @@ fn a_golfed_fill_with_a_changed_constant_is_refuted() {
 /// after 7 digits. Only the spent patterns see it.
 #[test]
 fn a_golfed_fill_with_a_weaker_fast_path_test_is_refuted_on_a_spent_seed() {
-    let code = mutate(
-        artifacts::GOLF_HARNESS.runtime,
-        &[0x60, 0x2a, 0x83, 0x90, 0x1c],
-        1,
-        0x24,
-    )
-    .unwrap();
-    let c = refuted(&code, "mutant-shr36");
+    let c = golf_mutant_refuted(&[0x60, 0x2a, 0x83, 0x90, 0x1c], 1, 0x24, "mutant-shr36");
     assert_eq!(pattern_of(c.seed).ending, Ending::Spent, "{}", c.pattern);
     assert_eq!(pattern_of(c.seed).fresh.len(), 7);
 }
@@ -232,20 +229,14 @@ fn fair_fill_fills_the_reference_cells_on_every_spent_seed_with_at_most_one_redr
     let count = spent.len();
     let report = generate::prove_patterns(
         reference(),
-        Fill {
-            code: artifacts::FAIR_HARNESS.runtime,
-            selector: selector("fairFromSeed(uint256)"),
-        },
+        fair(artifacts::FAIR_HARNESS.runtime),
         Compare::Cells,
         spent,
         &dir,
         &solver(),
     )
     .expect("the proof runs");
-    eprintln!("{report}");
-    for c in &report.cases {
-        assert_eq!(c.result, CaseResult::Proved, "pattern {}", c.pattern.name());
-    }
+    assert_every_pattern_proved(&report);
     assert_eq!(report.cases.len(), count);
     assert_eq!(count, 1 + 7 + 28);
 }
@@ -270,10 +261,7 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
     let dir = query_dir("fair-mutant");
     let report = generate::prove_patterns(
         reference(),
-        Fill {
-            code: &code,
-            selector: selector("fairFromSeed(uint256)"),
-        },
+        fair(&code),
         Compare::Cells,
         spent,
         &dir,

@@ -5,30 +5,22 @@
 
 use octoku_evm::artifacts;
 use octoku_prove::prove::{Report, Verdict, mutate, prove_verify};
-use octoku_prove::solver::Solver;
+
+mod common;
 
 fn prove(implementation: &[u8], dir: &str, title: &str) -> Report {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("prove")
-        .join(dir);
     let report = prove_verify(
         artifacts::REFERENCE.runtime,
         implementation,
-        &path,
+        &common::query_dir(dir),
         title,
-        &Solver::from_env().expect("a solver"),
+        &common::solver(),
     )
     .unwrap_or_else(|e| panic!("{title}: {e}"));
     eprintln!(
-        "{title}: {:?}; reference {:?}, {} nodes; implementation {:?}, {} nodes; {} in {:.1?} (execution {:.1?})",
+        "{title}: {:?}; {}",
         report.verdict,
-        report.reference.stats,
-        report.reference.nodes,
-        report.implementation.stats,
-        report.implementation.nodes,
-        report.solver,
-        report.solve_time,
-        report.exec_time
+        report.figures.summary()
     );
     report
 }
@@ -67,8 +59,8 @@ fn golf_verify_equals_reference_on_all_inputs() {
     assert_proved(&report);
     // The reference's early returns and short-circuits rejoin: a bounded
     // number of forks, at most two states alive at once.
-    assert!(report.reference.stats.max_live <= 4);
-    assert_eq!(report.implementation.stats.forks, 0);
+    assert!(report.figures.reference.stats.max_live <= 4);
+    assert_eq!(report.figures.implementation.stats.forks, 0);
 }
 
 #[test]

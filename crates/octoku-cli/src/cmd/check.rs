@@ -18,7 +18,7 @@ use crate::{
     error::CliError,
     output::print_json,
     solver_args::SolverArgs,
-    target_args::{DeployedArgs, GenerateRule, TargetArgs},
+    target_args::{GenerateRule, OwnArgs},
 };
 
 /// The EIP-170 limit on runtime code.
@@ -31,9 +31,7 @@ pub struct Args {
     #[arg(long, value_enum, ignore_case = true, required_unless_present_any = ["artifact", "bytecode", "contract", "puzzle_address"])]
     puzzle: Option<Puzzle>,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
     /// What generate must do: give the reference's boards, or (own) its own
     /// boards, the same every time and every one solvable.
     #[arg(long, value_enum, default_value = "reference")]
@@ -140,7 +138,7 @@ fn verify_inputs(count: u64) -> Vec<(Board, Board)> {
 
 /// Runs the card: exit 0 when every check holds, 1 when one fails.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let target = match args.target.code_or_deployed(&args.deployed)? {
+    let target = match args.target.code()? {
         Some(code) => octoku_evm::Target::Code(code),
         None => octoku_evm::Target::Builtin(args.puzzle.unwrap_or_default()),
     };
@@ -262,9 +260,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     true,
                     format!(
                         "verify = the reference's on all 2^512 inputs ({}, {:.1} s; queries {})",
-                        report.solver,
-                        report.solve_time.as_secs_f64(),
-                        report.query.display()
+                        report.figures.solver,
+                        report.figures.solve_time.as_secs_f64(),
+                        report.figures.query.display()
                     ),
                 ),
                 Verdict::Counterexample {

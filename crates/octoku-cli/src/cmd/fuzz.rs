@@ -13,7 +13,7 @@ use super::parallel;
 use crate::{
     error::CliError,
     output::print_json,
-    target_args::{DeployedArgs, GenerateRule, TargetArgs},
+    target_args::{GenerateRule, OwnArgs},
 };
 
 /// Cases a worker takes at a time.
@@ -47,9 +47,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
     /// With your own contract: generate must give the reference's boards,
     /// or (own) its own, the same every time and every one solvable.
     #[arg(long, value_enum, default_value = "reference")]
@@ -103,7 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .into_iter()
         .filter(|&p| args.puzzle.is_empty() || args.puzzle.contains(&p))
         .collect();
-    if args.target.given() || args.deployed.given() {
+    if args.target.given() {
         return run_target(&args, threads, end);
     }
     if args.size == 9 {
@@ -132,10 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// `octoku fuzz --artifact/--bytecode/--contract`: the author's IPuzzle
 /// against the mirror of the reference (octoku_evm::fuzz::check_target).
 fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliError> {
-    let code = args
-        .target
-        .code_or_deployed(&args.deployed)?
-        .expect("given");
+    let code = args.target.code()?.expect("given");
     let target = Target::Code(code);
     // Every worker's machine deploys it at the same address.
     let at = Machine::new()?.load(&target)?;
@@ -152,9 +147,8 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
         labels: vec![format!("{} (the reference's rule)", target.label())],
         before: "",
         after: format!(
-            "{}{}{}",
+            "{}{}",
             args.target.flags(),
-            args.deployed.flags(),
             if own { " --generate own" } else { "" }
         ),
     };
@@ -188,7 +182,7 @@ fn run_target9(
         size: Some(9),
         labels: vec![format!("{label} (9x9)")],
         before: " --size 9",
-        after: format!("{}{}", args.target.flags(), args.deployed.flags()),
+        after: args.target.flags(),
     };
     let validators = [(label, at)];
     fuzz(args, &plan, move |machine, seed, index, _| {

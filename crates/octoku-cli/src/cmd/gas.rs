@@ -8,12 +8,7 @@ use octoku_evm::{
 };
 use serde::Serialize;
 
-use crate::{
-    error::CliError,
-    input,
-    output::print_json,
-    target_args::{DeployedArgs, TargetArgs},
-};
+use crate::{error::CliError, input, output::print_json, target_args::OwnArgs};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]
@@ -42,9 +37,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
 }
 
 /// `octoku gas --artifact/--bytecode/--contract --json`.
@@ -63,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(function) = args.profile.as_deref() {
         return profile(function, &args);
     }
-    if args.target.given() || args.deployed.given() {
+    if args.target.given() {
         return target_gas(&args);
     }
     if args.runs == 0 {
@@ -101,7 +94,7 @@ struct Profiled<'a> {
 /// `--profile FUNCTION ARGS...` on a built-in or the author's contract.
 fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
     let nine = args.size == 9 || function == "isValidSolution";
-    let own = args.target.code_or_deployed(&args.deployed)?;
+    let own = args.target.code()?;
     if nine && own.is_none() && args.puzzle.classic9_artifact().is_none() {
         return Err(CliError::Input(format!(
             "--puzzle {}: there is no 9x9 validator of it; expected reference or golf",
@@ -199,10 +192,7 @@ fn target_gas(args: &Args) -> Result<ExitCode, CliError> {
             "--artifact, --bytecode, --contract and --puzzle-address give the rows beside the reference's; expected no --size 9 with them".into(),
         ));
     }
-    let code = args
-        .target
-        .code_or_deployed(&args.deployed)?
-        .expect("given");
+    let code = args.target.code()?.expect("given");
     let mut machine = Machine::new()?;
     let target = octoku_evm::Target::Code(code);
     let at = machine.load(&target)?;

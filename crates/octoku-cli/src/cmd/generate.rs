@@ -10,7 +10,7 @@ use crate::{
     error::CliError,
     input,
     output::{self, print_json},
-    target_args::{DeployedArgs, TargetArgs},
+    target_args::OwnArgs,
 };
 
 /// Arguments of `octoku generate`.
@@ -25,9 +25,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
 }
 
 /// `octoku generate --json`.
@@ -46,7 +44,7 @@ struct Generated {
 /// Runs generate in the in-memory EVM and cross-checks it with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let address = input::address(&args.address)?;
-    let target = match args.target.code_or_deployed(&args.deployed)? {
+    let target = match args.target.code()? {
         Some(code) => Target::Code(code),
         None => Target::Builtin(args.puzzle),
     };

@@ -5,10 +5,8 @@ use std::process::ExitCode;
 use octoku_core::solve::octoku as solve;
 
 use super::{
-    onchain::ArenaArgs,
     solve::DEAD_END_SHARE,
-    submit::{Seat, Submission, ValueArg, send_solution},
-    wallet::TxArgs,
+    submit::{Seat, SendArgs, Submission, send_solution},
 };
 use crate::{error::CliError, output::print_json};
 
@@ -16,16 +14,13 @@ use crate::{error::CliError, output::print_json};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    on: ArenaArgs,
-    #[command(flatten)]
-    tx: TxArgs,
-    #[command(flatten)]
-    value: ValueArg,
+    send: SendArgs,
 }
 
 /// Solves the key's board and sends the solution; an unsolvable board sends
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let args = args.send;
     if super::curta::wanted(&args.on) {
         return super::curta::solve_and_send(&args.on, &args.tx, args.value.value, None);
     }

@@ -10,14 +10,14 @@ use std::process::ExitCode;
 
 use octoku_core::Board;
 use octoku_evm::Puzzle;
-use octoku_prove::prove::{Report, Side, Verdict, prove_verify};
+use octoku_prove::prove::{Figures, Report, Side, Verdict, prove_verify};
 use serde::Serialize;
 
 use crate::{
     error::CliError,
     output::{self, print_json},
     solver_args::SolverArgs,
-    target_args::{DeployedArgs, TargetArgs},
+    target_args::OwnArgs,
 };
 
 /// Arguments of `octoku prove`.
@@ -74,9 +74,7 @@ struct VerifyArgs {
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
     /// With your own contract: 9 for a 9x9 validator (IClassic9), proved
     /// equal to the 9x9 reference's verify(bytes,bytes).
     #[arg(long, value_parser = clap::value_parser!(u8).range(8..=9))]
@@ -159,7 +157,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),
     };
-    if let Some(code) = args.target.code_or_deployed(&args.deployed)? {
+    if let Some(code) = args.target.code()? {
         let mut machine = octoku_evm::Machine::new()?;
         let runtime = match &code.runtime {
             Some(r) => r.clone(),
@@ -225,16 +223,16 @@ fn proof_json(puzzle: &str, r: &Report) -> Proof {
     let mut proof = Proof {
         puzzle: puzzle.to_string(),
         result: "proved",
-        solver: r.solver.clone(),
-        solve_seconds: r.solve_time.as_secs_f64(),
-        execution_seconds: r.exec_time.as_secs_f64(),
+        solver: r.figures.solver.clone(),
+        solve_seconds: r.figures.solve_time.as_secs_f64(),
+        execution_seconds: r.figures.exec_time.as_secs_f64(),
         queries: ["digits.smt2", "nondigit.smt2"]
             .iter()
-            .map(|f| r.query.join(f).display().to_string())
+            .map(|f| r.figures.query.join(f).display().to_string())
             .collect(),
-        query_bytes: r.query_bytes,
-        reference: SideJson::from(&r.reference),
-        implementation: SideJson::from(&r.implementation),
+        query_bytes: r.figures.query_bytes,
+        reference: SideJson::from(&r.figures.reference),
+        implementation: SideJson::from(&r.figures.implementation),
         start: None,
         solution: None,
         reference_output: None,
@@ -284,25 +282,15 @@ fn print_text(puzzle: &str, r: &Report) -> std::io::Result<()> {
     }
     crate::outln!(
         "solver    {} in {:.1} s (two queries: every nibble of the solution 1..8, or not)",
-        r.solver,
-        r.solve_time.as_secs_f64()
+        r.figures.solver,
+        r.figures.solve_time.as_secs_f64()
     )?;
-    print_sides(
-        &r.reference,
-        (puzzle, &r.implementation),
-        &r.query,
-        r.query_bytes,
-    )
+    print_sides(puzzle, &r.figures)
 }
 
 /// The executor's figures of both contracts, then where the queries are.
-fn print_sides(
-    reference: &Side,
-    (label, implementation): (&str, &Side),
-    query: &std::path::Path,
-    bytes: usize,
-) -> std::io::Result<()> {
-    for (name, s) in [("reference", reference), (label, implementation)] {
+fn print_sides(label: &str, f: &Figures) -> std::io::Result<()> {
+    for (name, s) in [("reference", &f.reference), (label, &f.implementation)] {
         crate::outln!(
             "{name:<9} {} instructions, {} forks, {} merges, at most {} states alive, {} term nodes",
             s.stats.steps,
@@ -313,8 +301,9 @@ fn print_sides(
         )?;
     }
     crate::outln!(
-        "queries   {} ({bytes} bytes; each file must answer unsat in any SMT-LIB2 solver)",
-        query.display()
+        "queries   {} ({} bytes; each file must answer unsat in any SMT-LIB2 solver)",
+        f.query.display(),
+        f.query_bytes
     )
 }
 
@@ -398,11 +387,11 @@ fn classic9(
             } else {
                 "proved"
             },
-            solver: r.solver.clone(),
-            solve_seconds: r.solve_time.as_secs_f64(),
-            execution_seconds: r.exec_time.as_secs_f64(),
-            query: r.query.display().to_string(),
-            query_bytes: r.query_bytes,
+            solver: r.figures.solver.clone(),
+            solve_seconds: r.figures.solve_time.as_secs_f64(),
+            execution_seconds: r.figures.exec_time.as_secs_f64(),
+            query: r.figures.query.display().to_string(),
+            query_bytes: r.figures.query_bytes,
             steps: r
                 .steps
                 .iter()
@@ -414,8 +403,8 @@ fn classic9(
                     seconds: s.time.as_secs_f64(),
                 })
                 .collect(),
-            reference: SideJson::from(&r.reference),
-            implementation: SideJson::from(&r.implementation),
+            reference: SideJson::from(&r.figures.reference),
+            implementation: SideJson::from(&r.figures.implementation),
             grids: c.map(|c| c.grids.iter().map(|g| hex(g)).collect()),
             reference_output: c.map(|c| outcome(c.reference.success, &c.reference.output)),
             implementation_output: c
@@ -440,8 +429,8 @@ fn classic9(
         }
         crate::outln!(
             "solver    {} in {:.1} s ({} queries)",
-            r.solver,
-            r.solve_time.as_secs_f64(),
+            r.figures.solver,
+            r.figures.solve_time.as_secs_f64(),
             r.steps.len()
         )?;
         for s in &r.steps {
@@ -452,12 +441,7 @@ fn classic9(
                 s.query.display()
             )?;
         }
-        print_sides(
-            &r.reference,
-            (label, &r.implementation),
-            &r.query,
-            r.query_bytes,
-        )?;
+        print_sides(label, &r.figures)?;
     }
     Ok(match r.counterexample {
         None => ExitCode::SUCCESS,

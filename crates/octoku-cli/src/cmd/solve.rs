@@ -13,7 +13,7 @@ use crate::{
     input,
     output::{self, print_json},
     solver_args::SolverArgs,
-    target_args::{DeployedArgs, TargetArgs},
+    target_args::OwnArgs,
 };
 
 /// How often the published `generate` hands out a board with no solution
@@ -55,9 +55,7 @@ pub struct Args {
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    deployed: DeployedArgs,
+    target: OwnArgs,
 }
 
 /// `octoku solve --json`, solved or not.
@@ -67,15 +65,23 @@ struct Solved {
     puzzle: String,
     #[serde(serialize_with = "output::checksum_opt")]
     address: Option<Address>,
-    #[serde(serialize_with = "output::hex")]
-    start: Board,
-    #[serde(serialize_with = "output::hex_opt")]
-    solution: Option<Board>,
-    valid: bool,
-    gas: Option<u64>,
+    #[serde(flatten)]
+    checked: Checked,
     solutions: Option<u64>,
     solutions_capped: Option<bool>,
     reason: Option<String>,
+}
+
+/// What every `octoku solve --json` gives: the start, the solution found
+/// (if any), whether the contract accepts it and at what gas.
+#[derive(Debug, Serialize)]
+pub(crate) struct Checked {
+    #[serde(serialize_with = "output::hex")]
+    pub start: Board,
+    #[serde(serialize_with = "output::hex_opt")]
+    pub solution: Option<Board>,
+    pub valid: bool,
+    pub gas: Option<u64>,
 }
 
 /// Solves the start, verifies the solution in the in-memory EVM.
@@ -99,7 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .size
         .shape(&[args.start.as_deref().unwrap_or_default()])?
     {
-        Shape::Text(_) if args.target.given() || args.deployed.given() => Err(CliError::Input(
+        Shape::Text(_) if args.target.given() => Err(CliError::Input(
             "--artifact, --bytecode, --contract and --puzzle-address take an 8x8 IPuzzle; expected no --size with them".into(),
         )),
         Shape::Text(g) => match (&args.start, &args.address) {
@@ -118,7 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// The 8×8 contract board: solved by the core's 8×8 path, the solution
 /// verified by the puzzle contract in the in-memory EVM.
 fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
-    let target = args.target.target(&args.deployed, args.puzzle)?;
+    let target = args.target.target(args.puzzle)?;
     let fair = target == Target::Builtin(Puzzle::Fair);
     let puzzle = target.label();
     let mut evm = Machine::new()?;
@@ -165,10 +171,12 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         print_json(&Solved {
             puzzle,
             address,
-            start,
-            solution: Some(solution),
-            valid: verdict.value,
-            gas: Some(verdict.gas),
+            checked: Checked {
+                start,
+                solution: Some(solution),
+                valid: verdict.value,
+                gas: Some(verdict.gas),
+            },
             solutions,
             solutions_capped: capped,
             reason: None,
@@ -219,10 +227,12 @@ fn no_solution(
         print_json(&Solved {
             puzzle: puzzle.to_string(),
             address,
-            start,
-            solution: None,
-            valid: false,
-            gas: None,
+            checked: Checked {
+                start,
+                solution: None,
+                valid: false,
+                gas: None,
+            },
             solutions: Some(0),
             solutions_capped: Some(false),
             reason,

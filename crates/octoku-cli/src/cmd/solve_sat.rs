@@ -14,11 +14,8 @@ use octoku_evm::Machine;
 use octoku_prove::sat::{self, Cells};
 use serde::Serialize;
 
-use crate::{
-    error::CliError,
-    output::{self, print_json},
-    solver_args::SolverArgs,
-};
+use super::solve::Checked;
+use crate::{error::CliError, output::print_json, solver_args::SolverArgs};
 
 /// `octoku solve --sat --json`.
 #[derive(Debug, Serialize)]
@@ -26,12 +23,8 @@ struct SatSolved {
     /// The built-in's name, or the author's contract's.
     puzzle: String,
     method: &'static str,
-    #[serde(serialize_with = "output::hex")]
-    start: Board,
-    #[serde(serialize_with = "output::hex_opt")]
-    solution: Option<Board>,
-    valid: bool,
-    gas: Option<u64>,
+    #[serde(flatten)]
+    checked: Checked,
     /// Every solution found, in the solver's order.
     found: Vec<String>,
     solutions: usize,
@@ -94,10 +87,12 @@ pub fn run(
         print_json(&SatSolved {
             puzzle: puzzle.to_string(),
             method: "sat",
-            start,
-            solution: boards.first().copied(),
-            valid: !boards.is_empty(),
-            gas,
+            checked: Checked {
+                start,
+                solution: boards.first().copied(),
+                valid: !boards.is_empty(),
+                gas,
+            },
             found: boards.iter().map(|b| b.to_hex()).collect(),
             solutions: boards.len(),
             all_found: found.complete,

@@ -49,11 +49,18 @@ pub struct Args {
     /// The solved board (0x hex, decimal, or 64 cells of 1-8).
     solution: String,
     #[command(flatten)]
-    on: ArenaArgs,
+    send: SendArgs,
+}
+
+/// The arena, the sender's key and `--value`: what `play` and `submit` take.
+#[derive(Debug, clap::Args)]
+pub struct SendArgs {
     #[command(flatten)]
-    tx: TxArgs,
+    pub on: ArenaArgs,
     #[command(flatten)]
-    value: ValueArg,
+    pub tx: TxArgs,
+    #[command(flatten)]
+    pub value: ValueArg,
 }
 
 /// `--value`: wei sent with a Curta solve (its phase 2 fee).
@@ -81,6 +88,7 @@ impl ValueArg {
 /// sender, then sends `arena.solve(solution)`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let solution = input::board("SOLUTION", &args.solution)?;
+    let args = args.send;
     if super::curta::wanted(&args.on) {
         return super::curta::solve_and_send(&args.on, &args.tx, args.value.value, Some(solution));
     }

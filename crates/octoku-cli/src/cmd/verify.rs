@@ -130,9 +130,10 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             args.rpc_url.clone(),
             Some(args.state.clone()),
         )?),
-        None => args
-            .target
-            .target(&Default::default(), args.puzzle.unwrap_or_default())?,
+        None => match args.target.code()? {
+            Some(code) => Target::Code(code),
+            None => Target::Builtin(args.puzzle.unwrap_or_default()),
+        },
     };
     let mut evm = Machine::new()?;
     let at = evm.load(&target)?;

@@ -48,6 +48,22 @@ pub fn sorted_times<T>(items: &[T], reps: u32, f: impl Fn(&T)) -> Vec<Duration> 
     times
 }
 
+/// Benchmarks `f` over `items`, one item per iteration, cycling.
+pub fn cycle<T>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    items: &[T],
+    f: impl Fn(&T),
+) {
+    let mut k = 0usize;
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            k = (k + 1) % items.len();
+            f(black_box(&items[k]))
+        })
+    });
+}
+
 /// The criterion settings of every group: 1 s warm-up, 3 s measurement,
 /// 50 samples.
 pub fn criterion() -> Criterion {
@@ -58,11 +74,12 @@ pub fn criterion() -> Criterion {
 }
 
 /// A benchmark binary's `main`: `report` (a real benchmark run only, not
-/// `cargo test --benches`), then the criterion groups of `benches`.
-pub fn main(report: fn(), benches: fn()) {
+/// `cargo test --benches`), then `benches` with the settings of
+/// [`criterion`] and the command line's.
+pub fn main(report: fn(), benches: fn(&mut Criterion)) {
     if std::env::args().any(|a| a == "--bench") {
         report();
     }
-    benches();
+    benches(&mut criterion().configure_from_args());
     Criterion::default().configure_from_args().final_summary();
 }
