@@ -1,5 +1,5 @@
 //! Equivalence of two contracts' `verify(uint256,uint256)`, from their
-//! runtime bytecode: the 8×8 driver of the [`engine`](crate::engine) (its
+//! runtime bytecode: the 8×8 driver of the [`crate::engine`] (its
 //! call shape, and the split of the inputs into two cases by the solution's
 //! nibbles).
 

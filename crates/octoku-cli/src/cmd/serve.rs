@@ -50,10 +50,13 @@ pub struct GameArgs {
     /// recorded); with or without --curta, it selects Curta.
     #[arg(long, value_name = "N", conflicts_with = "arena")]
     puzzle_id: Option<u32>,
-    /// First block of the leaderboard's log queries (default: the block of
-    /// the arena's deployment or the puzzle's addPuzzle when it is on
-    /// record in deployments/<chain-id>.json, else 0).
-    #[arg(long, value_name = "BLOCK")]
+    // The help is an attribute, not a doc comment: rustdoc would read
+    // `<chain-id>` as an HTML tag, and backticks would show in --help.
+    #[arg(
+        long,
+        value_name = "BLOCK",
+        help = "First block of the leaderboard's log queries (default: the block of the arena's deployment or the puzzle's addPuzzle when it is on record in deployments/<chain-id>.json, else 0)"
+    )]
     from_block: Option<u64>,
 }
 

@@ -17,8 +17,8 @@ pub struct Args {
     /// Directory to write the site into: new or empty (see --force).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
-    /// The arena or the Curta puzzle (default: the latest recorded in
-    /// deployments/<chain-id>.json).
+    // The arena or the Curta puzzle (default: the latest recorded in
+    // deployments/<chain-id>.json).
     #[command(flatten)]
     game: GameArgs,
     /// JSON-RPC URL of the chain (http:// or https://): the page reads from it
