@@ -323,7 +323,7 @@ fn the_fair_fill_invariants_hold_on_concrete_runs_of_10000_seeds() {
 
 /// A wrong fair relation (the reference's seed one chunk off) fails on the
 /// first concrete run and does not prove: fair-count is proved (it does
-/// not use the relation), fair-entry is refuted.
+/// not use the relation), fair-entry is refuted, its state replayed in revm.
 #[test]
 fn a_wrong_fair_relation_fails_on_concrete_runs_and_does_not_prove() {
     let setup = fair::Setup::new(reference(), fair_program(artifacts::FAIR_HARNESS.runtime))
@@ -337,24 +337,71 @@ fn a_wrong_fair_relation_fails_on_concrete_runs_and_does_not_prove() {
         (failed.name.as_str(), failed.proved),
         ("fair-entry", Some(false))
     );
+    assert!(report.replay.is_some());
 }
 
-/// Mutants of the fair fill (a constant, a shift, the cell mask) fail the
-/// concrete check on the first of 200 seeds that tells them apart.
+/// The fair proof's lemmas `names` on a mutant of the fair fill: not
+/// proved, the first of them refuted (`name`), its state replayed in revm.
+fn fair_refuted(code: &[u8], tag: &str, names: &[&str], name: &str) {
+    let setup = fair::Setup::new(reference(), fair_program(code)).expect("setup");
+    assert!(
+        seeds(200, 7)
+            .into_iter()
+            .any(|s| setup.check_run(s).is_err()),
+        "{tag}: every concrete run checks"
+    );
+    let keep = |n: &str| names.contains(&n);
+    let report = fair::prove_selected(&setup, keep, &query_dir(tag), &solver()).expect("runs");
+    assert!(!report.proved(), "{tag} proved");
+    let failed = report.failed().expect("a lemma fails");
+    assert_eq!(
+        (failed.name.as_str(), failed.proved),
+        (name, Some(false)),
+        "{tag}"
+    );
+    let replay = report.replay.expect("replayed");
+    eprintln!(
+        "{tag}: {name} refuted; replayed fair {:?} reference {:?}",
+        replay.golf, replay.reference
+    );
+}
+
+/// A constant: the first batch `shr(48, s)` → `shr(54, s)` (9 draws):
+/// fair-entry refuted.
 #[test]
-fn fair_fill_mutants_fail_the_concrete_check() {
-    let mask = mutate(
+fn a_fair_fill_with_a_changed_constant_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f],
+        2,
+        0x36,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-shr54", &["fair-entry"], "fair-entry");
+}
+
+/// A shift: a draw drops `shr(5, s)` instead of `shr(6, s)`.
+#[test]
+fn a_fair_fill_with_a_changed_shift_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x87, 0x60, 0x06, 0x1c, 0x97],
+        2,
+        0x05,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-shift5", &["fair-draw-92"], "fair-draw-92");
+}
+
+/// The cell mask: a draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
+#[test]
+fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
+    let code = mutate(
         artifacts::FAIR_HARNESS.runtime,
         &[0x60, 0xfc, 0x88, 0x60, 0x02],
         1,
         0xf8,
     )
     .unwrap();
-    for (tag, code) in [("mask", mask)] {
-        let setup = fair::Setup::new(reference(), fair_program(&code)).expect("setup");
-        let failing = seeds(200, 7)
-            .into_iter()
-            .find(|&s| setup.check_run(s).is_err());
-        assert!(failing.is_some(), "{tag}: every run checks");
-    }
+    fair_refuted(&code, "fair-mask", &["fair-draw-0"], "fair-draw-0");
 }

@@ -575,23 +575,53 @@ impl Setup<'_> {
 }
 
 /// Runs the fair fill's induction: every lemma, written under `dir`,
-/// asked of `solver` in order up to the first that is not proved (no
-/// replay: a refuted lemma's state is reported as the solver's model).
+/// asked of `solver` in order up to the first that is not proved; a
+/// refuted lemma's state is replayed in revm.
 pub fn prove(
     setup: &Setup<'_>,
     dir: &std::path::Path,
     solver: &crate::solver::Solver,
 ) -> Result<super::golf::Report, InductionError> {
+    prove_selected(setup, |_| true, dir, solver)
+}
+
+/// [`prove`] on the lemmas whose names `keep` accepts, in their order (the
+/// fast checks of a mutant; `proved` then covers those lemmas only).
+pub fn prove_selected(
+    setup: &Setup<'_>,
+    keep: impl Fn(&str) -> bool,
+    dir: &std::path::Path,
+    solver: &crate::solver::Solver,
+) -> Result<super::golf::Report, InductionError> {
     let began = Instant::now();
-    let queries = setup.queries()?;
+    let queries: Vec<Query> = setup
+        .queries()?
+        .into_iter()
+        .filter(|q| keep(&q.name))
+        .collect();
     let built = began.elapsed();
     let (lemmas, name) = super::decide(&queries, dir, solver)?;
+    let replay = match lemmas.last() {
+        Some(l) if l.proved == Some(false) => {
+            let q = queries
+                .iter()
+                .find(|q| q.name == l.name)
+                .expect("a query per lemma");
+            Some(super::golf::replay(
+                setup.reference,
+                setup.fair,
+                q,
+                &l.model,
+            )?)
+        }
+        _ => None,
+    };
     Ok(super::golf::Report {
         lemmas,
         total: queries.len(),
         solver: name,
         setup: built,
         queries: dir.to_path_buf(),
-        replay: None,
+        replay,
     })
 }
