@@ -405,3 +405,18 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
     .unwrap();
     fair_refuted(&code, "fair-mask", &["fair-draw-0"], "fair-draw-0");
 }
+
+/// The batch test (the fair fill has no fast path; this test decides
+/// whether another batch is drawn): `gt(s, end)` → `lt(s, end)`, so the
+/// fill stops after its first batch of 8 draws.
+#[test]
+fn a_fair_fill_with_a_changed_batch_test_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a],
+        2,
+        0x10,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-batch-lt", &["fair-draw-0"], "fair-draw-0");
+}
