@@ -11,6 +11,7 @@ use octoku_core::rng::SplitMix64;
 use octoku_evm::{Machine, artifacts};
 use octoku_prove::exec::{self, Call, Limits, Reached};
 use octoku_prove::generate::{calldata, selector};
+use octoku_prove::induction::fair;
 use octoku_prove::induction::golf::{self, Lemmas, Setup};
 use octoku_prove::induction::{Program, started_at, templates, trace, values};
 use octoku_prove::prove::{deployer, mutate};
@@ -297,4 +298,125 @@ fn a_golfed_fill_with_a_changed_cell_mask_is_refuted() {
     )
     .unwrap();
     refuted(&code, "mutant-mask");
+}
+
+fn fair_program(code: &[u8]) -> Program<'_> {
+    Program {
+        code,
+        selector: selector("fairFromSeed(uint256)"),
+    }
+}
+
+/// The fair invariant holds on every draw of concrete runs of 10,000
+/// seeds, paired with the reference's draws, and both return the same
+/// filled cells.
+#[test]
+fn the_fair_fill_invariants_hold_on_concrete_runs_of_10000_seeds() {
+    let setup = fair::Setup::new(reference(), fair_program(artifacts::FAIR_HARNESS.runtime))
+        .expect("setup");
+    let mut states = 0;
+    for seed in seeds(10_000, 5) {
+        states += setup.check_run(seed).unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(states > 50_000, "{states} states");
+}
+
+/// A wrong fair relation (the reference's seed one chunk off) fails on the
+/// first concrete run and does not prove: fair-count is proved (it does
+/// not use the relation), fair-entry is refuted, its state replayed in revm.
+#[test]
+fn a_wrong_fair_relation_fails_on_concrete_runs_and_does_not_prove() {
+    let setup = fair::Setup::new(reference(), fair_program(artifacts::FAIR_HARNESS.runtime))
+        .expect("setup")
+        .with_wrong_relation();
+    assert!(setup.check_run(seeds(1, 6)[0]).is_err());
+    let report = fair::prove(&setup, &query_dir("fair-wrong"), &solver()).expect("runs");
+    assert!(!report.proved());
+    let failed = report.failed().expect("a lemma fails");
+    assert_eq!(
+        (failed.name.as_str(), failed.proved),
+        ("fair-entry", Some(false))
+    );
+    assert!(report.replay.is_some());
+}
+
+/// The fair proof's lemmas `names` on a mutant of the fair fill: not
+/// proved, the first of them refuted (`name`), its state replayed in revm.
+fn fair_refuted(code: &[u8], tag: &str, names: &[&str], name: &str) {
+    let setup = fair::Setup::new(reference(), fair_program(code)).expect("setup");
+    assert!(
+        seeds(200, 7)
+            .into_iter()
+            .any(|s| setup.check_run(s).is_err()),
+        "{tag}: every concrete run checks"
+    );
+    let keep = |n: &str| names.contains(&n);
+    let report = fair::prove_selected(&setup, keep, &query_dir(tag), &solver()).expect("runs");
+    assert!(!report.proved(), "{tag} proved");
+    let failed = report.failed().expect("a lemma fails");
+    assert_eq!(
+        (failed.name.as_str(), failed.proved),
+        (name, Some(false)),
+        "{tag}"
+    );
+    let replay = report.replay.expect("replayed");
+    eprintln!(
+        "{tag}: {name} refuted; replayed fair {:?} reference {:?}",
+        replay.golf, replay.reference
+    );
+}
+
+/// A constant: the first batch `shr(48, s)` → `shr(54, s)` (9 draws):
+/// fair-entry refuted.
+#[test]
+fn a_fair_fill_with_a_changed_constant_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f],
+        2,
+        0x36,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-shr54", &["fair-entry"], "fair-entry");
+}
+
+/// A shift: a draw drops `shr(5, s)` instead of `shr(6, s)`.
+#[test]
+fn a_fair_fill_with_a_changed_shift_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x87, 0x60, 0x06, 0x1c, 0x97],
+        2,
+        0x05,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-shift5", &["fair-draw-92"], "fair-draw-92");
+}
+
+/// The cell mask: a draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
+#[test]
+fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x60, 0xfc, 0x88, 0x60, 0x02],
+        1,
+        0xf8,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-mask", &["fair-draw-0"], "fair-draw-0");
+}
+
+/// The batch test (the fair fill has no fast path; this test decides
+/// whether another batch is drawn): `gt(s, end)` → `lt(s, end)`, so the
+/// fill stops after its first batch of 8 draws.
+#[test]
+fn a_fair_fill_with_a_changed_batch_test_is_refuted() {
+    let code = mutate(
+        artifacts::FAIR_HARNESS.runtime,
+        &[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a],
+        2,
+        0x10,
+    )
+    .unwrap();
+    fair_refuted(&code, "fair-batch-lt", &["fair-draw-0"], "fair-draw-0");
 }

@@ -17,7 +17,7 @@ use std::time::Instant;
 use octoku_core::U256;
 
 use super::golf::{REF_HEAD, bit, bitmap_marks, m1, r, sample_seeds};
-use super::{InductionError, Program, Query, Template, all, eq, eq_c, lt_c, shr, templates};
+use super::{InductionError, Program, Query, Template, all, eq, eq_c, lt_c, shr, templates, trace};
 use crate::exec::{self, Call, Limits, Outcome, Reached, Snapshot};
 use crate::term::{Bin, TermId, Terms};
 
@@ -43,6 +43,9 @@ pub struct Setup<'a> {
     fair_cuts: HashSet<usize>,
     ref_templates: HashMap<usize, Template>,
     fair_templates: HashMap<usize, Template>,
+    /// Bits the relation's `s` is off by (0; 6 for the wrong relation of
+    /// the negative control).
+    slip: u64,
 }
 
 impl<'a> Setup<'a> {
@@ -68,7 +71,16 @@ impl<'a> Setup<'a> {
             fair_cuts,
             ref_templates,
             fair_templates,
+            slip: 0,
         })
+    }
+
+    /// The negative control: a wrong relation (the reference's seed one
+    /// chunk ahead of the fair `s`), which must fail on concrete runs and
+    /// must not prove.
+    pub fn with_wrong_relation(mut self) -> Setup<'a> {
+        self.slip = 6;
+        self
     }
 
     /// The lemmas: the count identity, the entry, one draw.
@@ -98,7 +110,7 @@ impl<'a> Setup<'a> {
             let g = self.fair_templates[&DRAW].instance(&mut terms, "f_");
             let rr = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
             let batch = terms.var("batch");
-            let hyp = invariant(&mut terms, &rr.stack, &g.stack, seed, batch);
+            let hyp = invariant(&mut terms, &rr.stack, &g.stack, seed, batch, self.slip);
             (g, rr, hyp)
         } else {
             (entry.clone(), entry, terms.small(1))
@@ -245,7 +257,7 @@ impl<'a> Setup<'a> {
                 }
                 let mut inv = zero;
                 for w in witnesses {
-                    let i = invariant(terms, &rr.stack, &g.stack, seed, w);
+                    let i = invariant(terms, &rr.stack, &g.stack, seed, w, self.slip);
                     inv = terms.or_bool(inv, i);
                 }
                 let measure = if step {
@@ -389,10 +401,12 @@ fn invariant(
     fs: &[TermId],
     seed: TermId,
     batch: TermId,
+    slip: u64,
 ) -> TermId {
     let about = draws(terms, rs);
     let index_ok = lt_c(terms, rs[r::INDEX], 65);
-    let same_s = eq(terms, rs[r::SEED], fs[f::S]);
+    let s = shr(terms, fs[f::S], slip);
+    let same_s = eq(terms, rs[r::SEED], s);
     let seed0 = eq(terms, rs[r::SEED0], seed);
     let p = fs[f::P];
     let marks = bitmap_marks(terms, rs[r::BITMAP], |terms, k| {
@@ -481,24 +495,133 @@ fn same_cells(terms: &mut Terms, a: &Outcome, b: &Outcome) -> TermId {
     all(terms, &parts)
 }
 
+impl Setup<'_> {
+    /// Checks the invariant on the concrete runs of both programs on
+    /// `seed`: the k-th state of the fair fill at `F` against the
+    /// reference's k-th state at `H` about to draw (both fitting their
+    /// templates, the invariant holding for the hash values of the run and
+    /// some batch 1..8), as many draws in both, and the same filled cells
+    /// returned; the number of states checked.
+    pub fn check_run(&self, seed: U256) -> Result<usize, String> {
+        let (rs, rend) =
+            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
+        let (fs, fend) =
+            trace(self.fair, seed, &self.fair_cuts).map_err(|e| format!("fair fill: {e}"))?;
+        let mut terms = Terms::new();
+        let seed_t = terms.constant(seed);
+        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
+            v.iter().map(|&x| terms.constant(x)).collect()
+        };
+        let snap = |terms: &mut Terms, st: &super::ConcreteState| Snapshot {
+            pc: st.pc,
+            stack: words(terms, &st.stack),
+            memory: words(terms, &st.memory),
+        };
+        let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
+        let mut drawing = Vec::new();
+        for st in &rs {
+            let r = snap(&mut terms, st);
+            let d = draws(&mut terms, &r.stack);
+            if holds(&mut terms, d) {
+                drawing.push(r);
+            }
+        }
+        if drawing.len() != fs.len() {
+            return Err(format!(
+                "seed {seed:#x}: the reference draws {} times, the fair fill {}",
+                drawing.len(),
+                fs.len()
+            ));
+        }
+        for (n, (st, r)) in fs.iter().zip(&drawing).enumerate() {
+            let fail = |what: &str| {
+                Err(format!(
+                    "seed {seed:#x}: fair state {n} at pc {} breaks the {what}",
+                    st.pc
+                ))
+            };
+            let g = snap(&mut terms, st);
+            let fits_f = self.fair_templates[&DRAW].fits(&mut terms, &g);
+            let fits_r = self.ref_templates[&REF_HEAD].fits(&mut terms, r);
+            if !holds(&mut terms, fits_f) || !holds(&mut terms, fits_r) {
+                return fail("templates");
+            }
+            let some_batch = (1..=8u64).any(|b| {
+                let b = terms.small(b);
+                let inv = invariant(&mut terms, &r.stack, &g.stack, seed_t, b, self.slip);
+                holds(&mut terms, inv)
+            });
+            if !some_batch {
+                return fail("invariant (for every batch 1..8)");
+            }
+        }
+        let same = {
+            let to = |terms: &mut Terms, v: &[U256]| Outcome {
+                success: terms.constant(v[0]),
+                len: terms.constant(v[1]),
+                words: v[2..].iter().map(|&w| terms.constant(w)).collect(),
+            };
+            let a = to(&mut terms, &rend);
+            let b = to(&mut terms, &fend);
+            same_cells(&mut terms, &a, &b)
+        };
+        if !holds(&mut terms, same) {
+            return Err(format!(
+                "seed {seed:#x}: the two calls return different cells"
+            ));
+        }
+        Ok(fs.len())
+    }
+}
+
 /// Runs the fair fill's induction: every lemma, written under `dir`,
-/// asked of `solver` in order up to the first that is not proved (no
-/// replay: a refuted lemma's state is reported as the solver's model).
+/// asked of `solver` in order up to the first that is not proved; a
+/// refuted lemma's state is replayed in revm.
 pub fn prove(
     setup: &Setup<'_>,
     dir: &std::path::Path,
     solver: &crate::solver::Solver,
 ) -> Result<super::golf::Report, InductionError> {
+    prove_selected(setup, |_| true, dir, solver)
+}
+
+/// [`prove`] on the lemmas whose names `keep` accepts, in their order (the
+/// fast checks of a mutant; `proved` then covers those lemmas only).
+pub fn prove_selected(
+    setup: &Setup<'_>,
+    keep: impl Fn(&str) -> bool,
+    dir: &std::path::Path,
+    solver: &crate::solver::Solver,
+) -> Result<super::golf::Report, InductionError> {
     let began = Instant::now();
-    let queries = setup.queries()?;
+    let queries: Vec<Query> = setup
+        .queries()?
+        .into_iter()
+        .filter(|q| keep(&q.name))
+        .collect();
     let built = began.elapsed();
     let (lemmas, name) = super::decide(&queries, dir, solver)?;
+    let replay = match lemmas.last() {
+        Some(l) if l.proved == Some(false) => {
+            let q = queries
+                .iter()
+                .find(|q| q.name == l.name)
+                .expect("a query per lemma");
+            Some(super::golf::replay(
+                setup.reference,
+                setup.fair,
+                q,
+                &l.model,
+            )?)
+        }
+        _ => None,
+    };
     Ok(super::golf::Report {
         lemmas,
         total: queries.len(),
         solver: name,
         setup: built,
         queries: dir.to_path_buf(),
-        replay: None,
+        replay,
     })
 }

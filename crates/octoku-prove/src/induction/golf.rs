@@ -701,7 +701,7 @@ pub fn prove(
                 .iter()
                 .find(|q| q.name == l.name)
                 .expect("a query per lemma");
-            Some(setup.replay(q, &l.model)?)
+            Some(replay(setup.reference, setup.golf, q, &l.model)?)
         }
         _ => None,
     };
@@ -715,51 +715,57 @@ pub fn prove(
     })
 }
 
-impl Setup<'_> {
-    /// Replays the start states of `q` under `model` in revm, each to the
-    /// end of its call.
-    fn replay(&self, q: &Query, model: &[(String, U256)]) -> Result<Replay, InductionError> {
-        let seed = model
-            .iter()
-            .find(|(n, _)| n == "seed")
-            .map_or(U256::ZERO, |(_, v)| *v);
-        let evm = |e: String| InductionError::Replay(e);
-        let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
-        let mut run_from =
-            |program: Program<'_>, state: &ConcreteState| -> Result<RawOutcome, InductionError> {
-                let code = if state.pc == 0 {
-                    program.code.to_vec()
-                } else {
-                    started_at(program.code, state.pc, &state.stack, &state.memory)
-                        .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
-                };
-                let at = machine
-                    .deploy(&deployer(&code))
-                    .map_err(|e| evm(e.to_string()))?
-                    .0;
-                machine
-                    .call_raw(at, calldata(program.selector, seed))
-                    .map_err(|e| evm(e.to_string()))
+/// Replays the start states of `q` under `model` in revm, each to the end
+/// of its call: `implementation` from the query's first start, `reference`
+/// from its second.
+pub(super) fn replay(
+    reference: Program<'_>,
+    implementation: Program<'_>,
+    q: &Query,
+    model: &[(String, U256)],
+) -> Result<Replay, InductionError> {
+    let seed = model
+        .iter()
+        .find(|(n, _)| n == "seed")
+        .map_or(U256::ZERO, |(_, v)| *v);
+    let evm = |e: String| InductionError::Replay(e);
+    let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
+    let mut run_from =
+        |program: Program<'_>, state: &ConcreteState| -> Result<RawOutcome, InductionError> {
+            let code = if state.pc == 0 {
+                program.code.to_vec()
+            } else {
+                started_at(program.code, state.pc, &state.stack, &state.memory)
+                    .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
             };
-        let golf_state = values(&q.terms, &q.starts.0, model);
-        let golf = run_from(self.golf, &golf_state)?;
-        let (reference_state, reference) = match &q.starts.1 {
-            Some(r) => {
-                let st = values(&q.terms, r, model);
-                let out = run_from(self.reference, &st)?;
-                (Some(st), Some(out))
-            }
-            None => (None, None),
+            let at = machine
+                .deploy(&deployer(&code))
+                .map_err(|e| evm(e.to_string()))?
+                .0;
+            machine
+                .call_raw(at, calldata(program.selector, seed))
+                .map_err(|e| evm(e.to_string()))
         };
-        Ok(Replay {
-            seed,
-            golf_state,
-            reference_state,
-            golf,
-            reference,
-        })
-    }
+    let golf_state = values(&q.terms, &q.starts.0, model);
+    let golf = run_from(implementation, &golf_state)?;
+    let (reference_state, reference) = match &q.starts.1 {
+        Some(r) => {
+            let st = values(&q.terms, r, model);
+            let out = run_from(reference, &st)?;
+            (Some(st), Some(out))
+        }
+        None => (None, None),
+    };
+    Ok(Replay {
+        seed,
+        golf_state,
+        reference_state,
+        golf,
+        reference,
+    })
+}
 
+impl Setup<'_> {
     /// Checks the invariants on the concrete runs of both fills on `seed`
     /// (every state of the golfed fill at a cut, against the reference's
     /// state the lemmas pair it with) and that both return the same; the
