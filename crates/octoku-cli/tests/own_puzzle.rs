@@ -463,3 +463,39 @@ fn prove_refutes_an_authors_9x9_validator_that_differs() {
     let theirs = octoku(&[&verify[..], &["--puzzle", "reference"]].concat());
     assert_ne!((ours.code, &ours.stdout), (theirs.code, &theirs.stdout));
 }
+
+/// prove generate on an author's contract: the reference's creation code
+/// given as raw bytecode is proved equal to the reference for every address
+/// with no redraw; with its draw mask 63 patched to 31 (one byte) it is
+/// refuted, the seed and both boards printed, and the address null: no
+/// address is known to hash to the solver's seed (not replayable). The
+/// reference's board is the mirror's fill of that seed.
+#[test]
+fn prove_generate_proves_an_authors_copy_and_refutes_a_one_byte_patch() {
+    let runtime = artifacts::REFERENCE.runtime;
+    let own = vec![
+        "--bytecode".to_string(),
+        hex(&octoku_prove::prove::deployer(runtime)),
+    ];
+    let args = ["prove", "generate", "--redraws", "0", "--json"];
+    let out = octoku(&with(&args, &own));
+    out.code(0);
+    assert_eq!(json_of(&out)["result"], "proved", "{out:?}");
+    let mutant = octoku_prove::prove::mutate(runtime, &[0x60, 0x3f, 0x16, 0x91], 1, 0x1f).unwrap();
+    let form = vec![
+        "--bytecode".to_string(),
+        hex(&octoku_prove::prove::deployer(&mutant)),
+    ];
+    let out = octoku(&with(&args, &form));
+    out.code(1);
+    let proof = json_of(&out);
+    assert_eq!(proof["result"], "counterexample", "{proof}");
+    assert!(proof["address"].is_null(), "{proof}");
+    let seed: octoku_core::U256 = proof["seed"].as_str().unwrap().parse().unwrap();
+    let board = octoku_core::octoku::generate::generate_from_seed(seed);
+    assert_eq!(
+        proof["reference_output"],
+        format!("returns {}", hex(&board.0.to_be_bytes::<32>()))
+    );
+    assert_ne!(proof["reference_output"], proof["implementation_output"]);
+}

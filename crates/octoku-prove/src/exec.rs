@@ -92,6 +92,11 @@ pub enum ExecError {
     },
 }
 
+/// Memory below this offset (Solidity's scratch space, free memory pointer
+/// and zero slot) is left out of a symbolic word access's candidates when
+/// the witness offset is above it.
+const RESERVED: usize = 0x80;
+
 /// One byte of memory or calldata: byte `byte` (0 = most significant) of the
 /// word `term`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -114,6 +119,9 @@ pub struct Call {
     /// Whether KECCAK256 gives a free variable (see [`Call::hashes_as_variables`])
     /// instead of a refusal.
     hashes_as_variables: bool,
+    /// Whether a guided run keeps a hash variable's value given in the
+    /// witness (see [`Call::hashes_from_witness`]).
+    hashes_from_witness: bool,
 }
 
 impl Call {
@@ -125,6 +133,7 @@ impl Call {
             callvalue: zero,
             zero,
             hashes_as_variables: false,
+            hashes_from_witness: false,
         }
     }
 
@@ -138,6 +147,17 @@ impl Call {
     /// a counterexample.
     pub fn hashes_as_variables(mut self) -> Call {
         self.hashes_as_variables = true;
+        self
+    }
+
+    /// With [`Call::hashes_as_variables`]: in a guided run, a hash variable
+    /// whose index the witness covers keeps the witness's value instead of
+    /// the real hash (keccak256 as an unknown function: the run follows the
+    /// path of that hash value). Variables beyond the witness get the real
+    /// hash.
+    pub fn hashes_from_witness(mut self) -> Call {
+        self.hashes_as_variables = true;
+        self.hashes_from_witness = true;
         self
     }
 
@@ -159,6 +179,7 @@ impl Call {
             callvalue: zero,
             zero,
             hashes_as_variables: false,
+            hashes_from_witness: false,
         }
     }
 }
@@ -649,6 +670,52 @@ impl Exec<'_> {
         Ok(off)
     }
 
+    /// A 32-byte MLOAD or MSTORE at an offset that depends on the
+    /// variables is done word by word over memory, in a guided run only
+    /// (the witness fixes the offset's alignment and the memory it lies in).
+    /// The words a symbolic offset may address on this path: every offset
+    /// in memory (grown to cover the witness's offset) with the witness
+    /// offset's alignment, from 0x80 on when the witness offset is there
+    /// (Solidity's scratch space and free memory pointer stay concrete),
+    /// each with the 0/1 term "off is it"; and the path condition that
+    /// `off` is one of them (alignment and range), which the caller adds to
+    /// the guard. Every assignment satisfying it reads or
+    /// writes exactly the word the ite over the candidates selects.
+    fn word_candidates(
+        &mut self,
+        s: &mut State,
+        off: TermId,
+        pc: usize,
+    ) -> Result<(Vec<(usize, TermId)>, TermId), ExecError> {
+        let value = self.witness_value(off);
+        let at = self.terms.constant(value);
+        self.touch(s, at, 32, pc)?;
+        let align = value.to::<usize>() % 32;
+        let low = if value >= U256::from(RESERVED) {
+            RESERVED
+        } else {
+            0
+        };
+        let mut candidates = Vec::new();
+        let mut k = low + align;
+        while k + 32 <= s.memory.len() {
+            let c = self.terms.small(k as u64);
+            candidates.push((k, self.terms.bin(Bin::Eq, off, c)));
+            k += 32;
+        }
+        let thirty_two = self.terms.small(32);
+        let rem = self.terms.bin(Bin::Mod, off, thirty_two);
+        let want = self.terms.small(align as u64);
+        let aligned = self.terms.bin(Bin::Eq, rem, want);
+        let end = self.terms.small((k - 32 + 1) as u64);
+        let below = self.terms.bin(Bin::Lt, off, end);
+        let start = self.terms.small((low + align) as u64);
+        let under = self.terms.bin(Bin::Lt, off, start);
+        let above = self.terms.is_zero(under);
+        let range = self.terms.and_bool(above, below);
+        Ok((candidates, self.terms.and_bool(aligned, range)))
+    }
+
     fn zero_term(&self) -> TermId {
         self.call.zero
     }
@@ -716,6 +783,18 @@ impl Exec<'_> {
                         (Some(b), None) if b == U256::from(2u8) => {
                             let one = t.small(1);
                             t.bin(Bin::Shl, one, args[1])
+                        }
+                        (Some(b), None) if b.is_power_of_two() => {
+                            // (2^k)^e = 1 << k*e while k*e < 256 (then
+                            // e < 256, so k*e does not wrap), else 0.
+                            let k = t.small(u64::from(b.trailing_zeros() as u32));
+                            let one = t.small(1);
+                            let bits = t.bin(Bin::Mul, k, args[1]);
+                            let power = t.bin(Bin::Shl, one, bits);
+                            let limit = t.small(256);
+                            let small = t.bin(Bin::Lt, args[1], limit);
+                            let zero = t.small(0);
+                            t.ite(small, power, zero)
                         }
                         (_, Some(e)) if e <= U256::from(256u32) => {
                             // Square-and-multiply on a symbolic base.
@@ -839,6 +918,32 @@ impl Exec<'_> {
                 opcode::CODESIZE => push = Some(t.small(self.code.len() as u64)),
                 opcode::RETURNDATASIZE => push = Some(t.small(0)),
                 opcode::POP => {}
+                opcode::MLOAD if self.guide.is_some() && t.as_const(args[0]).is_none() => {
+                    let (candidates, within) = self.word_candidates(&mut s, args[0], pc)?;
+                    s.guard = self.terms.and_bool(s.guard, within);
+                    let mut acc = self.terms.small(0);
+                    for (k, hit) in candidates {
+                        let cells = s.memory[k..k + 32].to_vec();
+                        let word = self.gather(&cells);
+                        acc = self.terms.ite(hit, word, acc);
+                    }
+                    push = Some(acc);
+                }
+                opcode::MSTORE if self.guide.is_some() && t.as_const(args[0]).is_none() => {
+                    let (candidates, within) = self.word_candidates(&mut s, args[0], pc)?;
+                    s.guard = self.terms.and_bool(s.guard, within);
+                    for (k, hit) in candidates {
+                        let cells = s.memory[k..k + 32].to_vec();
+                        let old = self.gather(&cells);
+                        let new = self.terms.ite(hit, args[1], old);
+                        for b in 0..32 {
+                            s.memory[k + b] = Cell {
+                                term: new,
+                                byte: b as u8,
+                            };
+                        }
+                    }
+                }
                 opcode::MLOAD => {
                     let off = self.touch(&mut s, args[0], 32, pc)?;
                     let cells = s.memory[off..off + 32].to_vec();
@@ -1059,8 +1164,10 @@ impl Exec<'_> {
             let n = n as usize;
             if guide.values.len() <= n {
                 guide.values.resize(n + 1, U256::ZERO);
+                guide.values[n] = hash;
+            } else if !self.call.hashes_from_witness {
+                guide.values[n] = hash;
             }
-            guide.values[n] = hash;
         }
         v
     }

@@ -333,11 +333,17 @@ pub struct Case {
     pub query_bytes: usize,
 }
 
-/// A concrete difference, replayed in revm.
+/// A concrete difference: replayed in revm, or (a generate(address) proof
+/// whose model's hash value is not the real keccak256 of its address)
+/// evaluated from the path terms.
 #[derive(Debug, Clone)]
 pub struct Counterexample {
-    /// The seed.
+    /// The seed (for generate(address), the hash value the fill ran on).
     pub seed: U256,
+    /// For generate(address): the address whose real keccak256 is `seed`,
+    /// replayed in revm; `None` when no such address is known (the results
+    /// are then the path terms evaluated, `gas` 0, and do not replay).
+    pub address: Option<Address>,
     /// The pattern it belongs to.
     pub pattern: String,
     /// The reference harness's result.
@@ -445,6 +451,69 @@ pub fn prove_generate(
     )
 }
 
+/// Proves `generate(address)` of the runtime `implementation` equal to the
+/// reference's runtime `reference` for every address whose seed,
+/// keccak256 of its 20 bytes, has a reference fill with at most
+/// `max_redraws` redraws. keccak256 is an unknown function of its input
+/// bytes: both contracts hash the address, and when they hash the same
+/// bytes they get the same variable `h`; each [`Pattern`] is a condition on
+/// `h`, and an `unsat` holds for every value of `h`, the real hash among
+/// them. A contract that hashes other bytes (or more than once) gets other
+/// variables, and its patterns end [`CaseResult::Stuck`] rather than
+/// proved. A model whose `h` is the real hash of its address is replayed
+/// in revm; otherwise the difference is evaluated from the path terms and
+/// [`Counterexample::address`] is `None`.
+pub fn prove_generate_address(
+    reference: &[u8],
+    implementation: &[u8],
+    max_redraws: usize,
+    query: &Path,
+    solver: &Solver,
+) -> Result<GenerateReport, ProveError> {
+    prove_patterns_address(
+        reference,
+        implementation,
+        patterns(max_redraws),
+        query,
+        solver,
+    )
+}
+
+/// [`prove_generate_address`] on the given patterns only.
+pub fn prove_patterns_address(
+    reference: &[u8],
+    implementation: &[u8],
+    list: Vec<Pattern>,
+    query: &Path,
+    solver: &Solver,
+) -> Result<GenerateReport, ProveError> {
+    let sel = selector("generate(address)");
+    run_patterns(
+        Fill {
+            code: reference,
+            selector: sel,
+        },
+        Fill {
+            code: implementation,
+            selector: sel,
+        },
+        Compare::Board,
+        list,
+        Input::Address,
+        query,
+        solver,
+    )
+}
+
+/// What the two contracts are called with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// The raw seed, the harnesses' fill entry points.
+    Seed,
+    /// An address, hashed to the seed inside the contracts.
+    Address,
+}
+
 /// [`prove_generate`] on the given patterns only (the report's
 /// `max_redraws` is the largest number of redraws among them).
 pub fn prove_patterns(
@@ -455,11 +524,90 @@ pub fn prove_patterns(
     query: &Path,
     solver: &Solver,
 ) -> Result<GenerateReport, ProveError> {
+    run_patterns(
+        reference,
+        implementation,
+        compare,
+        list,
+        Input::Seed,
+        query,
+        solver,
+    )
+}
+
+/// An address the hash variable is first met on (any address will do).
+const PROBE: Address = Address::repeat_byte(0x0c);
+
+/// 2^160: addresses are below it.
+fn address_bound() -> U256 {
+    U256::from(1u8) << 160
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_patterns(
+    reference: Fill<'_>,
+    implementation: Fill<'_>,
+    compare: Compare,
+    list: Vec<Pattern>,
+    input: Input,
+    query: &Path,
+    solver: &Solver,
+) -> Result<GenerateReport, ProveError> {
     let max_redraws = list.iter().map(Pattern::redraws).max().unwrap_or(0);
     let mut terms = Terms::new();
-    let seed = terms.var("seed");
-    let ref_call = Call::abi(&mut terms, reference.selector, &[seed]);
-    let imp_call = Call::abi(&mut terms, implementation.selector, &[seed]).hashes_as_variables();
+    let arg = terms.var(match input {
+        Input::Seed => "seed",
+        Input::Address => "address",
+    });
+    let (ref_call, imp_call) = match input {
+        Input::Seed => (
+            Call::abi(&mut terms, reference.selector, &[arg]),
+            Call::abi(&mut terms, implementation.selector, &[arg]).hashes_as_variables(),
+        ),
+        Input::Address => (
+            Call::abi(&mut terms, reference.selector, &[arg]).hashes_from_witness(),
+            Call::abi(&mut terms, implementation.selector, &[arg]).hashes_from_witness(),
+        ),
+    };
+    // The seed the patterns are conditions on: the argument, or the
+    // variable of the reference's one hash (met on a probe run).
+    let (seed, seed_name, arg_bound) = match input {
+        Input::Seed => (arg, "seed".to_string(), terms.small(1)),
+        Input::Address => {
+            let probe = U256::from_be_slice(PROBE.as_slice());
+            let before = terms.var_names().len();
+            exec::execute_guided(
+                &mut terms,
+                reference.code,
+                &ref_call,
+                Limits::default(),
+                &[probe],
+            )
+            .map_err(|error| ProveError::Exec {
+                which: "reference",
+                error,
+            })?;
+            let hashes: Vec<String> = terms.var_names()[before..]
+                .iter()
+                .filter(|n| n.starts_with("keccak_"))
+                .cloned()
+                .collect();
+            let [name] = hashes.as_slice() else {
+                return Err(ProveError::Inconclusive {
+                    why: "the reference's generate does not hash exactly once",
+                    query: query.to_path_buf(),
+                });
+            };
+            let bound = terms.constant(address_bound());
+            let below = terms.bin(Bin::Lt, arg, bound);
+            (terms.var_shared(name), name.clone(), below)
+        }
+    };
+    let seed_index = match terms.node(seed) {
+        crate::term::Node::Var(n) => n,
+        _ => unreachable!("the seed is a variable"),
+    };
+
     let mut machine = Machine::new()?;
     let deploy = |machine: &mut Machine, code: &[u8]| -> Result<Address, ProveError> {
         Ok(machine.deploy(&deployer(code))?.0)
@@ -477,20 +625,35 @@ pub fn prove_patterns(
     let mut run = |terms: &mut Terms,
                    fill: Fill<'_>,
                    call: &Call,
-                   witness: U256,
+                   witness: &[U256],
                    which: &'static str|
      -> Result<Guided, ProveError> {
         let began = Instant::now();
-        let g = exec::execute_guided(terms, fill.code, call, Limits::default(), &[witness])
+        let g = exec::execute_guided(terms, fill.code, call, Limits::default(), witness)
             .map_err(|error| ProveError::Exec { which, error })?;
         exec_time += began.elapsed();
         Ok(g)
     };
 
+    // The witness values of a run: the argument, and in an address proof
+    // the hash variable's value (the seed the fill runs on).
+    let values = |address: U256, s: U256| -> Vec<U256> {
+        match input {
+            Input::Seed => vec![s],
+            Input::Address => {
+                let mut v = vec![U256::ZERO; seed_index as usize + 1];
+                v[0] = address;
+                v[seed_index as usize] = s;
+                v
+            }
+        }
+    };
+    let probe = U256::from_be_slice(PROBE.as_slice());
     let mut pending: Vec<Pending> = Vec::new();
     for (k, pattern) in list.into_iter().enumerate() {
         let mut rng = SplitMix64::for_index(WITNESS_STREAM, k as u64);
         let condition = pattern.condition(&mut terms, seed);
+        let condition = terms.and_bool(arg_bound, condition);
         // Two witnesses: cell 0 empty and filled (the golfed fast path reads
         // cell 0 once the seed is spent, so its path depends on that).
         let mut refs: Vec<Guided> = Vec::new();
@@ -498,12 +661,13 @@ pub fn prove_patterns(
         for cell_zero in [false, true] {
             let witness = pattern.witness(&mut rng, cell_zero);
             debug_assert_eq!(pattern_of(witness), pattern);
-            let r = run(&mut terms, reference, &ref_call, witness, "reference")?;
+            let witness = values(probe, witness);
+            let r = run(&mut terms, reference, &ref_call, &witness, "reference")?;
             let i = run(
                 &mut terms,
                 implementation,
                 &imp_call,
-                witness,
+                &witness,
                 "implementation",
             )?;
             if !refs.iter().any(|q| q.guard == r.guard) {
@@ -549,7 +713,7 @@ pub fn prove_patterns(
         let mut lemma_files = Vec::new();
         let mut lemma_parts = Vec::new();
         for &claim in &claims {
-            for x in hash_parts(&terms, claim) {
+            for x in hash_parts(&terms, claim, &[arg, seed]) {
                 if lemmas.contains_key(&x) || lemma_parts.iter().any(|&(y, _, _)| y == x) {
                     continue;
                 }
@@ -586,7 +750,7 @@ pub fn prove_patterns(
             let p = &mut pending[k];
             let mut map = HashMap::new();
             let mut bounds = terms.small(1);
-            for x in hash_parts(&terms, claim) {
+            for x in hash_parts(&terms, claim, &[arg, seed]) {
                 if let Some(Some((v, ranges))) = lemmas.get(&x) {
                     map.insert(x, *v);
                     bounds = terms.and_bool(bounds, *ranges);
@@ -594,7 +758,13 @@ pub fn prove_patterns(
             }
             let claim = substitute(&mut terms, claim, &map);
             let claim = terms.and_bool(bounds, claim);
-            let claim = abstract_remainders(&mut terms, claim);
+            // The fair fill's remainders by constants become bounded
+            // variables; an author's contract may draw its cells with `%`,
+            // where that would lose the draw itself, so its are kept.
+            let claim = match input {
+                Input::Seed => abstract_remainders(&mut terms, claim),
+                Input::Address => claim,
+            };
             let header = vec![
                 "octoku: generate, one pattern of draws".to_string(),
                 format!(
@@ -628,11 +798,14 @@ pub fn prove_patterns(
             match solved.answer {
                 Answer::Unsat => p.result = Some(CaseResult::Proved),
                 Answer::Unknown => p.result = Some(CaseResult::Undecided),
-                Answer::Sat(values) => {
-                    let s = values
-                        .iter()
-                        .find(|(n, _)| n == "seed")
-                        .map_or(U256::ZERO, |(_, v)| *v);
+                Answer::Sat(model) => {
+                    let value = |name: &str| {
+                        model
+                            .iter()
+                            .find(|(n, _)| n == name)
+                            .map_or(U256::ZERO, |(_, v)| *v)
+                    };
+                    let s = value(&seed_name);
                     if pattern_of(s) != p.pattern {
                         return Err(ProveError::Unsound(format!(
                             "the model seed {s:#x} is not of pattern {} (it is {})",
@@ -640,16 +813,76 @@ pub fn prove_patterns(
                             pattern_of(s).name()
                         )));
                     }
-                    let runs = [
-                        machine.call_raw(addresses[0], calldata(reference.selector, s))?,
-                        machine.call_raw(addresses[1], calldata(implementation.selector, s))?,
-                    ];
+                    // The argument of a replay: the seed, or an address
+                    // whose real hash is the model's seed.
+                    let address = value("address");
+                    let replay = match input {
+                        Input::Seed => Some(s),
+                        Input::Address => {
+                            let a = Address::from_word(address.to_be_bytes::<32>().into());
+                            (address < address_bound() && U256::from_be_bytes(keccak256(a).0) == s)
+                                .then_some(address)
+                        }
+                    };
+                    let witness = values(address, s);
+                    let r = run(&mut terms, reference, &ref_call, &witness, "reference")?;
+                    let i = run(
+                        &mut terms,
+                        implementation,
+                        &imp_call,
+                        &witness,
+                        "implementation",
+                    )?;
+                    let runs = match replay {
+                        Some(x) => {
+                            let runs = [
+                                machine.call_raw(addresses[0], calldata(reference.selector, x))?,
+                                machine
+                                    .call_raw(addresses[1], calldata(implementation.selector, x))?,
+                            ];
+                            for (g, run) in [(&r, &runs[0]), (&i, &runs[1])] {
+                                let got = engine::evaluate(&terms, &g.outcome, &g.values);
+                                if got.0 != run.success || got.1 != run.output.as_ref() {
+                                    return Err(ProveError::Unsound(format!(
+                                        "the path terms of seed {s:#x} disagree with revm"
+                                    )));
+                                }
+                            }
+                            runs
+                        }
+                        // The implementation hashes other bytes (its hash
+                        // variables are not the seed): evaluating its terms
+                        // on the model would not be its real result.
+                        None if terms
+                            .var_names()
+                            .iter()
+                            .any(|n| n.starts_with("keccak_") && *n != seed_name) =>
+                        {
+                            p.result = Some(CaseResult::Stuck);
+                            continue;
+                        }
+                        // No address is known to hash to the model's seed:
+                        // the results are the path terms, evaluated.
+                        None => [&r, &i].map(|g| {
+                            let (success, output) = engine::evaluate(&terms, &g.outcome, &g.values);
+                            RawOutcome {
+                                success,
+                                output: output.into(),
+                                gas: 0,
+                            }
+                        }),
+                    };
                     if differ(&runs[0], &runs[1], compare) {
                         p.result = Some(CaseResult::Counterexample(s));
                         if counterexample.is_none() {
                             let [r, i] = runs;
                             counterexample = Some(Counterexample {
                                 seed: s,
+                                address: match input {
+                                    Input::Seed => None,
+                                    Input::Address => replay
+                                        .map(|x| Address::from_word(x.to_be_bytes::<32>().into())),
+                                },
                                 pattern: p.pattern.name(),
                                 reference: r,
                                 implementation: i,
@@ -660,16 +893,6 @@ pub fn prove_patterns(
                     // The contracts agree on the model: it lies off the
                     // paths found (or its hash variables are not the real
                     // hash). Follow its real paths.
-                    let r = run(&mut terms, reference, &ref_call, s, "reference")?;
-                    let i = run(&mut terms, implementation, &imp_call, s, "implementation")?;
-                    for (g, run) in [(&r, &runs[0]), (&i, &runs[1])] {
-                        let got = engine::evaluate(&terms, &g.outcome, &g.values);
-                        if got.0 != run.success || got.1 != run.output.as_ref() {
-                            return Err(ProveError::Unsound(format!(
-                                "the path terms of seed {s:#x} disagree with revm"
-                            )));
-                        }
-                    }
                     let new_r = !p.reference.iter().any(|q| q.guard == r.guard);
                     let new_i = !p.implementation.iter().any(|q| q.guard == i.guard);
                     if new_r {
@@ -721,10 +944,10 @@ fn case_claim(terms: &mut Terms, p: &Pending, compare: Compare) -> TermId {
     terms.and_bool(p.condition, bad)
 }
 
-/// The maximal sub-terms of `claim` that depend on some variable but not on
-/// `seed` (variable 0): in the fair fill, words computed from the hash alone
+/// The maximal sub-terms of `claim` that depend on some variable but on none
+/// of `inputs` (the seed, or the address and its hash): in the fair fill, words computed from the hash alone
 /// (its row, column and label tables).
-fn hash_parts(terms: &Terms, claim: TermId) -> Vec<TermId> {
+fn hash_parts(terms: &Terms, claim: TermId, inputs: &[TermId]) -> Vec<TermId> {
     use crate::term::Node;
     // Per node: (depends on the seed, depends on any variable).
     let mut deps: HashMap<TermId, (bool, bool)> = HashMap::new();
@@ -741,7 +964,7 @@ fn hash_parts(terms: &Terms, claim: TermId) -> Vec<TermId> {
         }
         let d = match terms.node(t) {
             Node::Const(_) => (false, false),
-            Node::Var(n) => (n == 0, true),
+            Node::Var(_) => (inputs.contains(&t), true),
             _ => children.iter().fold((false, false), |acc, c| {
                 let d = deps[c];
                 (acc.0 || d.0, acc.1 || d.1)

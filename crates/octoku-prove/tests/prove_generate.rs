@@ -274,3 +274,74 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
     assert_eq!(pattern_of(c.seed).ending, Ending::Spent, "{}", c.pattern);
     assert_ne!(c.reference.output, c.implementation.output);
 }
+
+/// The reference's own runtime against itself through `generate(address)`:
+/// both hash the same address bytes, so every pattern up to one redraw is
+/// proved with keccak256 an unknown function.
+#[test]
+fn reference_generate_equals_itself_on_every_address_with_at_most_one_redraw() {
+    let report = generate::prove_generate_address(
+        artifacts::REFERENCE.runtime,
+        artifacts::REFERENCE.runtime,
+        1,
+        &query_dir("reference-address"),
+        &solver(),
+    )
+    .expect("the proof runs");
+    assert_every_pattern_proved(&report);
+    assert_eq!(report.cases.len(), patterns(1).len());
+}
+
+/// The reference runtime with its 6-bit draw mask 63 patched to 31 (one
+/// byte): refuted through `generate(address)`. No address is known to hash
+/// to the model's seed, so the boards are the path terms evaluated; the
+/// reference's is checked against the Rust mirror's fill of that seed.
+#[test]
+fn a_reference_with_a_patched_draw_mask_is_refuted_with_its_seed() {
+    let code = mutate(
+        artifacts::REFERENCE.runtime,
+        &[0x60, 0x3f, 0x16, 0x91],
+        1,
+        0x1f,
+    )
+    .unwrap();
+    let report = generate::prove_generate_address(
+        artifacts::REFERENCE.runtime,
+        &code,
+        0,
+        &query_dir("reference-mask31"),
+        &solver(),
+    )
+    .expect("the proof runs");
+    assert!(!report.proved());
+    let c = report.counterexample.expect("a counterexample");
+    assert_ne!(c.reference.output, c.implementation.output);
+    let board = octoku_core::octoku::generate::generate_from_seed(c.seed);
+    assert_eq!(c.reference.output.as_ref(), &board.0.to_be_bytes::<32>());
+    if let Some(a) = c.address {
+        assert_eq!(
+            U256::from_be_bytes(alloy_primitives::keccak256(a).0),
+            c.seed
+        );
+    }
+}
+
+/// An author's own contract, contracts/harness/LoopPuzzle.sol (plain loops,
+/// the reference's outputs): solc's checked `16 ** cell` branches on the
+/// exponent's bits, so every pattern has more paths than the refinement
+/// rounds follow. The proof must then claim nothing: no pattern proved
+/// wrongly, no counterexample (the two agree on every seed).
+#[test]
+fn loop_puzzle_generate_is_left_open_not_refuted() {
+    let report = generate::prove_patterns_address(
+        artifacts::REFERENCE.runtime,
+        artifacts::LOOP_PUZZLE.runtime,
+        patterns(0).into_iter().take(3).collect(),
+        &query_dir("loop-puzzle"),
+        &solver(),
+    )
+    .expect("the proof runs");
+    eprintln!("{report}");
+    assert!(report.counterexample.is_none());
+    assert!(!report.proved());
+}

@@ -59,6 +59,10 @@ struct GenerateArgs {
     json: bool,
     #[command(flatten)]
     solver: SolverArgs,
+    /// Your own contract: its generate(address) against the reference's,
+    /// for every address whose seed has at most --redraws redraws.
+    #[command(flatten)]
+    target: OwnArgs,
 }
 
 /// Arguments of `octoku prove verify`.
@@ -158,14 +162,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Generate(args) => return generate(args),
     };
     if let Some(code) = args.target.code()? {
-        let mut machine = octoku_evm::Machine::new()?;
-        let runtime = match &code.runtime {
-            Some(r) => r.clone(),
-            None => {
-                let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
-                machine.code_at(at)
-            }
-        };
+        let runtime = runtime_of(&code)?;
         if args.size == Some(9) {
             return classic9(&code.label, &runtime, args.json, &args.solver);
         }
@@ -192,6 +189,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     prove_code(puzzle.label(), puzzle.artifact().runtime, &args)
+}
+
+/// The runtime code of the author's contract (deployed in revm when only
+/// its creation code is known).
+fn runtime_of(code: &octoku_evm::target::Code) -> Result<Vec<u8>, CliError> {
+    if let Some(r) = &code.runtime {
+        return Ok(r.clone());
+    }
+    let mut machine = octoku_evm::Machine::new()?;
+    let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
+    Ok(machine.code_at(at).to_vec())
 }
 
 /// Proves the runtime code `runtime` (called `label`) equal to the
@@ -452,7 +460,7 @@ fn classic9(
 /// `octoku prove generate --json`.
 #[derive(Debug, Serialize)]
 struct GenerateProof {
-    puzzle: Puzzle,
+    puzzle: String,
     property: &'static str,
     /// "proved", "counterexample" or "undecided".
     result: &'static str,
@@ -474,35 +482,74 @@ struct GenerateProof {
     seed: Option<Board>,
     reference_output: Option<String>,
     implementation_output: Option<String>,
+    /// Your own contract's counterexample: the address replayed, or null
+    /// when no address is known to hash to the seed (not replayable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<Option<String>>,
 }
 
 /// generate's fill of the chosen implementation against the reference
 /// `_fill`, pattern by pattern: exit 0 proved, 1 refuted (replayed in revm),
 /// 3 when some pattern is undecided or the executor or solver fails.
 fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
-    use octoku_prove::generate::{CaseResult, Compare, Fill, prove_generate, selector};
-    let (puzzle, compare, sel) = match args.puzzle {
+    use octoku_prove::generate::{self, CaseResult, Compare, Fill, prove_generate, selector};
+    let (builtin, compare, sel) = match args.puzzle {
         FillTarget::Golf => (Puzzle::Golf, Compare::Board, "fill(uint256)"),
         FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
     };
+    let own = args.target.code()?;
     if args.all {
-        return induction::generate_all(puzzle, args.json, &args.solver);
+        if own.is_some() {
+            return Err(CliError::Input(
+                "--all proves the built-ins' fills; expected --redraws K with your own contract"
+                    .into(),
+            ));
+        }
+        return induction::generate_all(builtin, args.json, &args.solver);
     }
     let k = usize::from(args.redraws);
     let solver = args.solver.solver()?;
-    let dir = args
-        .solver
-        .query_dir(&format!("generate-{}", puzzle.label()))?;
-    let reference = Fill {
-        code: Puzzle::Reference.harness_artifact().runtime,
-        selector: selector("generateFromSeed(uint256)"),
+    let (puzzle, flags, r) = match &own {
+        Some(code) => {
+            let runtime = runtime_of(code)?;
+            let dir = args
+                .solver
+                .query_dir(&format!("generate-{}", tag(&code.label)))?;
+            let reference = Puzzle::Reference.artifact().runtime;
+            let r = generate::prove_generate_address(reference, &runtime, k, &dir, &solver)
+                .map_err(|e| {
+                    CliError::Evm(format!(
+                        "prove generate {}: {e}",
+                        args.target.flags().trim()
+                    ))
+                })?;
+            (code.label.clone(), args.target.flags(), r)
+        }
+        None => {
+            let dir = args
+                .solver
+                .query_dir(&format!("generate-{}", builtin.label()))?;
+            let reference = Fill {
+                code: Puzzle::Reference.harness_artifact().runtime,
+                selector: selector("generateFromSeed(uint256)"),
+            };
+            let implementation = Fill {
+                code: builtin.harness_artifact().runtime,
+                selector: selector(sel),
+            };
+            let r = prove_generate(reference, implementation, compare, k, &dir, &solver)
+                .map_err(|e| CliError::Evm(format!("prove generate --puzzle {builtin}: {e}")))?;
+            (builtin.to_string(), format!(" --puzzle {builtin}"), r)
+        }
     };
-    let implementation = Fill {
-        code: puzzle.harness_artifact().runtime,
-        selector: selector(sel),
+    let subject = match own {
+        Some(_) => "generate(address)",
+        None => "fill",
     };
-    let r = prove_generate(reference, implementation, compare, k, &dir, &solver)
-        .map_err(|e| CliError::Evm(format!("prove generate --puzzle {puzzle}: {e}")))?;
+    let against = match own {
+        Some(_) => "the reference's generate(address)",
+        None => "the reference _fill",
+    };
     let proved = r.count(|c| *c == CaseResult::Proved);
     let open: Vec<String> = r
         .cases
@@ -514,9 +561,14 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         Compare::Board => "the same board",
         Compare::Cells => "the same filled cells",
     };
-    let class = format!(
-        "every 256-bit seed whose reference _fill makes at most {k} draws that land on a filled cell"
-    );
+    let class = match own {
+        Some(_) => format!(
+            "every address whose seed keccak256(address) has a reference _fill with at most {k} draws that land on a filled cell (keccak256 an unknown function of the address bytes both contracts hash)"
+        ),
+        None => format!(
+            "every 256-bit seed whose reference _fill makes at most {k} draws that land on a filled cell"
+        ),
+    };
     let result = if r.counterexample.is_some() {
         "counterexample"
     } else if open.is_empty() {
@@ -528,7 +580,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     if args.json {
         let c = r.counterexample.as_ref();
         print_json(&GenerateProof {
-            puzzle,
+            puzzle: puzzle.clone(),
             property: "generate",
             result,
             class: class.clone(),
@@ -550,25 +602,42 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
             reference_output: c.map(|c| outcome(c.reference.success, &c.reference.output)),
             implementation_output: c
                 .map(|c| outcome(c.implementation.success, &c.implementation.output)),
+            address: match (&own, c) {
+                (Some(_), Some(c)) => Some(c.address.map(|a| a.to_checksum(None))),
+                _ => None,
+            },
         })?;
     } else {
         match (&r.counterexample, open.is_empty()) {
             (Some(c), _) => {
-                crate::outln!("refuted: {puzzle} fill differs from the reference _fill")?;
+                crate::outln!("refuted: {puzzle} {subject} differs from {against}")?;
                 crate::outln!(
                     "seed      {} (pattern {})",
                     Board(c.seed).to_hex(),
                     c.pattern
                 )?;
+                let how = match (&own, c.address) {
+                    (Some(_), None) => {
+                        crate::outln!(
+                            "address   none known whose keccak256 is this seed: not replayable; the results are the path terms evaluated"
+                        )?;
+                        "evaluated"
+                    }
+                    (Some(_), Some(a)) => {
+                        crate::outln!("address   {}", a.to_checksum(None))?;
+                        "replayed "
+                    }
+                    (None, _) => "replayed ",
+                };
                 crate::outln!(
-                    "replayed  reference {}; {puzzle} {}",
+                    "{how} reference {}; {puzzle} {}",
                     outcome(c.reference.success, &c.reference.output),
                     outcome(c.implementation.success, &c.implementation.output)
                 )?;
             }
-            (None, true) => crate::outln!(
-                "proved for {class}: {puzzle} fill gives {what} as the reference _fill"
-            )?,
+            (None, true) => {
+                crate::outln!("proved for {class}: {puzzle} {subject} gives {what} as {against}")?
+            }
             (None, false) => crate::outln!(
                 "undecided: {} of {} patterns not decided ({}); nothing is proved for them",
                 open.len(),
@@ -601,7 +670,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     }
     if !open.is_empty() {
         return Err(CliError::Evm(format!(
-            "prove generate --puzzle {puzzle}: undecided: {} of {} patterns (OCTOKU_SOLVER_TIME_LIMIT seconds per query, default 600); nothing is proved for them",
+            "prove generate{flags}: undecided: {} of {} patterns (OCTOKU_SOLVER_TIME_LIMIT seconds per query, default 600, or more paths than the refinement rounds follow); nothing is proved for them",
             open.len(),
             r.cases.len()
         )));
