@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use octoku_core::U256;
 
-use super::golf::{REF_HEAD, bit, bitmap_marks, m1, r, sample_seeds};
+use super::golf::{REF_HEAD, bit, m1, nibble_marks, r, sample_seeds};
 use super::{InductionError, Program, Query, Template, all, eq, eq_c, lt_c, shr, templates, trace};
 use crate::exec::{self, Call, Limits, Outcome, Reached, Snapshot};
 use crate::term::{Bin, TermId, Terms};
@@ -409,20 +409,10 @@ fn invariant(
     let same_s = eq(terms, rs[r::SEED], s);
     let seed0 = eq(terms, rs[r::SEED0], seed);
     let p = fs[f::P];
-    let marks = bitmap_marks(terms, rs[r::BITMAP], |terms, k| {
-        let fifteen = terms.small(15);
-        let x = shr(terms, p, 4 * k);
-        let n = terms.bin(Bin::And, x, fifteen);
-        terms.to_bool(n)
-    });
+    let marks = nibble_marks(terms, rs[r::BITMAP], p);
     // The reference's board has its digits exactly on the marked cells.
     let puzzle = rs[r::PUZZLE];
-    let ref_marks = bitmap_marks(terms, rs[r::BITMAP], |terms, k| {
-        let fifteen = terms.small(15);
-        let x = shr(terms, puzzle, 4 * k);
-        let n = terms.bin(Bin::And, x, fifteen);
-        terms.to_bool(n)
-    });
+    let ref_marks = nibble_marks(terms, rs[r::BITMAP], puzzle);
     // Every cell's digit is 1..8, and a filled cell holds its digit.
     let mut cells = Vec::new();
     for k in 0..64u64 {

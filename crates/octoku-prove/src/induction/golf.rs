@@ -506,6 +506,16 @@ pub(super) fn bitmap_marks(
     all(terms, &parts)
 }
 
+/// The bitmap marks exactly the non-zero nibbles of `word`, and bit 64.
+pub(super) fn nibble_marks(terms: &mut Terms, bitmap: TermId, word: TermId) -> TermId {
+    bitmap_marks(terms, bitmap, |terms, k| {
+        let fifteen = terms.small(15);
+        let x = shr(terms, word, 4 * k);
+        let n = terms.bin(Bin::And, x, fifteen);
+        terms.to_bool(n)
+    })
+}
+
 /// The golfed fast path's `q` (digit + 7 per filled nibble) is the
 /// reference's `puzzle` and `bitmap`.
 fn board_fast(terms: &mut Terms, q: TermId, puzzle: TermId, bitmap: TermId) -> TermId {
@@ -592,12 +602,7 @@ fn slow(terms: &mut Terms, cut: Cut, rs: &[TermId], g: &[TermId], seed: TermId) 
     let i_pos = terms.is_zero(i_zero);
     let seed0 = eq(terms, rs[r::SEED0], seed);
     let p = g[gs::P];
-    let marks = bitmap_marks(terms, rs[r::BITMAP], |terms, k| {
-        let fifteen = terms.small(15);
-        let x = shr(terms, p, 4 * k);
-        let n = terms.bin(Bin::And, x, fifteen);
-        terms.to_bool(n)
-    });
+    let marks = nibble_marks(terms, rs[r::BITMAP], p);
     let index = rs[r::INDEX];
     let cell = bit(terms, rs[r::BITMAP], index);
     let seed_live = terms.to_bool(rs[r::SEED]);
