@@ -205,9 +205,9 @@ struct State<const W: usize> {
     /// `dirty[d]`: units where `d + 1` lost places since they were last
     /// checked for a hidden single.
     dirty: [u64; MAX_N],
-    /// `unlocked[d]`: units where `d + 1` lost places since it was last
-    /// checked for locked candidates (what `dirty` held each time it was cleared).
-    unlocked: [u64; MAX_N],
+    /// Bit `d`: symbol `d + 1` lost places in a unit still missing it since
+    /// it was last checked for locked candidates.
+    unlocked: u32,
 }
 
 /// A solver for one geometry at width W.
@@ -241,13 +241,12 @@ impl<const W: usize> Solver<W> {
             solved: [0; W],
             open: [0; MAX_N],
             dirty: [0; MAX_N],
-            unlocked: [0; MAX_N],
+            unlocked: (1 << self.n) - 1,
         };
         for d in 0..self.n {
             s.pos[d] = self.all;
             s.open[d] = open_all;
             s.dirty[d] = open_all;
-            s.unlocked[d] = open_all;
         }
         for (i, &v) in cells.iter().enumerate() {
             if v != 0 {
@@ -324,7 +323,7 @@ impl<const W: usize> Solver<W> {
             let mut changed = false;
             for d in 0..self.n {
                 let mut open = s.open[d] & s.dirty[d];
-                s.unlocked[d] |= s.dirty[d];
+                s.unlocked |= u32::from(open != 0) << d;
                 s.dirty[d] = 0;
                 while open != 0 {
                     let u = open.trailing_zeros() as usize;
@@ -359,13 +358,13 @@ impl<const W: usize> Solver<W> {
     /// True when a place went.
     fn locked(&self, s: &mut State<W>) -> bool {
         let mut changed = false;
+        let stale = std::mem::take(&mut s.unlocked);
         let symbols = s.pos[..self.n]
             .iter_mut()
             .zip(&s.open[..self.n])
-            .zip(&mut s.dirty[..self.n])
-            .zip(&mut s.unlocked[..self.n]);
-        for (((p, &open), dirty), unlocked) in symbols {
-            if std::mem::take(unlocked) & open == 0 {
+            .zip(&mut s.dirty[..self.n]);
+        for (d, ((p, &open), dirty)) in symbols.enumerate() {
+            if (stale >> d) & 1 == 0 {
                 continue;
             }
             for seg in &self.t.segments {
