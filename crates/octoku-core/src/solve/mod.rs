@@ -323,7 +323,9 @@ impl<const W: usize> Solver<W> {
             let mut changed = false;
             for d in 0..self.n {
                 let mut open = s.open[d] & s.dirty[d];
-                s.unlocked |= u32::from(open != 0) << d;
+                if self.strong {
+                    s.unlocked |= u32::from(open != 0) << d;
+                }
                 s.dirty[d] = 0;
                 while open != 0 {
                     let u = open.trailing_zeros() as usize;
