@@ -99,8 +99,8 @@ impl<'a> Setup<'a> {
         let began = Instant::now();
         let mut terms = Terms::new();
         let seed = terms.var("seed");
-        let ref_call = Call::abi(&mut terms, self.reference.selector, &[seed]);
-        let fair_call = Call::abi(&mut terms, self.fair.selector, &[seed]).hashes_as_variables();
+        let ref_call = self.reference.call(&mut terms, seed);
+        let fair_call = self.fair.call(&mut terms, seed);
         let entry = Snapshot {
             pc: 0,
             stack: Vec::new(),
@@ -571,7 +571,7 @@ pub fn prove(
     setup: &Setup<'_>,
     dir: &std::path::Path,
     solver: &crate::solver::Solver,
-) -> Result<super::golf::Report, InductionError> {
+) -> Result<super::Report, InductionError> {
     prove_selected(setup, |_| true, dir, solver)
 }
 
@@ -582,36 +582,19 @@ pub fn prove_selected(
     keep: impl Fn(&str) -> bool,
     dir: &std::path::Path,
     solver: &crate::solver::Solver,
-) -> Result<super::golf::Report, InductionError> {
+) -> Result<super::Report, InductionError> {
     let began = Instant::now();
     let queries: Vec<Query> = setup
         .queries()?
         .into_iter()
         .filter(|q| keep(&q.name))
         .collect();
-    let built = began.elapsed();
-    let (lemmas, name) = super::decide(&queries, dir, solver)?;
-    let replay = match lemmas.last() {
-        Some(l) if l.proved == Some(false) => {
-            let q = queries
-                .iter()
-                .find(|q| q.name == l.name)
-                .expect("a query per lemma");
-            Some(super::golf::replay(
-                setup.reference,
-                setup.fair,
-                q,
-                &l.model,
-            )?)
-        }
-        _ => None,
-    };
-    Ok(super::golf::Report {
-        lemmas,
-        total: queries.len(),
-        solver: name,
-        setup: built,
-        queries: dir.to_path_buf(),
-        replay,
-    })
+    super::prove_queries(
+        &queries,
+        began.elapsed(),
+        setup.reference,
+        setup.fair,
+        dir,
+        solver,
+    )
 }
