@@ -47,58 +47,32 @@ struct Mutation {
     byte: u8,
 }
 
+impl Mutation {
+    const fn new(pattern: &'static [u8], at: usize, byte: u8) -> Mutation {
+        Mutation { pattern, at, byte }
+    }
+}
+
 fn mutant(code: &[u8], m: Mutation) -> Vec<u8> {
     mutate(code, m.pattern, m.at, m.byte).expect("the pattern is in the code")
 }
 
 /// `mul(..., 7)` → `mul(..., 6)` in the final v → digit step.
-const MUL6: Mutation = Mutation {
-    pattern: &[0x60, 0x07, 0x02, 0x90, 0x03],
-    at: 1,
-    byte: 0x06,
-};
-/// digit 3 read from `shr(16, s)` instead of `shr(10, s)`.
-const SHIFT16: Mutation = Mutation {
-    pattern: &[0x17, 0x60, 0x0a, 0x83, 0x81, 0x1c],
-    at: 2,
-    byte: 0x10,
-};
-/// the fast-path test `shr(42, s)` → `shr(36, s)`.
-const SHR36: Mutation = Mutation {
-    pattern: &[0x60, 0x2a, 0x83, 0x90, 0x1c],
-    at: 1,
-    byte: 0x24,
-};
-/// digit 2's cell mask `and(shr(4, s), 0xfc)` → `0xf8`.
-const MASK_F8: Mutation = Mutation {
-    pattern: &[0x60, 0x09, 0x60, 0xfc, 0x84],
-    at: 3,
-    byte: 0xf8,
-};
-/// the fair first batch `shr(48, s)` → `shr(54, s)` (9 draws).
-const FAIR_SHR54: Mutation = Mutation {
-    pattern: &[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f],
-    at: 2,
-    byte: 0x36,
-};
-/// a fair draw drops `shr(5, s)` instead of `shr(6, s)`.
-const FAIR_SHIFT5: Mutation = Mutation {
-    pattern: &[0x87, 0x60, 0x06, 0x1c, 0x97],
-    at: 2,
-    byte: 0x05,
-};
-/// a fair draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
-const FAIR_MASK_F8: Mutation = Mutation {
-    pattern: &[0x60, 0xfc, 0x88, 0x60, 0x02],
-    at: 1,
-    byte: 0xf8,
-};
-/// the fair batch test `gt(s, end)` → `lt(s, end)`.
-const FAIR_BATCH_LT: Mutation = Mutation {
-    pattern: &[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a],
-    at: 2,
-    byte: 0x10,
-};
+const MUL6: Mutation = Mutation::new(&[0x60, 0x07, 0x02, 0x90, 0x03], 1, 0x06);
+/// Digit 3 read from `shr(16, s)` instead of `shr(10, s)`.
+const SHIFT16: Mutation = Mutation::new(&[0x17, 0x60, 0x0a, 0x83, 0x81, 0x1c], 2, 0x10);
+/// The fast-path test `shr(42, s)` → `shr(36, s)`.
+const SHR36: Mutation = Mutation::new(&[0x60, 0x2a, 0x83, 0x90, 0x1c], 1, 0x24);
+/// Digit 2's cell mask `and(shr(4, s), 0xfc)` → `0xf8`.
+const MASK_F8: Mutation = Mutation::new(&[0x60, 0x09, 0x60, 0xfc, 0x84], 3, 0xf8);
+/// The fair first batch `shr(48, s)` → `shr(54, s)` (9 draws).
+const FAIR_SHR54: Mutation = Mutation::new(&[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f], 2, 0x36);
+/// A fair draw drops `shr(5, s)` instead of `shr(6, s)`.
+const FAIR_SHIFT5: Mutation = Mutation::new(&[0x87, 0x60, 0x06, 0x1c, 0x97], 2, 0x05);
+/// A fair draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
+const FAIR_MASK_F8: Mutation = Mutation::new(&[0x60, 0xfc, 0x88, 0x60, 0x02], 1, 0xf8);
+/// The fair batch test `gt(s, end)` → `lt(s, end)`.
+const FAIR_BATCH_LT: Mutation = Mutation::new(&[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a], 2, 0x10);
 
 fn query_dir(name: &str) -> std::path::PathBuf {
     common::query_dir("induction-test").join(name)
@@ -524,5 +498,67 @@ fn a_fill_of_another_shape_is_refused_with_the_shape_it_needs() {
         }
         Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("plain loops accepted as the golfed shape"),
+    }
+}
+
+/// contracts/Golf.sol's runtime code compiled by the project's solc
+/// (tools/solc, or `OCTOKU_SOLC`) with the optimizer off.
+fn golf_without_optimizer() -> Vec<u8> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut sources = serde_json::Map::new();
+    for unit in ["contracts/Golf.sol", "contracts/GolfedPuzzle.sol"] {
+        let content = std::fs::read_to_string(root.join(unit)).expect("the source");
+        sources.insert(unit.into(), serde_json::json!({ "content": content }));
+    }
+    let input = serde_json::json!({
+        "language": "Solidity",
+        "sources": sources,
+        "settings": {
+            "optimizer": { "enabled": false },
+            "evmVersion": "prague",
+            "outputSelection": { "*": { "*": ["evm.deployedBytecode.object"] } }
+        }
+    });
+    let solc = std::env::var_os("OCTOKU_SOLC").map_or(root.join("tools/solc"), Into::into);
+    let mut child = Command::new(solc)
+        .arg("--standard-json")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("solc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("solc output");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("solc's JSON");
+    let code =
+        &json["contracts"]["contracts/Golf.sol"]["OctokuGolf"]["evm"]["deployedBytecode"]["object"];
+    alloy_primitives::hex::decode(code.as_str().expect("compiled")).expect("hex")
+}
+
+/// contracts/Golf.sol compiled with solc's optimizer off: its fill sits at
+/// other program counters than with the project's settings, with `s` and
+/// `seed` in swapped stack slots; found by shape, its step lemmas and the
+/// lemmas from generate's entry and at the end prove.
+#[test]
+fn the_golf_contract_compiled_without_the_optimizer_is_found_with_its_slots_swapped() {
+    let runtime = golf_without_optimizer();
+    assert_ne!(runtime, artifacts::GOLF.runtime);
+    let setup = Setup::by_shape(reference(), Program::generate(&runtime)).expect("golfed shape");
+    let cuts = setup.layout().describe();
+    let optimized = Setup::by_shape(reference(), Program::generate(artifacts::GOLF.runtime))
+        .expect("golfed shape");
+    assert_ne!(cuts[0].1, optimized.layout().describe()[0].1, "another pc");
+    // L2: s in slot 2, seed in slot 1.
+    assert_eq!(cuts[0].2, [2, 1, 3, 4]);
+    for which in [
+        Lemmas::Steps,
+        Lemmas::Only(&["entry", "related-J8", "escaped-J8"]),
+    ] {
+        let report =
+            golf::prove(&setup, which, &query_dir("no-optimizer"), &solver()).expect("runs");
+        assert!(report.proved(), "{:?}", report.failed());
     }
 }
