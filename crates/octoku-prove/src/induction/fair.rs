@@ -17,7 +17,7 @@ use std::time::Instant;
 use octoku_core::U256;
 
 use super::golf::{REF_HEAD, bit, m1, nibble_marks, r, sample_seeds};
-use super::{InductionError, Program, Query, Template, all, eq, eq_c, lt_c, shr, templates, trace};
+use super::{InductionError, Program, Query, Template, all, eq, eq_c, lt_c, shr, templates};
 use crate::exec::{self, Call, Limits, Outcome, Reached, Snapshot};
 use crate::term::{Bin, TermId, Terms};
 
@@ -493,24 +493,17 @@ impl Setup<'_> {
     /// some batch 1..8), as many draws in both, and the same filled cells
     /// returned; the number of states checked.
     pub fn check_run(&self, seed: U256) -> Result<usize, String> {
-        let (rs, rend) =
-            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
-        let (fs, fend) =
-            trace(self.fair, seed, &self.fair_cuts).map_err(|e| format!("fair fill: {e}"))?;
+        let [(rs, rend), (fs, fend)] = super::trace_both(
+            (self.reference, &self.ref_cuts),
+            (self.fair, &self.fair_cuts, "fair fill"),
+            seed,
+        )?;
         let mut terms = Terms::new();
         let seed_t = terms.constant(seed);
-        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
-            v.iter().map(|&x| terms.constant(x)).collect()
-        };
-        let snap = |terms: &mut Terms, st: &super::ConcreteState| Snapshot {
-            pc: st.pc,
-            stack: words(terms, &st.stack),
-            memory: words(terms, &st.memory),
-        };
         let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
         let mut drawing = Vec::new();
         for st in &rs {
-            let r = snap(&mut terms, st);
+            let r = st.snapshot(&mut terms);
             let d = draws(&mut terms, &r.stack);
             if holds(&mut terms, d) {
                 drawing.push(r);
@@ -530,7 +523,7 @@ impl Setup<'_> {
                     st.pc
                 ))
             };
-            let g = snap(&mut terms, st);
+            let g = st.snapshot(&mut terms);
             let fits_f = self.fair_templates[&DRAW].fits(&mut terms, &g);
             let fits_r = self.ref_templates[&REF_HEAD].fits(&mut terms, r);
             if !holds(&mut terms, fits_f) || !holds(&mut terms, fits_r) {
@@ -549,7 +542,7 @@ impl Setup<'_> {
             let to = |terms: &mut Terms, v: &[U256]| Outcome {
                 success: terms.constant(v[0]),
                 len: terms.constant(v[1]),
-                words: v[2..].iter().map(|&w| terms.constant(w)).collect(),
+                words: super::constants(terms, &v[2..]),
             };
             let a = to(&mut terms, &rend);
             let b = to(&mut terms, &fend);

@@ -37,8 +37,8 @@ use octoku_core::U256;
 
 use super::shape::{self, KnownCut};
 use super::{
-    InductionError, Input, Program, Query, Report, Template, address_seed, all, eq, eq_c,
-    is_address, lt_c, prove_queries, run, same_outcome, shr, templates, trace,
+    InductionError, Input, Program, Query, Report, Template, address_seed, all, constants, eq,
+    eq_c, is_address, lt_c, prove_queries, run, same_outcome, shr, templates, trace_both,
 };
 use crate::exec::{Reached, Snapshot};
 use crate::solver::Solver;
@@ -805,18 +805,16 @@ impl Setup<'_> {
     /// state the lemmas pair it with) and that both return the same; the
     /// number of states checked.
     pub fn check_run(&self, seed: U256) -> Result<usize, String> {
-        let (rs, rend) =
-            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
-        let (gs_, gend) =
-            trace(self.golf, seed, &self.golf_cuts).map_err(|e| format!("golfed fill: {e}"))?;
+        let [(rs, rend), (gs_, gend)] = trace_both(
+            (self.reference, &self.ref_cuts),
+            (self.golf, &self.golf_cuts, "golfed fill"),
+            seed,
+        )?;
         if rend[..2] != gend[..2] || rend.get(2) != gend.get(2) {
             return Err(format!("seed {seed:#x}: the two calls return differently"));
         }
         let mut terms = Terms::new();
         let seed_t = terms.constant(seed);
-        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
-            v.iter().map(|&x| terms.constant(x)).collect()
-        };
         // After the entry the reference has made 4 segments (before and
         // after digit 1's draw, before and after digit 2's).
         let mut at_ref = 3;
@@ -851,7 +849,7 @@ impl Setup<'_> {
                     let Some(r) = rs.get(at_ref) else {
                         return fail("related (the reference stopped)");
                     };
-                    let r = words(&mut terms, &r.stack);
+                    let r = constants(&mut terms, &r.stack);
                     let rel = related(&mut terms, cut, &r, &g, seed_t, self.slip);
                     if !holds(&mut terms, rel) {
                         return fail("related");
@@ -867,7 +865,7 @@ impl Setup<'_> {
                 let Some(r) = rs.get(k) else {
                     return fail("slow (the reference stopped)");
                 };
-                let r = words(&mut terms, &r.stack);
+                let r = constants(&mut terms, &r.stack);
                 let rel = slow(&mut terms, cut, &r, &g, seed_t);
                 if !holds(&mut terms, rel) {
                     return fail("slow");

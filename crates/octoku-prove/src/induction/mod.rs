@@ -12,7 +12,11 @@
 //! or both calls returned the same thing. Each lemma is one SMT-LIB2 query
 //! "some state satisfies the relation and a pair of paths breaks it"; `unsat`
 //! proves it for every state at once. The chain of lemmas is an induction
-//! over the draws; [`golf`] has the one for the golfed fill.
+//! over the draws; [`golf`] has the one for the golfed fill, [`fair`] the
+//! one for the fair fill. The golfed fill's cut points are the harness's
+//! program counters, or, in an author's contract called as
+//! `generate(address)` ([`Input::Address`]), found by what its states hold
+//! ([`shape`]).
 
 pub mod fair;
 pub mod golf;
@@ -211,11 +215,7 @@ impl Template {
 /// [`Input::Address`] program is called on a fixed address whose hash is
 /// taken to be `seed` (keccak256 as an unknown function), so that its runs
 /// reach the seeds no known address hashes to.
-pub fn trace(
-    program: Program<'_>,
-    seed: U256,
-    cuts: &HashSet<usize>,
-) -> Result<(Vec<ConcreteState>, Vec<U256>), ExecError> {
+pub fn trace(program: Program<'_>, seed: U256, cuts: &HashSet<usize>) -> Result<Run, ExecError> {
     let mut terms = Terms::new();
     let (arg, hash) = match program.input {
         Input::Seed => (terms.constant(seed), None),
@@ -284,6 +284,10 @@ pub fn trace(
     }
 }
 
+/// One concrete run: its states at the cuts, in order, and how it ended
+/// (success, return length, the return data's words).
+pub type Run = (Vec<ConcreteState>, Vec<U256>);
+
 /// A concrete state at a cut point.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConcreteState {
@@ -300,10 +304,29 @@ impl ConcreteState {
     pub fn snapshot(&self, terms: &mut Terms) -> Snapshot {
         Snapshot {
             pc: self.pc,
-            stack: self.stack.iter().map(|&v| terms.constant(v)).collect(),
-            memory: self.memory.iter().map(|&v| terms.constant(v)).collect(),
+            stack: constants(terms, &self.stack),
+            memory: constants(terms, &self.memory),
         }
     }
+}
+
+/// The runs of `reference` and `implementation` (called `which`) on `seed`,
+/// each at its cuts ([`trace`]), for the concrete checks of a proof's
+/// invariants; a failure is one line naming the program.
+pub(super) fn trace_both(
+    reference: (Program<'_>, &HashSet<usize>),
+    implementation: (Program<'_>, &HashSet<usize>, &str),
+    seed: U256,
+) -> Result<[Run; 2], String> {
+    let r = trace(reference.0, seed, reference.1).map_err(|e| format!("reference: {e}"))?;
+    let (program, cuts, which) = implementation;
+    let i = trace(program, seed, cuts).map_err(|e| format!("{which}: {e}"))?;
+    Ok([r, i])
+}
+
+/// The constants `v` in `terms`.
+pub(super) fn constants(terms: &mut Terms, v: &[U256]) -> Vec<TermId> {
+    v.iter().map(|&x| terms.constant(x)).collect()
 }
 
 /// The templates of the cut points `cuts` from runs on `seeds`: an entry is
