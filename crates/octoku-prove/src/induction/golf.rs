@@ -29,7 +29,7 @@
 //! Each step that returns to the same loop head strictly lowers `s` (or
 //! raises `i`), so the induction is over at most 43 draws per loop.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
@@ -37,8 +37,8 @@ use octoku_core::U256;
 
 use super::shape::{self, KnownCut};
 use super::{
-    InductionError, Input, Program, Query, Report, Template, address_seed, all, constants, eq,
-    eq_c, is_address, lt_c, prove_queries, run, same_outcome, shr, templates, trace_both,
+    InductionError, Input, Pair, Program, Query, Report, address_seed, all, constants, eq, eq_c,
+    is_address, lt_c, run, same_outcome, shr,
 };
 use crate::exec::{Reached, Snapshot};
 use crate::solver::Solver;
@@ -213,12 +213,7 @@ fn describe_cut(cut: Cut) -> String {
 
 /// The two programs and their cut templates.
 pub struct Setup<'a> {
-    reference: Program<'a>,
-    golf: Program<'a>,
-    ref_cuts: HashSet<usize>,
-    golf_cuts: HashSet<usize>,
-    ref_templates: HashMap<usize, Template>,
-    golf_templates: HashMap<usize, Template>,
+    pair: Pair<'a>,
     layout: Layout,
     slip: u64,
 }
@@ -269,22 +264,15 @@ impl<'a> Setup<'a> {
         golf: Program<'a>,
         layout: Layout,
     ) -> Result<Setup<'a>, InductionError> {
-        let ref_cuts: HashSet<usize> = [REF_HEAD].into();
         let golf_cuts: HashSet<usize> = layout.cuts.iter().map(|c| c.1).collect();
-        let seeds = sample_seeds();
-        let ref_templates = templates(reference, "reference", &seeds, &ref_cuts)?;
-        let golf_templates = templates(golf, "golfed fill", &seeds, &golf_cuts)?;
-        if ref_templates
-            .get(&REF_HEAD)
-            .is_none_or(|t| t.stack.len() != 10)
-        {
-            return Err(InductionError::Shape(format!(
-                "the reference has no loop head at pc {REF_HEAD} with 10 stack entries: not the bytecode this proof is written for"
-            )));
-        }
+        let pair = Pair::new(reference, golf, "golfed fill", golf_cuts)?;
         for (cut, pc, slots) in &layout.cuts {
             let depth = slots.iter().max().map_or(0, |&j| j + 1);
-            if golf_templates.get(pc).is_none_or(|t| t.stack.len() < depth) {
+            if pair
+                .imp_templates
+                .get(pc)
+                .is_none_or(|t| t.stack.len() < depth)
+            {
                 return Err(InductionError::Shape(format!(
                     "the golfed fill has no {} at pc {pc} with at least {depth} stack entries: not the bytecode this proof is written for",
                     describe_cut(*cut)
@@ -292,12 +280,7 @@ impl<'a> Setup<'a> {
             }
         }
         Ok(Setup {
-            reference,
-            golf,
-            ref_cuts,
-            golf_cuts,
-            ref_templates,
-            golf_templates,
+            pair,
             layout,
             slip: 0,
         })
@@ -347,11 +330,11 @@ impl<'a> Setup<'a> {
         let began = Instant::now();
         let mut terms = Terms::new();
         let mut seed = terms.var("seed");
-        let golf_arg = match self.golf.input {
+        let golf_arg = match self.pair.implementation.input {
             Input::Seed => seed,
             Input::Address => terms.var("address"),
         };
-        let golf_call = self.golf.call(&mut terms, golf_arg);
+        let golf_call = self.pair.implementation.call(&mut terms, golf_arg);
         let entry = Snapshot {
             pc: 0,
             stack: Vec::new(),
@@ -371,8 +354,8 @@ impl<'a> Setup<'a> {
             // The reference: before and after digit 1's draw, then digit 2's.
             Kind::Entry => (entry.clone(), Some(entry.clone()), terms.small(1), 4, None),
             Kind::Related(cut) => {
-                let g = self.golf_templates[&layout.pc(cut)].instance(&mut terms, "g_");
-                let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+                let g = self.pair.imp_templates[&layout.pc(cut)].instance(&mut terms, "g_");
+                let r = self.pair.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
                 let gv = layout.view(g.pc, &g.stack);
                 let hyp = related(&mut terms, cut, &r.stack, &gv, seed, self.slip);
                 let segments = if matches!(cut, Cut::Join(d) if d < 8) {
@@ -383,18 +366,19 @@ impl<'a> Setup<'a> {
                 (g, Some(r), hyp, segments, Some(cut))
             }
             Kind::Escaped(Cut::Join(8)) => {
-                let g = self.golf_templates[&layout.pc(Cut::Join(8))].instance(&mut terms, "g_");
+                let g =
+                    self.pair.imp_templates[&layout.pc(Cut::Join(8))].instance(&mut terms, "g_");
                 let hyp = escaped(&mut terms, &layout.view(g.pc, &g.stack), seed);
                 (g, Some(entry.clone()), hyp, 1, Some(Cut::Join(8)))
             }
             Kind::Escaped(cut) => {
-                let g = self.golf_templates[&layout.pc(cut)].instance(&mut terms, "g_");
+                let g = self.pair.imp_templates[&layout.pc(cut)].instance(&mut terms, "g_");
                 let hyp = escaped(&mut terms, &layout.view(g.pc, &g.stack), seed);
                 (g, None, hyp, 0, Some(cut))
             }
             Kind::Slow(cut) => {
-                let g = self.golf_templates[&layout.pc(cut)].instance(&mut terms, "g_");
-                let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+                let g = self.pair.imp_templates[&layout.pc(cut)].instance(&mut terms, "g_");
+                let r = self.pair.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
                 let gv = layout.view(g.pc, &g.stack);
                 let hyp = slow(&mut terms, cut, &r.stack, &gv, seed);
                 (g, Some(r), hyp, 1, Some(cut))
@@ -402,14 +386,14 @@ impl<'a> Setup<'a> {
         };
         let golf_paths = run(
             &mut terms,
-            self.golf,
+            self.pair.implementation,
             &golf_call,
             &golf_start,
-            &self.golf_cuts,
+            &self.pair.imp_cuts,
             1,
         )
         .map_err(golf_exec)?;
-        if kind == Kind::Entry && self.golf.input == Input::Address {
+        if kind == Kind::Entry && self.pair.implementation.input == Input::Address {
             // The seed is the program's hash of the address, which must be
             // the reference's: keccak256 of the address's 20 bytes.
             seed = address_seed(&mut terms, golf_arg).ok_or_else(|| {
@@ -419,14 +403,14 @@ impl<'a> Setup<'a> {
             })?;
             hyp = is_address(&mut terms, golf_arg);
         }
-        let ref_call = self.reference.call(&mut terms, seed);
+        let ref_call = self.pair.reference.call(&mut terms, seed);
         let ref_paths = match &ref_start {
             Some(r) => run(
                 &mut terms,
-                self.reference,
+                self.pair.reference,
                 &ref_call,
                 r,
-                &self.ref_cuts,
+                &self.pair.ref_cuts,
                 segments,
             )
             .map_err(ref_exec)?,
@@ -487,7 +471,7 @@ impl<'a> Setup<'a> {
                 let Some(to) = self.layout.of(g.pc) else {
                     return zero;
                 };
-                let fits_g = self.golf_templates[&g.pc].fits(terms, g);
+                let fits_g = self.pair.imp_templates[&g.pc].fits(terms, g);
                 let gv = self.layout.view(g.pc, &g.stack);
                 let start = self.layout.view(golf_start.pc, &golf_start.stack);
                 // A step back to the same loop head lowers the seed (the
@@ -509,7 +493,7 @@ impl<'a> Setup<'a> {
                 };
                 let head = |terms: &mut Terms, rend: &Reached| match rend {
                     Reached::Cut(r) if r.pc == REF_HEAD => Some((
-                        self.ref_templates[&REF_HEAD].fits(terms, r),
+                        self.pair.ref_templates[&REF_HEAD].fits(terms, r),
                         r.stack.clone(),
                     )),
                     _ => None,
@@ -789,14 +773,7 @@ pub fn prove(
             .filter(|q| names.contains(&q.name.as_str()))
             .collect(),
     };
-    prove_queries(
-        &queries,
-        began.elapsed(),
-        setup.reference,
-        setup.golf,
-        dir,
-        solver,
-    )
+    setup.pair.prove(&queries, began.elapsed(), dir, solver)
 }
 
 impl Setup<'_> {
@@ -805,11 +782,7 @@ impl Setup<'_> {
     /// state the lemmas pair it with) and that both return the same; the
     /// number of states checked.
     pub fn check_run(&self, seed: U256) -> Result<usize, String> {
-        let [(rs, rend), (gs_, gend)] = trace_both(
-            (self.reference, &self.ref_cuts),
-            (self.golf, &self.golf_cuts, "golfed fill"),
-            seed,
-        )?;
+        let [(rs, rend), (gs_, gend)] = self.pair.traces(seed)?;
         if rend[..2] != gend[..2] || rend.get(2) != gend.get(2) {
             return Err(format!("seed {seed:#x}: the two calls return differently"));
         }
@@ -830,7 +803,7 @@ impl Setup<'_> {
             let cut = self.layout.of(st.pc).expect("only cuts are traced");
             let snap = st.snapshot(&mut terms);
             let g = self.layout.view(st.pc, &snap.stack);
-            let fits = self.golf_templates[&st.pc].fits(&mut terms, &snap);
+            let fits = self.pair.imp_templates[&st.pc].fits(&mut terms, &snap);
             if terms.eval(fits, &[]).is_zero() {
                 return fail("template");
             }

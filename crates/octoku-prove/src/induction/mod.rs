@@ -310,18 +310,78 @@ impl ConcreteState {
     }
 }
 
-/// The runs of `reference` and `implementation` (called `which`) on `seed`,
-/// each at its cuts ([`trace`]), for the concrete checks of a proof's
-/// invariants; a failure is one line naming the program.
-pub(super) fn trace_both(
-    reference: (Program<'_>, &HashSet<usize>),
-    implementation: (Program<'_>, &HashSet<usize>, &str),
-    seed: U256,
-) -> Result<[Run; 2], String> {
-    let r = trace(reference.0, seed, reference.1).map_err(|e| format!("reference: {e}"))?;
-    let (program, cuts, which) = implementation;
-    let i = trace(program, seed, cuts).map_err(|e| format!("{which}: {e}"))?;
-    Ok([r, i])
+/// The two programs of a proof, their cut points and the templates of those
+/// cuts from the sample runs ([`golf::sample_seeds`]); the reference's cut
+/// is its inner loop head `H` ([`golf::REF_HEAD`]).
+pub(super) struct Pair<'a> {
+    pub reference: Program<'a>,
+    pub implementation: Program<'a>,
+    pub ref_cuts: HashSet<usize>,
+    pub imp_cuts: HashSet<usize>,
+    pub ref_templates: HashMap<usize, Template>,
+    pub imp_templates: HashMap<usize, Template>,
+    /// What the implementation is called in messages.
+    which: &'static str,
+}
+
+impl<'a> Pair<'a> {
+    /// Templates from the sample runs; refuses a reference without its loop
+    /// head of 10 stack entries.
+    pub fn new(
+        reference: Program<'a>,
+        implementation: Program<'a>,
+        which: &'static str,
+        imp_cuts: HashSet<usize>,
+    ) -> Result<Pair<'a>, InductionError> {
+        let head = golf::REF_HEAD;
+        let ref_cuts: HashSet<usize> = [head].into();
+        let seeds = golf::sample_seeds();
+        let ref_templates = templates(reference, "reference", &seeds, &ref_cuts)?;
+        let imp_templates = templates(implementation, which, &seeds, &imp_cuts)?;
+        if ref_templates.get(&head).is_none_or(|t| t.stack.len() != 10) {
+            return Err(InductionError::Shape(format!(
+                "the reference has no loop head at pc {head} with 10 stack entries: not the bytecode this proof is written for"
+            )));
+        }
+        Ok(Pair {
+            reference,
+            implementation,
+            ref_cuts,
+            imp_cuts,
+            ref_templates,
+            imp_templates,
+            which,
+        })
+    }
+
+    /// The runs of both programs on `seed`, each at its cuts ([`trace`]),
+    /// for the concrete checks of a proof's invariants; a failure is one
+    /// line naming the program.
+    pub fn traces(&self, seed: U256) -> Result<[Run; 2], String> {
+        let r =
+            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
+        let i = trace(self.implementation, seed, &self.imp_cuts)
+            .map_err(|e| format!("{}: {e}", self.which))?;
+        Ok([r, i])
+    }
+
+    /// Proves `queries` with these programs ([`prove_queries`]).
+    pub fn prove(
+        &self,
+        queries: &[Query],
+        built: Duration,
+        dir: &Path,
+        solver: &Solver,
+    ) -> Result<Report, InductionError> {
+        prove_queries(
+            queries,
+            built,
+            self.reference,
+            self.implementation,
+            dir,
+            solver,
+        )
+    }
 }
 
 /// The constants `v` in `terms`.
