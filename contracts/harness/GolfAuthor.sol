@@ -10,8 +10,15 @@ import {OctokuGolf} from "../Golf.sol";
 /// program counters than in OctokuGolf. `prove generate --all` must find them
 /// by their shape (crates/octoku-prove/src/induction/shape.rs). Test-only.
 contract GolfAuthor is OctokuGolf {
-    /// @notice The copy's version, the one function OctokuGolf does not have.
+    /// @notice The copy's version, the function OctokuGolf does not have.
     function version() external pure returns (uint256) {
         return 2;
+    }
+
+    /// @notice Plain transfers revert, as in OctokuGolf (whose fallback
+    /// reverts on empty calldata); declared because solc asks a contract with
+    /// external functions and a payable fallback for one.
+    receive() external payable {
+        revert();
     }
 }
