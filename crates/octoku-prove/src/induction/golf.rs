@@ -183,7 +183,7 @@ impl Layout {
     }
 
     /// The loop variables of a stack at `pc`, in the harness's order (empty
-    /// at no cut).
+    /// at no cut). The stack must be as deep as the cut's template.
     fn view<T: Copy>(&self, pc: usize, stack: &[T]) -> Vec<T> {
         self.cuts
             .iter()
@@ -471,7 +471,12 @@ impl<'a> Setup<'a> {
                 let Some(to) = self.layout.of(g.pc) else {
                     return zero;
                 };
-                let fits_g = self.pair.imp_templates[&g.pc].fits(terms, g);
+                let template = &self.pair.imp_templates[&g.pc];
+                if g.stack.len() != template.stack.len() {
+                    // Not the cut's state (and no slot to read it from).
+                    return zero;
+                }
+                let fits_g = template.fits(terms, g);
                 let gv = self.layout.view(g.pc, &g.stack);
                 let start = self.layout.view(golf_start.pc, &golf_start.stack);
                 // A step back to the same loop head lowers the seed (the
@@ -802,11 +807,11 @@ impl Setup<'_> {
             };
             let cut = self.layout.of(st.pc).expect("only cuts are traced");
             let snap = st.snapshot(&mut terms);
-            let g = self.layout.view(st.pc, &snap.stack);
             let fits = self.pair.imp_templates[&st.pc].fits(&mut terms, &snap);
             if terms.eval(fits, &[]).is_zero() {
                 return fail("template");
             }
+            let g = self.layout.view(st.pc, &snap.stack);
             let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
             if cut.fast() {
                 if (self.layout.view(st.pc, &st.stack)[g::S] >> 42usize).is_zero() {
