@@ -83,9 +83,11 @@ prove: setup-node setup-solver
 	$(CARGO) test --release -p octoku-prove
 
 ## prove-all: the golfed generate equal to the reference's on all 2^256
-## seeds, by induction over the draws (docs/proofs.md; about a minute)
+## seeds, by induction over the draws, on the harness and then on
+## contracts/Golf.sol and an author's copy (docs/proofs.md; about three minutes)
 prove-all: setup-node setup-solver
 	$(CARGO) run --release -q -p octoku-cli -- prove generate --puzzle golf --all
+	$(CARGO) test --release -p octoku-prove --test prove_induction -- --ignored
 
 ## package: what crates.io would get. octoku-core is packaged and built from
 ## its .crate alone (its data files must be inside it); the others depend on

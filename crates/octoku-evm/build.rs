@@ -66,6 +66,13 @@ const WANTED: &[(&str, &str, &str)] = &[
         "LoopPuzzleSlip",
         "LOOP_PUZZLE_SLIP",
     ),
+    // An author's copy of OctokuGolf with one more function: the same fill
+    // at other program counters (tests of `prove generate --all`).
+    (
+        "contracts/harness/GolfAuthor.sol",
+        "GolfAuthor",
+        "GOLF_AUTHOR",
+    ),
 ];
 
 /// The compiler settings of `foundry.toml`'s `[profile.default]` (the keys

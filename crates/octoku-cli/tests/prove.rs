@@ -236,3 +236,23 @@ fn two_proofs_into_one_directory_take_turns() {
         );
     }
 }
+
+/// `prove generate --all` on an author's contract whose fill has another
+/// shape (contracts/harness/LoopPuzzle.sol's plain loops, as raw creation
+/// code): one line saying which shape the proof handles, exit 3, nothing
+/// on stdout.
+#[test]
+fn prove_generate_all_refuses_an_authors_fill_of_another_shape() {
+    let creation = octoku_prove::prove::deployer(octoku_evm::artifacts::LOOP_PUZZLE.runtime);
+    let code = format!("0x{}", octoku_core::hex::encode(&creation));
+    let run = octoku!(&["prove", "generate", "--all", "--bytecode", &code]);
+    run.code(3);
+    assert!(
+        run.stderr
+            .contains("--all handles fills of one shape: the golfed fill of contracts/Golf.sol"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}

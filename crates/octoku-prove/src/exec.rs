@@ -332,6 +332,22 @@ struct Guide {
     memo: HashMap<TermId, U256>,
 }
 
+/// The name of the variable that stands for KECCAK256 of `cells` under
+/// [`Call::hashes_as_variables`]: `keccak_<len>_<digest of the input's term
+/// ids and byte positions>`, so that a caller can name the hash of a known
+/// input (say, an address's 20 bytes).
+pub fn hash_variable_name(cells: &[Cell]) -> String {
+    let mut key = Vec::with_capacity(5 * cells.len());
+    for c in cells {
+        key.extend_from_slice(&(c.term.index() as u32).to_be_bytes());
+        key.push(c.byte);
+    }
+    // The whole digest: two inputs sharing a variable would constrain
+    // their hashes to be equal, which no real hash promises.
+    let digest = alloy_primitives::keccak256(&key);
+    format!("keccak_{}_{digest:x}", cells.len())
+}
+
 /// Program counters of the valid JUMPDESTs (not inside PUSH data).
 pub fn jumpdests(code: &[u8]) -> HashSet<usize> {
     let mut set = HashSet::new();
@@ -1138,16 +1154,7 @@ impl Exec<'_> {
     /// named after a digest of the input's terms; in a guided run its value is
     /// the real hash of the input's witness value.
     fn hash_variable(&mut self, cells: &[Cell]) -> TermId {
-        let mut key = Vec::with_capacity(5 * cells.len());
-        for c in cells {
-            key.extend_from_slice(&(c.term.index() as u32).to_be_bytes());
-            key.push(c.byte);
-        }
-        // The whole digest: two inputs sharing a variable would constrain
-        // their hashes to be equal, which no real hash promises.
-        let digest = alloy_primitives::keccak256(&key);
-        let name = format!("keccak_{}_{digest:x}", cells.len());
-        let v = self.terms.var_shared(&name);
+        let v = self.terms.var_shared(&hash_variable_name(cells));
         if self.guide.is_some() {
             let bytes: Vec<u8> = cells
                 .iter()

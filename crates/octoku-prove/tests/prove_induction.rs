@@ -2,44 +2,80 @@
 //! executor from a symbolic mid-program state, checked against concrete
 //! runs and revm; the golfed fill's invariants on concrete runs of 10,000
 //! seeds; its step lemmas proved; a wrong relation and mutants of the golfed
-//! fill refuted, each with its state replayed in revm.
+//! fill refuted, each with its state replayed in revm; the fill found by
+//! shape in contracts/Golf.sol and an author's copy called as
+//! generate(address), and refused in code of another shape.
 
 use std::collections::HashSet;
 
 use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::{Machine, artifacts};
-use octoku_prove::exec::{self, Call, Limits, Reached};
-use octoku_prove::generate::{calldata, selector};
+use octoku_prove::engine::model_values;
+use octoku_prove::exec::{self, Limits, Reached};
 use octoku_prove::induction::fair;
-use octoku_prove::induction::golf::{self, Lemmas, Setup};
-use octoku_prove::induction::{Program, started_at, templates, trace, values};
+use octoku_prove::induction::golf::{self, Layout, Lemmas, Setup};
+use octoku_prove::induction::{
+    InductionError, Program, Report, started_at, templates, trace, values,
+};
 use octoku_prove::prove::{deployer, mutate};
-use octoku_prove::solver::Solver;
 use octoku_prove::term::Terms;
 
+mod common;
+use common::solver;
+
 fn reference() -> Program<'static> {
-    Program {
-        code: artifacts::REFERENCE_HARNESS.runtime,
-        selector: selector("generateFromSeed(uint256)"),
-    }
+    Program::seed(
+        artifacts::REFERENCE_HARNESS.runtime,
+        "generateFromSeed(uint256)",
+    )
 }
 
 fn golf_program(code: &[u8]) -> Program<'_> {
-    Program {
-        code,
-        selector: selector("fill(uint256)"),
+    Program::seed(code, "fill(uint256)")
+}
+
+fn fair_program(code: &[u8]) -> Program<'_> {
+    Program::seed(code, "fairFromSeed(uint256)")
+}
+
+/// A one-byte change: the byte at `at` in the first occurrence of
+/// `pattern` becomes `byte` (see `octoku_prove::prove::mutate`).
+struct Mutation {
+    pattern: &'static [u8],
+    at: usize,
+    byte: u8,
+}
+
+impl Mutation {
+    const fn new(pattern: &'static [u8], at: usize, byte: u8) -> Mutation {
+        Mutation { pattern, at, byte }
     }
 }
 
-fn query_dir(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("prove/induction-test")
-        .join(name)
+fn mutant(code: &[u8], m: Mutation) -> Vec<u8> {
+    mutate(code, m.pattern, m.at, m.byte).expect("the pattern is in the code")
 }
 
-fn solver() -> Solver {
-    Solver::from_env().expect("a solver")
+/// `mul(..., 7)` → `mul(..., 6)` in the final v → digit step.
+const MUL6: Mutation = Mutation::new(&[0x60, 0x07, 0x02, 0x90, 0x03], 1, 0x06);
+/// Digit 3 read from `shr(16, s)` instead of `shr(10, s)`.
+const SHIFT16: Mutation = Mutation::new(&[0x17, 0x60, 0x0a, 0x83, 0x81, 0x1c], 2, 0x10);
+/// The fast-path test `shr(42, s)` → `shr(36, s)`.
+const SHR36: Mutation = Mutation::new(&[0x60, 0x2a, 0x83, 0x90, 0x1c], 1, 0x24);
+/// Digit 2's cell mask `and(shr(4, s), 0xfc)` → `0xf8`.
+const MASK_F8: Mutation = Mutation::new(&[0x60, 0x09, 0x60, 0xfc, 0x84], 3, 0xf8);
+/// The fair first batch `shr(48, s)` → `shr(54, s)` (9 draws).
+const FAIR_SHR54: Mutation = Mutation::new(&[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f], 2, 0x36);
+/// A fair draw drops `shr(5, s)` instead of `shr(6, s)`.
+const FAIR_SHIFT5: Mutation = Mutation::new(&[0x87, 0x60, 0x06, 0x1c, 0x97], 2, 0x05);
+/// A fair draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
+const FAIR_MASK_F8: Mutation = Mutation::new(&[0x60, 0xfc, 0x88, 0x60, 0x02], 1, 0xf8);
+/// The fair batch test `gt(s, end)` → `lt(s, end)`.
+const FAIR_BATCH_LT: Mutation = Mutation::new(&[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a], 2, 0x10);
+
+fn query_dir(name: &str) -> std::path::PathBuf {
+    common::query_dir("induction-test").join(name)
 }
 
 /// Random words, short words (the slow path), and words of few distinct
@@ -86,7 +122,7 @@ fn execution_from_a_symbolic_loop_head_reaches_the_next_concrete_state() {
                 let st = &states[k];
                 let mut terms = Terms::new();
                 let seed_var = terms.var("seed");
-                let call = Call::abi(&mut terms, program.selector, &[seed_var]);
+                let call = program.call(&mut terms, seed_var);
                 let start = tpl[&st.pc].instance(&mut terms, "x_");
                 let (paths, _) = exec::execute_from(
                     &mut terms,
@@ -110,16 +146,7 @@ fn execution_from_a_symbolic_loop_head_reaches_the_next_concrete_state() {
                         .enumerate()
                         .map(|(j, &v)| (format!("x_m{j}"), v)),
                 );
-                let vars: Vec<U256> = terms
-                    .var_names()
-                    .iter()
-                    .map(|n| {
-                        model
-                            .iter()
-                            .find(|(m, _)| m == n)
-                            .map_or(U256::ZERO, |m| m.1)
-                    })
-                    .collect();
+                let vars = model_values(&terms, &model);
                 let taken: Vec<_> = paths
                     .iter()
                     .filter(|p| !terms.eval(p.guard, &vars).is_zero())
@@ -158,16 +185,12 @@ fn a_state_started_in_revm_returns_what_the_whole_call_returns() {
     ] {
         let whole = machine.deploy(&deployer(program.code)).unwrap().0;
         for seed in seeds(12, 2) {
-            let want = machine
-                .call_raw(whole, calldata(program.selector, seed))
-                .unwrap();
+            let want = machine.call_raw(whole, program.calldata(seed)).unwrap();
             let (states, _) = trace(program, seed, cuts).unwrap();
             for st in states.iter().step_by(3) {
                 let code = started_at(program.code, st.pc, &st.stack, &st.memory).unwrap();
                 let at = machine.deploy(&deployer(&code)).unwrap().0;
-                let got = machine
-                    .call_raw(at, calldata(program.selector, seed))
-                    .unwrap();
+                let got = machine.call_raw(at, program.calldata(seed)).unwrap();
                 assert_eq!(
                     (got.success, &got.output),
                     (want.success, &want.output),
@@ -242,7 +265,7 @@ fn refuted(code: &[u8], tag: &str) -> String {
     let replay = report.replay.expect("replayed");
     eprintln!(
         "{tag}: {} refuted; replayed golf {:?} reference {:?}",
-        failed.name, replay.golf, replay.reference
+        failed.name, replay.implementation, replay.reference
     );
     failed.name
 }
@@ -250,26 +273,14 @@ fn refuted(code: &[u8], tag: &str) -> String {
 /// A constant: `mul(..., 7)` → `mul(..., 6)` in the final v → digit step.
 #[test]
 fn a_golfed_fill_with_a_changed_constant_is_refuted() {
-    let code = mutate(
-        artifacts::GOLF_HARNESS.runtime,
-        &[0x60, 0x07, 0x02, 0x90, 0x03],
-        1,
-        0x06,
-    )
-    .unwrap();
+    let code = mutant(artifacts::GOLF_HARNESS.runtime, MUL6);
     assert_eq!(refuted(&code, "mutant-mul6"), "related-J8");
 }
 
 /// A shift: digit 3 read from `shr(16, s)` instead of `shr(10, s)`.
 #[test]
 fn a_golfed_fill_with_a_changed_shift_is_refuted() {
-    let code = mutate(
-        artifacts::GOLF_HARNESS.runtime,
-        &[0x17, 0x60, 0x0a, 0x83, 0x81, 0x1c],
-        2,
-        0x10,
-    )
-    .unwrap();
+    let code = mutant(artifacts::GOLF_HARNESS.runtime, SHIFT16);
     refuted(&code, "mutant-shift");
 }
 
@@ -277,34 +288,15 @@ fn a_golfed_fill_with_a_changed_shift_is_refuted() {
 /// seeds the reference spends.
 #[test]
 fn a_golfed_fill_with_a_weaker_fast_path_test_is_refuted() {
-    let code = mutate(
-        artifacts::GOLF_HARNESS.runtime,
-        &[0x60, 0x2a, 0x83, 0x90, 0x1c],
-        1,
-        0x24,
-    )
-    .unwrap();
+    let code = mutant(artifacts::GOLF_HARNESS.runtime, SHR36);
     refuted(&code, "mutant-shr36");
 }
 
 /// The cell mask: digit 2's `and(shr(4, s), 0xfc)` → `0xf8`.
 #[test]
 fn a_golfed_fill_with_a_changed_cell_mask_is_refuted() {
-    let code = mutate(
-        artifacts::GOLF_HARNESS.runtime,
-        &[0x60, 0x09, 0x60, 0xfc, 0x84],
-        3,
-        0xf8,
-    )
-    .unwrap();
+    let code = mutant(artifacts::GOLF_HARNESS.runtime, MASK_F8);
     refuted(&code, "mutant-mask");
-}
-
-fn fair_program(code: &[u8]) -> Program<'_> {
-    Program {
-        code,
-        selector: selector("fairFromSeed(uint256)"),
-    }
 }
 
 /// The fair invariant holds on every draw of concrete runs of 10,000
@@ -362,7 +354,7 @@ fn fair_refuted(code: &[u8], tag: &str, names: &[&str], name: &str) {
     let replay = report.replay.expect("replayed");
     eprintln!(
         "{tag}: {name} refuted; replayed fair {:?} reference {:?}",
-        replay.golf, replay.reference
+        replay.implementation, replay.reference
     );
 }
 
@@ -370,39 +362,21 @@ fn fair_refuted(code: &[u8], tag: &str, names: &[&str], name: &str) {
 /// fair-entry refuted.
 #[test]
 fn a_fair_fill_with_a_changed_constant_is_refuted() {
-    let code = mutate(
-        artifacts::FAIR_HARNESS.runtime,
-        &[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f],
-        2,
-        0x36,
-    )
-    .unwrap();
+    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_SHR54);
     fair_refuted(&code, "fair-shr54", &["fair-entry"], "fair-entry");
 }
 
 /// A shift: a draw drops `shr(5, s)` instead of `shr(6, s)`.
 #[test]
 fn a_fair_fill_with_a_changed_shift_is_refuted() {
-    let code = mutate(
-        artifacts::FAIR_HARNESS.runtime,
-        &[0x87, 0x60, 0x06, 0x1c, 0x97],
-        2,
-        0x05,
-    )
-    .unwrap();
+    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_SHIFT5);
     fair_refuted(&code, "fair-shift5", &["fair-draw-92"], "fair-draw-92");
 }
 
 /// The cell mask: a draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
 #[test]
 fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
-    let code = mutate(
-        artifacts::FAIR_HARNESS.runtime,
-        &[0x60, 0xfc, 0x88, 0x60, 0x02],
-        1,
-        0xf8,
-    )
-    .unwrap();
+    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_MASK_F8);
     fair_refuted(&code, "fair-mask", &["fair-draw-0"], "fair-draw-0");
 }
 
@@ -411,12 +385,180 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
 /// fill stops after its first batch of 8 draws.
 #[test]
 fn a_fair_fill_with_a_changed_batch_test_is_refuted() {
-    let code = mutate(
-        artifacts::FAIR_HARNESS.runtime,
-        &[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a],
-        2,
-        0x10,
-    )
-    .unwrap();
+    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_BATCH_LT);
     fair_refuted(&code, "fair-batch-lt", &["fair-draw-0"], "fair-draw-0");
+}
+
+/// On the code the proof is written for, the fill found by shape is at the
+/// harness's own cut points and slots.
+#[test]
+fn the_fill_found_by_shape_in_the_harness_is_at_its_own_cuts() {
+    let found = Layout::find(golf_program(artifacts::GOLF_HARNESS.runtime)).expect("found");
+    assert_eq!(found, Layout::harness());
+}
+
+/// contracts/Golf.sol itself and an author's copy with one more function
+/// (contracts/harness/GolfAuthor.sol), called as generate(address): the fill
+/// is found at other program counters in each, its invariants hold on
+/// concrete runs (the address's hash set to each seed), and the step lemmas
+/// and the lemmas that start from generate's entry or end the call prove.
+#[test]
+fn the_golf_contract_and_an_authors_copy_prove_their_step_and_entry_lemmas() {
+    let mut layouts = Vec::new();
+    for (code, tag) in [
+        (artifacts::GOLF.runtime, "contract"),
+        (artifacts::GOLF_AUTHOR.runtime, "author"),
+    ] {
+        let setup = Setup::by_shape(reference(), Program::generate(code)).expect("golfed shape");
+        for seed in seeds(400, 8) {
+            setup
+                .check_run(seed)
+                .unwrap_or_else(|e| panic!("{tag}: {e}"));
+        }
+        for which in [
+            Lemmas::Steps,
+            Lemmas::Only(&["entry", "related-J8", "escaped-J8"]),
+        ] {
+            let report = golf::prove(&setup, which, &query_dir(tag), &solver()).expect("runs");
+            assert!(report.proved(), "{tag}: {:?}", report.failed());
+        }
+        layouts.push(setup.layout().clone());
+    }
+    assert_ne!(layouts[0], Layout::harness());
+    assert_ne!(layouts[0], layouts[1]);
+}
+
+/// The whole proof on contracts/Golf.sol and on the author's copy, as
+/// `octoku prove generate --all --bytecode ...` runs it (about a minute
+/// each; `make prove-all`).
+#[test]
+#[ignore = "the full proof: make prove-all"]
+fn the_golf_contract_and_an_authors_copy_are_proved_for_all_seeds() {
+    for (code, tag) in [
+        (artifacts::GOLF.runtime, "contract-all"),
+        (artifacts::GOLF_AUTHOR.runtime, "author-all"),
+    ] {
+        let setup = Setup::by_shape(reference(), Program::generate(code)).expect("golfed shape");
+        let report = golf::prove(&setup, Lemmas::All, &query_dir(tag), &solver()).expect("runs");
+        assert!(report.proved(), "{tag}: {:?}", report.failed());
+        assert_eq!(report.total, 31);
+    }
+}
+
+/// The lemma `name` alone on a mutant of contracts/Golf.sol: refuted, its
+/// state replayed in revm from the mutant's found cut.
+fn contract_refuted(code: &[u8], name: &'static [&'static str; 1], tag: &str) -> Report {
+    let setup = Setup::by_shape(reference(), Program::generate(code)).expect("golfed shape");
+    let report = golf::prove(&setup, Lemmas::Only(name), &query_dir(tag), &solver()).expect("runs");
+    assert!(!report.proved(), "{tag} proved");
+    let failed = report.failed().expect("a lemma fails");
+    assert_eq!(
+        (failed.name.as_str(), failed.proved),
+        (name[0], Some(false))
+    );
+    assert!(report.replay.is_some(), "{tag}: replayed");
+    report
+}
+
+/// A constant of contracts/Golf.sol: `mul(..., 7)` → `mul(..., 6)` after
+/// the loops (the loop states are unchanged, so the cuts are found): the
+/// lemma at J8 is refuted, and from its state the two calls return
+/// different boards in revm.
+#[test]
+fn a_golf_contract_with_a_changed_constant_is_refuted_with_its_state_replayed() {
+    let code = mutant(artifacts::GOLF.runtime, MUL6);
+    let report = contract_refuted(&code, &["related-J8"], "contract-mul6");
+    let replay = report.replay.unwrap();
+    let reference = replay.reference.expect("the reference replayed");
+    assert_ne!(reference.output, replay.implementation.output);
+}
+
+/// A shift in a loop of contracts/Golf.sol (digit 3 read from `shr(16, s)`):
+/// its loop states no longer match the golfed fill's, so the proof refuses
+/// the code by shape, naming the shape it needs; never proved.
+#[test]
+fn a_golf_contract_with_a_changed_shift_is_refused_by_shape() {
+    let code = mutant(artifacts::GOLF.runtime, SHIFT16);
+    match Setup::by_shape(reference(), Program::generate(&code)) {
+        Err(InductionError::Shape(why)) => assert!(why.contains(golf::SHAPE), "{why}"),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a loop of another shape was accepted"),
+    }
+}
+
+/// An author's IPuzzle with plain loops (contracts/harness/LoopPuzzle.sol):
+/// refused by shape with the one line that says what shape is required.
+#[test]
+fn a_fill_of_another_shape_is_refused_with_the_shape_it_needs() {
+    let program = Program::generate(artifacts::LOOP_PUZZLE.runtime);
+    match Setup::by_shape(reference(), program) {
+        Err(InductionError::Shape(why)) => {
+            assert!(why.contains(golf::SHAPE), "{why}");
+            assert!(!why.contains('\n'), "{why}");
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("plain loops accepted as the golfed shape"),
+    }
+}
+
+/// contracts/Golf.sol's runtime code compiled by the project's solc
+/// (tools/solc, or `OCTOKU_SOLC`) with the optimizer off.
+fn golf_without_optimizer() -> Vec<u8> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut sources = serde_json::Map::new();
+    for unit in ["contracts/Golf.sol", "contracts/GolfedPuzzle.sol"] {
+        let content = std::fs::read_to_string(root.join(unit)).expect("the source");
+        sources.insert(unit.into(), serde_json::json!({ "content": content }));
+    }
+    let input = serde_json::json!({
+        "language": "Solidity",
+        "sources": sources,
+        "settings": {
+            "optimizer": { "enabled": false },
+            "evmVersion": "prague",
+            "outputSelection": { "*": { "*": ["evm.deployedBytecode.object"] } }
+        }
+    });
+    let solc = std::env::var_os("OCTOKU_SOLC").map_or(root.join("tools/solc"), Into::into);
+    let mut child = Command::new(solc)
+        .arg("--standard-json")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("solc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("solc output");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("solc's JSON");
+    let code =
+        &json["contracts"]["contracts/Golf.sol"]["OctokuGolf"]["evm"]["deployedBytecode"]["object"];
+    alloy_primitives::hex::decode(code.as_str().expect("compiled")).expect("hex")
+}
+
+/// contracts/Golf.sol compiled with solc's optimizer off: its fill sits at
+/// other program counters than with the project's settings, with `s` and
+/// `seed` in swapped stack slots; found by shape, its step lemmas and the
+/// lemmas from generate's entry and at the end prove.
+#[test]
+fn the_golf_contract_compiled_without_the_optimizer_is_found_with_its_slots_swapped() {
+    let runtime = golf_without_optimizer();
+    assert_ne!(runtime, artifacts::GOLF.runtime);
+    let setup = Setup::by_shape(reference(), Program::generate(&runtime)).expect("golfed shape");
+    let cuts = setup.layout().describe();
+    let optimized = Setup::by_shape(reference(), Program::generate(artifacts::GOLF.runtime))
+        .expect("golfed shape");
+    assert_ne!(cuts[0].1, optimized.layout().describe()[0].1, "another pc");
+    // L2: s in slot 2, seed in slot 1.
+    assert_eq!(cuts[0].2, [2, 1, 3, 4]);
+    for which in [
+        Lemmas::Steps,
+        Lemmas::Only(&["entry", "related-J8", "escaped-J8"]),
+    ] {
+        let report =
+            golf::prove(&setup, which, &query_dir("no-optimizer"), &solver()).expect("runs");
+        assert!(report.proved(), "{:?}", report.failed());
+    }
 }

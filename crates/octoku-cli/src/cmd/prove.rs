@@ -51,7 +51,8 @@ struct GenerateArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=6))]
     redraws: u8,
     /// Every 2^256 seed, by induction over the draws, instead of
-    /// the patterns of at most --redraws redraws.
+    /// the patterns of at most --redraws redraws (with your own contract:
+    /// every address, when its fill has the golfed shape of Golf.sol).
     #[arg(long, conflicts_with = "redraws")]
     all: bool,
     /// Print JSON instead of text.
@@ -60,7 +61,8 @@ struct GenerateArgs {
     #[command(flatten)]
     solver: SolverArgs,
     /// Your own contract: its generate(address) against the reference's,
-    /// for every address whose seed has at most --redraws redraws.
+    /// for every address whose seed has at most --redraws redraws (or
+    /// every address, with --all).
     #[command(flatten)]
     target: OwnArgs,
 }
@@ -499,13 +501,11 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     };
     let own = args.target.code()?;
     if args.all {
-        if own.is_some() {
-            return Err(CliError::Input(
-                "--all proves the built-ins' fills; expected --redraws K with your own contract"
-                    .into(),
-            ));
-        }
-        return induction::generate_all(builtin, args.json, &args.solver);
+        let own = match &own {
+            Some(code) => Some((code.label.clone(), runtime_of(code)?)),
+            None => None,
+        };
+        return induction::generate_all(builtin, own, args.json, &args.solver);
     }
     let k = usize::from(args.redraws);
     let solver = args.solver.solver()?;

@@ -11,13 +11,12 @@
 //! through the invariant "the digit of every cell is 1..8", which the entry
 //! lemma proves for every value of the hash.
 
-use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use octoku_core::U256;
 
-use super::golf::{REF_HEAD, bit, m1, nibble_marks, r, sample_seeds};
-use super::{InductionError, Program, Query, Template, all, eq, eq_c, lt_c, shr, templates, trace};
+use super::golf::{REF_HEAD, bit, m1, nibble_marks, r};
+use super::{InductionError, Pair, Program, Query, all, eq, eq_c, lt_c, shr};
 use crate::exec::{self, Call, Limits, Outcome, Reached, Snapshot};
 use crate::term::{Bin, TermId, Terms};
 
@@ -37,12 +36,7 @@ mod f {
 
 /// The two programs and their cut templates.
 pub struct Setup<'a> {
-    reference: Program<'a>,
-    fair: Program<'a>,
-    ref_cuts: HashSet<usize>,
-    fair_cuts: HashSet<usize>,
-    ref_templates: HashMap<usize, Template>,
-    fair_templates: HashMap<usize, Template>,
+    pair: Pair<'a>,
     /// Bits the relation's `s` is off by (0; 6 for the wrong relation of
     /// the negative control).
     slip: u64,
@@ -51,12 +45,8 @@ pub struct Setup<'a> {
 impl<'a> Setup<'a> {
     /// Templates from sample runs; refuses bytecode of another shape.
     pub fn new(reference: Program<'a>, fair: Program<'a>) -> Result<Setup<'a>, InductionError> {
-        let ref_cuts: HashSet<usize> = [REF_HEAD].into();
-        let fair_cuts: HashSet<usize> = [DRAW].into();
-        let seeds = sample_seeds();
-        let ref_templates = templates(reference, "reference", &seeds, &ref_cuts)?;
-        let fair_templates = templates(fair, "fair fill", &seeds, &fair_cuts)?;
-        match fair_templates.get(&DRAW) {
+        let pair = Pair::new(reference, fair, "fair fill", [DRAW].into())?;
+        match pair.imp_templates.get(&DRAW) {
             Some(t) if t.stack.len() == 8 => {}
             _ => {
                 return Err(InductionError::Shape(format!(
@@ -64,15 +54,7 @@ impl<'a> Setup<'a> {
                 )));
             }
         }
-        Ok(Setup {
-            reference,
-            fair,
-            ref_cuts,
-            fair_cuts,
-            ref_templates,
-            fair_templates,
-            slip: 0,
-        })
+        Ok(Setup { pair, slip: 0 })
     }
 
     /// The negative control: a wrong relation (the reference's seed one
@@ -99,16 +81,16 @@ impl<'a> Setup<'a> {
         let began = Instant::now();
         let mut terms = Terms::new();
         let seed = terms.var("seed");
-        let ref_call = Call::abi(&mut terms, self.reference.selector, &[seed]);
-        let fair_call = Call::abi(&mut terms, self.fair.selector, &[seed]).hashes_as_variables();
+        let ref_call = self.pair.reference.call(&mut terms, seed);
+        let fair_call = self.pair.implementation.call(&mut terms, seed);
         let entry = Snapshot {
             pc: 0,
             stack: Vec::new(),
             memory: Vec::new(),
         };
         let (fair_start, ref_start, hyp) = if step {
-            let g = self.fair_templates[&DRAW].instance(&mut terms, "f_");
-            let rr = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+            let g = self.pair.imp_templates[&DRAW].instance(&mut terms, "f_");
+            let rr = self.pair.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
             let batch = terms.var("batch");
             let hyp = invariant(&mut terms, &rr.stack, &g.stack, seed, batch, self.slip);
             (g, rr, hyp)
@@ -118,11 +100,11 @@ impl<'a> Setup<'a> {
         let exec_err = |which| move |error| InductionError::Exec { which, error };
         let (fair_paths, _) = exec::execute_from(
             &mut terms,
-            self.fair.code,
+            self.pair.implementation.code,
             &fair_call,
             Limits::default(),
             &fair_start,
-            &self.fair_cuts,
+            &self.pair.imp_cuts,
         )
         .map_err(exec_err("fair fill"))?;
         let ref_paths = self
@@ -186,11 +168,11 @@ impl<'a> Setup<'a> {
             for (guard, at) in frontier {
                 let (paths, _) = exec::execute_from(
                     terms,
-                    self.reference.code,
+                    self.pair.reference.code,
                     call,
                     Limits::default(),
                     &at,
-                    &self.ref_cuts,
+                    &self.pair.ref_cuts,
                 )?;
                 for p in paths {
                     let g = terms.and_bool(guard, p.guard);
@@ -242,8 +224,8 @@ impl<'a> Setup<'a> {
                 assuming_count(terms, p, same)
             }
             (Reached::Cut(g), Reached::Cut(rr)) if g.pc == DRAW && rr.pc == REF_HEAD => {
-                let fits_f = self.fair_templates[&DRAW].fits(terms, g);
-                let fits_r = self.ref_templates[&REF_HEAD].fits(terms, rr);
+                let fits_f = self.pair.imp_templates[&DRAW].fits(terms, g);
+                let fits_r = self.pair.ref_templates[&REF_HEAD].fits(terms, rr);
                 // The batch left after this state: one less than before in
                 // the same batch, or a new batch of 8 - filled draws.
                 let filled = nonzero_nibbles(terms, g.stack[f::P]);
@@ -493,24 +475,13 @@ impl Setup<'_> {
     /// some batch 1..8), as many draws in both, and the same filled cells
     /// returned; the number of states checked.
     pub fn check_run(&self, seed: U256) -> Result<usize, String> {
-        let (rs, rend) =
-            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
-        let (fs, fend) =
-            trace(self.fair, seed, &self.fair_cuts).map_err(|e| format!("fair fill: {e}"))?;
+        let [(rs, rend), (fs, fend)] = self.pair.traces(seed)?;
         let mut terms = Terms::new();
         let seed_t = terms.constant(seed);
-        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
-            v.iter().map(|&x| terms.constant(x)).collect()
-        };
-        let snap = |terms: &mut Terms, st: &super::ConcreteState| Snapshot {
-            pc: st.pc,
-            stack: words(terms, &st.stack),
-            memory: words(terms, &st.memory),
-        };
         let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
         let mut drawing = Vec::new();
         for st in &rs {
-            let r = snap(&mut terms, st);
+            let r = st.snapshot(&mut terms);
             let d = draws(&mut terms, &r.stack);
             if holds(&mut terms, d) {
                 drawing.push(r);
@@ -530,9 +501,9 @@ impl Setup<'_> {
                     st.pc
                 ))
             };
-            let g = snap(&mut terms, st);
-            let fits_f = self.fair_templates[&DRAW].fits(&mut terms, &g);
-            let fits_r = self.ref_templates[&REF_HEAD].fits(&mut terms, r);
+            let g = st.snapshot(&mut terms);
+            let fits_f = self.pair.imp_templates[&DRAW].fits(&mut terms, &g);
+            let fits_r = self.pair.ref_templates[&REF_HEAD].fits(&mut terms, r);
             if !holds(&mut terms, fits_f) || !holds(&mut terms, fits_r) {
                 return fail("templates");
             }
@@ -549,7 +520,7 @@ impl Setup<'_> {
             let to = |terms: &mut Terms, v: &[U256]| Outcome {
                 success: terms.constant(v[0]),
                 len: terms.constant(v[1]),
-                words: v[2..].iter().map(|&w| terms.constant(w)).collect(),
+                words: super::constants(terms, &v[2..]),
             };
             let a = to(&mut terms, &rend);
             let b = to(&mut terms, &fend);
@@ -571,7 +542,7 @@ pub fn prove(
     setup: &Setup<'_>,
     dir: &std::path::Path,
     solver: &crate::solver::Solver,
-) -> Result<super::golf::Report, InductionError> {
+) -> Result<super::Report, InductionError> {
     prove_selected(setup, |_| true, dir, solver)
 }
 
@@ -582,36 +553,12 @@ pub fn prove_selected(
     keep: impl Fn(&str) -> bool,
     dir: &std::path::Path,
     solver: &crate::solver::Solver,
-) -> Result<super::golf::Report, InductionError> {
+) -> Result<super::Report, InductionError> {
     let began = Instant::now();
     let queries: Vec<Query> = setup
         .queries()?
         .into_iter()
         .filter(|q| keep(&q.name))
         .collect();
-    let built = began.elapsed();
-    let (lemmas, name) = super::decide(&queries, dir, solver)?;
-    let replay = match lemmas.last() {
-        Some(l) if l.proved == Some(false) => {
-            let q = queries
-                .iter()
-                .find(|q| q.name == l.name)
-                .expect("a query per lemma");
-            Some(super::golf::replay(
-                setup.reference,
-                setup.fair,
-                q,
-                &l.model,
-            )?)
-        }
-        _ => None,
-    };
-    Ok(super::golf::Report {
-        lemmas,
-        total: queries.len(),
-        solver: name,
-        setup: built,
-        queries: dir.to_path_buf(),
-        replay,
-    })
+    setup.pair.prove(&queries, began.elapsed(), dir, solver)
 }

@@ -29,20 +29,18 @@
 //! Each step that returns to the same loop head strictly lowers `s` (or
 //! raises `i`), so the induction is over at most 43 draws per loop.
 
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Instant;
 
 use octoku_core::U256;
-use octoku_evm::{Machine, RawOutcome};
 
+use super::shape::{self, KnownCut};
 use super::{
-    ConcreteState, InductionError, LemmaResult, Program, Query, Template, all, decide, eq, eq_c,
-    lt_c, run, same_outcome, shr, started_at, templates, trace, values,
+    InductionError, Input, Pair, Program, Query, Report, address_seed, all, constants, eq, eq_c,
+    is_address, lt_c, run, same_outcome, shr,
 };
-use crate::exec::{Call, Reached, Snapshot};
-use crate::generate::calldata;
-use crate::prove::deployer;
+use crate::exec::{Reached, Snapshot};
 use crate::solver::Solver;
 use crate::term::{Bin, TermId, Terms};
 
@@ -55,6 +53,10 @@ const JOINS: [usize; 7] = [72, 122, 174, 226, 278, 330, 382];
 /// The slow path: before a draw, after a draw.
 const SLOW_DRAW: usize = 431;
 const SLOW_PLACE: usize = 461;
+/// How many stack entries (from the bottom) of the harness's fast and slow
+/// cuts are loop variables: all of them.
+const FAST_VARS: usize = 4;
+const SLOW_VARS: usize = 5;
 
 /// Stack slots of the reference at `H`.
 pub(super) mod r {
@@ -90,27 +92,23 @@ enum Cut {
 }
 
 impl Cut {
-    fn of(pc: usize) -> Option<Cut> {
-        if let Some(k) = JOINS.iter().position(|&p| p == pc) {
-            return Some(Cut::Join(k as u64 + 2));
-        }
-        if let Some(k) = LOOPS.iter().position(|&p| p == pc) {
-            return Some(Cut::Loop(k as u64 + 2));
-        }
-        match pc {
-            SLOW_DRAW => Some(Cut::SlowDraw),
-            SLOW_PLACE => Some(Cut::SlowPlace),
-            _ => None,
-        }
+    /// Every cut, in the harness's order of program counters per kind.
+    fn all() -> impl Iterator<Item = Cut> {
+        (2..=8)
+            .map(Cut::Loop)
+            .chain((2..=8).map(Cut::Join))
+            .chain([Cut::SlowDraw, Cut::SlowPlace])
     }
 
-    fn pc(self) -> usize {
-        match self {
-            Cut::Join(d) => JOINS[d as usize - 2],
-            Cut::Loop(d) => LOOPS[d as usize - 2],
-            Cut::SlowDraw => SLOW_DRAW,
-            Cut::SlowPlace => SLOW_PLACE,
-        }
+    /// Where the harness has it, and how many loop variables it holds.
+    fn in_harness(self) -> KnownCut {
+        let (pc, vars) = match self {
+            Cut::Join(d) => (JOINS[d as usize - 2], FAST_VARS),
+            Cut::Loop(d) => (LOOPS[d as usize - 2], FAST_VARS),
+            Cut::SlowDraw => (SLOW_DRAW, SLOW_VARS),
+            Cut::SlowPlace => (SLOW_PLACE, SLOW_VARS),
+        };
+        KnownCut { pc, vars }
     }
 
     fn name(self) -> String {
@@ -127,14 +125,96 @@ impl Cut {
     }
 }
 
+/// The shape a fill must have for this proof, one line (for the refusal).
+pub const SHAPE: &str = "the golfed fill of contracts/Golf.sol: digit 1 placed, then for each digit 2..8 a skip loop (head holding s, seed, q, m) and a join where the digit's cell is found, then the slow loop (s, seed, p, i, c4) at its draw and at its place";
+
+/// Where the golfed fill's cuts are in one bytecode, and which stack slot
+/// holds each loop variable there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Each cut, its program counter, and for each loop variable (the
+    /// harness's stack slot 0, 1, ..) the stack slot holding it.
+    cuts: Vec<(Cut, usize, Vec<usize>)>,
+}
+
+impl Layout {
+    /// The test harness's layout (contracts/harness/GolfHarness.sol): the
+    /// cuts this proof is written for, each variable in its own slot.
+    pub fn harness() -> Layout {
+        let cuts = Cut::all()
+            .map(|c| {
+                let k = c.in_harness();
+                (c, k.pc, (0..k.vars).collect())
+            })
+            .collect();
+        Layout { cuts }
+    }
+
+    /// The layout of the golfed fill in `golf`, found by running it on the
+    /// sample seeds next to the harness ([`shape::find`]); refuses code
+    /// whose fill does not have the shape.
+    pub fn find(golf: Program<'_>) -> Result<Layout, InductionError> {
+        let harness = Program::seed(octoku_evm::artifacts::GOLF_HARNESS.runtime, "fill(uint256)");
+        let cuts: Vec<Cut> = Cut::all().collect();
+        let known: Vec<KnownCut> = cuts.iter().map(|c| c.in_harness()).collect();
+        match shape::find(harness, &known, golf, &sample_seeds())? {
+            Ok(found) => Ok(Layout {
+                cuts: cuts
+                    .into_iter()
+                    .zip(found)
+                    .map(|(c, f)| (c, f.pc, f.slots))
+                    .collect(),
+            }),
+            Err(k) => Err(InductionError::Shape(format!(
+                "no loop head of this code holds the golfed fill's {} (its states on sample seeds match no JUMPDEST's); --all handles fills of one shape: {SHAPE}",
+                describe_cut(cuts[k])
+            ))),
+        }
+    }
+
+    /// The cut at `pc`.
+    fn of(&self, pc: usize) -> Option<Cut> {
+        self.cuts.iter().find(|c| c.1 == pc).map(|c| c.0)
+    }
+
+    /// The program counter of `cut`.
+    fn pc(&self, cut: Cut) -> usize {
+        self.cuts.iter().find(|c| c.0 == cut).expect("every cut").1
+    }
+
+    /// The loop variables of a stack at `pc`, in the harness's order (empty
+    /// at no cut). The stack must be as deep as the cut's template.
+    fn view<T: Copy>(&self, pc: usize, stack: &[T]) -> Vec<T> {
+        self.cuts
+            .iter()
+            .find(|c| c.1 == pc)
+            .map(|c| c.2.iter().map(|&j| stack[j]).collect())
+            .unwrap_or_default()
+    }
+
+    /// Each cut's name, program counter and loop variables' stack slots.
+    pub fn describe(&self) -> Vec<(String, usize, Vec<usize>)> {
+        self.cuts
+            .iter()
+            .map(|(c, pc, slots)| (c.name(), *pc, slots.clone()))
+            .collect()
+    }
+}
+
+/// What the loop variables at `cut` are, for messages.
+fn describe_cut(cut: Cut) -> String {
+    match cut {
+        Cut::Loop(d) => format!("skip loop head of digit {d} (s, seed, q, m)"),
+        Cut::Join(d) => format!("join of digit {d} (s, seed, q, m)"),
+        Cut::SlowDraw => "slow loop before a draw (s, seed, p, i, c4)".to_string(),
+        Cut::SlowPlace => "slow loop after a draw (s, seed, p, i, c4)".to_string(),
+    }
+}
+
 /// The two programs and their cut templates.
 pub struct Setup<'a> {
-    reference: Program<'a>,
-    golf: Program<'a>,
-    ref_cuts: HashSet<usize>,
-    golf_cuts: HashSet<usize>,
-    ref_templates: HashMap<usize, Template>,
-    golf_templates: HashMap<usize, Template>,
+    pair: Pair<'a>,
+    layout: Layout,
     slip: u64,
 }
 
@@ -161,42 +241,54 @@ pub fn sample_seeds() -> Vec<U256> {
 }
 
 impl<'a> Setup<'a> {
-    /// Templates from sample runs; refuses bytecode whose cut points are
-    /// not where this proof expects them.
+    /// The harness's fill (or a mutant of it): templates from sample runs
+    /// at the harness's cuts; refuses bytecode whose cut points are not
+    /// there.
     pub fn new(reference: Program<'a>, golf: Program<'a>) -> Result<Setup<'a>, InductionError> {
-        let ref_cuts: HashSet<usize> = [REF_HEAD].into();
-        let golf_cuts: HashSet<usize> = LOOPS
-            .iter()
-            .chain(&JOINS)
-            .copied()
-            .chain([SLOW_DRAW, SLOW_PLACE])
-            .collect();
-        let seeds = sample_seeds();
-        let ref_templates = templates(reference, "reference", &seeds, &ref_cuts)?;
-        let golf_templates = templates(golf, "golfed fill", &seeds, &golf_cuts)?;
-        let need = |t: &HashMap<usize, Template>, pc: usize, depth: usize, which: &str| match t
-            .get(&pc)
-        {
-            Some(t) if t.stack.len() == depth => Ok(()),
-            _ => Err(InductionError::Shape(format!(
-                "the {which} has no loop head at pc {pc} with {depth} stack entries: not the bytecode this proof is written for"
-            ))),
-        };
-        need(&ref_templates, REF_HEAD, 10, "reference")?;
-        for pc in LOOPS.iter().chain(&JOINS) {
-            need(&golf_templates, *pc, 4, "golfed fill")?;
+        Setup::with_layout(reference, golf, Layout::harness())
+    }
+
+    /// Any bytecode whose fill has the golfed shape (an author's IPuzzle
+    /// called as `generate(address)`, the harness, ...): the cuts found by
+    /// [`Layout::find`], then templates from sample runs.
+    pub fn by_shape(
+        reference: Program<'a>,
+        golf: Program<'a>,
+    ) -> Result<Setup<'a>, InductionError> {
+        let layout = Layout::find(golf)?;
+        Setup::with_layout(reference, golf, layout)
+    }
+
+    fn with_layout(
+        reference: Program<'a>,
+        golf: Program<'a>,
+        layout: Layout,
+    ) -> Result<Setup<'a>, InductionError> {
+        let golf_cuts: HashSet<usize> = layout.cuts.iter().map(|c| c.1).collect();
+        let pair = Pair::new(reference, golf, "golfed fill", golf_cuts)?;
+        for (cut, pc, slots) in &layout.cuts {
+            let depth = slots.iter().max().map_or(0, |&j| j + 1);
+            if pair
+                .imp_templates
+                .get(pc)
+                .is_none_or(|t| t.stack.len() < depth)
+            {
+                return Err(InductionError::Shape(format!(
+                    "the golfed fill has no {} at pc {pc} with at least {depth} stack entries: not the bytecode this proof is written for",
+                    describe_cut(*cut)
+                )));
+            }
         }
-        need(&golf_templates, SLOW_DRAW, 5, "golfed fill")?;
-        need(&golf_templates, SLOW_PLACE, 5, "golfed fill")?;
         Ok(Setup {
-            reference,
-            golf,
-            ref_cuts,
-            golf_cuts,
-            ref_templates,
-            golf_templates,
+            pair,
+            layout,
             slip: 0,
         })
+    }
+
+    /// Where the cuts are.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The same proof with a wrong relation (the reference's seed taken as
@@ -237,9 +329,12 @@ impl<'a> Setup<'a> {
     fn lemma(&self, kind: Kind) -> Result<Query, InductionError> {
         let began = Instant::now();
         let mut terms = Terms::new();
-        let seed = terms.var("seed");
-        let ref_call = Call::abi(&mut terms, self.reference.selector, &[seed]);
-        let golf_call = Call::abi(&mut terms, self.golf.selector, &[seed]);
+        let mut seed = terms.var("seed");
+        let golf_arg = match self.pair.implementation.input {
+            Input::Seed => seed,
+            Input::Address => terms.var("address"),
+        };
+        let golf_call = self.pair.implementation.call(&mut terms, golf_arg);
         let entry = Snapshot {
             pc: 0,
             stack: Vec::new(),
@@ -254,13 +349,15 @@ impl<'a> Setup<'a> {
             error,
         };
         // Start states, the hypothesis, and the reference's segments.
-        let (golf_start, ref_start, hyp, segments, from) = match kind {
+        let layout = &self.layout;
+        let (golf_start, ref_start, mut hyp, segments, from) = match kind {
             // The reference: before and after digit 1's draw, then digit 2's.
             Kind::Entry => (entry.clone(), Some(entry.clone()), terms.small(1), 4, None),
             Kind::Related(cut) => {
-                let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
-                let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
-                let hyp = related(&mut terms, cut, &r.stack, &g.stack, seed, self.slip);
+                let g = self.pair.imp_templates[&layout.pc(cut)].instance(&mut terms, "g_");
+                let r = self.pair.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+                let gv = layout.view(g.pc, &g.stack);
+                let hyp = related(&mut terms, cut, &r.stack, &gv, seed, self.slip);
                 let segments = if matches!(cut, Cut::Join(d) if d < 8) {
                     2
                 } else {
@@ -269,38 +366,51 @@ impl<'a> Setup<'a> {
                 (g, Some(r), hyp, segments, Some(cut))
             }
             Kind::Escaped(Cut::Join(8)) => {
-                let g = self.golf_templates[&JOINS[6]].instance(&mut terms, "g_");
-                let hyp = escaped(&mut terms, &g.stack, seed);
+                let g =
+                    self.pair.imp_templates[&layout.pc(Cut::Join(8))].instance(&mut terms, "g_");
+                let hyp = escaped(&mut terms, &layout.view(g.pc, &g.stack), seed);
                 (g, Some(entry.clone()), hyp, 1, Some(Cut::Join(8)))
             }
             Kind::Escaped(cut) => {
-                let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
-                let hyp = escaped(&mut terms, &g.stack, seed);
+                let g = self.pair.imp_templates[&layout.pc(cut)].instance(&mut terms, "g_");
+                let hyp = escaped(&mut terms, &layout.view(g.pc, &g.stack), seed);
                 (g, None, hyp, 0, Some(cut))
             }
             Kind::Slow(cut) => {
-                let g = self.golf_templates[&cut.pc()].instance(&mut terms, "g_");
-                let r = self.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
-                let hyp = slow(&mut terms, cut, &r.stack, &g.stack, seed);
+                let g = self.pair.imp_templates[&layout.pc(cut)].instance(&mut terms, "g_");
+                let r = self.pair.ref_templates[&REF_HEAD].instance(&mut terms, "r_");
+                let gv = layout.view(g.pc, &g.stack);
+                let hyp = slow(&mut terms, cut, &r.stack, &gv, seed);
                 (g, Some(r), hyp, 1, Some(cut))
             }
         };
         let golf_paths = run(
             &mut terms,
-            self.golf,
+            self.pair.implementation,
             &golf_call,
             &golf_start,
-            &self.golf_cuts,
+            &self.pair.imp_cuts,
             1,
         )
         .map_err(golf_exec)?;
+        if kind == Kind::Entry && self.pair.implementation.input == Input::Address {
+            // The seed is the program's hash of the address, which must be
+            // the reference's: keccak256 of the address's 20 bytes.
+            seed = address_seed(&mut terms, golf_arg).ok_or_else(|| {
+                InductionError::Shape(
+                    "generate(address) does not hash the address's 20 bytes (keccak256 of calldata bytes 16..35) before its fill, as the reference does".to_string(),
+                )
+            })?;
+            hyp = is_address(&mut terms, golf_arg);
+        }
+        let ref_call = self.pair.reference.call(&mut terms, seed);
         let ref_paths = match &ref_start {
             Some(r) => run(
                 &mut terms,
-                self.reference,
+                self.pair.reference,
                 &ref_call,
                 r,
-                &self.ref_cuts,
+                &self.pair.ref_cuts,
                 segments,
             )
             .map_err(ref_exec)?,
@@ -358,10 +468,17 @@ impl<'a> Setup<'a> {
                 _ => zero,
             },
             Reached::Cut(g) => {
-                let Some(to) = Cut::of(g.pc) else {
+                let Some(to) = self.layout.of(g.pc) else {
                     return zero;
                 };
-                let fits_g = self.golf_templates[&g.pc].fits(terms, g);
+                let template = &self.pair.imp_templates[&g.pc];
+                if g.stack.len() != template.stack.len() {
+                    // Not the cut's state (and no slot to read it from).
+                    return zero;
+                }
+                let fits_g = template.fits(terms, g);
+                let gv = self.layout.view(g.pc, &g.stack);
+                let start = self.layout.view(golf_start.pc, &golf_start.stack);
                 // A step back to the same loop head lowers the seed (the
                 // slow loop's placing step raises i instead).
                 let measure = match (from, to) {
@@ -372,16 +489,16 @@ impl<'a> Setup<'a> {
                         } else {
                             gs::S
                         };
-                        terms.bin(Bin::Lt, g.stack[s], golf_start.stack[s0])
+                        terms.bin(Bin::Lt, gv[s], start[s0])
                     }
                     (Some(Cut::SlowPlace), Cut::SlowDraw) => {
-                        terms.bin(Bin::Lt, golf_start.stack[gs::I], g.stack[gs::I])
+                        terms.bin(Bin::Lt, start[gs::I], gv[gs::I])
                     }
                     _ => terms.small(1),
                 };
                 let head = |terms: &mut Terms, rend: &Reached| match rend {
                     Reached::Cut(r) if r.pc == REF_HEAD => Some((
-                        self.ref_templates[&REF_HEAD].fits(terms, r),
+                        self.pair.ref_templates[&REF_HEAD].fits(terms, r),
                         r.stack.clone(),
                     )),
                     _ => None,
@@ -390,18 +507,18 @@ impl<'a> Setup<'a> {
                     (Kind::Escaped(Cut::Join(8)) | Kind::Slow(_), false) => {
                         match head(terms, rend) {
                             Some((fits_r, rs)) => {
-                                let rel = slow(terms, to, &rs, &g.stack, seed);
+                                let rel = slow(terms, to, &rs, &gv, seed);
                                 all(terms, &[fits_r, rel])
                             }
                             None => zero,
                         }
                     }
-                    (Kind::Escaped(_), true) => escaped(terms, &g.stack, seed),
+                    (Kind::Escaped(_), true) => escaped(terms, &gv, seed),
                     (Kind::Entry | Kind::Related(_), true) => {
-                        let esc = escaped(terms, &g.stack, seed);
+                        let esc = escaped(terms, &gv, seed);
                         let rel = match head(terms, rend) {
                             Some((fits_r, rs)) => {
-                                let rel = related(terms, to, &rs, &g.stack, seed, self.slip);
+                                let rel = related(terms, to, &rs, &gv, seed, self.slip);
                                 all(terms, &[fits_r, rel])
                             }
                             None => zero,
@@ -637,51 +754,9 @@ pub enum Lemmas {
     /// The step lemmas of the related skip loops and of the slow loop's
     /// draw (the fast part `make test` runs).
     Steps,
-}
-
-/// A refuted lemma's state, replayed in revm to the end of both calls.
-#[derive(Debug, Clone)]
-pub struct Replay {
-    /// The calldata seed of the state.
-    pub seed: U256,
-    /// The golfed fill's state at the lemma's start.
-    pub golf_state: ConcreteState,
-    /// The reference's state, when the lemma runs it.
-    pub reference_state: Option<ConcreteState>,
-    /// What the golfed fill returns from there, in revm.
-    pub golf: RawOutcome,
-    /// What the reference returns from there, in revm.
-    pub reference: Option<RawOutcome>,
-}
-
-/// The outcome of [`prove`].
-#[derive(Debug, Clone)]
-pub struct Report {
-    /// The lemmas asked, in order (all of them when proved; up to the first
-    /// that is not proved otherwise).
-    pub lemmas: Vec<LemmaResult>,
-    /// How many lemmas the proof has.
-    pub total: usize,
-    /// Solver name and version.
-    pub solver: String,
-    /// Sample runs, templates and symbolic execution of every lemma.
-    pub setup: Duration,
-    /// Where the query files are.
-    pub queries: PathBuf,
-    /// The first refuted lemma's state, replayed.
-    pub replay: Option<Replay>,
-}
-
-impl Report {
-    /// Every lemma asked was proved, and all of them were asked.
-    pub fn proved(&self) -> bool {
-        self.lemmas.len() == self.total && self.lemmas.iter().all(|l| l.proved == Some(true))
-    }
-
-    /// The first lemma that was not proved.
-    pub fn failed(&self) -> Option<&LemmaResult> {
-        self.lemmas.iter().find(|l| l.proved != Some(true))
-    }
+    /// Those of [`Setup::queries`] named here, in its order (a quick check
+    /// of one lemma; `proved` then covers those lemmas only).
+    Only(&'static [&'static str]),
 }
 
 /// Runs the induction proof: the lemmas `which`, written under `dir`, asked
@@ -697,77 +772,13 @@ pub fn prove(
     let queries = match which {
         Lemmas::All => setup.queries()?,
         Lemmas::Steps => setup.step_queries()?,
+        Lemmas::Only(names) => setup
+            .queries()?
+            .into_iter()
+            .filter(|q| names.contains(&q.name.as_str()))
+            .collect(),
     };
-    let built = began.elapsed();
-    let (lemmas, name) = decide(&queries, dir, solver)?;
-    let replay = match lemmas.last() {
-        Some(l) if l.proved == Some(false) => {
-            let q = queries
-                .iter()
-                .find(|q| q.name == l.name)
-                .expect("a query per lemma");
-            Some(replay(setup.reference, setup.golf, q, &l.model)?)
-        }
-        _ => None,
-    };
-    Ok(Report {
-        lemmas,
-        total: queries.len(),
-        solver: name,
-        setup: built,
-        queries: dir.to_path_buf(),
-        replay,
-    })
-}
-
-/// Replays the start states of `q` under `model` in revm, each to the end
-/// of its call: `implementation` from the query's first start, `reference`
-/// from its second.
-pub(super) fn replay(
-    reference: Program<'_>,
-    implementation: Program<'_>,
-    q: &Query,
-    model: &[(String, U256)],
-) -> Result<Replay, InductionError> {
-    let seed = model
-        .iter()
-        .find(|(n, _)| n == "seed")
-        .map_or(U256::ZERO, |(_, v)| *v);
-    let evm = |e: String| InductionError::Replay(e);
-    let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
-    let mut run_from =
-        |program: Program<'_>, state: &ConcreteState| -> Result<RawOutcome, InductionError> {
-            let code = if state.pc == 0 {
-                program.code.to_vec()
-            } else {
-                started_at(program.code, state.pc, &state.stack, &state.memory)
-                    .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
-            };
-            let at = machine
-                .deploy(&deployer(&code))
-                .map_err(|e| evm(e.to_string()))?
-                .0;
-            machine
-                .call_raw(at, calldata(program.selector, seed))
-                .map_err(|e| evm(e.to_string()))
-        };
-    let golf_state = values(&q.terms, &q.starts.0, model);
-    let golf = run_from(implementation, &golf_state)?;
-    let (reference_state, reference) = match &q.starts.1 {
-        Some(r) => {
-            let st = values(&q.terms, r, model);
-            let out = run_from(reference, &st)?;
-            (Some(st), Some(out))
-        }
-        None => (None, None),
-    };
-    Ok(Replay {
-        seed,
-        golf_state,
-        reference_state,
-        golf,
-        reference,
-    })
+    setup.pair.prove(&queries, began.elapsed(), dir, solver)
 }
 
 impl Setup<'_> {
@@ -776,18 +787,12 @@ impl Setup<'_> {
     /// state the lemmas pair it with) and that both return the same; the
     /// number of states checked.
     pub fn check_run(&self, seed: U256) -> Result<usize, String> {
-        let (rs, rend) =
-            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
-        let (gs_, gend) =
-            trace(self.golf, seed, &self.golf_cuts).map_err(|e| format!("golfed fill: {e}"))?;
+        let [(rs, rend), (gs_, gend)] = self.pair.traces(seed)?;
         if rend[..2] != gend[..2] || rend.get(2) != gend.get(2) {
             return Err(format!("seed {seed:#x}: the two calls return differently"));
         }
         let mut terms = Terms::new();
         let seed_t = terms.constant(seed);
-        let words = |terms: &mut Terms, v: &[U256]| -> Vec<TermId> {
-            v.iter().map(|&x| terms.constant(x)).collect()
-        };
         // After the entry the reference has made 4 segments (before and
         // after digit 1's draw, before and after digit 2's).
         let mut at_ref = 3;
@@ -800,20 +805,16 @@ impl Setup<'_> {
                     st.pc
                 ))
             };
-            let cut = Cut::of(st.pc).expect("only cuts are traced");
-            let g = words(&mut terms, &st.stack);
-            let snap = Snapshot {
-                pc: st.pc,
-                stack: g.clone(),
-                memory: words(&mut terms, &st.memory),
-            };
-            let fits = self.golf_templates[&st.pc].fits(&mut terms, &snap);
+            let cut = self.layout.of(st.pc).expect("only cuts are traced");
+            let snap = st.snapshot(&mut terms);
+            let fits = self.pair.imp_templates[&st.pc].fits(&mut terms, &snap);
             if terms.eval(fits, &[]).is_zero() {
                 return fail("template");
             }
+            let g = self.layout.view(st.pc, &snap.stack);
             let holds = |terms: &mut Terms, t: TermId| !terms.eval(t, &[]).is_zero();
             if cut.fast() {
-                if (st.stack[g::S] >> 42usize).is_zero() {
+                if (self.layout.view(st.pc, &st.stack)[g::S] >> 42usize).is_zero() {
                     escaped_seen = true;
                     let e = escaped(&mut terms, &g, seed_t);
                     if !holds(&mut terms, e) {
@@ -826,7 +827,7 @@ impl Setup<'_> {
                     let Some(r) = rs.get(at_ref) else {
                         return fail("related (the reference stopped)");
                     };
-                    let r = words(&mut terms, &r.stack);
+                    let r = constants(&mut terms, &r.stack);
                     let rel = related(&mut terms, cut, &r, &g, seed_t, self.slip);
                     if !holds(&mut terms, rel) {
                         return fail("related");
@@ -842,7 +843,7 @@ impl Setup<'_> {
                 let Some(r) = rs.get(k) else {
                     return fail("slow (the reference stopped)");
                 };
-                let r = words(&mut terms, &r.stack);
+                let r = constants(&mut terms, &r.stack);
                 let rel = slow(&mut terms, cut, &r, &g, seed_t);
                 if !holds(&mut terms, rel) {
                     return fail("slow");

@@ -12,31 +12,115 @@
 //! or both calls returned the same thing. Each lemma is one SMT-LIB2 query
 //! "some state satisfies the relation and a pair of paths breaks it"; `unsat`
 //! proves it for every state at once. The chain of lemmas is an induction
-//! over the draws; [`golf`] has the one for the golfed fill.
+//! over the draws; [`golf`] has the one for the golfed fill, [`fair`] the
+//! one for the fair fill. The golfed fill's cut points are the harness's
+//! program counters, or, in an author's contract called as
+//! `generate(address)` ([`Input::Address`]), found by what its states hold
+//! ([`shape`]).
 
 pub mod fair;
 pub mod golf;
+pub mod shape;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use octoku_core::U256;
+use octoku_evm::{Machine, RawOutcome};
 
-use crate::exec::{self, Call, ExecError, Limits, Outcome, Reached, Snapshot};
+use crate::engine::model_values;
+use crate::exec::{self, Call, Cell, ExecError, Limits, Outcome, Reached, Snapshot};
+use crate::prove::deployer;
 use crate::smt;
 use crate::solver::{Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
 
-/// One program: runtime bytecode and the selector of the call that runs its
-/// fill on a raw seed (calldata `selector ++ seed`).
+/// One program: runtime bytecode, the selector of the call that runs its
+/// fill, and how that call gives the seed.
 #[derive(Debug, Clone, Copy)]
 pub struct Program<'a> {
     /// Runtime bytecode.
     pub code: &'a [u8],
     /// Selector of the fill call.
     pub selector: [u8; 4],
+    /// What the call's one argument is.
+    pub input: Input,
 }
+
+/// What a program's fill call takes as its one argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// The raw seed (calldata `selector ++ seed`): the test harnesses.
+    Seed,
+    /// An address (IPuzzle's `generate(address)`): the program hashes the
+    /// address's 20 bytes to the seed, as the reference's `generate` does.
+    Address,
+}
+
+impl<'a> Program<'a> {
+    /// A fill called on the raw seed, `signature` e.g. `fill(uint256)`.
+    pub fn seed(code: &'a [u8], signature: &str) -> Program<'a> {
+        Program {
+            code,
+            selector: crate::generate::selector(signature),
+            input: Input::Seed,
+        }
+    }
+
+    /// An author's IPuzzle, called as `generate(address)`.
+    pub fn generate(code: &'a [u8]) -> Program<'a> {
+        Program {
+            code,
+            selector: crate::generate::selector("generate(address)"),
+            input: Input::Address,
+        }
+    }
+
+    /// The fill call on `arg` (the seed or the address); KECCAK256 gives a
+    /// variable per distinct input.
+    pub fn call(&self, terms: &mut Terms, arg: TermId) -> Call {
+        Call::abi(terms, self.selector, &[arg]).hashes_as_variables()
+    }
+
+    /// The calldata of the fill call on `arg`.
+    pub fn calldata(&self, arg: U256) -> alloy_primitives::Bytes {
+        crate::generate::calldata(self.selector, arg)
+    }
+}
+
+/// The variable that stands for keccak256 of the 20 bytes of `address` (the
+/// calldata word of [`Program::call`]), as the executor names it, when the
+/// executor has met that hash: the seed of an [`Input::Address`] program
+/// that hashes what the reference's `generate` does.
+pub fn address_seed(terms: &mut Terms, address: TermId) -> Option<TermId> {
+    let name = address_hash(address);
+    terms
+        .var_names()
+        .contains(&name)
+        .then(|| terms.var_shared(&name))
+}
+
+/// The name of [`address_seed`]'s variable.
+fn address_hash(address: TermId) -> String {
+    let cells: Vec<Cell> = (12..32)
+        .map(|byte| Cell {
+            term: address,
+            byte,
+        })
+        .collect();
+    exec::hash_variable_name(&cells)
+}
+
+/// 0/1: `address` is below 2^160 (a well-formed `generate(address)` call).
+pub fn is_address(terms: &mut Terms, address: TermId) -> TermId {
+    let high = shr(terms, address, 160);
+    terms.is_zero(high)
+}
+
+/// The address the sample runs of an [`Input::Address`] program are called
+/// with (its hash is set to each sample seed).
+const SAMPLE_ADDRESS: u64 = 0x0c70_c0de;
 
 /// Why an induction proof could not be set up or run.
 #[derive(Debug, thiserror::Error)]
@@ -127,16 +211,21 @@ impl Template {
 }
 
 /// The concrete states at the cut points `cuts` of one run of `program` on
-/// `seed`, in order, and how the run ended (success, return data).
-pub fn trace(
-    program: Program<'_>,
-    seed: U256,
-    cuts: &HashSet<usize>,
-) -> Result<(Vec<ConcreteState>, Vec<U256>), ExecError> {
+/// `seed`, in order, and how the run ended (success, return data). An
+/// [`Input::Address`] program is called on a fixed address whose hash is
+/// taken to be `seed` (keccak256 as an unknown function), so that its runs
+/// reach the seeds no known address hashes to.
+pub fn trace(program: Program<'_>, seed: U256, cuts: &HashSet<usize>) -> Result<Run, ExecError> {
     let mut terms = Terms::new();
-    let s = terms.constant(seed);
+    let (arg, hash) = match program.input {
+        Input::Seed => (terms.constant(seed), None),
+        Input::Address => {
+            let a = terms.var("address");
+            (a, Some(address_hash(a)))
+        }
+    };
     // KECCAK256 of the concrete inputs is computed (the fair fill's hash).
-    let call = Call::abi(&mut terms, program.selector, &[s]).hashes_as_variables();
+    let call = program.call(&mut terms, arg);
     let mut at = Snapshot {
         pc: 0,
         stack: Vec::new(),
@@ -152,20 +241,41 @@ pub fn trace(
             &at,
             cuts,
         )?;
-        // Concrete inputs: no branch depends on a variable, so one path.
-        let segment = segments.into_iter().next().expect("one path");
+        // The address and its hash are the only variables.
+        let hashed = hash.as_ref().is_none_or(|h| terms.var_names().contains(h));
+        let values: Vec<U256> = terms
+            .var_names()
+            .iter()
+            .map(|n| match n.as_str() {
+                "address" => U256::from(SAMPLE_ADDRESS),
+                n if Some(n) == hash.as_deref() => seed,
+                _ => U256::ZERO,
+            })
+            .collect();
+        let mut memo = HashMap::new();
+        let mut value = |t: TermId| terms.eval_memo(t, &values, &mut memo);
+        // The paths' conditions are disjoint and cover every assignment.
+        let segment = segments
+            .into_iter()
+            .find(|s| !value(s.guard).is_zero())
+            .expect("one path holds");
         match segment.reached {
             Reached::Cut(next) => {
-                let value = |t: TermId| terms.as_const(t).expect("concrete run");
-                states.push(ConcreteState {
+                let state = ConcreteState {
                     pc: next.pc,
                     stack: next.stack.iter().map(|&t| value(t)).collect(),
                     memory: next.memory.iter().map(|&t| value(t)).collect(),
-                });
-                at = next;
+                };
+                // Until the address is hashed, the state stays a function
+                // of it (a concrete address would get its real hash).
+                at = if hashed {
+                    state.snapshot(&mut terms)
+                } else {
+                    next
+                };
+                states.push(state);
             }
             Reached::Ended(o) => {
-                let value = |t: TermId| terms.as_const(t).expect("concrete run");
                 let mut end = vec![value(o.success), value(o.len)];
                 end.extend(o.words.iter().map(|&w| value(w)));
                 return Ok((states, end));
@@ -173,6 +283,10 @@ pub fn trace(
         }
     }
 }
+
+/// One concrete run: its states at the cuts, in order, and how it ended
+/// (success, return length, the return data's words).
+pub type Run = (Vec<ConcreteState>, Vec<U256>);
 
 /// A concrete state at a cut point.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +297,96 @@ pub struct ConcreteState {
     pub stack: Vec<U256>,
     /// Memory words.
     pub memory: Vec<U256>,
+}
+
+impl ConcreteState {
+    /// The state as constants in `terms`.
+    pub fn snapshot(&self, terms: &mut Terms) -> Snapshot {
+        Snapshot {
+            pc: self.pc,
+            stack: constants(terms, &self.stack),
+            memory: constants(terms, &self.memory),
+        }
+    }
+}
+
+/// The two programs of a proof, their cut points and the templates of those
+/// cuts from the sample runs ([`golf::sample_seeds`]); the reference's cut
+/// is its inner loop head `H` ([`golf::REF_HEAD`]).
+pub(super) struct Pair<'a> {
+    pub reference: Program<'a>,
+    pub implementation: Program<'a>,
+    pub ref_cuts: HashSet<usize>,
+    pub imp_cuts: HashSet<usize>,
+    pub ref_templates: HashMap<usize, Template>,
+    pub imp_templates: HashMap<usize, Template>,
+    /// What the implementation is called in messages.
+    which: &'static str,
+}
+
+impl<'a> Pair<'a> {
+    /// Templates from the sample runs; refuses a reference without its loop
+    /// head of 10 stack entries.
+    pub fn new(
+        reference: Program<'a>,
+        implementation: Program<'a>,
+        which: &'static str,
+        imp_cuts: HashSet<usize>,
+    ) -> Result<Pair<'a>, InductionError> {
+        let head = golf::REF_HEAD;
+        let ref_cuts: HashSet<usize> = [head].into();
+        let seeds = golf::sample_seeds();
+        let ref_templates = templates(reference, "reference", &seeds, &ref_cuts)?;
+        let imp_templates = templates(implementation, which, &seeds, &imp_cuts)?;
+        if ref_templates.get(&head).is_none_or(|t| t.stack.len() != 10) {
+            return Err(InductionError::Shape(format!(
+                "the reference has no loop head at pc {head} with 10 stack entries: not the bytecode this proof is written for"
+            )));
+        }
+        Ok(Pair {
+            reference,
+            implementation,
+            ref_cuts,
+            imp_cuts,
+            ref_templates,
+            imp_templates,
+            which,
+        })
+    }
+
+    /// The runs of both programs on `seed`, each at its cuts ([`trace`]),
+    /// for the concrete checks of a proof's invariants; a failure is one
+    /// line naming the program.
+    pub fn traces(&self, seed: U256) -> Result<[Run; 2], String> {
+        let r =
+            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
+        let i = trace(self.implementation, seed, &self.imp_cuts)
+            .map_err(|e| format!("{}: {e}", self.which))?;
+        Ok([r, i])
+    }
+
+    /// Proves `queries` with these programs ([`prove_queries`]).
+    pub fn prove(
+        &self,
+        queries: &[Query],
+        built: Duration,
+        dir: &Path,
+        solver: &Solver,
+    ) -> Result<Report, InductionError> {
+        prove_queries(
+            queries,
+            built,
+            self.reference,
+            self.implementation,
+            dir,
+            solver,
+        )
+    }
+}
+
+/// The constants `v` in `terms`.
+pub(super) fn constants(terms: &mut Terms, v: &[U256]) -> Vec<TermId> {
+    v.iter().map(|&x| terms.constant(x)).collect()
 }
 
 /// The templates of the cut points `cuts` from runs on `seeds`: an entry is
@@ -311,17 +515,7 @@ impl Query {
     /// The values of the hypothesis and of each pair's guards and conclusion
     /// under `model` (variable name, value; missing variables are 0).
     pub fn explain(&self, model: &[(String, U256)]) -> (U256, Vec<[U256; 3]>) {
-        let values: Vec<U256> = self
-            .terms
-            .var_names()
-            .iter()
-            .map(|n| {
-                model
-                    .iter()
-                    .find(|(m, _)| m == n)
-                    .map_or(U256::ZERO, |(_, v)| *v)
-            })
-            .collect();
+        let values = model_values(&self.terms, model);
         let mut memo = HashMap::new();
         let mut eval = |t: TermId| self.terms.eval_memo(t, &values, &mut memo);
         let hyp = eval(self.parts.0);
@@ -479,16 +673,7 @@ pub fn started_at(code: &[u8], pc: usize, stack: &[U256], memory: &[U256]) -> Op
 /// The value of every entry of `snapshot` under `model` (variable name,
 /// value; a variable the model does not name is 0).
 pub fn values(terms: &Terms, snapshot: &Snapshot, model: &[(String, U256)]) -> ConcreteState {
-    let vars: Vec<U256> = terms
-        .var_names()
-        .iter()
-        .map(|n| {
-            model
-                .iter()
-                .find(|(m, _)| m == n)
-                .map_or(U256::ZERO, |(_, v)| *v)
-        })
-        .collect();
+    let vars = model_values(terms, model);
     let mut memo = HashMap::new();
     let mut eval = |t: TermId| terms.eval_memo(t, &vars, &mut memo);
     ConcreteState {
@@ -496,4 +681,158 @@ pub fn values(terms: &Terms, snapshot: &Snapshot, model: &[(String, U256)]) -> C
         stack: snapshot.stack.iter().map(|&t| eval(t)).collect(),
         memory: snapshot.memory.iter().map(|&t| eval(t)).collect(),
     }
+}
+
+/// A refuted lemma's state, replayed in revm to the end of both calls.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The seed of the state (for an [`Input::Address`] program's entry
+    /// lemma, the real keccak256 of the address).
+    pub seed: U256,
+    /// The address an [`Input::Address`] program is called with.
+    pub address: Option<U256>,
+    /// The implementation's state at the lemma's start.
+    pub implementation_state: ConcreteState,
+    /// The reference's state, when the lemma runs it.
+    pub reference_state: Option<ConcreteState>,
+    /// What the implementation returns from there, in revm.
+    pub implementation: RawOutcome,
+    /// What the reference returns from there, in revm.
+    pub reference: Option<RawOutcome>,
+}
+
+/// The outcome of an induction proof.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The lemmas asked, in order (all of them when proved; up to the first
+    /// that is not proved otherwise).
+    pub lemmas: Vec<LemmaResult>,
+    /// How many lemmas the proof has.
+    pub total: usize,
+    /// Solver name and version.
+    pub solver: String,
+    /// Sample runs, templates and symbolic execution of every lemma.
+    pub setup: Duration,
+    /// Where the query files are.
+    pub queries: PathBuf,
+    /// The first refuted lemma's state, replayed.
+    pub replay: Option<Replay>,
+}
+
+impl Report {
+    /// Every lemma asked was proved, and all of them were asked.
+    pub fn proved(&self) -> bool {
+        self.lemmas.len() == self.total && self.lemmas.iter().all(|l| l.proved == Some(true))
+    }
+
+    /// The first lemma that was not proved.
+    pub fn failed(&self) -> Option<&LemmaResult> {
+        self.lemmas.iter().find(|l| l.proved != Some(true))
+    }
+}
+
+/// Asks `queries` (built in `built`) of `solver` in order, written under
+/// `dir`, up to the first that is not proved; a refuted lemma's state is
+/// replayed in revm (`implementation` from the query's first start,
+/// `reference` from its second).
+pub fn prove_queries(
+    queries: &[Query],
+    built: Duration,
+    reference: Program<'_>,
+    implementation: Program<'_>,
+    dir: &Path,
+    solver: &Solver,
+) -> Result<Report, InductionError> {
+    let (lemmas, name) = decide(queries, dir, solver)?;
+    let replay = match lemmas.last() {
+        Some(l) if l.proved == Some(false) => {
+            let q = queries
+                .iter()
+                .find(|q| q.name == l.name)
+                .expect("a query per lemma");
+            Some(replay(reference, implementation, q, &l.model)?)
+        }
+        _ => None,
+    };
+    Ok(Report {
+        lemmas,
+        total: queries.len(),
+        solver: name,
+        setup: built,
+        queries: dir.to_path_buf(),
+        replay,
+    })
+}
+
+/// Replays the start states of `q` under `model` in revm, each to the end
+/// of its call.
+fn replay(
+    reference: Program<'_>,
+    implementation: Program<'_>,
+    q: &Query,
+    model: &[(String, U256)],
+) -> Result<Replay, InductionError> {
+    let named = |name: &str| {
+        model
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(U256::ZERO, |(_, v)| *v)
+    };
+    let implementation_state = values(&q.terms, &q.starts.0, model);
+    let (seed, address) = match implementation.input {
+        Input::Seed => (named("seed"), None),
+        Input::Address => {
+            let a = named("address");
+            // From the call's start the program hashes the address for
+            // real, so the reference gets the real hash too.
+            let seed = if implementation_state.pc == 0 {
+                let bytes = a.to_be_bytes::<32>();
+                U256::from_be_bytes(alloy_primitives::keccak256(&bytes[12..]).0)
+            } else {
+                named("seed")
+            };
+            (seed, Some(a))
+        }
+    };
+    let evm = |e: String| InductionError::Replay(e);
+    let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
+    let mut run_from = |program: Program<'_>,
+                        arg: U256,
+                        state: &ConcreteState|
+     -> Result<RawOutcome, InductionError> {
+        let code = if state.pc == 0 {
+            program.code.to_vec()
+        } else {
+            started_at(program.code, state.pc, &state.stack, &state.memory)
+                .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
+        };
+        let at = machine
+            .deploy(&deployer(&code))
+            .map_err(|e| evm(e.to_string()))?
+            .0;
+        machine
+            .call_raw(at, program.calldata(arg))
+            .map_err(|e| evm(e.to_string()))
+    };
+    let implementation_out = run_from(
+        implementation,
+        address.unwrap_or(seed),
+        &implementation_state,
+    )?;
+    let (reference_state, reference_out) = match &q.starts.1 {
+        Some(r) => {
+            let st = values(&q.terms, r, model);
+            let out = run_from(reference, seed, &st)?;
+            (Some(st), Some(out))
+        }
+        None => (None, None),
+    };
+    Ok(Replay {
+        seed,
+        address,
+        implementation_state,
+        reference_state,
+        implementation: implementation_out,
+        reference: reference_out,
+    })
 }

@@ -1,12 +1,12 @@
-//! `octoku prove generate --all`: the golfed fill equal to the reference
+//! `octoku prove generate --all`: the golfed fill (or an author's
+//! generate(address) whose fill has its shape) equal to the reference
 //! `_fill` on all 2^256 seeds, by induction over the draws
 //! (octoku_prove::induction; docs/proofs.md, "generate on all seeds").
 
 use std::process::ExitCode;
 
-use octoku_core::{Board, U256};
+use octoku_core::{Address, Board, U256};
 use octoku_evm::Puzzle;
-use octoku_prove::generate::selector;
 use octoku_prove::induction::fair;
 use octoku_prove::induction::golf::{self, Lemmas, Setup};
 use octoku_prove::induction::{ConcreteState, Program};
@@ -22,7 +22,8 @@ use crate::{
 /// `octoku prove generate --all --json`.
 #[derive(Debug, Serialize)]
 struct AllSeeds {
-    puzzle: Puzzle,
+    /// The built-in's name, or the author's contract's.
+    puzzle: String,
     property: &'static str,
     /// "proved", "counterexample", "refuted lemma" or "undecided".
     result: &'static str,
@@ -41,6 +42,22 @@ struct AllSeeds {
     reference_state: Option<StateJson>,
     reference_output: Option<String>,
     implementation_output: Option<String>,
+    /// The author's contract: the address of the replayed state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<Option<String>>,
+    /// The author's contract: where its fill's cut points were found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cuts: Option<Vec<CutJson>>,
+}
+
+/// A cut point of the author's fill: its name (`L2`..`L8`, `J2`..`J8`,
+/// `D`, `P`), program counter, and the stack slots (bottom = 0) of its loop
+/// variables.
+#[derive(Debug, Serialize)]
+struct CutJson {
+    name: String,
+    pc: usize,
+    slots: Vec<usize>,
 }
 
 #[derive(Debug, Serialize)]
@@ -73,6 +90,11 @@ impl From<&ConcreteState> for StateJson {
     }
 }
 
+/// The address in the low 20 bytes of `word`, checksummed.
+fn checksummed(word: U256) -> String {
+    Address::from_slice(&word.to_be_bytes::<32>()[12..]).to_checksum(None)
+}
+
 fn verdict(p: Option<bool>) -> &'static str {
     match p {
         Some(true) => "proved",
@@ -84,45 +106,65 @@ fn verdict(p: Option<bool>) -> &'static str {
 /// Exit 0 proved; 1 a counterexample (the entry lemma refuted on a seed
 /// whose two calls differ in revm); 3 anything else not proved (a step
 /// lemma refuted on a state from which both calls agree or that no seed
-/// may reach, a lemma undecided, the executor or solver failing).
+/// may reach, a lemma undecided, the executor or solver failing, an
+/// author's fill not of the golfed shape). `own` is the author's contract
+/// (its name and runtime code), proved as `generate(address)`.
 pub(super) fn generate_all(
     puzzle: Puzzle,
+    own: Option<(String, Vec<u8>)>,
     json: bool,
     solver_args: &SolverArgs,
 ) -> Result<ExitCode, CliError> {
     let solver = solver_args.solver()?;
-    let dir = solver_args.query_dir(&format!("generate-all-{}", puzzle.label()))?;
-    let reference = Program {
-        code: Puzzle::Reference.harness_artifact().runtime,
-        selector: selector("generateFromSeed(uint256)"),
+    let label = own
+        .as_ref()
+        .map_or_else(|| puzzle.label().to_string(), |o| super::tag(&o.0));
+    let dir = solver_args.query_dir(&format!("generate-all-{label}"))?;
+    let reference = Program::seed(
+        Puzzle::Reference.harness_artifact().runtime,
+        "generateFromSeed(uint256)",
+    );
+    let command = match &own {
+        Some((name, _)) => format!("prove generate --all on {name}"),
+        None => format!("prove generate --puzzle {puzzle} --all"),
     };
-    let fail = |e: octoku_prove::induction::InductionError| {
-        CliError::Evm(format!("prove generate --puzzle {puzzle} --all: {e}"))
-    };
-    let r = match puzzle {
-        Puzzle::Fair => {
-            let implementation = Program {
-                code: puzzle.harness_artifact().runtime,
-                selector: selector("fairFromSeed(uint256)"),
-            };
+    let fail =
+        |e: octoku_prove::induction::InductionError| CliError::Evm(format!("{command}: {e}"));
+    let mut cuts = None;
+    let r = match (&own, puzzle) {
+        (Some((_, runtime)), _) => {
+            let setup = Setup::by_shape(reference, Program::generate(runtime)).map_err(fail)?;
+            cuts = Some(
+                setup
+                    .layout()
+                    .describe()
+                    .into_iter()
+                    .map(|(name, pc, slots)| CutJson { name, pc, slots })
+                    .collect::<Vec<_>>(),
+            );
+            golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?
+        }
+        (None, Puzzle::Fair) => {
+            let implementation =
+                Program::seed(puzzle.harness_artifact().runtime, "fairFromSeed(uint256)");
             let setup = fair::Setup::new(reference, implementation).map_err(fail)?;
             fair::prove(&setup, &dir, &solver).map_err(fail)?
         }
-        _ => {
-            let implementation = Program {
-                code: puzzle.harness_artifact().runtime,
-                selector: selector("fill(uint256)"),
-            };
+        (None, _) => {
+            let implementation = Program::seed(puzzle.harness_artifact().runtime, "fill(uint256)");
             let setup = Setup::new(reference, implementation).map_err(fail)?;
             golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?
         }
     };
+    let name = own
+        .as_ref()
+        .map_or_else(|| puzzle.to_string(), |o| o.0.clone());
     let failed = r.failed();
     let replay = r.replay.as_ref();
     let differs = replay.is_some_and(|p| {
-        p.reference
-            .as_ref()
-            .is_some_and(|q| (q.success, &q.output) != (p.golf.success, &p.golf.output))
+        p.reference.as_ref().is_some_and(|q| {
+            (q.success, &q.output) != (p.implementation.success, &p.implementation.output)
+        })
     });
     let counterexample = differs && failed.is_some_and(|l| l.name == "entry");
     let result = match failed {
@@ -132,10 +174,14 @@ pub(super) fn generate_all(
         Some(_) => "undecided",
     };
     let check: f64 = r.lemmas.iter().map(|l| l.check.as_secs_f64()).sum();
-    let class = "every 256-bit seed";
+    let class = if own.is_some() {
+        "every address, for every value of keccak256 of its 20 bytes (every 256-bit seed)"
+    } else {
+        "every 256-bit seed"
+    };
     if json {
         print_json(&AllSeeds {
-            puzzle,
+            puzzle: name.clone(),
             property: "generate",
             result,
             class,
@@ -159,14 +205,23 @@ pub(super) fn generate_all(
             queries: r.queries.display().to_string(),
             failed_lemma: failed.map(|l| l.name.clone()),
             seed: replay.map(|p| Board(p.seed)),
-            implementation_state: replay.map(|p| StateJson::from(&p.golf_state)),
+            implementation_state: replay.map(|p| StateJson::from(&p.implementation_state)),
             reference_state: replay.and_then(|p| p.reference_state.as_ref().map(StateJson::from)),
             reference_output: replay
                 .and_then(|p| p.reference.as_ref().map(|o| outcome(o.success, &o.output))),
-            implementation_output: replay.map(|p| outcome(p.golf.success, &p.golf.output)),
+            implementation_output: replay
+                .map(|p| outcome(p.implementation.success, &p.implementation.output)),
+            address: own
+                .as_ref()
+                .map(|_| replay.and_then(|p| p.address.map(checksummed))),
+            cuts,
         })?;
     } else {
         match failed {
+            None if own.is_some() => crate::outln!(
+                "proved for every address (every 256-bit seed): {name} generate(address) gives the same board as the reference's generate(address) ({} lemmas, induction over the draws)",
+                r.total
+            )?,
             None => crate::outln!(
                 "proved for all 2^256 seeds: {puzzle} fill gives {} as the reference _fill ({} lemmas, induction over the draws)",
                 if puzzle == Puzzle::Fair {
@@ -199,7 +254,10 @@ pub(super) fn generate_all(
                 format!("pc {} stack [{}]", s.pc, words.join(" "))
             };
             crate::outln!("seed      {}", Board(p.seed).to_hex())?;
-            crate::outln!("state     {puzzle} fill at {}", state(&p.golf_state))?;
+            if let Some(a) = p.address {
+                crate::outln!("address   {}", checksummed(a))?;
+            }
+            crate::outln!("state     {name} at {}", state(&p.implementation_state))?;
             if let Some(s) = &p.reference_state {
                 crate::outln!("          reference at {}", state(s))?;
             }
@@ -208,8 +266,8 @@ pub(super) fn generate_all(
                 .as_ref()
                 .map_or("not run".to_string(), |o| outcome(o.success, &o.output));
             crate::outln!(
-                "replayed  from that state in revm: reference {reference}; {puzzle} {}",
-                outcome(p.golf.success, &p.golf.output)
+                "replayed  from that state in revm: reference {reference}; {name} {}",
+                outcome(p.implementation.success, &p.implementation.output)
             )?;
             if !counterexample {
                 crate::outln!(
