@@ -54,8 +54,9 @@ const WANTED: &[(&str, &str, &str)] = &[
         "Classic9Golf",
         "CLASSIC9_GOLF",
     ),
-    // Test fixtures: an IPuzzle of the author's kind (plain loops), and a
-    // copy with one slip (tests of --artifact, --bytecode, check, ...).
+    // Test fixtures: an IPuzzle of the author's kind (plain loops), and the
+    // same with one slip, made from it here (see DERIVED), for the tests of
+    // --artifact, --bytecode, check, fuzz and prove.
     (
         "contracts/harness/LoopPuzzle.sol",
         "LoopPuzzle",
@@ -67,6 +68,22 @@ const WANTED: &[(&str, &str, &str)] = &[
         "LOOP_PUZZLE_SLIP",
     ),
 ];
+
+/// Test fixtures written from another contract's source when the crate is
+/// built, so that a copy with a small change is not kept twice: (path the
+/// fixture is compiled as, source it is made from, text patches). Each text
+/// of a patch must stand exactly once in the source.
+const DERIVED: &[(&str, &str, &[(&str, &str)])] = &[(
+    "contracts/harness/LoopPuzzleSlip.sol",
+    "contracts/harness/LoopPuzzle.sol",
+    &[
+        ("contract LoopPuzzle is", "contract LoopPuzzleSlip is"),
+        // The slip: the last cell (nibble 63, the top-left) is never compared
+        // with the solution. Random words almost never reach it (their units
+        // fail first); a valid grid with one wrong given there does.
+        ("cell < 64; cell++", "cell < 63; cell++"),
+    ],
+)];
 
 /// The compiler settings of `foundry.toml`'s `[profile.default]` (the keys
 /// this build passes to solc; forge reads the rest).
@@ -146,6 +163,10 @@ fn run() -> Result<(), BuildError> {
 
     let mut sources = Sources::new();
     collect_sources(&root, &contracts, &mut sources)?;
+    for (path, from, patches) in DERIVED {
+        let text = derive(&sources, from, patches)?;
+        sources.insert(PathBuf::from(path), Source::new(text));
+    }
 
     let evm_version: EvmVersion = wanted
         .evm_version
@@ -302,4 +323,23 @@ fn collect_sources(root: &Path, dir: &Path, sources: &mut Sources) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// The text of source `from` with each patch applied: (text, replacement),
+/// the text standing exactly once.
+fn derive(sources: &Sources, from: &str, patches: &[(&str, &str)]) -> Result<String, BuildError> {
+    let mut text = sources
+        .get(Path::new(from))
+        .ok_or_else(|| format!("{from} is missing"))?
+        .content
+        .to_string();
+    for (old, new) in patches {
+        if text.matches(old).count() != 1 {
+            return Err(
+                format!("{from}: expected `{old}` exactly once, to derive a fixture").into(),
+            );
+        }
+        text = text.replacen(old, new, 1);
+    }
+    Ok(text)
 }
