@@ -69,21 +69,29 @@ const WANTED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Test fixtures written from another contract's source when the crate is
-/// built, so that a copy with a small change is not kept twice: (path the
-/// fixture is compiled as, source it is made from, text patches). Each text
-/// of a patch must stand exactly once in the source.
-const DERIVED: &[(&str, &str, &[(&str, &str)])] = &[(
-    "contracts/harness/LoopPuzzleSlip.sol",
-    "contracts/harness/LoopPuzzle.sol",
-    &[
+/// A test fixture written from another contract's source when the crate is
+/// built, so that a copy with a small change is not kept twice.
+struct Derived {
+    /// The path it is compiled as (its imports resolve from there).
+    path: &'static str,
+    /// The source it is made from.
+    from: &'static str,
+    /// Text patches `(text, replacement)`; each text stands exactly once
+    /// in the source.
+    patches: &'static [(&'static str, &'static str)],
+}
+
+const DERIVED: &[Derived] = &[Derived {
+    path: "contracts/harness/LoopPuzzleSlip.sol",
+    from: "contracts/harness/LoopPuzzle.sol",
+    patches: &[
         ("contract LoopPuzzle is", "contract LoopPuzzleSlip is"),
         // The slip: the last cell (nibble 63, the top-left) is never compared
         // with the solution. Random words almost never reach it (their units
         // fail first); a valid grid with one wrong given there does.
         ("cell < 64; cell++", "cell < 63; cell++"),
     ],
-)];
+}];
 
 /// The compiler settings of `foundry.toml`'s `[profile.default]` (the keys
 /// this build passes to solc; forge reads the rest).
@@ -163,9 +171,9 @@ fn run() -> Result<(), BuildError> {
 
     let mut sources = Sources::new();
     collect_sources(&root, &contracts, &mut sources)?;
-    for (path, from, patches) in DERIVED {
-        let text = derive(&sources, from, patches)?;
-        sources.insert(PathBuf::from(path), Source::new(text));
+    for fixture in DERIVED {
+        let text = derive(&sources, fixture)?;
+        sources.insert(PathBuf::from(fixture.path), Source::new(text));
     }
 
     let evm_version: EvmVersion = wanted
@@ -325,15 +333,15 @@ fn collect_sources(root: &Path, dir: &Path, sources: &mut Sources) -> Result<(),
     Ok(())
 }
 
-/// The text of source `from` with each patch applied: (text, replacement),
-/// the text standing exactly once.
-fn derive(sources: &Sources, from: &str, patches: &[(&str, &str)]) -> Result<String, BuildError> {
+/// The text of `fixture`'s source with its patches applied.
+fn derive(sources: &Sources, fixture: &Derived) -> Result<String, BuildError> {
+    let from = fixture.from;
     let mut text = sources
         .get(Path::new(from))
         .ok_or_else(|| format!("{from} is missing"))?
         .content
         .to_string();
-    for (old, new) in patches {
+    for (old, new) in fixture.patches {
         if text.matches(old).count() != 1 {
             return Err(
                 format!("{from}: expected `{old}` exactly once, to derive a fixture").into(),
