@@ -24,49 +24,22 @@ use foundry_compilers::{
 };
 
 /// Contracts the crate embeds: (source path below the repo root, contract name, Rust const).
+/// The last two are test fixtures: an IPuzzle of the author's kind (plain
+/// loops), and the same with one slip, made from it here (see DERIVED), for
+/// the tests of --artifact, --bytecode, check, fuzz and prove.
+#[rustfmt::skip]
 const WANTED: &[(&str, &str, &str)] = &[
-    ("contracts/Reference.sol", "OctokuReference", "REFERENCE"),
-    (
-        "contracts/harness/ReferenceHarness.sol",
-        "ReferenceHarness",
-        "REFERENCE_HARNESS",
-    ),
-    ("contracts/Golf.sol", "OctokuGolf", "GOLF"),
-    (
-        "contracts/harness/GolfHarness.sol",
-        "GolfHarness",
-        "GOLF_HARNESS",
-    ),
-    ("contracts/Fair.sol", "OctokuFair", "FAIR"),
-    (
-        "contracts/harness/FairHarness.sol",
-        "FairHarness",
-        "FAIR_HARNESS",
-    ),
-    ("contracts/Arena.sol", "OctokuArena", "ARENA"),
-    (
-        "contracts/classic9/Classic9Reference.sol",
-        "Classic9Reference",
-        "CLASSIC9_REFERENCE",
-    ),
-    (
-        "contracts/classic9/Classic9Golf.sol",
-        "Classic9Golf",
-        "CLASSIC9_GOLF",
-    ),
-    // Test fixtures: an IPuzzle of the author's kind (plain loops), and the
-    // same with one slip, made from it here (see DERIVED), for the tests of
-    // --artifact, --bytecode, check, fuzz and prove.
-    (
-        "contracts/harness/LoopPuzzle.sol",
-        "LoopPuzzle",
-        "LOOP_PUZZLE",
-    ),
-    (
-        "contracts/harness/LoopPuzzleSlip.sol",
-        "LoopPuzzleSlip",
-        "LOOP_PUZZLE_SLIP",
-    ),
+    ("contracts/Reference.sol",                  "OctokuReference",   "REFERENCE"),
+    ("contracts/harness/ReferenceHarness.sol",   "ReferenceHarness",  "REFERENCE_HARNESS"),
+    ("contracts/Golf.sol",                       "OctokuGolf",        "GOLF"),
+    ("contracts/harness/GolfHarness.sol",        "GolfHarness",       "GOLF_HARNESS"),
+    ("contracts/Fair.sol",                       "OctokuFair",        "FAIR"),
+    ("contracts/harness/FairHarness.sol",        "FairHarness",       "FAIR_HARNESS"),
+    ("contracts/Arena.sol",                      "OctokuArena",       "ARENA"),
+    ("contracts/classic9/Classic9Reference.sol", "Classic9Reference", "CLASSIC9_REFERENCE"),
+    ("contracts/classic9/Classic9Golf.sol",      "Classic9Golf",      "CLASSIC9_GOLF"),
+    ("contracts/harness/LoopPuzzle.sol",         "LoopPuzzle",        "LOOP_PUZZLE"),
+    ("contracts/harness/LoopPuzzleSlip.sol",     "LoopPuzzleSlip",    "LOOP_PUZZLE_SLIP"),
 ];
 
 /// A test fixture written from another contract's source when the crate is
