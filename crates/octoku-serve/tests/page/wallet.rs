@@ -9,13 +9,9 @@
 
 use std::{
     io::{Read, Write},
-    net::{TcpListener, TcpStream},
+    net::TcpStream,
     path::{Path, PathBuf},
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
-    },
-    thread::JoinHandle,
+    sync::{Arc, Mutex},
     time::Duration,
 };
 
@@ -24,7 +20,7 @@ use octoku_serve::{
     Config,
     site::{self, Site},
 };
-use octoku_testkit::Browser;
+use octoku_testkit::{Browser, LoopbackServer};
 use serde_json::{Value, json};
 
 use super::text_when;
@@ -34,48 +30,16 @@ pub const ANVIL_CHAIN_ID: u64 = 31337;
 
 /// A plain static file server (GET only, files of one directory), stopped
 /// and joined on drop.
-pub struct StaticServer {
-    port: u16,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct StaticServer(LoopbackServer);
 
 impl StaticServer {
     pub fn start(root: PathBuf) -> StaticServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopping = stop.clone();
-        let thread = std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if stopping.load(Ordering::SeqCst) {
-                    break;
-                }
-                let root = root.clone();
-                if let Ok(stream) = stream {
-                    std::thread::spawn(move || serve_file(stream, &root));
-                }
-            }
-        });
-        StaticServer {
-            port,
-            stop,
-            thread: Some(thread),
-        }
+        let server = LoopbackServer::start(move |stream, _| serve_file(stream, &root));
+        StaticServer(server.expect("a loopback port"))
     }
 
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/", self.port)
-    }
-}
-
-impl Drop for StaticServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        format!("http://127.0.0.1:{}/", self.0.port())
     }
 }
 
