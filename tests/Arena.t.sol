@@ -152,7 +152,7 @@ contract Reenterer is Test {
         _entered = true;
         if (viaOther) {
             (bool ok,) = other.solve(2);
-            assertTrue(ok, "other's solve failed");
+            VM.assertTrue(ok, "other's solve failed");
         } else {
             arena.solve(2);
         }
@@ -282,9 +282,9 @@ contract ArenaTest is Test {
     // ------------------------------------------------------------------ unit
 
     function test_constructor_stores_puzzle() public view {
-        assertEq(address(arena.puzzle()), address(mock), "puzzle");
-        assertEq(address(referenceArena.puzzle()), address(referencePuzzle), "reference puzzle");
-        assertEq(arena.solverCount(), 0, "fresh count");
+        VM.assertEq(address(arena.puzzle()), address(mock), "puzzle");
+        VM.assertEq(address(referenceArena.puzzle()), address(referencePuzzle), "reference puzzle");
+        VM.assertEq(arena.solverCount(), 0, "fresh count");
     }
 
     function test_constructor_rejects_puzzle_without_code() public {
@@ -296,11 +296,11 @@ contract ArenaTest is Test {
         VM.roll(1234);
         VM.prank(ALICE);
         uint256 rank = arena.solve(BASE_GRID);
-        assertEq(rank, 1, "rank");
+        VM.assertEq(rank, 1, "rank");
         (uint256 blockNumber, uint256 recorded) = arena.solvedAt(ALICE);
-        assertEq(blockNumber, 1234, "block");
-        assertEq(recorded, 1, "recorded rank");
-        assertEq(arena.solverCount(), 1, "count");
+        VM.assertEq(blockNumber, 1234, "block");
+        VM.assertEq(recorded, 1, "recorded rank");
+        VM.assertEq(arena.solverCount(), 1, "count");
     }
 
     function test_solve_emits_Solved() public {
@@ -317,12 +317,12 @@ contract ArenaTest is Test {
         VM.prank(BOB);
         arena.solve(BASE_GRID);
         Vm.Log[] memory logs = VM.getRecordedLogs();
-        assertEq(logs.length, 1, "one log");
-        assertEq(logs[0].emitter, address(arena), "emitter");
-        assertEq(logs[0].topics.length, 2, "topics");
-        assertEq(logs[0].topics[0], keccak256("Solved(address,uint256,uint256)"), "signature");
-        assertEq(logs[0].topics[1], bytes32(uint256(uint160(BOB))), "indexed solver");
-        assertEq(logs[0].data, abi.encode(uint256(2), BASE_GRID), "data");
+        VM.assertEq(logs.length, 1, "one log");
+        VM.assertEq(logs[0].emitter, address(arena), "emitter");
+        VM.assertEq(logs[0].topics.length, 2, "topics");
+        VM.assertEq(logs[0].topics[0], keccak256("Solved(address,uint256,uint256)"), "signature");
+        VM.assertEq(logs[0].topics[1], bytes32(uint256(uint160(BOB))), "indexed solver");
+        VM.assertEq(logs[0].data, abi.encode(uint256(2), BASE_GRID), "data");
     }
 
     function test_second_solve_reverts_AlreadySolved() public {
@@ -340,9 +340,9 @@ contract ArenaTest is Test {
         arena.solve(0);
 
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(ALICE);
-        assertEq(blockNumber, block.number - 10, "first solve kept");
-        assertEq(rank, 1, "first solve kept");
-        assertEq(arena.solverCount(), 1, "count");
+        VM.assertEq(blockNumber, block.number - 10, "first solve kept");
+        VM.assertEq(rank, 1, "first solve kept");
+        VM.assertEq(arena.solverCount(), 1, "count");
     }
 
     function test_wrong_solution_reverts_WrongSolution() public {
@@ -355,13 +355,13 @@ contract ArenaTest is Test {
         arena.solve(0);
 
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(ALICE);
-        assertEq(blockNumber, 0, "nothing recorded");
-        assertEq(rank, 0, "nothing recorded");
-        assertEq(arena.solverCount(), 0, "count");
+        VM.assertEq(blockNumber, 0, "nothing recorded");
+        VM.assertEq(rank, 0, "nothing recorded");
+        VM.assertEq(arena.solverCount(), 0, "count");
 
         // A failed attempt does not stop a later correct one.
         VM.prank(ALICE);
-        assertEq(arena.solve(BASE_GRID), 1, "later solve");
+        VM.assertEq(arena.solve(BASE_GRID), 1, "later solve");
     }
 
     function test_ranks_increase_across_players() public {
@@ -369,50 +369,50 @@ contract ArenaTest is Test {
         for (uint256 i; i < players.length; ++i) {
             VM.roll(100 + i);
             VM.prank(players[i]);
-            assertEq(arena.solve(BASE_GRID), i + 1, "returned rank");
+            VM.assertEq(arena.solve(BASE_GRID), i + 1, "returned rank");
         }
         for (uint256 i; i < players.length; ++i) {
             (uint256 blockNumber, uint256 rank) = arena.solvedAt(players[i]);
-            assertEq(rank, i + 1, "recorded");
-            assertEq(blockNumber, 100 + i, "recorded");
+            VM.assertEq(rank, i + 1, "recorded");
+            VM.assertEq(blockNumber, 100 + i, "recorded");
         }
-        assertEq(arena.solverCount(), 3, "count");
+        VM.assertEq(arena.solverCount(), 3, "count");
     }
 
     function test_solvedAt_zero_for_non_solvers() public {
         VM.prank(ALICE);
         arena.solve(BASE_GRID);
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(BOB);
-        assertEq(blockNumber, 0, "bob");
-        assertEq(rank, 0, "bob");
+        VM.assertEq(blockNumber, 0, "bob");
+        VM.assertEq(rank, 0, "bob");
         (blockNumber, rank) = arena.solvedAt(address(0));
-        assertEq(blockNumber, 0, "zero address");
-        assertEq(rank, 0, "zero address");
+        VM.assertEq(blockNumber, 0, "zero address");
+        VM.assertEq(rank, 0, "zero address");
     }
 
     function test_boardOf_equals_generate() public view {
         address[4] memory players = [ALICE, BOB, VITALIK, address(this)];
         for (uint256 i; i < players.length; ++i) {
-            assertEq(arena.boardOf(players[i]), mock.generate(players[i]), "mock board");
-            assertEq(referenceArena.boardOf(players[i]), referencePuzzle.generate(players[i]), "reference board");
+            VM.assertEq(arena.boardOf(players[i]), mock.generate(players[i]), "mock board");
+            VM.assertEq(referenceArena.boardOf(players[i]), referencePuzzle.generate(players[i]), "reference board");
         }
-        assertEq(referenceArena.boardOf(VITALIK), VITALIK_START, "published vector");
+        VM.assertEq(referenceArena.boardOf(VITALIK), VITALIK_START, "published vector");
     }
 
     function test_reference_solve_with_published_pair() public {
-        assertEq(referencePuzzle.generate(VITALIK), VITALIK_START, "start");
-        assertTrue(referencePuzzle.verify(VITALIK_START, VITALIK_SOLUTION), "pair verifies");
+        VM.assertEq(referencePuzzle.generate(VITALIK), VITALIK_START, "start");
+        VM.assertTrue(referencePuzzle.verify(VITALIK_START, VITALIK_SOLUTION), "pair verifies");
 
         VM.roll(42);
         VM.expectEmit(true, true, true, true, address(referenceArena));
         emit IArena.Solved(VITALIK, 1, VITALIK_SOLUTION);
         VM.prank(VITALIK);
-        assertEq(referenceArena.solve(VITALIK_SOLUTION), 1, "rank");
+        VM.assertEq(referenceArena.solve(VITALIK_SOLUTION), 1, "rank");
 
         (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(VITALIK);
-        assertEq(blockNumber, 42, "recorded");
-        assertEq(rank, 1, "recorded");
-        assertEq(referenceArena.solverCount(), 1, "count");
+        VM.assertEq(blockNumber, 42, "recorded");
+        VM.assertEq(rank, 1, "recorded");
+        VM.assertEq(referenceArena.solverCount(), 1, "count");
 
         VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, VITALIK));
         VM.prank(VITALIK);
@@ -422,27 +422,27 @@ contract ArenaTest is Test {
     /// Two real solvers of the published puzzle rank in order of solving;
     /// the second pays for a non-fresh count slot (the cheaper, usual case).
     function test_reference_two_solvers_rank_in_order() public {
-        assertTrue(referencePuzzle.verify(referencePuzzle.generate(ALICE), ALICE_SOLUTION), "alice pair verifies");
+        VM.assertTrue(referencePuzzle.verify(referencePuzzle.generate(ALICE), ALICE_SOLUTION), "alice pair verifies");
 
         VM.roll(7);
         VM.prank(VITALIK);
-        assertEq(referenceArena.solve(VITALIK_SOLUTION), 1, "vitalik rank");
+        VM.assertEq(referenceArena.solve(VITALIK_SOLUTION), 1, "vitalik rank");
         VM.roll(9);
         VM.prank(ALICE);
-        assertEq(referenceArena.solve(ALICE_SOLUTION), 2, "alice rank");
+        VM.assertEq(referenceArena.solve(ALICE_SOLUTION), 2, "alice rank");
 
         (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(VITALIK);
-        assertEq(blockNumber, 7, "vitalik record");
-        assertEq(rank, 1, "vitalik record");
+        VM.assertEq(blockNumber, 7, "vitalik record");
+        VM.assertEq(rank, 1, "vitalik record");
         (blockNumber, rank) = referenceArena.solvedAt(ALICE);
-        assertEq(blockNumber, 9, "alice record");
-        assertEq(rank, 2, "alice record");
-        assertEq(referenceArena.solverCount(), 2, "count");
+        VM.assertEq(blockNumber, 9, "alice record");
+        VM.assertEq(rank, 2, "alice record");
+        VM.assertEq(referenceArena.solverCount(), 2, "count");
 
         // Each solution is bound to its own board.
         VM.prank(BOB);
         (bool ok,) = address(referenceArena).call(abi.encodeCall(OctokuArena.solve, (ALICE_SOLUTION)));
-        if (ok) assertTrue(referencePuzzle.verify(referencePuzzle.generate(BOB), ALICE_SOLUTION), "bob used alice's");
+        if (ok) VM.assertTrue(referencePuzzle.verify(referencePuzzle.generate(BOB), ALICE_SOLUTION), "bob used alice's");
     }
 
     function test_reference_rejects_wrong_solution() public {
@@ -453,26 +453,26 @@ contract ArenaTest is Test {
 
     /// A solution solves only the sender's own board.
     function test_reference_solution_is_bound_to_sender() public {
-        assertFalse(referencePuzzle.verify(referencePuzzle.generate(ALICE), VITALIK_SOLUTION), "precondition");
+        VM.assertFalse(referencePuzzle.verify(referencePuzzle.generate(ALICE), VITALIK_SOLUTION), "precondition");
         VM.expectRevert(abi.encodeWithSelector(IArena.WrongSolution.selector));
         VM.prank(ALICE);
         referenceArena.solve(VITALIK_SOLUTION);
-        assertEq(referenceArena.solverCount(), 0, "count");
+        VM.assertEq(referenceArena.solverCount(), 0, "count");
     }
 
     function test_sending_ether_reverts() public {
         VM.deal(address(this), 10 ether);
         (bool ok,) = address(arena).call{value: 1}("");
-        assertFalse(ok, "plain transfer accepted");
+        VM.assertFalse(ok, "plain transfer accepted");
         (ok,) = address(arena).call{value: 1}(hex"12345678");
-        assertFalse(ok, "unknown selector with value accepted");
+        VM.assertFalse(ok, "unknown selector with value accepted");
         (ok,) = address(arena).call{value: 1}(abi.encodeCall(OctokuArena.solve, (BASE_GRID)));
-        assertFalse(ok, "solve with value accepted");
+        VM.assertFalse(ok, "solve with value accepted");
         (ok,) = address(arena).call(hex"12345678");
-        assertFalse(ok, "unknown selector accepted");
-        assertFalse(payable(address(arena)).send(1), "send accepted");
-        assertEq(address(arena).balance, 0, "balance");
-        assertEq(arena.solverCount(), 0, "count");
+        VM.assertFalse(ok, "unknown selector accepted");
+        VM.assertFalse(payable(address(arena)).send(1), "send accepted");
+        VM.assertEq(address(arena).balance, 0, "balance");
+        VM.assertEq(arena.solverCount(), 0, "count");
     }
 
     /// A puzzle whose generate writes state: solve works, boardOf reverts.
@@ -480,11 +480,11 @@ contract ArenaTest is Test {
         StatefulPuzzle stateful = new StatefulPuzzle();
         OctokuArena statefulArena = new OctokuArena(stateful);
         VM.prank(ALICE);
-        assertEq(statefulArena.solve(1), 1, "solve");
-        assertEq(stateful.generateCalls(), 1, "generate called");
+        VM.assertEq(statefulArena.solve(1), 1, "solve");
+        VM.assertEq(stateful.generateCalls(), 1, "generate called");
         // A state write under staticcall burns the gas it was given: cap it.
         (bool ok,) = address(statefulArena).call{gas: 1_000_000}(abi.encodeCall(OctokuArena.boardOf, (ALICE)));
-        assertFalse(ok, "boardOf through staticcall should fail");
+        VM.assertFalse(ok, "boardOf through staticcall should fail");
     }
 
     /// The puzzle's revert data is passed through by solve and boardOf.
@@ -504,9 +504,9 @@ contract ArenaTest is Test {
         attacker.configure(hookArena, Actor(address(0)), false);
         VM.expectRevert(abi.encodeWithSelector(IArena.AlreadySolved.selector, address(attacker)));
         attacker.attack();
-        assertEq(hookArena.solverCount(), 0, "count");
+        VM.assertEq(hookArena.solverCount(), 0, "count");
         (, uint256 rank) = hookArena.solvedAt(address(attacker));
-        assertEq(rank, 0, "no record");
+        VM.assertEq(rank, 0, "no record");
     }
 
     /// Re-entry for another address is harmless: both get distinct ranks.
@@ -515,21 +515,21 @@ contract ArenaTest is Test {
         Actor other = new Actor(hookArena);
         Reenterer attacker = new Reenterer();
         attacker.configure(hookArena, other, true);
-        assertEq(attacker.attack(), 2, "outer rank");
+        VM.assertEq(attacker.attack(), 2, "outer rank");
         (, uint256 otherRank) = hookArena.solvedAt(address(other));
         (, uint256 attackerRank) = hookArena.solvedAt(address(attacker));
-        assertEq(otherRank, 1, "ranks");
-        assertEq(attackerRank, 2, "ranks");
-        assertEq(hookArena.solverCount(), 2, "count");
+        VM.assertEq(otherRank, 1, "ranks");
+        VM.assertEq(attackerRank, 2, "ranks");
+        VM.assertEq(hookArena.solverCount(), 2, "count");
     }
 
     /// Helpers used by the tests behave as documented.
     function test_shapeSolution_modes() public view {
-        assertEq(shapeSolution(123, 0), BASE_GRID, "mode 0");
-        assertTrue(referencePuzzle.verify(0, shapeSolution(123, 1)), "relabelled grid is valid");
-        assertFalse(referencePuzzle.verify(0, shapeSolution(123, 2)), "changed cell invalid");
-        assertEq(shapeSolution(123, 3), 123, "mode 3");
-        assertNotEq(relabel(BASE_GRID, 0), BASE_GRID, "seed 0 permutes");
+        VM.assertEq(shapeSolution(123, 0), BASE_GRID, "mode 0");
+        VM.assertTrue(referencePuzzle.verify(0, shapeSolution(123, 1)), "relabelled grid is valid");
+        VM.assertFalse(referencePuzzle.verify(0, shapeSolution(123, 2)), "changed cell invalid");
+        VM.assertEq(shapeSolution(123, 3), 123, "mode 3");
+        VM.assertNotEq(relabel(BASE_GRID, 0), BASE_GRID, "seed 0 permutes");
     }
 
     // ------------------------------------------------------------------ fuzz
@@ -554,17 +554,17 @@ contract ArenaTest is Test {
         (bool ok, bytes memory ret) = address(arena).call(abi.encodeCall(OctokuArena.solve, (solution)));
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(player);
         if (valid) {
-            assertTrue(ok, "valid solution rejected");
-            assertEq(abi.decode(ret, (uint256)), countBefore + 1, "returned rank");
-            assertEq(arena.solverCount(), countBefore + 1, "count");
-            assertEq(rank, countBefore + 1, "record");
-            assertEq(blockNumber, block.number, "record");
+            VM.assertTrue(ok, "valid solution rejected");
+            VM.assertEq(abi.decode(ret, (uint256)), countBefore + 1, "returned rank");
+            VM.assertEq(arena.solverCount(), countBefore + 1, "count");
+            VM.assertEq(rank, countBefore + 1, "record");
+            VM.assertEq(blockNumber, block.number, "record");
         } else {
-            assertFalse(ok, "invalid solution accepted");
-            assertEq(ret, abi.encodeWithSelector(IArena.WrongSolution.selector), "error");
-            assertEq(arena.solverCount(), countBefore, "count changed");
-            assertEq(rank, 0, "record written");
-            assertEq(blockNumber, 0, "record written");
+            VM.assertFalse(ok, "invalid solution accepted");
+            VM.assertEq(ret, abi.encodeWithSelector(IArena.WrongSolution.selector), "error");
+            VM.assertEq(arena.solverCount(), countBefore, "count changed");
+            VM.assertEq(rank, 0, "record written");
+            VM.assertEq(blockNumber, 0, "record written");
         }
     }
 
@@ -574,13 +574,13 @@ contract ArenaTest is Test {
         bool valid = referencePuzzle.verify(referencePuzzle.generate(player), solution);
         VM.prank(player);
         (bool ok, bytes memory ret) = address(referenceArena).call(abi.encodeCall(OctokuArena.solve, (solution)));
-        assertEq(ok, valid, "outcome");
+        VM.assertEq(ok, valid, "outcome");
         if (!ok) {
-            assertEq(ret, abi.encodeWithSelector(IArena.WrongSolution.selector), "error");
+            VM.assertEq(ret, abi.encodeWithSelector(IArena.WrongSolution.selector), "error");
             (uint256 blockNumber, uint256 rank) = referenceArena.solvedAt(player);
-            assertEq(blockNumber, 0, "state");
-            assertEq(rank, 0, "state");
-            assertEq(referenceArena.solverCount(), 0, "state");
+            VM.assertEq(blockNumber, 0, "state");
+            VM.assertEq(rank, 0, "state");
+            VM.assertEq(referenceArena.solverCount(), 0, "state");
         }
     }
 
@@ -597,15 +597,15 @@ contract ArenaTest is Test {
         arena.solve(shapeSolution(raw, mode));
 
         (uint256 blockNumber, uint256 rank) = arena.solvedAt(player);
-        assertEq(blockNumber, solvedBlock, "record");
-        assertEq(rank, 1, "record");
-        assertEq(arena.solverCount(), 1, "record");
+        VM.assertEq(blockNumber, solvedBlock, "record");
+        VM.assertEq(rank, 1, "record");
+        VM.assertEq(arena.solverCount(), 1, "record");
     }
 
     /// boardOf is generate for every address, on both arenas.
     function testFuzz_boardOf_equals_generate(address player) public view {
-        assertEq(arena.boardOf(player), mock.generate(player), "mock");
-        assertEq(referenceArena.boardOf(player), referencePuzzle.generate(player), "reference");
+        VM.assertEq(arena.boardOf(player), mock.generate(player), "mock");
+        VM.assertEq(referenceArena.boardOf(player), referencePuzzle.generate(player), "reference");
     }
 
     // ------------------------------------------------------------- invariant
@@ -613,14 +613,14 @@ contract ArenaTest is Test {
     /// forge-config: default.invariant.runs = 128
     /// forge-config: default.invariant.depth = 200
     function invariant_solverCount_equals_distinct_solvers() public view {
-        assertEq(arena.solverCount(), handler.solverCountGhost(), "count != distinct solvers");
+        VM.assertEq(arena.solverCount(), handler.solverCountGhost(), "count != distinct solvers");
     }
 
     /// forge-config: default.invariant.runs = 128
     /// forge-config: default.invariant.depth = 200
     function invariant_nobody_solves_twice() public view {
         for (uint256 i; i < handler.ACTORS(); ++i) {
-            assertLe(handler.successes(handler.actor(i)), 1, "solved twice");
+            VM.assertLe(handler.successes(handler.actor(i)), 1, "solved twice");
         }
     }
 
@@ -636,24 +636,24 @@ contract ArenaTest is Test {
             address player = handler.actor(i);
             (uint256 blockNumber, uint256 rank) = arena.solvedAt(player);
             if (rank == 0) {
-                assertEq(blockNumber, 0, "non-solver record");
-                assertEq(handler.successes(player), 0, "non-solver record");
+                VM.assertEq(blockNumber, 0, "non-solver record");
+                VM.assertEq(handler.successes(player), 0, "non-solver record");
                 continue;
             }
-            assertLe(rank, count, "rank above count");
-            assertFalse(seen[rank], "rank repeated");
+            VM.assertLe(rank, count, "rank above count");
+            VM.assertFalse(seen[rank], "rank repeated");
             seen[rank] = true;
             ++solved;
-            assertEq(rank, handler.ghostRank(player), "rank != returned");
-            assertEq(blockNumber, handler.ghostBlock(player), "block != solve block");
+            VM.assertEq(rank, handler.ghostRank(player), "rank != returned");
+            VM.assertEq(blockNumber, handler.ghostBlock(player), "block != solve block");
         }
-        assertEq(solved, count, "ranks not 1..count");
+        VM.assertEq(solved, count, "ranks not 1..count");
     }
 
     /// forge-config: default.invariant.runs = 128
     /// forge-config: default.invariant.depth = 200
     function invariant_outcomes_match_oracle() public view {
-        assertEq(handler.unexpected(), 0, "unexpected outcome");
+        VM.assertEq(handler.unexpected(), 0, "unexpected outcome");
     }
 
     /// @dev Runs after every invariant run: guards against vacuous passes.
@@ -661,10 +661,10 @@ contract ArenaTest is Test {
     /// seen a success, a WrongSolution and an AlreadySolved, and at least one
     /// roll (block numbers persist between handler calls).
     function afterInvariant() public view {
-        assertGt(handler.solveCalls(), 0, "no solve calls");
-        assertGt(arena.solverCount(), 0, "no solver");
-        assertGt(handler.wrongSolutions(), 0, "no WrongSolution");
-        assertGt(handler.alreadySolved(), 0, "no AlreadySolved");
-        assertGt(block.number, 1, "no roll");
+        VM.assertGt(handler.solveCalls(), 0, "no solve calls");
+        VM.assertGt(arena.solverCount(), 0, "no solver");
+        VM.assertGt(handler.wrongSolutions(), 0, "no WrongSolution");
+        VM.assertGt(handler.alreadySolved(), 0, "no AlreadySolved");
+        VM.assertGt(block.number, 1, "no roll");
     }
 }

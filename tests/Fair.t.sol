@@ -30,8 +30,8 @@ contract FairTest is Test {
             mstore(0x00, 0x60016000f3) // PUSH1 1 PUSH1 0 RETURN: runtime = one zero byte (STOP)
             a := create(0, 27, 5)
         }
-        assertTrue(a != address(0), "stop contract");
-        assertEq(a.code.length, 1, "stop contract");
+        VM.assertTrue(a != address(0), "stop contract");
+        VM.assertEq(a.code.length, 1, "stop contract");
         stop = a;
     }
 
@@ -40,9 +40,9 @@ contract FairTest is Test {
     /// pointer, so a missed byte would show here).
     function test_name_is_abi_encoded_exactly() public view {
         (bool ok, bytes memory raw) = address(fair).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
-        assertTrue(ok, "name reverted");
-        assertEq(raw, abi.encode(unicode"2 × 4 = 8 (fair)"), "name encoding");
-        assertEq(fair.name(), unicode"2 × 4 = 8 (fair)", "name");
+        VM.assertTrue(ok, "name reverted");
+        VM.assertEq(raw, abi.encode(unicode"2 × 4 = 8 (fair)"), "name encoding");
+        VM.assertEq(fair.name(), unicode"2 × 4 = 8 (fair)", "name");
     }
 
     /// Every shape in tests/AbiEdges.sol, with value 0 and 1: same success
@@ -56,12 +56,12 @@ contract FairTest is Test {
                 (bool okF, bytes memory f) = address(fair).call{value: value}(calls[i]);
                 (bool okR, bytes memory r) = address(ref).call{value: value}(calls[i]);
                 if (value == 0 && AbiEdges.isFairOwn(calls[i])) {
-                    assertTrue(okF, "own answer");
-                    assertTrue(okR, "own answer");
-                    assertEq(f.length, r.length, "own answer");
+                    VM.assertTrue(okF, "own answer");
+                    VM.assertTrue(okR, "own answer");
+                    VM.assertEq(f.length, r.length, "own answer");
                 } else {
-                    assertEq(okF, okR, "success differs");
-                    assertEq(f, r, "return data differs");
+                    VM.assertEq(okF, okR, "success differs");
+                    VM.assertEq(f, r, "return data differs");
                 }
             }
         }
@@ -69,25 +69,25 @@ contract FairTest is Test {
 
     /// Boards pinned by the Rust mirror (crates/octoku-core/src/fair.rs, `VECTORS`).
     function test_generate_matches_rust_mirror_vectors() public {
-        assertEq(
+        VM.assertEq(
             fair.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045),
             0x0000600000000000000000000100035000000000000000000003070000000640,
             "vitalik"
         );
-        assertEq(
+        VM.assertEq(
             fair.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE),
             0x3800120000000003000000000000000000000000006000007000600000000000,
             "curta"
         );
-        assertEq(
+        VM.assertEq(
             fair.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266),
             0x0000000000000000000000000050700000000080002000000000340070000010,
             "anvil account 0"
         );
-        assertEq(
+        VM.assertEq(
             fair.generate(address(1)), 0x0080000100000000000000000004000000001000002000000000000062008000, "address 1"
         );
-        assertTrue(IPuzzle(address(fair)).verify(0, BASE_GRID), "verify through the IPuzzle ABI");
+        VM.assertTrue(IPuzzle(address(fair)).verify(0, BASE_GRID), "verify through the IPuzzle ABI");
     }
 
     /// The revealed cells are the published puzzle's, each holds 1..8, and no
@@ -95,15 +95,15 @@ contract FairTest is Test {
     function testFuzz_cells_match_reference_and_digits_are_consistent(address player) public {
         uint256 board = fair.generate(player);
         uint256 published = ref.generate(player);
-        assertEq(_nonzeroMask(board), _nonzeroMask(published), "revealed cells differ from the published puzzle");
+        VM.assertEq(_nonzeroMask(board), _nonzeroMask(published), "revealed cells differ from the published puzzle");
         uint256 givens;
         for (uint256 k; k < 64; ++k) {
             uint256 d = (board >> (4 * k)) & 0xF;
             if (d == 0) continue;
-            assertLe(d, 8, "digit out of range");
+            VM.assertLe(d, 8, "digit out of range");
             ++givens;
         }
-        assertEq(givens, 8, "not 8 givens");
+        VM.assertEq(givens, 8, "not 8 givens");
         _assertNoRepeats(board);
     }
 
@@ -114,11 +114,11 @@ contract FairTest is Test {
     function testFuzz_generate_cheaper_than_reference(address player) public view {
         uint256 gas = _frameGas(address(fair), player);
         uint256 published = _frameGas(address(ref), player);
-        assertLt(gas, published, "fair generate not cheaper than the published one");
+        VM.assertLt(gas, published, "fair generate not cheaper than the published one");
     }
 
     function test_runtime_size() public view {
-        assertLe(address(fair).code.length, SIZE_TARGET, "runtime larger than the published puzzle's");
+        VM.assertLe(address(fair).code.length, SIZE_TARGET, "runtime larger than the published puzzle's");
     }
 
     /// The issue's example: the published board of this address has no
@@ -127,22 +127,22 @@ contract FairTest is Test {
     function test_published_dead_end_gets_a_solvable_board() public {
         address player = 0xe0522c0611B8C66a5b429Ad403B92e84C11173bE;
         uint256 published = ref.generate(player);
-        assertEq(published, 0x0000056070423000000000000000000000000000000000000000800100000000, "published");
+        VM.assertEq(published, 0x0000056070423000000000000000000000000000000000000000800100000000, "published");
         uint256 board = fair.generate(player);
-        assertEq(_nonzeroMask(board), _nonzeroMask(published), "cells");
+        VM.assertEq(_nonzeroMask(board), _nonzeroMask(published), "cells");
         _assertNoRepeats(board);
     }
 
     /// verify agrees with the reference on arbitrary words.
     function testFuzz_verify_matches_reference_random(uint256 start, uint256 solution) public {
-        assertEq(fair.verify(start, solution), ref.verify(start, solution), "verify differs");
+        VM.assertEq(fair.verify(start, solution), ref.verify(start, solution), "verify differs");
     }
 
     /// ... on a valid grid with any subset of its cells as the start.
     function testFuzz_verify_matches_reference_subset(uint256 bits) public {
         uint256 start = BASE_GRID & _nibbleMask(bits);
-        assertTrue(fair.verify(start, BASE_GRID), "subset start rejected");
-        assertTrue(ref.verify(start, BASE_GRID), "reference rejects");
+        VM.assertTrue(fair.verify(start, BASE_GRID), "subset start rejected");
+        VM.assertTrue(ref.verify(start, BASE_GRID), "reference rejects");
     }
 
     /// ... on a valid grid with one cell changed, or one given changed.
@@ -151,11 +151,11 @@ contract FairTest is Test {
         uint256 d = (uint256(delta) % 15) + 1;
         uint256 broken = BASE_GRID ^ (d << (4 * k));
         uint256 start = BASE_GRID & _nibbleMask(bits);
-        assertEq(fair.verify(start, broken), ref.verify(start, broken), "broken solution");
-        assertFalse(fair.verify(start, broken), "broken solution accepted");
+        VM.assertEq(fair.verify(start, broken), ref.verify(start, broken), "broken solution");
+        VM.assertFalse(fair.verify(start, broken), "broken solution accepted");
         uint256 cellMask = uint256(0xF) << (4 * k);
         uint256 badStart = (start & ~cellMask) | ((BASE_GRID & cellMask) ^ (d << (4 * k)));
-        assertEq(fair.verify(badStart, BASE_GRID), ref.verify(badStart, BASE_GRID), "changed given");
+        VM.assertEq(fair.verify(badStart, BASE_GRID), ref.verify(badStart, BASE_GRID), "changed given");
     }
 
     /// ... on the grid moved by a row swap inside a band, a column swap inside
@@ -164,9 +164,9 @@ contract FairTest is Test {
         uint256 g = _swapRows(BASE_GRID, 2 * (uint256(band) % 4));
         g = _swapCols(g, uint256(col) % 8);
         g = _swapDigits(g, uint256(a) % 8 + 1, uint256(b) % 8 + 1);
-        assertTrue(fair.verify(0, g), "moved grid rejected");
-        assertTrue(ref.verify(0, g), "moved grid rejected");
-        assertTrue(fair.verify(g & 0xF0F0F0, g), "moved grid with givens rejected");
+        VM.assertTrue(fair.verify(0, g), "moved grid rejected");
+        VM.assertTrue(ref.verify(0, g), "moved grid rejected");
+        VM.assertTrue(fair.verify(g & 0xF0F0F0, g), "moved grid with givens rejected");
     }
 
     // ---- helpers ----
@@ -177,15 +177,15 @@ contract FairTest is Test {
         bytes memory data = abi.encodeCall(IPuzzle.generate, (player));
         (bool warm,) = target.staticcall(data);
         (bool warm2,) = stop.staticcall(data);
-        assertTrue(warm, "call failed");
-        assertTrue(warm2, "call failed");
+        VM.assertTrue(warm, "call failed");
+        VM.assertTrue(warm2, "call failed");
         uint256 g0 = gasleft();
         (bool ok,) = target.staticcall(data);
         uint256 g1 = gasleft();
         (bool ok2,) = stop.staticcall(data);
         uint256 g2 = gasleft();
-        assertTrue(ok, "call failed");
-        assertTrue(ok2, "call failed");
+        VM.assertTrue(ok, "call failed");
+        VM.assertTrue(ok2, "call failed");
         uint256 withCallee = g0 - g1;
         uint256 bare = g1 - g2;
         gas = withCallee > bare ? withCallee - bare : 0;
@@ -210,7 +210,7 @@ contract FairTest is Test {
             for (uint256 u; u < 3; ++u) {
                 // forge-lint: disable-next-line(incorrect-shift)
                 uint256 bit = 1 << (16 * slot[u] + d);
-                assertEq(seen[u] & bit, 0, "digit repeated in a unit");
+                VM.assertEq(seen[u] & bit, 0, "digit repeated in a unit");
                 seen[u] |= bit;
             }
         }

@@ -49,17 +49,17 @@ contract GolfTest is Test {
     // ---------------------------------------------------------------------
 
     function test_generate_public_vectors() public {
-        assertEq(
+        VM.assertEq(
             golf.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045),
             0x0000700000000000000000000800064000000000000000000003020000000510,
             "vitalik"
         );
-        assertEq(
+        VM.assertEq(
             golf.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE),
             0x6200480000000007000000000000000000000000005000001000300000000000,
             "curta"
         );
-        assertEq(
+        VM.assertEq(
             golf.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266),
             0x0000000000000000000000000040700000000010003000000000280050000060,
             "anvil account 0"
@@ -67,18 +67,18 @@ contract GolfTest is Test {
     }
 
     function test_verify_public_vectors() public {
-        assertTrue(golf.verify(START, BASE_GRID), "valid solution rejected");
-        assertFalse(golf.verify(START, BASE_GRID ^ 0xF), "7467 accepted");
-        assertTrue(golf.verify(0, BASE_GRID), "empty start rejected");
+        VM.assertTrue(golf.verify(START, BASE_GRID), "valid solution rejected");
+        VM.assertFalse(golf.verify(START, BASE_GRID ^ 0xF), "7467 accepted");
+        VM.assertTrue(golf.verify(0, BASE_GRID), "empty start rejected");
     }
 
     function test_name_is_byte_identical() public view {
         (bool okG, bytes memory g) = address(golf).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
         (bool okR, bytes memory r) = address(ref).staticcall(abi.encodeWithSelector(IPuzzle.name.selector));
-        assertTrue(okG, "name reverted");
-        assertTrue(okR, "name reverted");
-        assertEq(g, r, "name encoding differs");
-        assertEq(IPuzzle(address(golf)).name(), unicode"2 × 4 = 8", "name");
+        VM.assertTrue(okG, "name reverted");
+        VM.assertTrue(okR, "name reverted");
+        VM.assertEq(g, r, "name encoding differs");
+        VM.assertEq(IPuzzle(address(golf)).name(), unicode"2 × 4 = 8", "name");
     }
 
     // ---------------------------------------------------------------------
@@ -86,7 +86,7 @@ contract GolfTest is Test {
     // ---------------------------------------------------------------------
 
     function testFuzz_generate_matches_reference(address seed) public {
-        assertEq(golf.generate(seed), ref.generate(seed), "generate differs");
+        VM.assertEq(golf.generate(seed), ref.generate(seed), "generate differs");
     }
 
     /// Raw seeds, dense and sparse: the fast path, its skip loops, and every
@@ -107,8 +107,8 @@ contract GolfTest is Test {
     }
 
     function test_fill_edge_seeds() public view {
-        assertEq(_golfFill(0), 0, "zero seed");
-        assertEq(_golfFill(5 | (5 << 6)), 3 << 20, "exhaustion: 1 | 2 = 3");
+        VM.assertEq(_golfFill(0), 0, "zero seed");
+        VM.assertEq(_golfFill(5 | (5 << 6)), 3 << 20, "exhaustion: 1 | 2 = 3");
         uint256[12] memory seeds = [
             uint256(1),
             63,
@@ -153,9 +153,9 @@ contract GolfTest is Test {
     function testFuzz_verify_valid_grids(uint256 entropy, uint256 mask) public {
         uint256 grid = _shuffle(BASE_GRID, entropy);
         uint256 start = grid & _nibbleMask(mask);
-        assertTrue(ref.verify(start, grid), "generator produced an invalid grid");
-        assertTrue(golf.verify(start, grid), "valid grid rejected");
-        assertTrue(golf.verify(0, grid), "valid grid, empty start rejected");
+        VM.assertTrue(ref.verify(start, grid), "generator produced an invalid grid");
+        VM.assertTrue(golf.verify(start, grid), "valid grid rejected");
+        VM.assertTrue(golf.verify(0, grid), "valid grid, empty start rejected");
     }
 
     /// Mutations of valid grids: two cells swapped, a cell set to 0 or 9..15,
@@ -205,7 +205,7 @@ contract GolfTest is Test {
                 mixed = _set(mixed, r, c, perm[(c + k * r) % 8]);
             }
         }
-        assertFalse(ref.verify(0, latin), "latin square accepted by reference");
+        VM.assertFalse(ref.verify(0, latin), "latin square accepted by reference");
         _checkVerify(0, latin);
         _checkVerify(latin & _nibbleMask(mask), latin);
         _checkVerify(0, rowsOnly);
@@ -238,18 +238,18 @@ contract GolfTest is Test {
     // ---------------------------------------------------------------------
 
     function test_runtime_size() public view {
-        assertLe(address(golf).code.length, MAX_RUNTIME, "runtime too large");
+        VM.assertLe(address(golf).code.length, MAX_RUNTIME, "runtime too large");
     }
 
     function test_gas_public_vectors() public {
         uint256 gv = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, START, BASE_GRID));
-        assertLe(gv, VERIFY_GAS, "verify over budget");
+        VM.assertLe(gv, VERIFY_GAS, "verify over budget");
         uint256 gi = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, START, BASE_GRID ^ 0xF));
-        assertLe(gi, VERIFY_GAS, "verify (invalid) over budget");
+        VM.assertLe(gi, VERIFY_GAS, "verify (invalid) over budget");
         // The first vector draws 8 free cells, the other two skip one draw each.
-        assertEq(_gasOfGenerate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045), GENERATE_BASE, "vitalik");
-        assertLe(_gasOfGenerate(0x00000000eCf2b58C296B47caC8C51467c0e307cE), GENERATE_GAS, "curta");
-        assertLe(_gasOfGenerate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266), GENERATE_GAS, "anvil");
+        VM.assertEq(_gasOfGenerate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045), GENERATE_BASE, "vitalik");
+        VM.assertLe(_gasOfGenerate(0x00000000eCf2b58C296B47caC8C51467c0e307cE), GENERATE_GAS, "curta");
+        VM.assertLe(_gasOfGenerate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266), GENERATE_GAS, "anvil");
     }
 
     /// verify costs the same on every well-formed input (it has no data branch).
@@ -258,11 +258,11 @@ contract GolfTest is Test {
         uint256 grid = _shuffle(BASE_GRID, entropy);
         uint256 g2 = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, grid & _nibbleMask(mask), grid));
         uint256 g3 = _gasOf(abi.encodeWithSelector(IPuzzle.verify.selector, start, grid));
-        assertLe(g1, VERIFY_GAS, "verify over budget");
-        assertLe(g2, VERIFY_GAS, "verify over budget");
-        assertLe(g3, VERIFY_GAS, "verify over budget");
-        assertEq(g1, g2, "verify gas depends on data");
-        assertEq(g2, g3, "verify gas depends on data");
+        VM.assertLe(g1, VERIFY_GAS, "verify over budget");
+        VM.assertLe(g2, VERIFY_GAS, "verify over budget");
+        VM.assertLe(g3, VERIFY_GAS, "verify over budget");
+        VM.assertEq(g1, g2, "verify gas depends on data");
+        VM.assertEq(g2, g3, "verify gas depends on data");
     }
 
     /// generate costs BASE + PER_SKIP * (draws that hit a filled cell): 610,
@@ -271,7 +271,7 @@ contract GolfTest is Test {
     function testFuzz_gas_generate(address seed) public {
         uint256 gas_ = _gasOfGenerate(seed);
         uint256 skips = _skips(uint256(keccak256(abi.encodePacked(seed))));
-        assertEq(gas_, GENERATE_BASE + GENERATE_PER_SKIP * skips, "generate gas model");
+        VM.assertEq(gas_, GENERATE_BASE + GENERATE_PER_SKIP * skips, "generate gas model");
     }
 
     // ---------------------------------------------------------------------
@@ -280,31 +280,31 @@ contract GolfTest is Test {
 
     function _golfFill(uint256 s) internal view returns (uint256) {
         (bool ok, bytes memory out) = address(harness).staticcall(abi.encodeCall(IFill.fill, (s)));
-        assertTrue(ok, "fill reverted");
-        assertEq(out.length, 32, "fill reverted");
+        VM.assertTrue(ok, "fill reverted");
+        VM.assertEq(out.length, 32, "fill reverted");
         return abi.decode(out, (uint256));
     }
 
     function _checkFill(uint256 s) internal view {
-        assertEq(_golfFill(s), refHarness.generateFromSeed(s), "fill differs");
+        VM.assertEq(_golfFill(s), refHarness.generateFromSeed(s), "fill differs");
     }
 
     function _checkVerify(uint256 start, uint256 solution) internal {
-        assertEq(golf.verify(start, solution), ref.verify(start, solution), "verify differs");
+        VM.assertEq(golf.verify(start, solution), ref.verify(start, solution), "verify differs");
     }
 
     /// Same success flag and same return bytes from golf and reference.
     function _sameCall(bytes memory data, uint256 value) internal {
         (bool okG, bytes memory g) = address(golf).call{value: value}(data);
         (bool okR, bytes memory r) = address(ref).call{value: value}(data);
-        assertEq(okG, okR, "success differs");
-        assertEq(g, r, "return data differs");
+        VM.assertEq(okG, okR, "success differs");
+        VM.assertEq(g, r, "return data differs");
     }
 
     /// Exact gas of one golf call frame: the least gas limit it succeeds with.
     function _gasOf(bytes memory data) internal returns (uint256 lo) {
         (bool ok,) = address(golf).call(data); // warm the account
-        assertTrue(ok, "call reverted");
+        VM.assertTrue(ok, "call reverted");
         uint256 hi = 5000;
         while (lo < hi) {
             uint256 mid = (lo + hi) / 2;

@@ -20,21 +20,21 @@ contract ReferenceTest is Test {
     }
 
     function test_name_is_the_published_name() public view {
-        assertEq(puzzle.name(), unicode"2 × 4 = 8", "name");
+        VM.assertEq(puzzle.name(), unicode"2 × 4 = 8", "name");
     }
 
     function test_generate_matches_public_vectors() public view {
-        assertEq(
+        VM.assertEq(
             puzzle.generate(0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045),
             0x0000700000000000000000000800064000000000000000000003020000000510,
             "vitalik"
         );
-        assertEq(
+        VM.assertEq(
             puzzle.generate(0x00000000eCf2b58C296B47caC8C51467c0e307cE),
             0x6200480000000007000000000000000000000000005000001000300000000000,
             "curta"
         );
-        assertEq(
+        VM.assertEq(
             puzzle.generate(0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266),
             0x0000000000000000000000000040700000000010003000000000280050000060,
             "anvil account 0"
@@ -42,15 +42,15 @@ contract ReferenceTest is Test {
     }
 
     function test_verify_matches_public_vectors() public view {
-        assertTrue(puzzle.verify(START, BASE_GRID), "valid solution rejected");
-        assertFalse(puzzle.verify(START, BASE_GRID ^ 0xF), "last cell 8 -> 7 accepted");
-        assertTrue(puzzle.verify(0, BASE_GRID), "empty start rejected");
+        VM.assertTrue(puzzle.verify(START, BASE_GRID), "valid solution rejected");
+        VM.assertFalse(puzzle.verify(START, BASE_GRID ^ 0xF), "last cell 8 -> 7 accepted");
+        VM.assertTrue(puzzle.verify(0, BASE_GRID), "empty start rejected");
     }
 
     /// Any subset of a valid solution's cells, taken as the start, is solved by it.
     function testFuzz_verify_accepts_solution_for_any_subset_start(uint256 mask) public view {
         uint256 keep = _nibbleMask(mask);
-        assertTrue(puzzle.verify(BASE_GRID & keep, BASE_GRID), "subset start rejected");
+        VM.assertTrue(puzzle.verify(BASE_GRID & keep, BASE_GRID), "subset start rejected");
     }
 
     /// Changing any one cell of a valid solution to another value breaks it.
@@ -58,7 +58,7 @@ contract ReferenceTest is Test {
         uint256 k = uint256(cell) % 64;
         uint256 d = (uint256(delta) % 15) + 1; // 1..15, never 0
         uint256 broken = BASE_GRID ^ (d << (4 * k));
-        assertFalse(puzzle.verify(0, broken), "broken solution accepted");
+        VM.assertFalse(puzzle.verify(0, broken), "broken solution accepted");
     }
 
     /// A start whose given disagrees with the solution is rejected.
@@ -67,7 +67,7 @@ contract ReferenceTest is Test {
         uint256 solved = (BASE_GRID >> (4 * k)) & 0xF;
         uint256 given = (uint256(digit) % 15) + 1;
         if (given == solved) given = given % 15 + 1;
-        assertFalse(puzzle.verify(given << (4 * k), BASE_GRID), "changed given accepted");
+        VM.assertFalse(puzzle.verify(given << (4 * k), BASE_GRID), "changed given accepted");
     }
 
     /// A well-mixed seed (42 six-bit draws) places each of 1..8 exactly once.
@@ -79,22 +79,22 @@ contract ReferenceTest is Test {
         for (uint256 k; k < 64; ++k) {
             uint256 digit = (board >> (4 * k)) & 0xF;
             if (digit == 0) continue;
-            assertLe(digit, 8, "digit out of range or repeated");
+            VM.assertLe(digit, 8, "digit out of range or repeated");
             // forge-lint: disable-next-line(incorrect-shift)
-            assertEq(seen & (1 << digit), 0, "digit out of range or repeated");
+            VM.assertEq(seen & (1 << digit), 0, "digit out of range or repeated");
             // forge-lint: disable-next-line(incorrect-shift)
             seen |= 1 << digit;
             ++givens;
         }
-        assertEq(givens, 8, "not all of 1..8 placed");
-        assertEq(seen, 0x1FE, "not all of 1..8 placed");
+        VM.assertEq(givens, 8, "not all of 1..8 placed");
+        VM.assertEq(seen, 0x1FE, "not all of 1..8 placed");
     }
 
     /// The seed-exhaustion path: digit 2 drawn onto digit 1's cell as the seed
     /// runs out is ORed into it (1 | 2 = 3).
     function test_fill_ors_digit_into_filled_cell_when_seed_runs_out() public view {
-        assertEq(harness.generateFromSeed(5 | (5 << 6)), 3 << 20, "exhaustion path");
-        assertEq(harness.generateFromSeed(0), 0, "zero seed");
+        VM.assertEq(harness.generateFromSeed(5 | (5 << 6)), 3 << 20, "exhaustion path");
+        VM.assertEq(harness.generateFromSeed(0), 0, "zero seed");
     }
 
     function _nibbleMask(uint256 bits) internal pure returns (uint256 keep) {

@@ -24,56 +24,50 @@ use foundry_compilers::{
 };
 
 /// Contracts the crate embeds: (source path below the repo root, contract name, Rust const).
+/// The last three are test fixtures: an IPuzzle of the author's kind (plain
+/// loops), the same with one slip, made from it here (see DERIVED), for the
+/// tests of --artifact, --bytecode, check, fuzz and prove; and an author's
+/// copy of OctokuGolf with one more function (the same fill at other program
+/// counters, for `prove generate --all`).
+#[rustfmt::skip]
 const WANTED: &[(&str, &str, &str)] = &[
-    ("contracts/Reference.sol", "OctokuReference", "REFERENCE"),
-    (
-        "contracts/harness/ReferenceHarness.sol",
-        "ReferenceHarness",
-        "REFERENCE_HARNESS",
-    ),
-    ("contracts/Golf.sol", "OctokuGolf", "GOLF"),
-    (
-        "contracts/harness/GolfHarness.sol",
-        "GolfHarness",
-        "GOLF_HARNESS",
-    ),
-    ("contracts/Fair.sol", "OctokuFair", "FAIR"),
-    (
-        "contracts/harness/FairHarness.sol",
-        "FairHarness",
-        "FAIR_HARNESS",
-    ),
-    ("contracts/Arena.sol", "OctokuArena", "ARENA"),
-    (
-        "contracts/classic9/Classic9Reference.sol",
-        "Classic9Reference",
-        "CLASSIC9_REFERENCE",
-    ),
-    (
-        "contracts/classic9/Classic9Golf.sol",
-        "Classic9Golf",
-        "CLASSIC9_GOLF",
-    ),
-    // Test fixtures: an IPuzzle of the author's kind (plain loops), and a
-    // copy with one slip (tests of --artifact, --bytecode, check, ...).
-    (
-        "contracts/harness/LoopPuzzle.sol",
-        "LoopPuzzle",
-        "LOOP_PUZZLE",
-    ),
-    (
-        "contracts/harness/LoopPuzzleSlip.sol",
-        "LoopPuzzleSlip",
-        "LOOP_PUZZLE_SLIP",
-    ),
-    // An author's copy of OctokuGolf with one more function: the same fill
-    // at other program counters (tests of `prove generate --all`).
-    (
-        "contracts/harness/GolfAuthor.sol",
-        "GolfAuthor",
-        "GOLF_AUTHOR",
-    ),
+    ("contracts/Reference.sol",                  "OctokuReference",   "REFERENCE"),
+    ("contracts/harness/ReferenceHarness.sol",   "ReferenceHarness",  "REFERENCE_HARNESS"),
+    ("contracts/Golf.sol",                       "OctokuGolf",        "GOLF"),
+    ("contracts/harness/GolfHarness.sol",        "GolfHarness",       "GOLF_HARNESS"),
+    ("contracts/Fair.sol",                       "OctokuFair",        "FAIR"),
+    ("contracts/harness/FairHarness.sol",        "FairHarness",       "FAIR_HARNESS"),
+    ("contracts/Arena.sol",                      "OctokuArena",       "ARENA"),
+    ("contracts/classic9/Classic9Reference.sol", "Classic9Reference", "CLASSIC9_REFERENCE"),
+    ("contracts/classic9/Classic9Golf.sol",      "Classic9Golf",      "CLASSIC9_GOLF"),
+    ("contracts/harness/LoopPuzzle.sol",         "LoopPuzzle",        "LOOP_PUZZLE"),
+    ("contracts/harness/LoopPuzzleSlip.sol",     "LoopPuzzleSlip",    "LOOP_PUZZLE_SLIP"),
+    ("contracts/harness/GolfAuthor.sol",         "GolfAuthor",        "GOLF_AUTHOR"),
 ];
+
+/// A test fixture written from another contract's source when the crate is
+/// built, so that a copy with a small change is not kept twice.
+struct Derived {
+    /// The path it is compiled as (its imports resolve from there).
+    path: &'static str,
+    /// The source it is made from.
+    from: &'static str,
+    /// Text patches `(text, replacement)`; each text stands exactly once
+    /// in the source.
+    patches: &'static [(&'static str, &'static str)],
+}
+
+const DERIVED: &[Derived] = &[Derived {
+    path: "contracts/harness/LoopPuzzleSlip.sol",
+    from: "contracts/harness/LoopPuzzle.sol",
+    patches: &[
+        ("contract LoopPuzzle is", "contract LoopPuzzleSlip is"),
+        // The slip: the last cell (nibble 63, the top-left) is never compared
+        // with the solution. Random words almost never reach it (their units
+        // fail first); a valid grid with one wrong given there does.
+        ("cell < 64; cell++", "cell < 63; cell++"),
+    ],
+}];
 
 /// The compiler settings of `foundry.toml`'s `[profile.default]` (the keys
 /// this build passes to solc; forge reads the rest).
@@ -153,6 +147,10 @@ fn run() -> Result<(), BuildError> {
 
     let mut sources = Sources::new();
     collect_sources(&root, &contracts, &mut sources)?;
+    for fixture in DERIVED {
+        let text = derive(&sources, fixture)?;
+        sources.insert(PathBuf::from(fixture.path), Source::new(text));
+    }
 
     let evm_version: EvmVersion = wanted
         .evm_version
@@ -309,4 +307,23 @@ fn collect_sources(root: &Path, dir: &Path, sources: &mut Sources) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// The text of `fixture`'s source with its patches applied.
+fn derive(sources: &Sources, fixture: &Derived) -> Result<String, BuildError> {
+    let from = fixture.from;
+    let mut text = sources
+        .get(Path::new(from))
+        .ok_or_else(|| format!("{from} is missing"))?
+        .content
+        .to_string();
+    for (old, new) in fixture.patches {
+        if text.matches(old).count() != 1 {
+            return Err(
+                format!("{from}: expected `{old}` exactly once, to derive a fixture").into(),
+            );
+        }
+        text = text.replacen(old, new, 1);
+    }
+    Ok(text)
 }

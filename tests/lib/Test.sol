@@ -36,60 +36,9 @@ interface Vm {
     function assertGe(uint256 left, uint256 right, string calldata err) external pure;
 }
 
-/// @notice Base for octoku's forge tests: `VM` and assertion helpers that
-/// report both sides on failure (forge prints "label: left != right").
+/// @notice Base for octoku's forge tests: `VM`, the cheatcodes. Tests assert
+/// with `VM.assertEq(left, right, label)` and its kin, which report both
+/// sides on failure (forge prints "label: left != right").
 abstract contract Test {
     Vm internal constant VM = Vm(0x7109709ECfa91a80626fF3989D68f67F5b1DD12D);
-
-    function assertTrue(bool condition, string memory label) internal pure {
-        VM.assertTrue(condition, label);
-    }
-
-    function assertFalse(bool condition, string memory label) internal pure {
-        VM.assertFalse(condition, label);
-    }
-
-    function assertEq(bool left, bool right, string memory label) internal pure {
-        VM.assertEq(left, right, label);
-    }
-
-    function assertEq(uint256 left, uint256 right, string memory label) internal pure {
-        VM.assertEq(left, right, label);
-    }
-
-    function assertEq(address left, address right, string memory label) internal pure {
-        VM.assertEq(left, right, label);
-    }
-
-    function assertEq(bytes32 left, bytes32 right, string memory label) internal pure {
-        VM.assertEq(left, right, label);
-    }
-
-    function assertEq(bytes memory left, bytes memory right, string memory label) internal pure {
-        VM.assertEq(left, right, label);
-    }
-
-    function assertEq(string memory left, string memory right, string memory label) internal pure {
-        VM.assertEq(left, right, label);
-    }
-
-    function assertNotEq(uint256 left, uint256 right, string memory label) internal pure {
-        VM.assertNotEq(left, right, label);
-    }
-
-    function assertLt(uint256 left, uint256 right, string memory label) internal pure {
-        VM.assertLt(left, right, label);
-    }
-
-    function assertLe(uint256 left, uint256 right, string memory label) internal pure {
-        VM.assertLe(left, right, label);
-    }
-
-    function assertGt(uint256 left, uint256 right, string memory label) internal pure {
-        VM.assertGt(left, right, label);
-    }
-
-    function assertGe(uint256 left, uint256 right, string memory label) internal pure {
-        VM.assertGe(left, right, label);
-    }
 }

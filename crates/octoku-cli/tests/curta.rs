@@ -133,42 +133,26 @@ fn only_an_unused_authorship_token_adds_a_named_puzzle_whose_board_is_what_gener
     };
     let (url, dir, c) = (node.url(), dir.path(), curta.to_string());
 
+    // `deploy PUZZLE --curta C --token-id TOKEN` as account `n` fails with
+    // `reason`, and nothing is sent.
+    let refused = |n: usize, puzzle: &[&str], token: &str, reason: &str| {
+        let mut args = vec!["deploy"];
+        args.extend(puzzle);
+        args.extend(["--curta", &c, "--token-id", token]);
+        nothing_sent(&node, n, || as_account(dir, &url, n, &args)).fails(1, reason);
+    };
     // Account 3 owns no token; token 9 was never minted.
-    let args = [
-        "deploy",
-        "--puzzle",
-        "fair",
-        "--curta",
-        &c,
-        "--token-id",
+    refused(
+        3,
+        &["--puzzle", "fair"],
         "1",
-    ];
-    nothing_sent(&node, 3, || as_account(dir, &url, 3, &args))
-        .fails(1, "does not own Authorship Token 1");
-    let args = ["deploy", "--curta", &c, "--token-id", "9"];
-    nothing_sent(&node, 1, || as_account(dir, &url, 1, &args)).fails(1, "does not exist");
+        "does not own Authorship Token 1",
+    );
+    refused(1, &[], "9", "does not exist");
     // A contract without name(), and Curta itself, are refused.
     let r = renderer.to_string();
-    let args = [
-        "deploy",
-        "--puzzle-address",
-        &r,
-        "--curta",
-        &c,
-        "--token-id",
-        "1",
-    ];
-    nothing_sent(&node, 1, || as_account(dir, &url, 1, &args)).fails(1, "has no name()");
-    let args = [
-        "deploy",
-        "--puzzle-address",
-        &c,
-        "--curta",
-        &c,
-        "--token-id",
-        "1",
-    ];
-    nothing_sent(&node, 1, || as_account(dir, &url, 1, &args)).fails(1, "PuzzleInvalidAddress()");
+    refused(1, &["--puzzle-address", &r], "1", "has no name()");
+    refused(1, &["--puzzle-address", &c], "1", "PuzzleInvalidAddress()");
 
     let added = add_fair(dir, &url, curta, 1, 1);
     assert_keys(
@@ -197,16 +181,7 @@ fn only_an_unused_authorship_token_adds_a_named_puzzle_whose_board_is_what_gener
     );
 
     // The token is spent now.
-    let args = [
-        "deploy",
-        "--puzzle",
-        "golf",
-        "--curta",
-        &c,
-        "--token-id",
-        "1",
-    ];
-    nothing_sent(&node, 1, || as_account(dir, &url, 1, &args)).fails(1, "already added a puzzle");
+    refused(1, &["--puzzle", "golf"], "1", "already added a puzzle");
 
     // The board through Curta (recorded defaults, then explicit flags) is
     // octoku generate's for that player.

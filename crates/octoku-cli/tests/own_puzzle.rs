@@ -1,8 +1,9 @@
 //! An author's own IPuzzle through every command: contracts/harness/
 //! LoopPuzzle.sol (plain Solidity loops, the reference's outputs) as a
 //! Foundry artifact, a Hardhat artifact, solc's standard-JSON output, raw
-//! creation code and a .sol file; and LoopPuzzleSlip.sol (one given never
-//! compared), which check, fuzz and prove must catch.
+//! creation code and a .sol file; and LoopPuzzleSlip (LoopPuzzle with one
+//! given never compared, made by octoku-evm's build.rs), which check, fuzz
+//! and prove must catch.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

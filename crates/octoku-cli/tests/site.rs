@@ -17,6 +17,23 @@ fn entries(dir: &Path) -> usize {
     std::fs::read_dir(dir).unwrap().count()
 }
 
+/// Starts `octoku serve --port 0 FLAGS` in `dir` and returns the first line
+/// it prints that starts with `prefix`; the server stops on return.
+fn serve_says(dir: &Path, flags: &[&str], prefix: &str) -> String {
+    let mut server = octoku!()
+        .args(["serve", "--port", "0"])
+        .args(flags)
+        .dir(dir)
+        .spawn()
+        .expect("octoku serve starts");
+    let wanted = prefix.to_string();
+    server
+        .wait_for_line(Duration::from_secs(120), move |line| {
+            line.starts_with(&wanted).then(|| line.to_string())
+        })
+        .unwrap_or_else(|e| panic!("octoku serve prints a line starting with {prefix:?}: {e}"))
+}
+
 #[test]
 fn site_refuses_bad_input_in_one_line_before_asking_the_node() {
     let dir = temp_dir("site-bad");
@@ -108,16 +125,8 @@ fn site_writes_the_page_for_the_recorded_arena_on_anvil() {
     octoku!().args(site).arg("--force").dir(dir).run().ok();
 
     // The same node through octoku serve without a signer: it says so.
-    let mut server = octoku!()
-        .args(["serve", "--port", "0", "--rpc-url", &url, "--arena", &arena])
-        .dir(dir)
-        .spawn()
-        .expect("octoku serve starts");
-    let signer = server
-        .wait_for_line(Duration::from_secs(120), |line| {
-            line.starts_with("signer ").then(|| line.to_string())
-        })
-        .expect("octoku serve names its signer");
+    let flags = ["--rpc-url", &url, "--arena", &arena];
+    let signer = serve_says(dir, &flags, "signer ");
     assert_eq!(
         signer,
         "signer    none: players submit through their own wallet"
@@ -165,16 +174,9 @@ fn site_and_serve_play_a_curta_puzzle_on_anvil() {
         .curta
         .to_string();
     let added = octoku!()
-        .args([
-            "deploy",
-            "--puzzle",
-            "fair",
-            "--curta",
-            &c,
-            "--token-id",
-            "1",
-        ])
-        .args(["--rpc-url", &url, "--private-key", DEV_KEYS[1], "--json"])
+        .args(["deploy", "--puzzle", "fair", "--json"])
+        .args(["--curta", &c, "--token-id", "1"])
+        .args(["--rpc-url", &url, "--private-key", DEV_KEYS[1]])
         .dir(dir)
         .run()
         .json();
@@ -232,16 +234,7 @@ fn site_and_serve_play_a_curta_puzzle_on_anvil() {
     assert!(!dir.join("none").exists());
 
     // octoku serve --curta names the puzzle it plays.
-    let mut server = octoku!()
-        .args(["serve", "--port", "0", "--rpc-url", &url])
-        .args(["--curta", &c, "--puzzle-id", "1"])
-        .dir(dir)
-        .spawn()
-        .expect("octoku serve starts");
-    let game = server
-        .wait_for_line(Duration::from_secs(120), |line| {
-            line.starts_with("curta ").then(|| line.to_string())
-        })
-        .expect("octoku serve names the puzzle");
+    let flags = ["--rpc-url", &url, "--curta", &c, "--puzzle-id", "1"];
+    let game = serve_says(dir, &flags, "curta ");
     assert_eq!(game, lines[1]);
 }

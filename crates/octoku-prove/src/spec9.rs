@@ -73,39 +73,39 @@ pub fn units() -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// `(OP ARG ARG ...)`: `op` applied to `args`, separated by spaces.
+fn apply(op: &str, args: impl IntoIterator<Item = String>) -> String {
+    let parts: Vec<String> = args.into_iter().collect();
+    format!("({op} {})", parts.join(" "))
+}
+
+/// Every byte of `cells` is 1..9.
 fn range(cells: impl IntoIterator<Item = usize>) -> String {
-    let parts: Vec<String> = cells
-        .into_iter()
-        .map(|i| format!("(bvule #x01 b{i}) (bvule b{i} #x09)"))
-        .collect();
-    format!("(and {})", parts.join(" "))
+    let each = |i| format!("(bvule #x01 b{i}) (bvule b{i} #x09)");
+    apply("and", cells.into_iter().map(each))
 }
 
 /// Every byte of `cells` is 0..9.
 fn at_most_nine(cells: impl IntoIterator<Item = usize>) -> String {
-    let parts: Vec<String> = cells
-        .into_iter()
-        .map(|i| format!("(bvule b{i} #x09)"))
-        .collect();
-    format!("(and {})", parts.join(" "))
+    apply(
+        "and",
+        cells.into_iter().map(|i| format!("(bvule b{i} #x09)")),
+    )
 }
 
+/// Some byte of `cells` is `digit`.
 fn holds(cells: &[usize], digit: u8) -> String {
-    let parts: Vec<String> = cells
-        .iter()
-        .map(|i| format!("(= b{i} #x{digit:02x})"))
-        .collect();
-    format!("(or {})", parts.join(" "))
+    apply(
+        "or",
+        cells.iter().map(|i| format!("(= b{i} #x{digit:02x})")),
+    )
 }
 
 /// The 8-bit count of 9s among `cells`: a sum of one-bit flags, zero-extended
 /// (the shape bitwuzla's normaliser reorders freely).
 fn nines(cells: impl IntoIterator<Item = usize>) -> String {
-    let parts: Vec<String> = cells
-        .into_iter()
-        .map(|i| format!("((_ zero_extend 7) (ite (= b{i} #x09) #b1 #b0))"))
-        .collect();
-    format!("(bvadd {})", parts.join(" "))
+    let flag = |i| format!("((_ zero_extend 7) (ite (= b{i} #x09) #b1 #b0))");
+    apply("bvadd", cells.into_iter().map(flag))
 }
 
 /// Definitions of `b0..b80` (bytes of `solution`), `s0..s80` (bytes of
@@ -128,20 +128,21 @@ pub fn definitions(solution: &str, start: Option<&str>) -> String {
                 writeln!(out, "(define-fun s{i} () (_ BitVec 8) {})", byte(start, i))
                     .expect("String");
             }
-            let parts: Vec<String> = (0..CELLS)
-                .map(|i| format!("(or (= s{i} #x00) (= s{i} b{i}))"))
-                .collect();
-            format!("(and {})", parts.join(" "))
+            apply(
+                "and",
+                (0..CELLS).map(|i| format!("(or (= s{i} #x00) (= s{i} b{i}))")),
+            )
         }
         None => "true".to_string(),
     };
     let units = units();
     let all = |digits: std::ops::RangeInclusive<u8>| {
-        let parts: Vec<String> = units
-            .iter()
-            .flat_map(|u| digits.clone().map(move |d| holds(u, d)))
-            .collect();
-        format!("(and {})", parts.join(" "))
+        apply(
+            "and",
+            units
+                .iter()
+                .flat_map(|u| digits.clone().map(move |d| holds(u, d))),
+        )
     };
     writeln!(out, "(define-fun G () Bool {givens})").expect("String");
     writeln!(out, "(define-fun R () Bool {})", range(0..CELLS)).expect("String");
@@ -173,7 +174,7 @@ pub fn returned(predicate: &str, width: usize) -> String {
         format!("(ite {predicate} (_ bv1 256) (_ bv0 256))"),
     ];
     parts.extend((1..width).map(|_| "(_ bv0 256)".to_string()));
-    format!("(concat {})", parts.join(" "))
+    apply("concat", parts)
 }
 
 /// Lemma 4 over fresh bytes `x0..x8`, as a query that is `unsat` when it holds.
@@ -201,10 +202,7 @@ fn unit_lemma_body(x: &[String]) -> String {
 fn unit_lemma(x: &[String]) -> String {
     let range: Vec<String> = x.iter().map(|v| format!("(bvule {v} #x09)")).collect();
     let no_zero: Vec<String> = x.iter().map(|v| format!("(bvule #x01 {v})")).collect();
-    let has = |d: u8| {
-        let parts: Vec<String> = x.iter().map(|v| format!("(= {v} #x{d:02x})")).collect();
-        format!("(or {})", parts.join(" "))
-    };
+    let has = |d: u8| apply("or", x.iter().map(|v| format!("(= {v} #x{d:02x})")));
     let h8: Vec<String> = (1..=8).map(has).collect();
     let count: Vec<String> = x
         .iter()
@@ -224,14 +222,11 @@ fn unit_lemma(x: &[String]) -> String {
 /// columns and boxes (lemma 5).
 fn identities() -> String {
     let units = units();
-    let parts: Vec<String> = units
-        .chunks(9)
-        .map(|kind| {
-            let sums: Vec<String> = kind.iter().map(|u| nines(u.iter().copied())).collect();
-            format!("(= count9 (bvadd {}))", sums.join(" "))
-        })
-        .collect();
-    format!("(and {})", parts.join(" "))
+    let sum = |kind: &[Vec<usize>]| {
+        let sums = kind.iter().map(|u| nines(u.iter().copied()));
+        format!("(= count9 {})", apply("bvadd", sums))
+    };
+    apply("and", units.chunks(9).map(sum))
 }
 
 /// The declarations of the 256-bit argument words.

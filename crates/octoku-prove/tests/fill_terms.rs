@@ -5,18 +5,16 @@
 //! the seed (KECCAK256 is not modeled unless the call asks for it to be a
 //! free variable, as the generate proof does: tests/prove_generate.rs).
 
-use alloy_primitives::{Bytes, keccak256};
+use alloy_primitives::Bytes;
 use octoku_core::U256;
 use octoku_evm::{Machine, artifacts};
 use octoku_prove::exec::{self, Call, ExecError, Limits, Outcome, Stats};
+use octoku_prove::generate::selector;
 use octoku_prove::prove::deployer;
 use octoku_prove::term::Terms;
 use proptest::prelude::*;
 
-fn selector(signature: &str) -> [u8; 4] {
-    let h = keccak256(signature.as_bytes());
-    [h[0], h[1], h[2], h[3]]
-}
+mod common;
 
 /// A store whose only variable (0) is the seed.
 fn seed_terms() -> Terms {
@@ -102,18 +100,7 @@ fn fills() -> Fills {
 /// Seeds that reach every path: sparse words (few set chunks run dry early),
 /// words made of a few repeated chunk values (many redraws), and random words.
 fn seed() -> impl Strategy<Value = U256> {
-    prop_oneof![
-        any::<[u8; 32]>().prop_map(U256::from_be_bytes),
-        (0u64..1 << 20).prop_map(U256::from),
-        (prop::collection::vec(0u8..3, 43), 0usize..43).prop_map(|(picks, len)| {
-            let mut w = U256::ZERO;
-            for (k, p) in picks.iter().take(len).enumerate() {
-                let chunk = [5u64, 9, 5 ^ 63][usize::from(*p)];
-                w |= U256::from(chunk) << (6 * k);
-            }
-            w
-        }),
-    ]
+    common::seeds(20, &[5, 9, 5 ^ 63], 0..43)
 }
 
 #[test]

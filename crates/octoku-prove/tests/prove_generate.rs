@@ -41,21 +41,13 @@ fn fair(code: &[u8]) -> Fill<'_> {
     }
 }
 
-/// Seeds of every kind: random words, short words (spent early), and words
-/// made of a few repeated chunk values (many redraws).
+/// Seeds of every kind (common::seeds: random, short, few chunk values),
+/// and random words with few distinct values among their first chunks.
 fn seed() -> impl Strategy<Value = U256> {
     prop_oneof![
-        any::<[u8; 32]>().prop_map(U256::from_be_bytes),
-        (0u64..1 << 40).prop_map(U256::from),
-        (prop::collection::vec(0u8..4, 43), 0usize..44).prop_map(|(picks, len)| {
-            let mut w = U256::ZERO;
-            for (k, p) in picks.iter().take(len).enumerate() {
-                let chunk = [5u64, 9, 0, 5 ^ 15][usize::from(*p)];
-                w |= U256::from(chunk) << (6 * k);
-            }
-            w
-        }),
-        (any::<[u8; 32]>(), 1usize..12).prop_map(|(b, chunks)| {
+        // Three kinds in one, each as likely as the last kind.
+        3 => common::seeds(40, &[5, 9, 0, 5 ^ 15], 0..44),
+        1 => (any::<[u8; 32]>(), 1usize..12).prop_map(|(b, chunks)| {
             // Few distinct values among the first chunks: redraws.
             let mut w = U256::from_be_bytes(b);
             for (k, byte) in b.iter().take(chunks).enumerate() {

@@ -264,22 +264,23 @@ class Board {
   }
 
   undo() {
-    const step = this.history.pop();
-    if (!step) return;
-    this.restore(step.i, step.before);
-    this.future.push(step);
-    this.selected = step.i;
-    this.bad.clear();
-    this.render();
-    this.onchange();
+    this.replay(this.history, this.future, "before");
   }
 
   redo() {
-    const step = this.future.pop();
+    this.replay(this.future, this.history, "after");
+  }
+
+  /** Takes the last step off `from`, sets its cell as it was `side` the
+   * step ("before" or "after"), and keeps the step on `to`. The board
+   * changed, so the last check's outlines go, as on any change. */
+  replay(from, to, side) {
+    const step = from.pop();
     if (!step) return;
-    this.restore(step.i, step.after);
-    this.history.push(step);
+    this.restore(step.i, step[side]);
+    to.push(step);
     this.selected = step.i;
+    this.bad.clear();
     this.render();
     this.onchange();
   }

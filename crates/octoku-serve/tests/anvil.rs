@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
-    chain::{self, Chain, PrivateKey, TxOptions, arena::arena_initcode, primitives::U256},
+    chain::{self, Chain, PrivateKey, TxOptions, arena::deploy_with_arena, primitives::U256},
 };
 use octoku_serve::{Config, start};
 use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, page_token, temp_dir};
@@ -25,16 +25,8 @@ fn on_anvil_dev_accounts_play_strangers_read_and_the_leaderboard_comes_from_even
     let url = anvil.url();
     let key = PrivateKey::parse(DEV_KEYS[5]).unwrap();
     let mut chain = Chain::rpc(&url, &key).unwrap();
-    let puzzle = chain
-        .deploy(Puzzle::Fair.artifact().initcode.to_vec().into())
-        .unwrap()
-        .contract_address
-        .unwrap();
-    let arena = chain
-        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle))
-        .unwrap()
-        .contract_address
-        .unwrap();
+    let fair = Puzzle::Fair.artifact().initcode.to_vec().into();
+    let arena = deploy_with_arena(&mut chain, fair).unwrap().arena_address;
     drop(chain);
 
     let temp = temp_dir("serve-anvil");

@@ -99,6 +99,12 @@ fn post(path: &str, body: impl Into<Body>, token: Option<&str>) -> Request<Body>
     r.body(body.into()).unwrap()
 }
 
+/// Submits `solution` (hex) as `player`'s with the page's token.
+async fn submit(app: &Router, player: &str, solution: &str) -> Answer {
+    let body = json!({"player": player, "solution": solution}).to_string();
+    send(app, post("/api/submit", body, Some(TOKEN))).await
+}
+
 fn solution_of(start: &str) -> Board {
     solve::solve(start.parse().unwrap()).unwrap().unwrap()
 }
@@ -329,8 +335,7 @@ async fn malformed_json_and_boards_get_400_with_the_cli_line() {
             .to_string()
     );
     // Submitting a malformed board is refused before any chain work.
-    let body = json!({"player": DEV1, "solution": "0xQ"}).to_string();
-    let a = send(&app, post("/api/submit", body, Some(TOKEN))).await;
+    let a = submit(&app, DEV1, "0xQ").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert!(a.error().starts_with("SOLUTION: "), "{}", a.body);
 }
@@ -382,23 +387,21 @@ async fn board_verify_submit_and_leaderboard_on_the_fair_arena() {
     );
 
     // A wrong solve reverts by name; nothing is mined.
-    let body = json!({"player": DEV1, "solution": swapped.to_hex()}).to_string();
-    let a = send(&app, post("/api/submit", body, Some(TOKEN))).await;
+    let a = submit(&app, DEV1, &swapped.to_hex()).await;
     assert_eq!(a.status, StatusCode::CONFLICT);
     let e: ErrorBody = a.json();
     assert_eq!(e.revert.as_deref(), Some("WrongSolution"));
     assert_eq!(e.error, "the transaction would revert: WrongSolution()");
 
     // The right one: rank 1, a receipt.
-    let body = json!({"player": DEV1, "solution": solution.to_hex()}).to_string();
-    let a = send(&app, post("/api/submit", body.clone(), Some(TOKEN))).await;
+    let a = submit(&app, DEV1, &solution.to_hex()).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let s: SubmitResponse = a.json();
     assert_eq!((s.rank, s.player.as_str()), (1, DEV1));
     assert!(s.gas_used > 21_000 && s.tx.len() == 66, "{s:?}");
 
     // Again: AlreadySolved, by name.
-    let a = send(&app, post("/api/submit", body, Some(TOKEN))).await;
+    let a = submit(&app, DEV1, &solution.to_hex()).await;
     assert_eq!(a.status, StatusCode::CONFLICT);
     let e: ErrorBody = a.json();
     assert_eq!(e.revert.as_deref(), Some("AlreadySolved"));
@@ -424,8 +427,7 @@ async fn board_verify_submit_and_leaderboard_on_the_fair_arena() {
         .json();
     assert!(!seat.can_submit);
     let sol = solution_of(&seat.start);
-    let body = json!({"player": stranger, "solution": sol.to_hex()}).to_string();
-    let a = send(&app, post("/api/submit", body, Some(TOKEN))).await;
+    let a = submit(&app, stranger, &sol.to_hex()).await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
     assert!(a.error().contains("read-only"), "{}", a.body);
 }
@@ -436,19 +438,10 @@ async fn an_unsolvable_published_board_is_flagged_with_its_reason() {
     // The published (reference) puzzle and an arena on it.
     let key = PrivateKey::anvil_default();
     let mut chain = Chain::embedded(&config.state, &key, true).unwrap();
-    let puzzle = chain
-        .deploy(Puzzle::Reference.artifact().initcode.to_vec().into())
+    let reference = Puzzle::Reference.artifact().initcode.to_vec().into();
+    let arena_addr = arena::deploy_with_arena(&mut chain, reference)
         .unwrap()
-        .contract_address
-        .unwrap();
-    let arena_addr = chain
-        .deploy(arena::arena_initcode(
-            octoku_evm::chain::ARENA_INITCODE,
-            puzzle,
-        ))
-        .unwrap()
-        .contract_address
-        .unwrap();
+        .arena_address;
     drop(chain);
     let app = app_with(&Config {
         arena: Some(arena_addr),

@@ -9,14 +9,16 @@
 //! that hint. The test kit's [`Browser`] guard ends chromedriver and
 //! Chromium when a test ends, a failed one included.
 
-use fantoccini::{Client, Locator, elements::Element, key::Key};
+use fantoccini::{Client, Locator};
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_serve::{Config, Running, start};
 use octoku_testkit::{Browser, TempDir, temp_dir};
 
 mod page;
 use page::{
-    as_cells, assert_board_fits, cell, click, in_browser, shoot, text, type_solution, until,
+    as_cells, assert_board_fits, assert_conflict_outlined, cell, clear_undo_redo_and_pencil, click,
+    click_css, in_browser, select, set_value, shoot, text, text_when, type_address, type_solution,
+    until,
 };
 use serde_json::json;
 
@@ -35,27 +37,10 @@ fn server(name: &str) -> (Running, TempDir) {
     (running, dir)
 }
 
-/// Waits until the text of the element with id `id` passes `test` (a JS
-/// string method call, e.g. `startsWith('Valid')`); returns that text.
-async fn text_when(c: &Client, id: &str, test: &str) -> String {
-    until(
-        c,
-        &format!("document.getElementById('{id}').textContent.{test}"),
-    )
-    .await;
-    text(c, id).await
-}
-
 /// What a screen reader reads for cell `i` of `grid`.
 async fn aria_label(c: &Client, grid: &str, i: usize) -> String {
     let cell = cell(c, grid, i).await;
     cell.attr("aria-label").await.unwrap().unwrap()
-}
-
-/// Presses `key` with `modifier` held (Ctrl+Z, Shift+3) on `element`.
-async fn chord(element: &Element, modifier: Key, key: char) {
-    let keys = format!("{modifier}{key}{}", Key::Null);
-    element.send_keys(&keys).await.unwrap();
 }
 
 /// Runs `test` in a WebDriver session on the page of a fresh server, in a
@@ -145,35 +130,12 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
             result.contains("verify gas") && result.contains("repeats"),
             "{result}"
         );
-        let bad = c
-            .find_all(Locator::Css("#arena-grid .cell.bad"))
-            .await
-            .unwrap();
-        assert!(bad.len() >= 2, "{} cells outlined", bad.len());
+        assert_conflict_outlined(c).await;
         shoot(c, "arena-invalid.png").await;
 
-        // Backspace clears, Ctrl+Z brings the digit back, Ctrl+Y clears it again.
-        cell(c, "arena-grid", e).await.click().await.unwrap();
-        let active = c.active_element().await.unwrap();
-        active.send_keys(&Key::Backspace.to_string()).await.unwrap();
-        assert_eq!(
-            until(c, &format!("arena.values[{e}] === 0")).await,
-            json!(true)
-        );
-        chord(&active, Key::Control, 'z').await;
-        assert_eq!(
-            until(c, &format!("arena.values[{e}]")).await,
-            json!(givens[g])
-        );
-        chord(&active, Key::Control, 'y').await;
-        assert_eq!(
-            until(c, &format!("arena.values[{e}] === 0")).await,
-            json!(true)
-        );
-        // Shift+digit: a pencil mark, read out to screen readers.
-        chord(&active, Key::Shift, '3').await;
-        let label = aria_label(c, "arena-grid", e).await;
-        assert!(label.ends_with("empty, pencil marks 3"), "{label}");
+        // Backspace clears, Ctrl+Z brings the digit back, Ctrl+Y clears it
+        // again, Shift+digit is a pencil mark read out to screen readers.
+        clear_undo_redo_and_pencil(c, e, givens[g]).await;
 
         // The whole solution with the keyboard, then Check: valid.
         type_solution(
@@ -228,17 +190,8 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
 
         // A typed address is read-only; its board comes from the contract.
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-        c.find(Locator::Id("player"))
-            .await
-            .unwrap()
-            .select_by_value("other")
-            .await
-            .unwrap();
-        let input = c.find(Locator::Id("other")).await.unwrap();
-        input
-            .send_keys(&format!("{stranger}{}", Key::Enter))
-            .await
-            .unwrap();
+        select(c, "player", "other").await;
+        type_address(c, stranger).await;
         until(c, &format!("seat && seat.address === '{stranger}'")).await;
         assert!(text(c, "board-status").await.contains("Read-only"));
         let disabled = c
@@ -303,12 +256,7 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
 
         // Import the seed's own 4x4 example with custom symbols, then play a letter.
         let seed = "a b c d\n ,a, ,d\nd,b,a, \n ,c,d,b\nb, ,c, ";
-        c.execute(
-            "document.getElementById('text').value = arguments[0];",
-            vec![json!(seed)],
-        )
-        .await
-        .unwrap();
+        set_value(c, "text", seed).await;
         click(c, "import").await;
         let status = text_when(c, "practice-status", "startsWith('Imported')").await;
         assert_eq!(
@@ -333,31 +281,18 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             .position(|&v| v == 0)
             .unwrap();
         cell(c, "practice-grid", empty).await.click().await.unwrap();
-        let pad_d = c
-            .find(Locator::Css("#practice-pad button[aria-label='Enter d']"))
-            .await
-            .unwrap();
-        pad_d.click().await.unwrap();
+        click_css(c, "#practice-pad button[aria-label='Enter d']").await;
         assert_eq!(
             until(c, &format!("practice.values[{empty}]")).await,
             json!(4)
         );
-        let undo = c
-            .find(Locator::Css("#practice-pad button[aria-label='Undo']"))
-            .await
-            .unwrap();
-        undo.click().await.unwrap();
+        click_css(c, "#practice-pad button[aria-label='Undo']").await;
         assert_eq!(
             until(c, &format!("practice.values[{empty}] === 0")).await,
             json!(true)
         );
         // A malformed import says what is wrong in one line.
-        c.execute(
-            "document.getElementById('text').value = 'a b c d\\n1,2';",
-            vec![],
-        )
-        .await
-        .unwrap();
+        set_value(c, "text", "a b c d\n1,2").await;
         click(c, "import").await;
         // The import answers asynchronously: wait for its message, not the
         // previous import's.
@@ -376,12 +311,7 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
             .clear()
             .await
             .unwrap();
-        c.find(Locator::Id("size"))
-            .await
-            .unwrap()
-            .select_by_value("16")
-            .await
-            .unwrap();
+        select(c, "size", "16").await;
         click(c, "new-puzzle").await;
         until(c, "practice.n === 16 && document.getElementById('practice-status').textContent.includes('givens')").await;
         let cells = c

@@ -22,7 +22,7 @@
 //! started here is stopped by a guard on every path. Screenshots land in
 //! `target/octoku-serve/curta-*.png`.
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Puzzle,
@@ -37,13 +37,13 @@ use octoku_serve::{
     backend::{Backend, SubmitError},
     site,
 };
-use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, DEV_KEYS, temp_dir};
+use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, temp_dir};
 use serde_json::{Value, json};
 
 mod page;
 use page::{
-    as_cells, click, in_browser, shoot, text, until,
-    wallet::{StaticServer, Wallet, result_says, set, type_solution, with_wallet},
+    as_cells, click, in_browser, select, shoot, text, text_when, until,
+    wallet::{Wallet, on_serve, on_static_site, result_says, switch_account, type_solution},
 };
 
 /// Two days and ten seconds: from phase 1 into phase 2.
@@ -59,10 +59,11 @@ struct Node {
     added: u64,
 }
 
-/// The protocol and the puzzle, or `None` when ../shared/curta is missing.
+/// The protocol and the puzzle, or `None` when ../shared/curta is missing
+/// or the browser tests are skipped.
 fn node() -> Option<Node> {
+    let anvil = page::anvil_unless_skipped()?;
     let artifacts = octoku_testkit::curta::artifacts()?;
-    let anvil = Anvil::start().expect("anvil");
     let author: Address = DEV_ACCOUNTS[1].parse().unwrap();
     let deployed = octoku_testkit::curta::deploy(&anvil, &artifacts, &[author]);
     let mut chain = Chain::rpc(&anvil.url(), &PrivateKey::parse(DEV_KEYS[1]).unwrap()).unwrap();
@@ -133,12 +134,7 @@ async fn seated(c: &Client, player: &str) -> (Board, [u8; 64]) {
 }
 
 async fn phase_says(c: &Client, words: &str) -> String {
-    until(
-        c,
-        &format!("document.getElementById('phase').textContent.includes({words:?})"),
-    )
-    .await;
-    text(c, "phase").await
+    text_when(c, "phase", &format!("includes({words:?})")).await
 }
 
 /// The leaderboard's rows once it has `n`: each row's cells.
@@ -151,17 +147,6 @@ async fn rows(c: &Client, n: usize) -> Vec<Vec<String>> {
     )
     .await;
     serde_json::from_value(rows).unwrap()
-}
-
-/// The wallet changes to `account`, as a wallet announces it.
-async fn switch_account(c: &Client, wallet: &Wallet, account: &str) {
-    set(wallet, |w| w.account = account.to_string());
-    c.execute(
-        "window.__wallet.emit('accountsChanged', [arguments[0]]);",
-        vec![json!(account.to_lowercase())],
-    )
-    .await
-    .unwrap();
 }
 
 /// The whole Curta game with the wallet on the page at `url`; screenshots
@@ -336,43 +321,40 @@ async fn practice_without_a_server(c: &Client) {
 
 #[test]
 fn a_curta_game_through_serve_with_the_players_wallet_in_chromium() {
-    if Browser::skipped() {
-        return;
-    }
     let Some(node) = node() else {
         return;
     };
     let dir = temp_dir("curta-serve");
-    let server = octoku_serve::start(node.config(dir.path())).expect("server starts on anvil");
-    assert_eq!(server.backend().signer(), None, "no signer flags: no key");
-    let url = server.url();
-    with_wallet(DEV_ACCOUNTS[2], &node.anvil.url(), async |c, wallet| {
-        curta_game(c, wallet, &node, &url, "serve").await
-    });
-    server.stop().unwrap();
+    let config = node.config(dir.path());
+    on_serve(
+        config,
+        DEV_ACCOUNTS[2],
+        &node.anvil.url(),
+        async |c, wallet, url| curta_game(c, wallet, &node, url, "serve").await,
+    );
 }
 
 #[test]
 fn a_curta_game_on_the_static_site_with_the_players_wallet_in_chromium() {
-    if Browser::skipped() {
-        return;
-    }
     let Some(node) = node() else {
         return;
     };
     let dir = temp_dir("curta-site");
-    let out = dir.path().join("site");
     let site = site::Site::open(&node.config(dir.path())).expect("the chain is read");
     let settings: Value = serde_json::from_str(&site.settings()).unwrap();
     assert_eq!(settings["game"], "curta");
     assert_eq!(settings["from_block"], node.added);
-    site::write(&out, &site.files(), false).expect("the site is written");
-    let server = StaticServer::start(out);
-    let url = server.url();
-    with_wallet(DEV_ACCOUNTS[2], &node.anvil.url(), async |c, wallet| {
-        curta_game(c, wallet, &node, &url, "site").await;
-        practice_without_a_server(c).await;
-    });
+    let player = DEV_ACCOUNTS[2];
+    on_static_site(
+        &site,
+        dir.path(),
+        player,
+        &node.anvil.url(),
+        async |c, wallet, url| {
+            curta_game(c, wallet, &node, url, "site").await;
+            practice_without_a_server(c).await;
+        },
+    );
 }
 
 /// The server holds a key: the page (no wallet in this browser) submits
@@ -381,9 +363,6 @@ fn a_curta_game_on_the_static_site_with_the_players_wallet_in_chromium() {
 /// fee, with nothing sent.
 #[test]
 fn a_curta_game_through_the_servers_signer_in_chromium() {
-    if Browser::skipped() {
-        return;
-    }
     let Some(node) = node() else {
         return;
     };
@@ -413,12 +392,7 @@ fn a_curta_game_through_the_servers_signer_in_chromium() {
         // pays the fee from the page.
         node.anvil.advance(INTO_PHASE_TWO).unwrap();
         let other = DEV_ACCOUNTS[6];
-        c.find(Locator::Id("player"))
-            .await
-            .unwrap()
-            .select_by_value(other)
-            .await
-            .unwrap();
+        select(c, "player", other).await;
         let (start, solution) = seated(c, other).await;
         phase_says(c, "a solve costs 0.02 ether").await;
         type_solution(c, &start.cells(), &solution).await;

@@ -25,25 +25,28 @@
 //! `/usr/bin/chromedriver` (`make setup-browser`); `OCTOKU_SKIP_BROWSER=1`
 //! skips on a machine without them.
 
-use fantoccini::{Client, Locator, elements::Element, key::Key};
+use std::path::Path;
+
+use fantoccini::{Client, Locator, elements::Element};
 use octoku_core::{Board, solve::octoku as solve};
 use octoku_evm::{
     Machine, Puzzle,
-    chain::{self, Chain, PrivateKey, arena::arena_initcode, primitives::Address},
+    chain::{Chain, PrivateKey, arena::deploy_with_arena, primitives::Address},
 };
-use octoku_serve::{Config, site};
+use octoku_serve::{Config, site::Site};
 use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, temp_dir};
 use serde_json::json;
 
 mod page;
 use page::{
-    as_cells, assert_board_fits, click, in_browser, shoot, text, until,
+    as_cells, assert_board_fits, assert_conflict_outlined, clear_undo_redo_and_pencil, click,
+    in_browser, select, shoot, text, type_address, until,
     wallet::{
-        ANVIL_CHAIN_ID, StaticServer, Wallet, cdp, result_says, set, type_solution, with_wallet,
+        ANVIL_CHAIN_ID, Wallet, cdp, on_serve, on_static_site, result_says, set, switch_account,
+        type_solution,
     },
 };
 
-/// Every wait is on a condition; this bounds each one (the machine is shared).
 /// anvil's dev accounts 1, 2 and 3 (their keys are unlocked in anvil).
 const DEV1: &str = DEV_ACCOUNTS[1];
 const DEV2: &str = DEV_ACCOUNTS[2];
@@ -56,24 +59,32 @@ struct Node {
     arena: Address,
 }
 
-fn node() -> Node {
-    let anvil = Anvil::start().expect("anvil");
+/// The node, or `None` when the browser tests are skipped.
+fn node() -> Option<Node> {
+    let anvil = page::anvil_unless_skipped()?;
     let url = anvil.url();
     let mut chain = Chain::rpc(&url, &PrivateKey::anvil_default()).unwrap();
-    let puzzle = chain
-        .deploy(Puzzle::Fair.artifact().initcode.to_vec().into())
-        .unwrap()
-        .contract_address
-        .unwrap();
-    let arena = chain
-        .deploy(arena_initcode(chain::ARENA_INITCODE, puzzle))
-        .unwrap()
-        .contract_address
-        .unwrap();
-    Node {
+    let fair = Puzzle::Fair.artifact().initcode.to_vec().into();
+    let arena = deploy_with_arena(&mut chain, fair).unwrap().arena_address;
+    Some(Node {
         _anvil: anvil,
         url,
         arena,
+    })
+}
+
+impl Node {
+    /// What the server and the site read: this node and its arena (no
+    /// key), files in `dir`.
+    fn config(&self, dir: &Path) -> Config {
+        Config {
+            port: 0,
+            rpc_url: Some(self.url.clone()),
+            arena: Some(self.arena),
+            state: dir.join("unused.json"),
+            deployments_dir: dir.to_path_buf(),
+            ..Config::default()
+        }
     }
 }
 
@@ -106,17 +117,8 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     // Before connecting: any address reads, read-only (on the static site
     // through the site's RPC URL, which its policy allows).
     let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-    c.find(Locator::Id("player"))
-        .await
-        .unwrap()
-        .select_by_value("other")
-        .await
-        .unwrap();
-    let input = c.find(Locator::Id("other")).await.unwrap();
-    input
-        .send_keys(&format!("{stranger}{}", Key::Enter))
-        .await
-        .unwrap();
+    select(c, "player", "other").await;
+    type_address(c, stranger).await;
     until(
         c,
         &format!(
@@ -207,57 +209,12 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         result.contains(&format!("row {} repeats {}", row + 1, givens[g])),
         "{result}"
     );
-    let bad = c
-        .find_all(Locator::Css("#arena-grid .cell.bad"))
-        .await
-        .unwrap();
-    assert!(bad.len() >= 2, "{} cells outlined", bad.len());
+    assert_conflict_outlined(c).await;
     shoot(c, &format!("wallet-{name}-conflict.png")).await;
 
-    // The keyboard: Backspace clears the conflict, then the whole solution.
-    cell(c, e).await.click().await.unwrap();
-    c.active_element()
-        .await
-        .unwrap()
-        .send_keys(&Key::Backspace.to_string())
-        .await
-        .unwrap();
-    assert_eq!(
-        until(c, &format!("arena.values[{e}] === 0")).await,
-        json!(true)
-    );
-    // Undo brings the digit back, redo clears it again, Shift+digit is a
-    // pencil mark read out to screen readers.
-    let active = c.active_element().await.unwrap();
-    active
-        .send_keys(&format!("{}z{}", Key::Control, Key::Null))
-        .await
-        .unwrap();
-    assert_eq!(
-        until(c, &format!("arena.values[{e}]")).await,
-        json!(givens[g])
-    );
-    active
-        .send_keys(&format!("{}y{}", Key::Control, Key::Null))
-        .await
-        .unwrap();
-    assert_eq!(
-        until(c, &format!("arena.values[{e}] === 0")).await,
-        json!(true)
-    );
-    active
-        .send_keys(&format!("{}3{}", Key::Shift, Key::Null))
-        .await
-        .unwrap();
-    let label = until(
-        c,
-        &format!("document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label').endsWith('pencil marks 3') && document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label')"),
-    )
-    .await;
-    assert!(
-        label.as_str().unwrap().ends_with("empty, pencil marks 3"),
-        "{label}"
-    );
+    // The keyboard: Backspace clears the conflict (undo, redo and a pencil
+    // mark on the way), then the whole solution.
+    clear_undo_redo_and_pencil(c, e, givens[g]).await;
     type_solution(c, &givens, &solution).await;
     assert_eq!(as_cells(&until(c, "arena.values").await), solution.to_vec());
     click(c, "check").await;
@@ -345,13 +302,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
 
     // Another account in the wallet plays its own board.
     let other = if player == DEV2 { DEV3 } else { DEV2 };
-    set(wallet, |w| w.account = other.to_string());
-    c.execute(
-        "window.__wallet.emit('accountsChanged', [arguments[0]]);",
-        vec![json!(other.to_lowercase())],
-    )
-    .await
-    .unwrap();
+    switch_account(c, wallet, other).await;
     until(
         c,
         &format!(
@@ -368,51 +319,32 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
 
 #[test]
 fn a_wallet_plays_a_board_on_serve_without_a_signer_in_chromium() {
-    if Browser::skipped() {
+    let Some(node) = node() else {
         return;
-    }
-    let node = node();
+    };
     let dir = temp_dir("wallet-serve");
-    let dir = dir.path();
-    let server = octoku_serve::start(Config {
-        port: 0,
-        rpc_url: Some(node.url.clone()),
-        arena: Some(node.arena),
-        state: dir.join("unused.json"),
-        deployments_dir: dir.to_path_buf(),
-        ..Config::default()
-    })
-    .expect("server starts on anvil");
-    assert_eq!(server.backend().signer(), None, "no signer flags: no key");
-    assert!(server.backend().players().is_empty());
-    let url = server.url();
-    with_wallet(DEV1, &node.url, async |c, wallet| {
-        play(c, wallet, &url, "serve").await
-    });
-    server.stop().unwrap();
+    on_serve(
+        node.config(dir.path()),
+        DEV1,
+        &node.url,
+        async |c, wallet, url| play(c, wallet, url, "serve").await,
+    );
 }
 
 #[test]
 fn a_wallet_plays_a_board_on_the_static_site_in_chromium() {
-    if Browser::skipped() {
+    let Some(node) = node() else {
         return;
-    }
-    let node = node();
+    };
     let dir = temp_dir("wallet-site");
-    let out = dir.path().join("site");
-    let site = site::Site::open(&Config {
-        rpc_url: Some(node.url.clone()),
-        arena: Some(node.arena),
-        deployments_dir: dir.path().to_path_buf(),
-        ..Config::default()
-    })
-    .expect("the chain is read");
-    site::write(&out, &site.files(), false).expect("the site is written");
-    let server = StaticServer::start(out);
-    let url = server.url();
-    with_wallet(DEV2, &node.url, async |c, wallet| {
-        play(c, wallet, &url, "site").await
-    });
+    let site = Site::open(&node.config(dir.path())).expect("the chain is read");
+    on_static_site(
+        &site,
+        dir.path(),
+        DEV2,
+        &node.url,
+        async |c, wallet, url| play(c, wallet, url, "site").await,
+    );
 }
 
 /// `octoku serve` with no flags at all (the embedded chain, no signer) in a
@@ -454,11 +386,7 @@ fn without_a_signer_or_a_wallet_the_page_says_how_to_play_in_chromium() {
             json!("true")
         );
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-        let input = c.find(Locator::Id("other")).await.unwrap();
-        input
-            .send_keys(&format!("{stranger}{}", Key::Enter))
-            .await
-            .unwrap();
+        type_address(c, stranger).await;
         until(c, &format!("seat && seat.address === '{stranger}'")).await;
         let status = text(c, "board-status").await;
         assert!(

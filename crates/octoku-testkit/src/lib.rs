@@ -4,6 +4,7 @@
 //! - [`Browser`]: chromedriver and headless Chromium for the page's tests.
 //! - [`curta`]: the real Curta protocol deployed on anvil.
 //! - [`octoku!`] / [`Octoku`]: runs the `octoku` binary and reads its [`Run`].
+//! - [`LoopbackServer`]: a small TCP server on a free loopback port.
 //! - [`temp_dir`]: a fresh directory, removed on drop.
 //! - [`DEV_KEYS`] / [`DEV_ACCOUNTS`]: anvil's ten public dev accounts.
 //! - [`write_keystore`], [`page_token`], [`assert_keys`]: small shared steps.
@@ -18,6 +19,7 @@ mod browser;
 pub mod curta;
 mod process;
 mod run;
+mod server;
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +28,7 @@ pub use browser::Browser;
 pub use octoku_evm::chain::{DEV_ACCOUNTS, DEV_KEYS};
 pub use process::Process;
 pub use run::{Octoku, Run};
+pub use server::LoopbackServer;
 pub use tempfile::TempDir;
 
 /// What the kit's starters return: an I/O error whose message says what

@@ -1,8 +1,14 @@
 //! The kit's promise: what a test starts is gone when its guard drops.
 
-use std::{net::TcpStream, process::Command, time::Duration};
+use std::{
+    io::{Read, Write},
+    net::TcpStream,
+    process::Command,
+    sync::atomic::Ordering,
+    time::Duration,
+};
 
-use octoku_testkit::{Anvil, Browser, Process};
+use octoku_testkit::{Anvil, Browser, LoopbackServer, Process};
 
 /// Whether process `pid` still exists (a zombie counts as gone).
 fn alive(pid: u32) -> bool {
@@ -92,4 +98,30 @@ fn dropping_a_browser_with_an_open_session_ends_chromium() {
     drop(browser);
     assert!(all_gone(&chromium), "a Chromium process outlived the guard");
     drop(session);
+}
+
+/// A loopback server answers each connection; dropping it ends a connection
+/// that waits on the stop flag, and nothing listens on its port after.
+#[test]
+fn a_loopback_server_serves_until_dropped_and_stops_its_connections() {
+    let server = LoopbackServer::start(|mut stream, stop| {
+        let _ = stream.write_all(b"hello");
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    })
+    .unwrap();
+    let port = server.port();
+    let mut client = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut greeting = [0; 5];
+    client.read_exact(&mut greeting).unwrap();
+    assert_eq!(&greeting, b"hello");
+    drop(server);
+    let mut rest = Vec::new();
+    client.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty(), "the connection ended");
+    assert!(
+        TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "nothing listens"
+    );
 }

@@ -141,59 +141,47 @@ mod tests {
         NoEvm,
     }
 
+    /// `first_failure` on `pool` with a hidden bar and no worker state.
+    fn scan(
+        pool: &rayon::ThreadPool,
+        range: Range<u64>,
+        batch: u64,
+        check: impl Fn(u64) -> Result<Option<u64>, Failed> + Sync + Send,
+    ) -> Result<Option<u64>, Halt<Failed>> {
+        let bar = ProgressBar::hidden();
+        first_failure(pool, range, batch, &bar, || Ok(()), |_, i| check(i))
+    }
+
     /// Whatever order the workers finish in, the lowest failing index is
     /// reported: here higher failures come from batches that finish first.
     #[test]
     fn first_failure_is_the_lowest_failing_index() {
         let pool = pool(4).unwrap();
-        let bar = ProgressBar::hidden();
         for _ in 0..20 {
-            let found = first_failure(
-                &pool,
-                100..200_000,
-                512,
-                &bar,
-                || Ok::<(), Failed>(()),
-                |_, i| {
-                    if i < 2_000 {
-                        // Slow early batches: later ones fail before these do.
-                        std::thread::sleep(std::time::Duration::from_micros(20));
-                    }
-                    Ok([1_777, 5_000, 123_456, 199_999].contains(&i).then_some(i))
-                },
-            );
+            let found = scan(&pool, 100..200_000, 512, |i| {
+                if i < 2_000 {
+                    // Slow early batches: later ones fail before these do.
+                    std::thread::sleep(std::time::Duration::from_micros(20));
+                }
+                Ok([1_777, 5_000, 123_456, 199_999].contains(&i).then_some(i))
+            });
             assert_eq!(found, Ok(Some(1_777)));
             assert!(!interrupted());
         }
-        let error = first_failure(
-            &pool,
-            0..10_000,
-            64,
-            &bar,
-            || Ok::<(), Failed>(()),
-            |_, i| {
-                if i == 9_000 {
-                    Err(Failed::Case(i))
-                } else {
-                    Ok((i == 9_500).then_some(i))
-                }
-            },
-        );
+        let error = scan(&pool, 0..10_000, 64, |i| {
+            if i == 9_000 {
+                Err(Failed::Case(i))
+            } else {
+                Ok((i == 9_500).then_some(i))
+            }
+        });
         assert_eq!(error, Err(Halt::Error(Failed::Case(9_000))));
-        let none = first_failure(
-            &pool,
-            0..1_000,
-            64,
-            &bar,
-            || Ok::<(), Failed>(()),
-            |_, _| Ok(None::<u64>),
-        );
-        assert_eq!(none, Ok(None));
+        assert_eq!(scan(&pool, 0..1_000, 64, |_| Ok(None)), Ok(None));
         let broken = first_failure(
             &pool,
             0..10,
             4,
-            &bar,
+            &ProgressBar::hidden(),
             || Err::<(), _>(Failed::NoEvm),
             |_, _| Ok(None::<u64>),
         );

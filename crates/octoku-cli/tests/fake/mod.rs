@@ -1,17 +1,16 @@
-//! Hostile JSON-RPC nodes on loopback: small std `TcpListener` servers, one
-//! thread per connection, stopped (listener and connections) when the
+//! Hostile JSON-RPC nodes on loopback: the test kit's [`LoopbackServer`],
+//! one thread per connection, stopped (listener and connections) when the
 //! guard drops.
 
 use std::{
     io::{BufRead, BufReader, Read, Write},
-    net::{TcpListener, TcpStream},
-    sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
-    },
-    thread::{self, JoinHandle},
+    net::TcpStream,
+    sync::atomic::{AtomicBool, Ordering},
+    thread,
     time::Duration,
 };
+
+use octoku_testkit::LoopbackServer;
 
 /// How the node answers.
 #[derive(Clone, Copy, Debug)]
@@ -29,56 +28,20 @@ pub enum Behaviour {
 }
 
 /// A fake node; dropping it stops it.
-pub struct FakeNode {
-    port: u16,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct FakeNode(LoopbackServer);
 
 impl FakeNode {
     /// Starts a node with `behaviour` on a free loopback port.
     pub fn start(behaviour: Behaviour) -> FakeNode {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-        listener.set_nonblocking(true).expect("nonblocking");
-        let port = listener.local_addr().expect("bound").port();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopping = stop.clone();
-        let thread = thread::spawn(move || {
-            let mut connections = Vec::new();
-            while !stopping.load(Ordering::Relaxed) {
-                match listener.accept() {
-                    Ok((stream, _)) => {
-                        let stop = stopping.clone();
-                        connections.push(thread::spawn(move || {
-                            let _ = serve(stream, behaviour, &stop);
-                        }));
-                    }
-                    Err(_) => thread::sleep(Duration::from_millis(5)),
-                }
-            }
-            for c in connections {
-                let _ = c.join();
-            }
+        let server = LoopbackServer::start(move |stream, stop| {
+            let _ = serve(stream, behaviour, stop);
         });
-        FakeNode {
-            port,
-            stop,
-            thread: Some(thread),
-        }
+        FakeNode(server.expect("a loopback port"))
     }
 
     /// `http://127.0.0.1:PORT`.
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for FakeNode {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        format!("http://127.0.0.1:{}", self.0.port())
     }
 }
 

@@ -282,14 +282,10 @@ impl EmbeddedChain {
         Ok(settle(result)?.output.into_data())
     }
 
-    /// Runs a transaction in a new block; if it succeeds, commits it and
-    /// saves the state file, else mines nothing and returns the revert.
-    pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
-        self.send_value(to, data, U256::ZERO)
-    }
-
-    /// [`EmbeddedChain::send`] with `value` wei attached.
-    pub fn send_value(
+    /// Runs a transaction with `value` wei attached in a new block; if it
+    /// succeeds, commits it and saves the state file, else mines nothing and
+    /// returns the revert.
+    pub fn send(
         &mut self,
         to: Option<Address>,
         data: Bytes,

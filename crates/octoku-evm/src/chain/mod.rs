@@ -24,7 +24,7 @@ pub mod state;
 
 use std::{fmt, path::Path, time::Duration};
 
-use alloy_primitives::{Address, B256, Bytes, Log};
+use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use alloy_signer_local::PrivateKeySigner;
 use alloy_sol_types::SolError;
 
@@ -436,10 +436,7 @@ impl Chain {
 
     /// Simulates, then sends a transaction calling `to` and waits for its receipt.
     pub fn send(&mut self, to: Address, data: Bytes) -> Result<Receipt, ChainError> {
-        match self {
-            Chain::Embedded(c) => c.send(Some(to), data),
-            Chain::Rpc(c) => c.send(Some(to), data),
-        }
+        self.send_value(to, data, U256::ZERO)
     }
 
     /// [`Chain::send`] with `value` wei attached (the simulation too).
@@ -447,11 +444,11 @@ impl Chain {
         &mut self,
         to: Address,
         data: Bytes,
-        value: alloy_primitives::U256,
+        value: U256,
     ) -> Result<Receipt, ChainError> {
         match self {
-            Chain::Embedded(c) => c.send_value(Some(to), data, value),
-            Chain::Rpc(c) => c.send_value(Some(to), data, value),
+            Chain::Embedded(c) => c.send(Some(to), data, value),
+            Chain::Rpc(c) => c.send(Some(to), data, value),
         }
     }
 
@@ -459,8 +456,8 @@ impl Chain {
     /// receipt; `contract_address` is set.
     pub fn deploy(&mut self, initcode: Bytes) -> Result<Receipt, ChainError> {
         let receipt = match self {
-            Chain::Embedded(c) => c.send(None, initcode)?,
-            Chain::Rpc(c) => c.send(None, initcode)?,
+            Chain::Embedded(c) => c.send(None, initcode, U256::ZERO)?,
+            Chain::Rpc(c) => c.send(None, initcode, U256::ZERO)?,
         };
         match receipt.contract_address {
             Some(_) if receipt.status => Ok(receipt),

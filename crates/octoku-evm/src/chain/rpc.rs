@@ -340,14 +340,10 @@ impl RpcChain {
             .with_max_priority_fee_per_gas(priority))
     }
 
-    /// Simulates (eth_call), then signs and sends, then polls for the
-    /// receipt and waits for the confirmations asked for.
-    pub fn send(&mut self, to: Option<Address>, data: Bytes) -> Result<Receipt, ChainError> {
-        self.send_value(to, data, U256::ZERO)
-    }
-
-    /// [`RpcChain::send`] with `value` wei attached (simulated with it too).
-    pub fn send_value(
+    /// Simulates (eth_call), then signs and sends with `value` wei
+    /// attached, then polls for the receipt and waits for the confirmations
+    /// asked for.
+    pub fn send(
         &mut self,
         to: Option<Address>,
         data: Bytes,

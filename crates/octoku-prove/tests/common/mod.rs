@@ -1,8 +1,15 @@
-//! What the proof tests share: where their queries go, and the solver.
+//! What the proof tests share: where their queries go, the solver, and
+//! the seeds the fill tests draw. Each test file uses a part of it.
+#![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::{
+    ops::Range,
+    path::{Path, PathBuf},
+};
 
+use octoku_core::U256;
 use octoku_prove::solver::Solver;
+use proptest::prelude::*;
 
 /// The directory `prove/<name>` below the target directory, for a test's
 /// query files.
@@ -15,4 +22,25 @@ pub fn query_dir(name: &str) -> PathBuf {
 /// The SMT solver the environment names (see `octoku_prove::solver`).
 pub fn solver() -> Solver {
     Solver::from_env().expect("a solver")
+}
+
+/// Seeds of every kind for generate's fill: random words, small words below
+/// `2^small_bits` (spent early), and words of up to 43 six-bit chunks drawn
+/// from `chunks` (few values, so many redraws), `lengths` chunks long.
+pub fn seeds(
+    small_bits: u32,
+    chunks: &'static [u64],
+    lengths: Range<usize>,
+) -> impl Strategy<Value = U256> {
+    prop_oneof![
+        any::<[u8; 32]>().prop_map(U256::from_be_bytes),
+        (0u64..1 << small_bits).prop_map(U256::from),
+        (prop::collection::vec(0..chunks.len(), 43), lengths).prop_map(|(picks, len)| {
+            let mut w = U256::ZERO;
+            for (k, &p) in picks.iter().take(len).enumerate() {
+                w |= U256::from(chunks[p]) << (6 * k);
+            }
+            w
+        }),
+    ]
 }

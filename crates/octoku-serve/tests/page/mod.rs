@@ -11,7 +11,7 @@ use std::{
 };
 
 use fantoccini::{Client, ClientBuilder, Locator, elements::Element, key::Key};
-use octoku_testkit::Browser;
+use octoku_testkit::{Anvil, Browser};
 use serde_json::{Value, json};
 
 /// The longest wait for the page to reach a state: generous, since a 16×16
@@ -23,6 +23,15 @@ pub fn shots() -> PathBuf {
     let dir = octoku_testkit::workspace_root().join("target/octoku-serve");
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// anvil for a test in the browser, or `None` when the browser tests are
+/// skipped (`OCTOKU_SKIP_BROWSER=1`).
+pub fn anvil_unless_skipped() -> Option<Anvil> {
+    if Browser::skipped() {
+        return None;
+    }
+    Some(Anvil::start().expect("anvil"))
 }
 
 /// A WebDriver session in `browser`'s Chromium.
@@ -67,14 +76,97 @@ pub async fn text(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
 
+/// Waits until the text of the element with id `id` passes `test` (a JS
+/// string method call, e.g. `startsWith('Valid')`); returns that text.
+pub async fn text_when(c: &Client, id: &str, test: &str) -> String {
+    until(
+        c,
+        &format!("document.getElementById('{id}').textContent.{test}"),
+    )
+    .await;
+    text(c, id).await
+}
+
+/// Picks the option `value` of the `<select>` with id `id`.
+pub async fn select(c: &Client, id: &str, value: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
+/// Sets the value of the text field with id `id`, as pasting would.
+pub async fn set_value(c: &Client, id: &str, value: &str) {
+    c.execute(
+        "document.getElementById(arguments[0]).value = arguments[1];",
+        vec![json!(id), json!(value)],
+    )
+    .await
+    .unwrap();
+}
+
+/// Types `address` into the "other address" field and presses Enter (the
+/// page then reads that address's board).
+pub async fn type_address(c: &Client, address: &str) {
+    c.find(Locator::Id("other"))
+        .await
+        .unwrap()
+        .send_keys(&format!("{address}{}", Key::Enter))
+        .await
+        .unwrap();
+}
+
 /// Clicks the element with id `id`.
 pub async fn click(c: &Client, id: &str) {
-    c.find(Locator::Id(id))
+    click_css(c, &format!("#{id}")).await;
+}
+
+/// Clicks the element `css` selects.
+pub async fn click_css(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
+}
+
+/// The keyboard on cell `e` of the arena board, which holds the typed
+/// `digit`: Backspace clears it, Ctrl+Z brings it back, Ctrl+Y clears it
+/// again, and Shift+3 is a pencil mark read out to screen readers.
+pub async fn clear_undo_redo_and_pencil(c: &Client, e: usize, digit: u8) {
+    cell(c, "arena-grid", e).await.click().await.unwrap();
+    let active = c.active_element().await.unwrap();
+    let press = async |keys: String| active.send_keys(&keys).await.unwrap();
+    let chord = |modifier: Key, key: char| format!("{modifier}{key}{}", Key::Null);
+    let cleared = format!("arena.values[{e}] === 0");
+    press(Key::Backspace.to_string()).await;
+    assert_eq!(until(c, &cleared).await, json!(true));
+    press(chord(Key::Control, 'z')).await;
+    assert_eq!(until(c, &format!("arena.values[{e}]")).await, json!(digit));
+    press(chord(Key::Control, 'y')).await;
+    assert_eq!(until(c, &cleared).await, json!(true));
+    press(chord(Key::Shift, '3')).await;
+    let label = until(
+        c,
+        &format!("(label => label.endsWith('pencil marks 3') && label)(document.querySelector('#arena-grid .cell[data-index=\"{e}\"]').getAttribute('aria-label'))"),
+    )
+    .await;
+    assert!(
+        label.as_str().unwrap().ends_with("empty, pencil marks 3"),
+        "{label}"
+    );
+}
+
+/// Asserts the arena board outlines the cells of a conflict (two at least).
+pub async fn assert_conflict_outlined(c: &Client) {
+    let bad = c
+        .find_all(Locator::Css("#arena-grid .cell.bad"))
+        .await
+        .unwrap();
+    assert!(bad.len() >= 2, "{} cells outlined", bad.len());
 }
 
 /// Saves a screenshot as `name` under [`shots`]; returns its path.

@@ -9,69 +9,37 @@
 
 use std::{
     io::{Read, Write},
-    net::{TcpListener, TcpStream},
+    net::TcpStream,
     path::{Path, PathBuf},
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
-    },
-    thread::JoinHandle,
+    sync::{Arc, Mutex},
     time::Duration,
 };
 
 use fantoccini::{Client, wd};
-use octoku_testkit::Browser;
+use octoku_serve::{
+    Config,
+    site::{self, Site},
+};
+use octoku_testkit::{Browser, LoopbackServer};
 use serde_json::{Value, json};
 
-use super::{text, until};
+use super::text_when;
 
 /// anvil's chain id.
 pub const ANVIL_CHAIN_ID: u64 = 31337;
 
 /// A plain static file server (GET only, files of one directory), stopped
 /// and joined on drop.
-pub struct StaticServer {
-    port: u16,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
+pub struct StaticServer(LoopbackServer);
 
 impl StaticServer {
     pub fn start(root: PathBuf) -> StaticServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopping = stop.clone();
-        let thread = std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if stopping.load(Ordering::SeqCst) {
-                    break;
-                }
-                let root = root.clone();
-                if let Ok(stream) = stream {
-                    std::thread::spawn(move || serve_file(stream, &root));
-                }
-            }
-        });
-        StaticServer {
-            port,
-            stop,
-            thread: Some(thread),
-        }
+        let server = LoopbackServer::start(move |stream, _| serve_file(stream, &root));
+        StaticServer(server.expect("a loopback port"))
     }
 
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/", self.port)
-    }
-}
-
-impl Drop for StaticServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        format!("http://127.0.0.1:{}/", self.0.port())
     }
 }
 
@@ -320,13 +288,9 @@ pub async fn pump(c: Client, wallet: Wallet, node: String) {
     }
 }
 
+/// Waits until the result line says `words`; returns the line.
 pub async fn result_says(c: &Client, words: &str) -> String {
-    until(
-        c,
-        &format!("document.getElementById('result').textContent.includes({words:?})"),
-    )
-    .await;
-    text(c, "result").await
+    text_when(c, "result", &format!("includes({words:?})")).await
 }
 
 /// Types the solution with the keyboard: from the top-left cell, a digit on
@@ -338,6 +302,50 @@ pub async fn type_solution(c: &Client, givens: &[u8], solution: &[u8]) {
 
 pub fn set(wallet: &Wallet, change: impl FnOnce(&mut WalletState)) {
     change(&mut wallet.lock().unwrap());
+}
+
+/// The wallet changes to `account`, and announces it to the page.
+pub async fn switch_account(c: &Client, wallet: &Wallet, account: &str) {
+    set(wallet, |w| w.account = account.to_string());
+    c.execute(
+        "window.__wallet.emit('accountsChanged', [arguments[0]]);",
+        vec![json!(account.to_lowercase())],
+    )
+    .await
+    .unwrap();
+}
+
+/// Plays `game` (given the page's URL) on `octoku serve` started with
+/// `config`, which holds no key (the wallet signs), in a browser whose
+/// wallet holds `account` and answers from `node`; the server stops after.
+pub fn on_serve(
+    config: Config,
+    account: &str,
+    node: &str,
+    game: impl AsyncFnOnce(&Client, &Wallet, &str),
+) {
+    let server = octoku_serve::start(config).expect("server starts on anvil");
+    assert_eq!(server.backend().signer(), None, "no signer flags: no key");
+    assert!(server.backend().players().is_empty());
+    let url = server.url();
+    with_wallet(account, node, async |c, wallet| game(c, wallet, &url).await);
+    server.stop().unwrap();
+}
+
+/// Plays `game` as [`on_serve`] does, on the output of `octoku site` for
+/// `site`, written into `dir/site` and served by a [`StaticServer`].
+pub fn on_static_site(
+    site: &Site,
+    dir: &Path,
+    account: &str,
+    node: &str,
+    game: impl AsyncFnOnce(&Client, &Wallet, &str),
+) {
+    let out = dir.join("site");
+    site::write(&out, &site.files(), false).expect("the site is written");
+    let server = StaticServer::start(out);
+    let url = server.url();
+    with_wallet(account, node, async |c, wallet| game(c, wallet, &url).await);
 }
 
 /// Runs `game` in a browser whose page has the test's wallet holding
