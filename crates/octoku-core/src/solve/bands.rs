@@ -458,8 +458,10 @@ impl Bands {
 
     /// The unsolved cell (band, bit) to branch on: of the boards (a symbol
     /// in a band) holding cells with two candidates, the one holding the
-    /// most, and its first such cell (branching there settles most: either
-    /// branch fixes or removes the symbol in many two-candidate cells);
+    /// most, and of those cells the one with the most places for the
+    /// symbol among its peers (branching there settles most: either branch
+    /// fixes or removes the symbol in many two-candidate cells, and placing
+    /// it removes the most places);
     /// else the emptiest of the first unsolved cells of the bands. Counted
     /// with `popcnt` where the CPU has it (checked at run time, once).
     #[inline]
@@ -494,10 +496,24 @@ impl Bands {
             }
         }
         if best >> 5 != 0 {
-            let k = 31 - (best & 31) as usize;
-            let b = k % 3;
-            let p = self.f[k & 31] & self.pairs[b] & self.unsolved[b];
-            return (b, p.trailing_zeros() as usize);
+            let k = (31 - (best & 31) as usize) & 31;
+            let [b, n1, n2] = NEIGHBOURS[k].map(usize::from);
+            let (here, there) = (self.f[k], [self.f[n1 & 31], self.f[n2 & 31]]);
+            // Of its cells with two candidates, the one whose peers (row,
+            // box and column in the band, the column in the other two)
+            // hold the symbol most: placing it there removes the most.
+            // Key: that count above, 31 - cell below (the first of the best).
+            let mut cells = here & self.pairs[b] & self.unsolved[b];
+            let mut top = 0u32;
+            while cells != 0 {
+                let i = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let col = col_mask(i % 9);
+                let n = (here & PEERS[i]).count_ones()
+                    + (u64::from(there[0] & col) << 32 | u64::from(there[1] & col)).count_ones();
+                top = top.max(n << 5 | (31 - i as u32));
+            }
+            return (b, 31 - (top & 31) as usize);
         }
         // No pair: of the first unsolved cell of each band, the one with the
         // fewest candidates (an exact minimum over every cell costs more
