@@ -414,6 +414,20 @@ const RANGE_SAMPLES: usize = 4096;
 /// Rounds (model-guided refinements) per pattern before it is given up.
 const MAX_ROUNDS: usize = 6;
 
+/// In a `generate(address)` proof, the instructions a guided run may spend
+/// running both sides of one branch until they rejoin
+/// ([`Limits::merge_steps`]): an author's contract branches on a drawn cell
+/// where the reference shifts (solc's checked `16 ** cell` tests
+/// `cell == 0`, `cell < 32` and each bit of the exponent), and those sides
+/// rejoin within a few hundred instructions.
+const MERGE_STEPS: u64 = 20_000;
+
+/// Leaves an if-then-else tree of constants may grow to when operations
+/// are folded into it ([`Terms::fold_constant_ites`]): the 6 bits of a
+/// drawn cell give 64 values, and solc's `16 ** cell` is a tree of about
+/// 100 (`cell == 0`, the 32 values below 32, the bits of the larger ones).
+const FOLD_LEAVES: usize = 256;
+
 struct Pending {
     pattern: Pattern,
     condition: TermId,
@@ -571,22 +585,24 @@ fn run_patterns(
     };
     // The seed the patterns are conditions on: the argument, or the
     // variable of the reference's one hash (met on a probe run).
+    let limits = match input {
+        Input::Seed => Limits::default(),
+        Input::Address => Limits {
+            merge_steps: MERGE_STEPS,
+            ..Limits::default()
+        },
+    };
     let (seed, seed_name, arg_bound) = match input {
         Input::Seed => (arg, "seed".to_string(), terms.small(1)),
         Input::Address => {
             let probe = U256::from_be_slice(PROBE.as_slice());
             let before = terms.var_names().len();
-            exec::execute_guided(
-                &mut terms,
-                reference.code,
-                &ref_call,
-                Limits::default(),
-                &[probe],
-            )
-            .map_err(|error| ProveError::Exec {
-                which: "reference",
-                error,
-            })?;
+            exec::execute_guided(&mut terms, reference.code, &ref_call, limits, &[probe]).map_err(
+                |error| ProveError::Exec {
+                    which: "reference",
+                    error,
+                },
+            )?;
             let hashes: Vec<String> = terms.var_names()[before..]
                 .iter()
                 .filter(|n| n.starts_with("keccak_"))
@@ -629,7 +645,7 @@ fn run_patterns(
                    which: &'static str|
      -> Result<Guided, ProveError> {
         let began = Instant::now();
-        let g = exec::execute_guided(terms, fill.code, call, Limits::default(), witness)
+        let g = exec::execute_guided(terms, fill.code, call, limits, witness)
             .map_err(|error| ProveError::Exec { which, error })?;
         exec_time += began.elapsed();
         Ok(g)
@@ -670,12 +686,8 @@ fn run_patterns(
                 &witness,
                 "implementation",
             )?;
-            if !refs.iter().any(|q| q.guard == r.guard) {
-                refs.push(r);
-            }
-            if !imps.iter().any(|q| q.guard == i.guard) {
-                imps.push(i);
-            }
+            add_path(&mut refs, r);
+            add_path(&mut imps, i);
         }
         pending.push(Pending {
             pattern,
@@ -763,7 +775,7 @@ fn run_patterns(
             // where that would lose the draw itself, so its are kept.
             let claim = match input {
                 Input::Seed => abstract_remainders(&mut terms, claim),
-                Input::Address => claim,
+                Input::Address => terms.fold_constant_ites(claim, FOLD_LEAVES),
             };
             let header = vec![
                 "octoku: generate, one pattern of draws".to_string(),
@@ -893,14 +905,8 @@ fn run_patterns(
                     // The contracts agree on the model: it lies off the
                     // paths found (or its hash variables are not the real
                     // hash). Follow its real paths.
-                    let new_r = !p.reference.iter().any(|q| q.guard == r.guard);
-                    let new_i = !p.implementation.iter().any(|q| q.guard == i.guard);
-                    if new_r {
-                        p.reference.push(r);
-                    }
-                    if new_i {
-                        p.implementation.push(i);
-                    }
+                    let new_r = add_path(&mut p.reference, r);
+                    let new_i = add_path(&mut p.implementation, i);
                     if !(new_r || new_i) || p.rounds >= MAX_ROUNDS {
                         p.result = Some(CaseResult::Stuck);
                     }
@@ -930,6 +936,16 @@ fn run_patterns(
         check_time,
         solve_time,
     })
+}
+
+/// `path` added to `paths` unless a path with the same condition is there;
+/// whether it was added.
+fn add_path(paths: &mut Vec<Guided>, path: Guided) -> bool {
+    let new = !paths.iter().any(|q| q.guard == path.guard);
+    if new {
+        paths.push(path);
+    }
+    new
 }
 
 /// "Some seed of the pattern leaves the paths found or gets different
