@@ -685,6 +685,10 @@ impl Exec<'_> {
                 .min_by_key(|&i| (std::cmp::Reverse(self.depth(&live[i])), live[i].pc))
                 .expect("non-empty");
             let state = self.take_merged(&mut live, i);
+            if live.is_empty() {
+                // Every side merged into this one: the branch has rejoined.
+                return Ok(Some((Some(state), ended)));
+            }
             match self.block(state) {
                 Ok(Next::Continue(s)) => live.push(s),
                 Ok(Next::Fork(a, b)) => {
