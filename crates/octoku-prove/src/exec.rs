@@ -413,6 +413,11 @@ struct Region {
     forks: u64,
 }
 
+/// What is left of a branch whose sides rejoined: the state they merged
+/// into (none when every side ended) and the paths that ended on the way,
+/// each with its condition.
+type Rejoined = (Option<State>, Vec<(TermId, Outcome)>);
+
 impl<'a> Exec<'a> {
     fn new(
         terms: &'a mut Terms,
@@ -643,12 +648,7 @@ impl Exec<'_> {
     /// [`Limits::merge_steps`], or a side meets something a region cannot
     /// hold (an error, a hash of an input-dependent word, the branch itself
     /// again in the same call); nothing of the attempt is then kept.
-    #[allow(clippy::type_complexity)]
-    fn rejoin(
-        &mut self,
-        sides: [State; 2],
-        pc: usize,
-    ) -> Result<Option<(Option<State>, Vec<(TermId, Outcome)>)>, ExecError> {
+    fn rejoin(&mut self, sides: [State; 2], pc: usize) -> Result<Option<Rejoined>, ExecError> {
         self.region = Some(Region {
             root: (pc, self.depth(&sides[0])),
             began: self.stats.steps,
@@ -659,11 +659,7 @@ impl Exec<'_> {
         result
     }
 
-    #[allow(clippy::type_complexity)]
-    fn run_region(
-        &mut self,
-        sides: [State; 2],
-    ) -> Result<Option<(Option<State>, Vec<(TermId, Outcome)>)>, ExecError> {
+    fn run_region(&mut self, sides: [State; 2]) -> Result<Option<Rejoined>, ExecError> {
         let mut live: Vec<State> = sides
             .into_iter()
             .filter(|s| self.terms.as_const(s.guard) != Some(U256::ZERO))

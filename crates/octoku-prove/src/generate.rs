@@ -772,7 +772,9 @@ fn run_patterns(
             let claim = terms.and_bool(bounds, claim);
             // The fair fill's remainders by constants become bounded
             // variables; an author's contract may draw its cells with `%`,
-            // where that would lose the draw itself, so its are kept.
+            // where that would lose the draw itself, so its are kept, and
+            // the tables of constants its merged branches leave (solc's
+            // checked `16 ** cell`) are folded.
             let claim = match input {
                 Input::Seed => abstract_remainders(&mut terms, claim),
                 Input::Address => terms.fold_constant_ites(claim, FOLD_LEAVES),
