@@ -192,14 +192,7 @@ impl Call {
         for &arg in args {
             calldata.extend((0..32).map(|byte| Cell { term: arg, byte }));
         }
-        let zero = terms.small(0);
-        Call {
-            calldata,
-            callvalue: zero,
-            zero,
-            hashes_as_variables: false,
-            hashes_from_witness: false,
-        }
+        Call::from_cells(terms, calldata)
     }
 }
 

@@ -638,17 +638,17 @@ fn run_patterns(
     queries.clear("smt2")?;
 
     let mut exec_time = Duration::ZERO;
-    let mut run = |terms: &mut Terms,
-                   fill: Fill<'_>,
-                   call: &Call,
-                   witness: &[U256],
-                   which: &'static str|
-     -> Result<Guided, ProveError> {
+    // Both contracts' guided runs on one witness: (reference, implementation).
+    let mut run = |terms: &mut Terms, witness: &[U256]| -> Result<(Guided, Guided), ProveError> {
         let began = Instant::now();
-        let g = exec::execute_guided(terms, fill.code, call, limits, witness)
-            .map_err(|error| ProveError::Exec { which, error })?;
+        let mut guided = |fill: Fill<'_>, call: &Call, which: &'static str| {
+            exec::execute_guided(terms, fill.code, call, limits, witness)
+                .map_err(|error| ProveError::Exec { which, error })
+        };
+        let r = guided(reference, &ref_call, "reference")?;
+        let i = guided(implementation, &imp_call, "implementation")?;
         exec_time += began.elapsed();
-        Ok(g)
+        Ok((r, i))
     };
 
     // The witness values of a run: the argument, and in an address proof
@@ -677,15 +677,7 @@ fn run_patterns(
         for cell_zero in [false, true] {
             let witness = pattern.witness(&mut rng, cell_zero);
             debug_assert_eq!(pattern_of(witness), pattern);
-            let witness = values(probe, witness);
-            let r = run(&mut terms, reference, &ref_call, &witness, "reference")?;
-            let i = run(
-                &mut terms,
-                implementation,
-                &imp_call,
-                &witness,
-                "implementation",
-            )?;
+            let (r, i) = run(&mut terms, &values(probe, witness))?;
             add_path(&mut refs, r);
             add_path(&mut imps, i);
         }
@@ -838,15 +830,7 @@ fn run_patterns(
                                 .then_some(address)
                         }
                     };
-                    let witness = values(address, s);
-                    let r = run(&mut terms, reference, &ref_call, &witness, "reference")?;
-                    let i = run(
-                        &mut terms,
-                        implementation,
-                        &imp_call,
-                        &witness,
-                        "implementation",
-                    )?;
+                    let (r, i) = run(&mut terms, &values(address, s))?;
                     let runs = match replay {
                         Some(x) => {
                             let runs = [
