@@ -4,8 +4,11 @@
 //! Control flow that depends on a variable forks the state; states that reach
 //! the same program counter with the same stack depth, the same memory size
 //! and the same concrete stack entries are merged into one whose entries are
-//! if-then-else terms. Everything the executor does not model is refused with
-//! an [`ExecError`], so a result always describes every path.
+//! if-then-else terms. A guided run ([`execute_guided`]) follows a witness at
+//! the branches that do not rejoin (loops on the input) and, with
+//! [`Limits::merge_steps`], runs both sides of the others until they rejoin
+//! and merges them the same way. Everything the executor does not model is
+//! refused with an [`ExecError`], so a result always describes every path.
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,7 +29,22 @@ pub struct Limits {
     pub live_states: usize,
     /// Highest memory byte offset a concrete access may reach.
     pub memory_bytes: usize,
+    /// In a guided run, the instructions that running both sides of one
+    /// input-dependent branch until they rejoin may take (nested branches
+    /// included; at most [`MERGE_LIVE`] states and [`MERGE_FORKS`] forks).
+    /// Past it, or when a side comes back to the branch (a loop on the
+    /// input), the attempt is given up and the witness's side alone is
+    /// followed. 0: the witness's side is followed at every branch.
+    pub merge_steps: u64,
 }
+
+/// States alive at once while the sides of one branch are run to their
+/// rejoining point (see [`Limits::merge_steps`]).
+pub const MERGE_LIVE: usize = 64;
+
+/// Input-dependent branches inside one attempt to rejoin the sides of a
+/// branch (see [`Limits::merge_steps`]).
+pub const MERGE_FORKS: u64 = 64;
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -35,6 +53,7 @@ impl Default for Limits {
             total_steps: 20_000_000,
             live_states: 4_096,
             memory_bytes: 1 << 16,
+            merge_steps: 0,
         }
     }
 }
@@ -173,14 +192,7 @@ impl Call {
         for &arg in args {
             calldata.extend((0..32).map(|byte| Cell { term: arg, byte }));
         }
-        let zero = terms.small(0);
-        Call {
-            calldata,
-            callvalue: zero,
-            zero,
-            hashes_as_variables: false,
-            hashes_from_witness: false,
-        }
+        Call::from_cells(terms, calldata)
     }
 }
 
@@ -206,6 +218,9 @@ pub struct Stats {
     pub ended: u64,
     /// Most states alive at once.
     pub max_live: usize,
+    /// Branches of a guided run whose sides were run until they rejoined
+    /// (see [`Limits::merge_steps`]).
+    pub rejoined: u64,
     /// Instructions executed over all states.
     pub steps: u64,
 }
@@ -232,27 +247,34 @@ pub fn execute(
         .map(|(outcome, _, stats)| (outcome, stats))
 }
 
-/// One path of a program, chosen by concrete values of the variables.
+/// The paths of a program around one witness: the path the witness takes,
+/// widened by every branch whose sides were run to where they rejoin.
 #[derive(Debug, Clone)]
 pub struct Guided {
-    /// The outcome on this path.
+    /// The outcome on these paths (if-then-else terms where merged sides
+    /// differ, or where some side ended early).
     pub outcome: Outcome,
-    /// The path condition: the conjunction of the branch conditions the path
-    /// took, a 0/1 term. Every assignment that makes it 1 runs this path and
-    /// so ends with `outcome`.
+    /// The path condition, a 0/1 term: the branch conditions the witness's
+    /// path took at the branches followed alone, and the disjunction of the
+    /// sides' conditions at the branches merged. Every assignment that makes
+    /// it 1 runs one of these paths and so ends with `outcome`.
     pub guard: TermId,
-    /// Executor counters (`forks` counts the input-dependent branches decided).
+    /// Executor counters (`forks` counts the input-dependent branches met).
     pub stats: Stats,
     /// The values of all variables: the witness given, then the real hash of
     /// every KECCAK256 input met (see [`Call::hashes_as_variables`]).
     pub values: Vec<U256>,
 }
 
-/// Symbolic execution of the one path that the variables' values `witness`
-/// (by variable index) take: at every input-dependent JUMPI the branch the
+/// Symbolic execution along the path that the variables' values `witness`
+/// (by variable index) take: at an input-dependent JUMPI the branch the
 /// witness takes is followed and its condition added to the path condition,
-/// the other branch dropped. The terms stay symbolic, so the result holds for
-/// every assignment that satisfies [`Guided::guard`], not only the witness.
+/// the other branch dropped; with [`Limits::merge_steps`], both branches are
+/// first run until they rejoin (nested branches too) and merged, and only a
+/// branch whose sides do not rejoin within the bound (a loop on the input)
+/// is decided by the witness. The terms stay symbolic, so the result holds
+/// for every assignment that satisfies [`Guided::guard`], not only the
+/// witness.
 pub fn execute_guided(
     terms: &mut Terms,
     code: &[u8],
@@ -381,7 +403,29 @@ struct Exec<'a> {
     jumpdests: HashSet<usize>,
     stats: Stats,
     guide: Option<Guide>,
+    /// The attempt under way to rejoin the sides of a guided run's branch.
+    region: Option<Region>,
+    /// Branches (by program counter) whose sides did not rejoin in this
+    /// run: the witness decides them without another attempt.
+    given_up: HashSet<usize>,
 }
+
+/// An attempt to run both sides of a branch until they rejoin (see
+/// [`Limits::merge_steps`]).
+struct Region {
+    /// The branch's program counter and call depth: a side that meets the
+    /// same branch in the same call has gone round a loop.
+    root: (usize, usize),
+    /// [`Stats::steps`] when the attempt began.
+    began: u64,
+    /// Input-dependent branches met inside it.
+    forks: u64,
+}
+
+/// What is left of a branch whose sides rejoined: the state they merged
+/// into (none when every side ended) and the paths that ended on the way,
+/// each with its condition.
+type Rejoined = (Option<State>, Vec<(TermId, Outcome)>);
 
 impl<'a> Exec<'a> {
     fn new(
@@ -399,6 +443,8 @@ impl<'a> Exec<'a> {
             jumpdests: jumpdests(code),
             stats: Stats::default(),
             guide,
+            region: None,
+            given_up: HashSet::new(),
         }
     }
 }
@@ -406,8 +452,21 @@ impl<'a> Exec<'a> {
 /// What one executed block left behind.
 enum Next {
     Continue(State),
+    /// Both sides of an input-dependent branch, to be run on.
     Fork(State, State),
+    /// In a guided run that merges branches: both sides of an
+    /// input-dependent JUMPI at `pc`, and whether the witness jumps.
+    Branch {
+        taken: State,
+        fall: State,
+        witness_jumps: bool,
+        pc: usize,
+    },
     End(TermId, Outcome),
+    /// Inside a region, a side that cannot be rejoined: it came back to the
+    /// region's branch, or hashes an input-dependent word (a hash variable
+    /// made there would outlive the attempt).
+    GiveUp,
 }
 
 impl Exec<'_> {
@@ -422,48 +481,45 @@ impl Exec<'_> {
         let mut live = vec![root];
         let mut ended: Vec<(TermId, Outcome)> = Vec::new();
         while !live.is_empty() {
-            self.stats.max_live = self.stats.max_live.max(live.len());
-            if live.len() > self.limits.live_states || self.stats.steps > self.limits.total_steps {
-                return Err(ExecError::TooManyStates {
-                    live: live.len(),
-                    steps: self.stats.steps,
-                });
-            }
+            self.check_limits(live.len())?;
             // The state furthest behind in the code goes next, so that the
             // branches of a fork meet at their join point before either
             // runs past it.
             let i = (0..live.len())
                 .min_by_key(|&i| live[i].pc)
                 .expect("non-empty");
-            let mut state = live.swap_remove(i);
-            let mut j = 0;
-            while j < live.len() {
-                if self.mergeable(&state, &live[j]) {
-                    let other = live.swap_remove(j);
-                    state = self.merge(state, other);
-                    self.stats.merges += 1;
-                } else {
-                    j += 1;
-                }
-            }
+            let state = self.take_merged(&mut live, i);
             match self.block(state)? {
                 Next::Continue(s) => live.push(s),
-                Next::Fork(a, b) => {
+                Next::Fork(a, b) => self.push_fork(&mut live, a, b),
+                Next::Branch {
+                    taken,
+                    fall,
+                    witness_jumps,
+                    pc,
+                } => {
                     self.stats.forks += 1;
-                    for s in [a, b] {
-                        if self.terms.as_const(s.guard) != Some(U256::ZERO) {
-                            live.push(s);
+                    let witness = if witness_jumps {
+                        taken.clone()
+                    } else {
+                        fall.clone()
+                    };
+                    match self.rejoin([taken, fall], pc)? {
+                        Some((rest, paths)) => {
+                            self.stats.rejoined += 1;
+                            live.extend(rest);
+                            for (guard, outcome) in paths {
+                                self.record_end(&mut ended, guard, outcome);
+                            }
+                        }
+                        None => {
+                            self.given_up.insert(pc);
+                            live.push(witness);
                         }
                     }
                 }
-                Next::End(guard, outcome) => {
-                    // Paths that end alike are one path.
-                    if let Some(slot) = ended.iter_mut().find(|(_, o)| *o == outcome) {
-                        slot.0 = self.terms.or_bool(slot.0, guard);
-                    } else {
-                        ended.push((guard, outcome));
-                    }
-                }
+                Next::End(guard, outcome) => self.record_end(&mut ended, guard, outcome),
+                Next::GiveUp => unreachable!("only a region gives up"),
             }
         }
         self.stats.ended = ended.len() as u64;
@@ -514,13 +570,7 @@ impl Exec<'_> {
         let mut live = vec![root];
         let mut out = Vec::new();
         while let Some(state) = live.pop() {
-            self.stats.max_live = self.stats.max_live.max(live.len() + 1);
-            if live.len() >= self.limits.live_states || self.stats.steps > self.limits.total_steps {
-                return Err(ExecError::TooManyStates {
-                    live: live.len() + 1,
-                    steps: self.stats.steps,
-                });
-            }
+            self.check_limits(live.len() + 1)?;
             if state.steps > 0 && cuts.contains(&state.pc) {
                 let words = state.memory.len() / 32;
                 let memory = (0..words)
@@ -538,14 +588,8 @@ impl Exec<'_> {
             }
             match self.block(state)? {
                 Next::Continue(s) => live.push(s),
-                Next::Fork(a, b) => {
-                    self.stats.forks += 1;
-                    for s in [a, b] {
-                        if self.terms.as_const(s.guard) != Some(U256::ZERO) {
-                            live.push(s);
-                        }
-                    }
-                }
+                Next::Fork(a, b) => self.push_fork(&mut live, a, b),
+                Next::Branch { .. } | Next::GiveUp => unreachable!("an unguided run"),
                 Next::End(guard, outcome) => {
                     self.stats.ended += 1;
                     out.push(Segment {
@@ -556,6 +600,121 @@ impl Exec<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// Refuses when more states are alive, or more instructions were run in
+    /// all, than the limits allow.
+    fn check_limits(&mut self, live: usize) -> Result<(), ExecError> {
+        self.stats.max_live = self.stats.max_live.max(live);
+        if live > self.limits.live_states || self.stats.steps > self.limits.total_steps {
+            return Err(ExecError::TooManyStates {
+                live,
+                steps: self.stats.steps,
+            });
+        }
+        Ok(())
+    }
+
+    /// `live[i]`, taken out and merged with every other live state it can be
+    /// merged with.
+    fn take_merged(&mut self, live: &mut Vec<State>, i: usize) -> State {
+        let mut state = live.swap_remove(i);
+        let mut j = 0;
+        while j < live.len() {
+            if self.mergeable(&state, &live[j]) {
+                let other = live.swap_remove(j);
+                state = self.merge(state, other);
+                self.stats.merges += 1;
+            } else {
+                j += 1;
+            }
+        }
+        state
+    }
+
+    /// The sides of a fork that some assignment may take, added to `live`.
+    fn push_fork(&mut self, live: &mut Vec<State>, a: State, b: State) {
+        self.stats.forks += 1;
+        for s in [a, b] {
+            if self.terms.as_const(s.guard) != Some(U256::ZERO) {
+                live.push(s);
+            }
+        }
+    }
+
+    /// A path's end added to `ended`; paths that end alike are one path.
+    fn record_end(&mut self, ended: &mut Vec<(TermId, Outcome)>, guard: TermId, outcome: Outcome) {
+        if let Some(slot) = ended.iter_mut().find(|(_, o)| *o == outcome) {
+            slot.0 = self.terms.or_bool(slot.0, guard);
+        } else {
+            ended.push((guard, outcome));
+        }
+    }
+
+    /// Both sides of the branch at `pc` run until at most one state is left
+    /// (the others merged into it or ended): that state and the paths that
+    /// ended. `None` when the sides do not rejoin within the bounds of
+    /// [`Limits::merge_steps`], or a side meets something a region cannot
+    /// hold (an error, a hash of an input-dependent word, the branch itself
+    /// again in the same call); nothing of the attempt is then kept.
+    fn rejoin(&mut self, sides: [State; 2], pc: usize) -> Result<Option<Rejoined>, ExecError> {
+        self.region = Some(Region {
+            root: (pc, self.depth(&sides[0])),
+            began: self.stats.steps,
+            forks: 0,
+        });
+        let result = self.run_region(sides);
+        self.region = None;
+        result
+    }
+
+    fn run_region(&mut self, sides: [State; 2]) -> Result<Option<Rejoined>, ExecError> {
+        let mut live: Vec<State> = sides
+            .into_iter()
+            .filter(|s| self.terms.as_const(s.guard) != Some(U256::ZERO))
+            .collect();
+        let mut ended = Vec::new();
+        while live.len() > 1 {
+            self.check_limits(live.len())?;
+            let region = self.region.as_ref().expect("in a region");
+            if live.len() > MERGE_LIVE
+                || region.forks > MERGE_FORKS
+                || self.stats.steps - region.began > self.limits.merge_steps
+            {
+                return Ok(None);
+            }
+            // The deepest call first, then the state furthest behind in
+            // the code: the sides meet where they rejoin in their call
+            // before either returns from it or goes round a loop.
+            let i = (0..live.len())
+                .min_by_key(|&i| (std::cmp::Reverse(self.depth(&live[i])), live[i].pc))
+                .expect("non-empty");
+            let state = self.take_merged(&mut live, i);
+            if live.is_empty() {
+                // Every side merged into this one: the branch has rejoined.
+                return Ok(Some((Some(state), ended)));
+            }
+            match self.block(state) {
+                Ok(Next::Continue(s)) => live.push(s),
+                Ok(Next::Fork(a, b)) => {
+                    self.region.as_mut().expect("in a region").forks += 1;
+                    self.push_fork(&mut live, a, b);
+                }
+                Ok(Next::End(guard, outcome)) => self.record_end(&mut ended, guard, outcome),
+                Ok(Next::GiveUp) | Err(_) => return Ok(None),
+                Ok(Next::Branch { .. }) => unreachable!("a region forks"),
+            }
+        }
+        Ok(Some((live.pop(), ended)))
+    }
+
+    /// Return addresses on the stack: the entries that are a JUMPDEST's
+    /// program counter.
+    fn depth(&self, s: &State) -> usize {
+        s.stack
+            .iter()
+            .filter(|&&t| self.terms.as_const(t).is_some_and(|v| self.is_jumpdest(v)))
+            .count()
     }
 
     fn mergeable(&self, a: &State, b: &State) -> bool {
@@ -1002,53 +1161,32 @@ impl Exec<'_> {
                                 }
                                 next_pc = target;
                             }
-                            None if self.guide.is_some() => {
-                                let taken = self.witness_value(cond) != U256::ZERO;
-                                let literal = if taken {
-                                    self.terms.to_bool(cond)
-                                } else {
-                                    self.terms.is_zero(cond)
-                                };
-                                s.guard = self.terms.and_bool(s.guard, literal);
-                                self.stats.forks += 1;
-                                let (zero_word, zero_branch) = self.zero_side(cond);
-                                if zero_branch == taken {
-                                    let z = self.zero_term();
-                                    for slot in s.stack.iter_mut() {
-                                        if *slot == zero_word {
-                                            *slot = z;
-                                        }
-                                    }
-                                }
-                                if taken {
-                                    if !valid {
-                                        return Ok(self.halt(s));
-                                    }
-                                    next_pc = target;
-                                }
-                            }
                             None => {
-                                let yes = self.terms.to_bool(cond);
-                                let no = self.terms.is_zero(cond);
-                                let mut taken = s.clone();
-                                taken.guard = self.terms.and_bool(s.guard, yes);
-                                s.guard = self.terms.and_bool(s.guard, no);
-                                s.pc = pc + 1;
-                                // A taken jump to a non-JUMPDEST halts when
-                                // that state is next run.
-                                taken.pc = if valid { target } else { BAD_JUMP };
-                                // On the branch where the tested word is 0,
-                                // it is the constant 0 (so that a shifted-out
-                                // seed is seen to be 0 after paths merge).
-                                let (zero_word, zero_branch) = self.zero_side(cond);
-                                let z = self.zero_term();
-                                let branch = if zero_branch { &mut taken } else { &mut s };
-                                for slot in branch.stack.iter_mut() {
-                                    if *slot == zero_word {
-                                        *slot = z;
-                                    }
+                                if let Some(r) = &self.region
+                                    && r.root == (pc, self.depth(&s))
+                                {
+                                    return Ok(Next::GiveUp);
                                 }
-                                return Ok(Next::Fork(taken, s));
+                                s.pc = pc + 1;
+                                let (taken, fall) = self.split(s, cond, valid.then_some(target));
+                                if self.region.is_some() || self.guide.is_none() {
+                                    return Ok(Next::Fork(taken, fall));
+                                }
+                                let witness_jumps = self.witness_value(cond) != U256::ZERO;
+                                if self.limits.merge_steps > 0 && !self.given_up.contains(&pc) {
+                                    return Ok(Next::Branch {
+                                        taken,
+                                        fall,
+                                        witness_jumps,
+                                        pc,
+                                    });
+                                }
+                                self.stats.forks += 1;
+                                return Ok(Next::Continue(if witness_jumps {
+                                    taken
+                                } else {
+                                    fall
+                                }));
                             }
                         }
                     }
@@ -1063,6 +1201,7 @@ impl Exec<'_> {
                             let h = alloy_primitives::keccak256(&bytes);
                             self.terms.constant(U256::from_be_bytes(h.0))
                         }
+                        None if self.region.is_some() => return Ok(Next::GiveUp),
                         None => self.hash_variable(&cells),
                     });
                 }
@@ -1177,6 +1316,31 @@ impl Exec<'_> {
             }
         }
         v
+    }
+
+    /// The two sides of a JUMPI on the input-dependent `cond` from `s` (its
+    /// pc already past the JUMPI): the state that jumps to `target` (or
+    /// halts, for a target that is not a JUMPDEST) and the state that falls
+    /// through, each with its condition added to the guard. On the side
+    /// where the tested word is 0 it is the constant 0 (so that a
+    /// shifted-out seed is seen to be 0 after paths merge).
+    fn split(&mut self, mut s: State, cond: TermId, target: Option<usize>) -> (State, State) {
+        let yes = self.terms.to_bool(cond);
+        let no = self.terms.is_zero(cond);
+        let mut taken = s.clone();
+        taken.guard = self.terms.and_bool(s.guard, yes);
+        s.guard = self.terms.and_bool(s.guard, no);
+        // A taken jump to a non-JUMPDEST halts when that state is next run.
+        taken.pc = target.unwrap_or(BAD_JUMP);
+        let (zero_word, zero_branch) = self.zero_side(cond);
+        let z = self.zero_term();
+        let branch = if zero_branch { &mut taken } else { &mut s };
+        for slot in branch.stack.iter_mut() {
+            if *slot == zero_word {
+                *slot = z;
+            }
+        }
+        (taken, s)
     }
 
     /// For a JUMPI condition, the word that is 0 on one branch and whether

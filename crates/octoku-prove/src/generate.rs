@@ -414,6 +414,20 @@ const RANGE_SAMPLES: usize = 4096;
 /// Rounds (model-guided refinements) per pattern before it is given up.
 const MAX_ROUNDS: usize = 6;
 
+/// In a `generate(address)` proof, the instructions a guided run may spend
+/// running both sides of one branch until they rejoin
+/// ([`Limits::merge_steps`]): an author's contract branches on a drawn cell
+/// where the reference shifts (solc's checked `16 ** cell` tests
+/// `cell == 0`, `cell < 32` and each bit of the exponent), and those sides
+/// rejoin within a few hundred instructions.
+const MERGE_STEPS: u64 = 20_000;
+
+/// Leaves an if-then-else tree of constants may grow to when operations
+/// are folded into it ([`Terms::fold_constant_ites`]): the 6 bits of a
+/// drawn cell give 64 values, and solc's `16 ** cell` is a tree of about
+/// 100 (`cell == 0`, the 32 values below 32, the bits of the larger ones).
+const FOLD_LEAVES: usize = 256;
+
 struct Pending {
     pattern: Pattern,
     condition: TermId,
@@ -571,22 +585,24 @@ fn run_patterns(
     };
     // The seed the patterns are conditions on: the argument, or the
     // variable of the reference's one hash (met on a probe run).
+    let limits = match input {
+        Input::Seed => Limits::default(),
+        Input::Address => Limits {
+            merge_steps: MERGE_STEPS,
+            ..Limits::default()
+        },
+    };
     let (seed, seed_name, arg_bound) = match input {
         Input::Seed => (arg, "seed".to_string(), terms.small(1)),
         Input::Address => {
             let probe = U256::from_be_slice(PROBE.as_slice());
             let before = terms.var_names().len();
-            exec::execute_guided(
-                &mut terms,
-                reference.code,
-                &ref_call,
-                Limits::default(),
-                &[probe],
-            )
-            .map_err(|error| ProveError::Exec {
-                which: "reference",
-                error,
-            })?;
+            exec::execute_guided(&mut terms, reference.code, &ref_call, limits, &[probe]).map_err(
+                |error| ProveError::Exec {
+                    which: "reference",
+                    error,
+                },
+            )?;
             let hashes: Vec<String> = terms.var_names()[before..]
                 .iter()
                 .filter(|n| n.starts_with("keccak_"))
@@ -622,17 +638,17 @@ fn run_patterns(
     queries.clear("smt2")?;
 
     let mut exec_time = Duration::ZERO;
-    let mut run = |terms: &mut Terms,
-                   fill: Fill<'_>,
-                   call: &Call,
-                   witness: &[U256],
-                   which: &'static str|
-     -> Result<Guided, ProveError> {
+    // Both contracts' guided runs on one witness: (reference, implementation).
+    let mut run = |terms: &mut Terms, witness: &[U256]| -> Result<(Guided, Guided), ProveError> {
         let began = Instant::now();
-        let g = exec::execute_guided(terms, fill.code, call, Limits::default(), witness)
-            .map_err(|error| ProveError::Exec { which, error })?;
+        let mut guided = |fill: Fill<'_>, call: &Call, which: &'static str| {
+            exec::execute_guided(terms, fill.code, call, limits, witness)
+                .map_err(|error| ProveError::Exec { which, error })
+        };
+        let r = guided(reference, &ref_call, "reference")?;
+        let i = guided(implementation, &imp_call, "implementation")?;
         exec_time += began.elapsed();
-        Ok(g)
+        Ok((r, i))
     };
 
     // The witness values of a run: the argument, and in an address proof
@@ -661,21 +677,9 @@ fn run_patterns(
         for cell_zero in [false, true] {
             let witness = pattern.witness(&mut rng, cell_zero);
             debug_assert_eq!(pattern_of(witness), pattern);
-            let witness = values(probe, witness);
-            let r = run(&mut terms, reference, &ref_call, &witness, "reference")?;
-            let i = run(
-                &mut terms,
-                implementation,
-                &imp_call,
-                &witness,
-                "implementation",
-            )?;
-            if !refs.iter().any(|q| q.guard == r.guard) {
-                refs.push(r);
-            }
-            if !imps.iter().any(|q| q.guard == i.guard) {
-                imps.push(i);
-            }
+            let (r, i) = run(&mut terms, &values(probe, witness))?;
+            add_path(&mut refs, r);
+            add_path(&mut imps, i);
         }
         pending.push(Pending {
             pattern,
@@ -760,10 +764,12 @@ fn run_patterns(
             let claim = terms.and_bool(bounds, claim);
             // The fair fill's remainders by constants become bounded
             // variables; an author's contract may draw its cells with `%`,
-            // where that would lose the draw itself, so its are kept.
+            // where that would lose the draw itself, so its are kept, and
+            // the tables of constants its merged branches leave (solc's
+            // checked `16 ** cell`) are folded.
             let claim = match input {
                 Input::Seed => abstract_remainders(&mut terms, claim),
-                Input::Address => claim,
+                Input::Address => terms.fold_constant_ites(claim, FOLD_LEAVES),
             };
             let header = vec![
                 "octoku: generate, one pattern of draws".to_string(),
@@ -824,15 +830,7 @@ fn run_patterns(
                                 .then_some(address)
                         }
                     };
-                    let witness = values(address, s);
-                    let r = run(&mut terms, reference, &ref_call, &witness, "reference")?;
-                    let i = run(
-                        &mut terms,
-                        implementation,
-                        &imp_call,
-                        &witness,
-                        "implementation",
-                    )?;
+                    let (r, i) = run(&mut terms, &values(address, s))?;
                     let runs = match replay {
                         Some(x) => {
                             let runs = [
@@ -893,14 +891,8 @@ fn run_patterns(
                     // The contracts agree on the model: it lies off the
                     // paths found (or its hash variables are not the real
                     // hash). Follow its real paths.
-                    let new_r = !p.reference.iter().any(|q| q.guard == r.guard);
-                    let new_i = !p.implementation.iter().any(|q| q.guard == i.guard);
-                    if new_r {
-                        p.reference.push(r);
-                    }
-                    if new_i {
-                        p.implementation.push(i);
-                    }
+                    let new_r = add_path(&mut p.reference, r);
+                    let new_i = add_path(&mut p.implementation, i);
                     if !(new_r || new_i) || p.rounds >= MAX_ROUNDS {
                         p.result = Some(CaseResult::Stuck);
                     }
@@ -930,6 +922,16 @@ fn run_patterns(
         check_time,
         solve_time,
     })
+}
+
+/// `path` added to `paths` unless a path with the same condition is there;
+/// whether it was added.
+fn add_path(paths: &mut Vec<Guided>, path: Guided) -> bool {
+    let new = !paths.iter().any(|q| q.guard == path.guard);
+    if new {
+        paths.push(path);
+    }
+    new
 }
 
 /// "Some seed of the pattern leaves the paths found or gets different

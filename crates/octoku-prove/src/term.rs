@@ -614,7 +614,11 @@ impl Terms {
             Bin::Add => below_bits(ka.bits().max(kb.bits()) + 1),
             Bin::Mul => below_bits(ka.bits() + kb.bits()),
             Bin::Div => below_bits(ka.bits()),
-            Bin::Mod => below_bits(ka.bits().min(kb.bits())),
+            // Below the divisor (0 for a divisor of 0), and at most the dividend.
+            Bin::Mod => {
+                let below_divisor = 256 - kb.max().saturating_sub(U256::from(1u8)).leading_zeros();
+                below_bits(ka.bits().min(below_divisor))
+            }
             Bin::Sub | Bin::SDiv | Bin::SMod | Bin::Sar => Known::NONE,
         }
     }
@@ -669,6 +673,52 @@ impl Terms {
         memo[&t]
     }
 
+    /// `root` rebuilt with every operation on if-then-else trees of
+    /// constants done leaf by leaf, while the result keeps at most `limit`
+    /// leaves: `x + ite(c, 1, 2)` with x = 5 is `ite(c, 6, 7)`, and two trees
+    /// with the same condition on top are combined branch by branch. A merged
+    /// run leaves such trees where the sides computed different constants
+    /// (solc's checked `16 ** cell` tests the exponent's bits); folded, a
+    /// division or product of two of them becomes a table of constants the
+    /// solver reads by cases instead of a 256-bit circuit. Every rule is an
+    /// identity, so the result equals `root` for every value of the
+    /// variables.
+    pub fn fold_constant_ites(&mut self, root: TermId, limit: usize) -> TermId {
+        let mut fold = Fold {
+            limit,
+            leaves: HashMap::new(),
+            done: HashMap::new(),
+        };
+        let mut done: HashMap<TermId, TermId> = HashMap::new();
+        let mut stack = vec![(root, false)];
+        while let Some((t, ready)) = stack.pop() {
+            if done.contains_key(&t) {
+                continue;
+            }
+            let children: Vec<TermId> = match self.node(t) {
+                Node::Const(_) | Node::Var(_) => vec![],
+                Node::Bin(_, a, b) => vec![a, b],
+                Node::Not(a) | Node::IsZero(a) => vec![a],
+                Node::Ite(c, a, b) => vec![c, a, b],
+            };
+            if !ready {
+                stack.push((t, true));
+                stack.extend(children.into_iter().map(|c| (c, false)));
+                continue;
+            }
+            let m = |x: TermId| done[&x];
+            let new = match self.node(t) {
+                Node::Const(_) | Node::Var(_) => t,
+                Node::Bin(op, a, b) => fold.bin(self, op, m(a), m(b)),
+                Node::Not(a) => fold.unary(self, m(a), Folded::Not),
+                Node::IsZero(a) => fold.unary(self, m(a), Folded::IsZero),
+                Node::Ite(c, a, b) => fold.ite(self, m(c), m(a), m(b)),
+            };
+            done.insert(t, new);
+        }
+        done[&root]
+    }
+
     /// Number of distinct nodes reachable from `roots`.
     pub fn reachable(&self, roots: &[TermId]) -> usize {
         let mut seen = vec![false; self.nodes.len()];
@@ -687,6 +737,172 @@ impl Terms {
             }
         }
         count
+    }
+}
+
+/// The state of [`Terms::fold_constant_ites`]: its leaf bound, the leaf
+/// count of every term seen (`None`: not a tree of constants), and the
+/// operations folded so far (trees share branches).
+struct Fold {
+    limit: usize,
+    leaves: HashMap<TermId, Option<usize>>,
+    done: HashMap<(Folded, TermId, TermId, TermId), TermId>,
+}
+
+/// An operation [`Fold`] pushes into trees, as a key of its memo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Folded {
+    Bin(Bin),
+    Not,
+    IsZero,
+    Ite,
+}
+
+impl Fold {
+    /// Leaves of `t` when it is a constant or an if-then-else of two trees
+    /// of constants.
+    fn leaves(&mut self, terms: &Terms, t: TermId) -> Option<usize> {
+        if let Some(&n) = self.leaves.get(&t) {
+            return n;
+        }
+        let n = match terms.node(t) {
+            Node::Const(_) => Some(1),
+            Node::Ite(_, a, b) => match (self.leaves(terms, a), self.leaves(terms, b)) {
+                (Some(x), Some(y)) => Some(x + y),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.leaves.insert(t, n);
+        n
+    }
+
+    /// `t` written as the tree of its values over its unknown bits (bit
+    /// tests on `t` as conditions), when it has at most `limit` values.
+    fn values(&mut self, terms: &mut Terms, t: TermId) -> Option<TermId> {
+        let known = terms.known(t);
+        let unknown = !(known.zeros | known.ones);
+        let count = unknown.count_ones();
+        if count == 0 || (1usize << count.min(63)) > self.limit {
+            return None;
+        }
+        let bits: Vec<usize> = (0..256).filter(|&i| unknown.bit(i)).collect();
+        let tree = self.values_over(terms, t, &bits, known.ones);
+        Some(tree)
+    }
+
+    /// The tree over `bits`, the lowest tested first: the last test picks
+    /// between two values that differ in a higher bit, so no pair of leaves
+    /// is 1 and 0 (which [`Terms::ite`] would turn into the bit test itself)
+    /// unless only bit 0 is unknown.
+    fn values_over(&mut self, terms: &mut Terms, t: TermId, bits: &[usize], fixed: U256) -> TermId {
+        let Some((&bit, rest)) = bits.split_first() else {
+            return terms.constant(fixed);
+        };
+        let k = terms.small(bit as u64);
+        let shifted = terms.bin(Bin::Shr, t, k);
+        let one = terms.small(1);
+        let set = terms.bin(Bin::And, shifted, one);
+        let yes = self.values_over(terms, t, rest, fixed | (U256::from(1u8) << bit));
+        let no = self.values_over(terms, t, rest, fixed);
+        terms.ite(set, yes, no)
+    }
+
+    /// `op(a, b)`, pushed into the branches of a tree operand. An operand
+    /// with few possible values is first written as the tree of them when
+    /// the other is a tree and `op` is a circuit the solver finds costly
+    /// with it symbolic: a shift amount, a factor, a divisor or dividend.
+    fn bin(&mut self, terms: &mut Terms, op: Bin, a: TermId, b: TermId) -> TermId {
+        let key = (Folded::Bin(op), a, b, a);
+        if let Some(&t) = self.done.get(&key) {
+            return t;
+        }
+        let t = self.bin_new(terms, op, a, b);
+        self.done.insert(key, t);
+        t
+    }
+
+    fn bin_new(&mut self, terms: &mut Terms, op: Bin, a: TermId, b: TermId) -> TermId {
+        let (mut a, mut b) = (a, b);
+        let costly_a = matches!(op, Bin::Mul | Bin::Div | Bin::Mod);
+        let costly_b = costly_a || matches!(op, Bin::Shl | Bin::Shr);
+        if costly_b
+            && self.leaves(terms, a).is_some()
+            && self.leaves(terms, b).is_none()
+            && let Some(tree) = self.values(terms, b)
+        {
+            b = tree;
+        } else if costly_a
+            && self.leaves(terms, b).is_some()
+            && self.leaves(terms, a).is_none()
+            && let Some(tree) = self.values(terms, a)
+        {
+            a = tree;
+        }
+        if let (Some(x), Some(y)) = (self.leaves(terms, a), self.leaves(terms, b))
+            && x * y > 1
+        {
+            match (terms.node(a), terms.node(b)) {
+                (Node::Ite(c, a1, a2), Node::Ite(d, b1, b2)) if c == d => {
+                    let yes = self.bin(terms, op, a1, b1);
+                    let no = self.bin(terms, op, a2, b2);
+                    return terms.ite(c, yes, no);
+                }
+                (Node::Ite(c, a1, a2), _) if x * y <= self.limit => {
+                    let yes = self.bin(terms, op, a1, b);
+                    let no = self.bin(terms, op, a2, b);
+                    return terms.ite(c, yes, no);
+                }
+                (_, Node::Ite(c, b1, b2)) if x * y <= self.limit => {
+                    let yes = self.bin(terms, op, a, b1);
+                    let no = self.bin(terms, op, a, b2);
+                    return terms.ite(c, yes, no);
+                }
+                _ => {}
+            }
+        }
+        terms.bin(op, a, b)
+    }
+
+    /// `f(a)`, pushed into the branches of a tree.
+    fn unary(&mut self, terms: &mut Terms, a: TermId, op: Folded) -> TermId {
+        let key = (op, a, a, a);
+        if let Some(&t) = self.done.get(&key) {
+            return t;
+        }
+        let t = if self.leaves(terms, a).is_some_and(|n| n <= self.limit)
+            && let Node::Ite(c, a1, a2) = terms.node(a)
+        {
+            let yes = self.unary(terms, a1, op);
+            let no = self.unary(terms, a2, op);
+            terms.ite(c, yes, no)
+        } else if op == Folded::Not {
+            terms.not(a)
+        } else {
+            terms.is_zero(a)
+        };
+        self.done.insert(key, t);
+        t
+    }
+
+    /// `ite(c, a, b)` with a tree condition split on the tree's own
+    /// condition (its leaves then pick `a` or `b`).
+    fn ite(&mut self, terms: &mut Terms, c: TermId, a: TermId, b: TermId) -> TermId {
+        let key = (Folded::Ite, c, a, b);
+        if let Some(&t) = self.done.get(&key) {
+            return t;
+        }
+        let t = if self.leaves(terms, c).is_some_and(|n| n <= self.limit)
+            && let Node::Ite(d, c1, c2) = terms.node(c)
+        {
+            let yes = self.ite(terms, c1, a, b);
+            let no = self.ite(terms, c2, a, b);
+            terms.ite(d, yes, no)
+        } else {
+            terms.ite(c, a, b)
+        };
+        self.done.insert(key, t);
+        t
     }
 }
 
@@ -732,5 +948,50 @@ mod tests {
         let a = t.and_bool(g, c);
         let b = t.and_bool(g, nc);
         assert_eq!(t.or_bool(a, b), g);
+    }
+
+    #[test]
+    fn a_remainder_is_below_its_divisor() {
+        let mut t = Terms::new();
+        let x = t.var("x");
+        let c64 = t.small(64);
+        let cell = t.bin(Bin::Mod, x, c64);
+        assert_eq!(t.known(cell).max(), U256::from(63u8));
+        let c65 = t.small(65);
+        let inside = t.bin(Bin::Lt, cell, c65);
+        assert_eq!(t.as_const(inside), Some(U256::from(1u8)));
+    }
+
+    /// solc's overflow check of `3 * 16 ** cell`, `(p * 3) / 3 == p`, is a
+    /// 256-bit division circuit as it stands; folded over the 64 values of
+    /// the cell it is the constant 1. Folding changes no value.
+    #[test]
+    fn folding_a_checked_product_over_a_small_cell_decides_it() {
+        let mut t = Terms::new();
+        let x = t.var("x");
+        let c63 = t.small(63);
+        let cell = t.bin(Bin::And, x, c63);
+        let two = t.small(2);
+        let four_cell = t.bin(Bin::Shl, cell, two);
+        let one = t.small(1);
+        let power = t.bin(Bin::Shl, one, four_cell);
+        let three = t.small(3);
+        let product = t.bin(Bin::Mul, power, three);
+        let back = t.bin(Bin::Div, product, three);
+        let check = t.bin(Bin::Eq, back, power);
+        assert!(t.as_const(check).is_none());
+        let folded = t.fold_constant_ites(check, 256);
+        assert_eq!(t.as_const(folded), Some(U256::from(1u8)));
+        let sum = t.bin(Bin::Add, product, x);
+        let folded = t.fold_constant_ites(sum, 256);
+        assert!(matches!(t.node(folded), Node::Bin(Bin::Add, _, _)));
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let v = [U256::from(rng) << (rng % 200)];
+            assert_eq!(t.eval(folded, &v), t.eval(sum, &v));
+        }
     }
 }

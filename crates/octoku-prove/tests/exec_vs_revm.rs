@@ -2,8 +2,11 @@
 //! symbolically once, their outcome terms evaluated at random inputs, and the
 //! same bytecode run in revm on the same inputs.
 
+use alloy_primitives::Address;
+use alloy_sol_types::SolCall;
 use octoku_core::U256;
-use octoku_evm::Machine;
+use octoku_evm::bindings::IPuzzle;
+use octoku_evm::{Machine, artifacts};
 use octoku_prove::engine::evaluate;
 use octoku_prove::exec::{self, Call, ExecError, Limits, Outcome, Stats};
 use octoku_prove::prove::{VERIFY_SELECTOR, deployer, verify_calldata, verify_terms};
@@ -161,10 +164,9 @@ proptest! {
     }
 }
 
-#[test]
-fn sequential_branches_that_rejoin_are_merged() {
-    // 64 times: if (x >> k) & 1 { acc += k + 1 }; return acc. Without merging
-    // this is 2^64 paths.
+/// 64 times: if (x >> k) & 1 { acc += k + 1 }; return acc. Without merging
+/// this is 2^64 paths.
+fn sequential_branches() -> Vec<u8> {
     let mut code = vec![0x5f]; // acc = 0
     for k in 0u8..64 {
         // PUSH1 4 CALLDATALOAD PUSH1 k SHR PUSH1 1 AND ISZERO
@@ -176,6 +178,12 @@ fn sequential_branches_that_rejoin_are_merged() {
         code.push(0x5b);
     }
     code.extend(RETURN_TOP);
+    code
+}
+
+#[test]
+fn sequential_branches_that_rejoin_are_merged() {
+    let code = sequential_branches();
     let mut terms = verify_terms();
     let (outcome, stats) = symbolic(&mut terms, &code).expect("bounded");
     assert_eq!(stats.forks, 64);
@@ -193,6 +201,129 @@ fn sequential_branches_that_rejoin_are_merged() {
             (run.success, run.output.as_ref())
         );
     }
+}
+
+/// Guided runs that merge the branches whose sides rejoin (the limits of a
+/// `generate(address)` proof).
+fn merging() -> Limits {
+    Limits {
+        merge_steps: 20_000,
+        ..Limits::default()
+    }
+}
+
+/// Programs for guided runs: the hand-made branches, and compiled
+/// `verify(uint256,uint256)` code with loops and early returns
+/// (contracts/harness/LoopPuzzle.sol: checked `2 ** digit` in its loops).
+fn guided_programs() -> Vec<(&'static str, Vec<u8>)> {
+    let mut out: Vec<_> = programs()
+        .into_iter()
+        .filter(|(name, _)| name.contains("branch") || name.contains("revert"))
+        .collect();
+    out.push(("sequential branches", sequential_branches()));
+    out.push(("LoopPuzzle verify", artifacts::LOOP_PUZZLE.runtime.to_vec()));
+    out.push(("reference verify", artifacts::REFERENCE.runtime.to_vec()));
+    out
+}
+
+struct GuidedLab {
+    machine: Machine,
+    programs: Vec<(&'static str, Vec<u8>, alloy_primitives::Address)>,
+}
+
+fn guided_lab() -> GuidedLab {
+    let mut machine = Machine::new().expect("in-memory EVM");
+    let programs = guided_programs()
+        .into_iter()
+        .map(|(name, code)| {
+            let (address, _) = machine.deploy(&deployer(&code)).expect("deploy");
+            (name, code, address)
+        })
+        .collect();
+    GuidedLab { machine, programs }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A guided run that merges the sides of branches describes every input
+    /// its path condition admits: the condition holds at the witness, and
+    /// at the witness and at every input near it (a few bits flipped) where
+    /// the condition holds, the outcome terms evaluate to what revm returns.
+    #[test]
+    fn merged_guided_runs_match_revm_wherever_their_condition_holds(
+        x in word(),
+        y in word(),
+        flips in prop::collection::vec((0usize..512, 0usize..512), 16),
+    ) {
+        thread_local!(static LAB: std::cell::RefCell<Option<GuidedLab>> = const { std::cell::RefCell::new(None) });
+        LAB.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let lab = guard.get_or_insert_with(guided_lab);
+            for (name, code, address) in &lab.programs {
+                let mut terms = verify_terms();
+                let (a, b) = (terms.id_at(0), terms.id_at(1));
+                let call = Call::abi(&mut terms, VERIFY_SELECTOR, &[a, b]);
+                let g = exec::execute_guided(&mut terms, code, &call, merging(), &[x, y])
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                prop_assert_eq!(terms.eval(g.guard, &[x, y]), U256::from(1u8), "{}", name);
+                let flipped = flips.iter().map(|&(i, j)| {
+                    let bit = |k: usize| U256::from(1u8) << (k % 256);
+                    let (mut u, mut v) = (x, y);
+                    for k in [i, j] {
+                        if k < 256 { u ^= bit(k) } else { v ^= bit(k) }
+                    }
+                    (u, v)
+                });
+                for (u, v) in std::iter::once((x, y)).chain(flipped) {
+                    if terms.eval(g.guard, &[u, v]).is_zero() {
+                        continue;
+                    }
+                    let run = lab.machine.call_raw(*address, verify_calldata(u, v)).expect("revm call");
+                    let (success, data) = evaluate(&terms, &g.outcome, &[u, v]);
+                    prop_assert_eq!(
+                        (success, data.as_slice()),
+                        (run.success, run.output.as_ref()),
+                        "{} at {:#x}, {:#x} (witness {:#x}, {:#x})", name, u, v, x, y
+                    );
+                }
+            }
+            Ok(())
+        })?;
+    }
+}
+
+/// LoopPuzzle's `generate(address)` run guided with merging (its checked
+/// `16 ** cell` merged): at the witness address, with the real hash, the
+/// outcome is revm's board, and some branches were merged.
+#[test]
+fn merged_guided_runs_of_loop_puzzle_generate_give_revm_boards() {
+    let mut machine = Machine::new().expect("in-memory EVM");
+    let code = artifacts::LOOP_PUZZLE.runtime;
+    let (address, _) = machine.deploy(&deployer(code)).expect("deploy");
+    let selector = IPuzzle::generateCall::SELECTOR;
+    let mut rejoined = 0;
+    for k in 0u64..48 {
+        let seed = Address::from_word(alloy_primitives::keccak256(k.to_be_bytes()));
+        let mut terms = Terms::new();
+        let a = terms.var("address");
+        let call = Call::abi(&mut terms, selector, &[a]).hashes_as_variables();
+        let witness = U256::from_be_slice(seed.as_slice());
+        let g = exec::execute_guided(&mut terms, code, &call, merging(), &[witness])
+            .expect("a bounded run");
+        assert_eq!(terms.eval(g.guard, &g.values), U256::from(1u8));
+        let run = machine
+            .call_raw(address, IPuzzle::generateCall { seed }.abi_encode().into())
+            .expect("revm call");
+        let (success, data) = evaluate(&terms, &g.outcome, &g.values);
+        assert_eq!(
+            (success, data.as_slice()),
+            (run.success, run.output.as_ref()),
+            "{seed}"
+        );
+        rejoined += g.stats.rejoined;
+    }
+    assert!(rejoined > 48, "{rejoined} branches merged");
 }
 
 fn refusal(code: &[u8], limits: Limits) -> ExecError {

@@ -319,21 +319,51 @@ fn a_reference_with_a_patched_draw_mask_is_refuted_with_its_seed() {
 }
 
 /// An author's own contract, contracts/harness/LoopPuzzle.sol (plain loops,
-/// the reference's outputs): solc's checked `16 ** cell` branches on the
-/// exponent's bits, so every pattern has more paths than the refinement
-/// rounds follow. The proof must then claim nothing: no pattern proved
-/// wrongly, no counterexample (the two agree on every seed).
+/// the reference's outputs): solc's checked `16 ** cell` branches on
+/// `cell == 0`, `cell < 32` and each bit of a larger cell. The guided runs
+/// merge those branches where they rejoin, so each pattern has one path per
+/// contract, and every pattern up to one redraw is proved.
 #[test]
-fn loop_puzzle_generate_is_left_open_not_refuted() {
-    let report = generate::prove_patterns_address(
+fn loop_puzzle_generate_equals_the_reference_on_every_address_with_at_most_one_redraw() {
+    let report = generate::prove_generate_address(
         artifacts::REFERENCE.runtime,
         artifacts::LOOP_PUZZLE.runtime,
-        patterns(0).into_iter().take(3).collect(),
+        1,
         &query_dir("loop-puzzle"),
         &solver(),
     )
     .expect("the proof runs");
-    eprintln!("{report}");
-    assert!(report.counterexample.is_none());
-    assert!(!report.proved());
+    assert_every_pattern_proved(&report);
+    assert_eq!(report.cases.len(), patterns(1).len());
+    assert!(report.cases.iter().all(|c| c.paths == (1, 1)));
+}
+
+/// LoopPuzzle with the product in solc's exponentiation loop (`power *
+/// base`, run for each set bit of a cell of 32 or more) patched to a sum
+/// (one byte): the difference lies inside the branches the guided runs
+/// merge, and the proof refutes it; the reference's board of the seed is
+/// the Rust mirror's.
+#[test]
+fn a_loop_puzzle_with_a_patched_power_loop_is_refuted() {
+    // SWAP1 DUP2 MUL SWAP1 JUMPDEST PUSH1 1 SWAP4: MUL becomes ADD.
+    let code = mutate(
+        artifacts::LOOP_PUZZLE.runtime,
+        &[0x90, 0x81, 0x02, 0x90, 0x5b, 0x60, 0x01, 0x93],
+        2,
+        0x01,
+    )
+    .unwrap();
+    let report = generate::prove_generate_address(
+        artifacts::REFERENCE.runtime,
+        &code,
+        0,
+        &query_dir("loop-puzzle-power-sum"),
+        &solver(),
+    )
+    .expect("the proof runs");
+    assert!(report.count(|r| *r == CaseResult::Proved) < report.cases.len());
+    let c = report.counterexample.expect("a counterexample");
+    assert_ne!(c.reference.output, c.implementation.output);
+    let board = octoku_core::octoku::generate::generate_from_seed(c.seed);
+    assert_eq!(c.reference.output.as_ref(), &board.0.to_be_bytes::<32>());
 }
