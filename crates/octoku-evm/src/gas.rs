@@ -90,7 +90,7 @@ fn classic9_rows(
             let mut medians = Vec::new();
             for puzzle in IMPLEMENTATIONS {
                 let to = machine.classic9_address(puzzle).unwrap_or_default();
-                let mut gas = inputs
+                let gas = inputs
                     .iter()
                     .map(|(start, solution)| {
                         let data = if function == "isValid" {
@@ -101,17 +101,16 @@ fn classic9_rows(
                         machine.call_raw(to, data.into()).map(|r| r.gas)
                     })
                     .collect::<Result<Vec<u64>, EvmError>>()?;
-                gas.sort_unstable();
-                let median = gas[(gas.len() - 1) / 2];
+                let (min, median, max) = spread(gas);
                 medians.push(median);
                 rows.push(Row {
                     puzzle,
                     size: 9,
                     function,
                     case: class,
-                    min: gas[0],
+                    min,
                     median,
-                    max: gas[gas.len() - 1],
+                    max,
                     ratio: median as f64 / medians[0].max(1) as f64,
                 });
             }
@@ -127,6 +126,13 @@ fn classic9_rows(
         })
         .collect();
     Ok((rows, deployments))
+}
+
+/// The least, the median (the lower one for an even count) and the most of
+/// `gas`, which holds at least one figure.
+fn spread(mut gas: Vec<u64>) -> (u64, u64, u64) {
+    gas.sort_unstable();
+    (gas[0], gas[(gas.len() - 1) / 2], gas[gas.len() - 1])
 }
 
 /// The inputs of one report row group: random addresses for `generate`,
@@ -212,17 +218,14 @@ pub fn target_rows(
         .iter()
         .map(|group| {
             let (function, case) = group.names();
-            let mut gas = group.measure_at(machine, to)?;
-            let mut theirs = group.measure_at(machine, reference)?;
-            gas.sort_unstable();
-            theirs.sort_unstable();
-            let (median, reference) = (gas[(gas.len() - 1) / 2], theirs[(theirs.len() - 1) / 2]);
+            let (min, median, max) = spread(group.measure_at(machine, to)?);
+            let (_, reference, _) = spread(group.measure_at(machine, reference)?);
             Ok(TargetRow {
                 function,
                 case,
-                min: gas[0],
+                min,
                 median,
-                max: gas[gas.len() - 1],
+                max,
                 reference,
                 ratio: median as f64 / reference.max(1) as f64,
             })
@@ -256,9 +259,8 @@ pub fn report(runs: usize, seed: u64) -> Result<Report, EvmError> {
             .into_iter()
             .zip(per_puzzle)
             .map(|(p, gas)| {
-                let mut gas = gas.clone();
-                gas.sort_unstable();
-                (p, gas[0], gas[(gas.len() - 1) / 2], gas[gas.len() - 1])
+                let (min, median, max) = spread(gas.clone());
+                (p, min, median, max)
             })
             .collect();
         let reference = stats

@@ -332,17 +332,18 @@ fn a_wrong_fair_relation_fails_on_concrete_runs_and_does_not_prove() {
     assert!(report.replay.is_some());
 }
 
-/// The fair proof's lemmas `names` on a mutant of the fair fill: not
-/// proved, the first of them refuted (`name`), its state replayed in revm.
-fn fair_refuted(code: &[u8], tag: &str, names: &[&str], name: &str) {
-    let setup = fair::Setup::new(reference(), fair_program(code)).expect("setup");
+/// The fair proof's lemma `name` on the fair harness changed by `m`: not
+/// proved but refuted, its state replayed in revm.
+fn fair_refuted(m: Mutation, tag: &str, name: &str) {
+    let code = mutant(artifacts::FAIR_HARNESS.runtime, m);
+    let setup = fair::Setup::new(reference(), fair_program(&code)).expect("setup");
     assert!(
         seeds(200, 7)
             .into_iter()
             .any(|s| setup.check_run(s).is_err()),
         "{tag}: every concrete run checks"
     );
-    let keep = |n: &str| names.contains(&n);
+    let keep = |n: &str| n == name;
     let report = fair::prove_selected(&setup, keep, &query_dir(tag), &solver()).expect("runs");
     assert!(!report.proved(), "{tag} proved");
     let failed = report.failed().expect("a lemma fails");
@@ -362,22 +363,19 @@ fn fair_refuted(code: &[u8], tag: &str, names: &[&str], name: &str) {
 /// fair-entry refuted.
 #[test]
 fn a_fair_fill_with_a_changed_constant_is_refuted() {
-    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_SHR54);
-    fair_refuted(&code, "fair-shr54", &["fair-entry"], "fair-entry");
+    fair_refuted(FAIR_SHR54, "fair-shr54", "fair-entry");
 }
 
 /// A shift: a draw drops `shr(5, s)` instead of `shr(6, s)`.
 #[test]
 fn a_fair_fill_with_a_changed_shift_is_refuted() {
-    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_SHIFT5);
-    fair_refuted(&code, "fair-shift5", &["fair-draw-92"], "fair-draw-92");
+    fair_refuted(FAIR_SHIFT5, "fair-shift5", "fair-draw-92");
 }
 
 /// The cell mask: a draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
 #[test]
 fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
-    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_MASK_F8);
-    fair_refuted(&code, "fair-mask", &["fair-draw-0"], "fair-draw-0");
+    fair_refuted(FAIR_MASK_F8, "fair-mask", "fair-draw-0");
 }
 
 /// The batch test (the fair fill has no fast path; this test decides
@@ -385,8 +383,7 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
 /// fill stops after its first batch of 8 draws.
 #[test]
 fn a_fair_fill_with_a_changed_batch_test_is_refuted() {
-    let code = mutant(artifacts::FAIR_HARNESS.runtime, FAIR_BATCH_LT);
-    fair_refuted(&code, "fair-batch-lt", &["fair-draw-0"], "fair-draw-0");
+    fair_refuted(FAIR_BATCH_LT, "fair-batch-lt", "fair-draw-0");
 }
 
 /// On the code the proof is written for, the fill found by shape is at the

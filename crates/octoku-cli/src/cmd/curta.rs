@@ -594,7 +594,8 @@ pub fn deploy(
         puzzle_tx,
         add_tx: Tx::from(&added.receipt),
     };
-    DeploymentsFile::append_curta(&path, chain_id, record.clone()).map_err(chain_error)?;
+    DeploymentsFile::update(&path, chain_id, |f| f.curta_puzzles.push(record.clone()))
+        .map_err(chain_error)?;
     if json {
         print_json(&Added {
             chain: &opened.label,

@@ -159,7 +159,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         chain::Chain::Rpc(_) => {
             let path = deployments_path(chain_id);
-            DeploymentsFile::append(&path, chain_id, record.clone()).map_err(chain_error)?;
+            DeploymentsFile::update(&path, chain_id, |f| f.deployments.push(record.clone()))
+                .map_err(chain_error)?;
             path
         }
     };

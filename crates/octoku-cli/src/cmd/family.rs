@@ -18,7 +18,7 @@ use octoku_core::{rules, solve};
 use octoku_evm::limits;
 use serde::Serialize;
 
-use crate::{error::CliError, output::print_json};
+use crate::{cmd::verify::Problems, error::CliError, output::print_json};
 
 /// The text forms selectable with `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -300,8 +300,8 @@ struct Verdict<'a> {
     #[serde(rename = "box")]
     box_shape: String,
     valid: bool,
-    reason: Option<&'a String>,
-    problems: &'a [String],
+    #[serde(flatten)]
+    problems: Problems<'a>,
 }
 
 /// `octoku solve --size N START`: a solution (exit 0), or none with a reason (exit 1).
@@ -494,8 +494,7 @@ pub fn verify(
             size: g.size(),
             box_shape: box_label(g),
             valid,
-            reason: problems.first(),
-            problems: &problems,
+            problems: Problems::new(&problems),
         })?;
     } else if valid {
         crate::outln!(

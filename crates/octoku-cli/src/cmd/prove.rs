@@ -55,14 +55,22 @@ struct GenerateArgs {
     /// every address, when its fill has the golfed shape of Golf.sol).
     #[arg(long, conflicts_with = "redraws")]
     all: bool,
+    /// With your own contract: its generate(address) against the
+    /// reference's, for every address whose seed has at most --redraws
+    /// redraws (or every address, with --all).
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// The flags both `prove verify` and `prove generate` take: the output,
+/// the solver, and your own contract.
+#[derive(Debug, clap::Args)]
+struct CommonArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
     solver: SolverArgs,
-    /// Your own contract: its generate(address) against the reference's,
-    /// for every address whose seed has at most --redraws redraws (or
-    /// every address, with --all).
     #[command(flatten)]
     target: OwnArgs,
 }
@@ -74,13 +82,8 @@ struct VerifyArgs {
     /// or classic9 (the golfed 9x9 validator against the 9x9 reference).
     #[arg(long, value_enum, ignore_case = true, default_value = "golf")]
     puzzle: Target,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
-    solver: SolverArgs,
-    #[command(flatten)]
-    target: OwnArgs,
+    common: CommonArgs,
     /// With your own contract: 9 for a 9x9 validator (IClassic9), proved
     /// equal to the 9x9 reference's verify(bytes,bytes).
     #[arg(long, value_parser = clap::value_parser!(u8).range(8..=9))]
@@ -163,10 +166,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),
     };
-    if let Some(code) = args.target.code()? {
+    if let Some(code) = args.common.target.code()? {
         let runtime = runtime_of(&code)?;
         if args.size == Some(9) {
-            return classic9(&code.label, &runtime, args.json, &args.solver);
+            return classic9(&code.label, &runtime, args.common.json, &args.common.solver);
         }
         return prove_code(&code.label, &runtime, &args);
     }
@@ -178,7 +181,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let puzzle = match args.puzzle {
         Target::Classic9 => {
             let golf = octoku_evm::artifacts::CLASSIC9_GOLF.runtime;
-            return classic9("golf", golf, args.json, &args.solver);
+            return classic9("golf", golf, args.common.json, &args.common.solver);
         }
         Target::Reference => Puzzle::Reference,
         Target::Golf => Puzzle::Golf,
@@ -207,8 +210,11 @@ fn runtime_of(code: &octoku_evm::target::Code) -> Result<Vec<u8>, CliError> {
 /// Proves the runtime code `runtime` (called `label`) equal to the
 /// reference's verify, or refutes it with a replayed counterexample.
 fn prove_code(label: &str, runtime: &[u8], args: &VerifyArgs) -> Result<ExitCode, CliError> {
-    let solver = args.solver.solver()?;
-    let dir = args.solver.query_dir(&format!("verify-{}", tag(label)))?;
+    let solver = args.common.solver.solver()?;
+    let dir = args
+        .common
+        .solver
+        .query_dir(&format!("verify-{}", tag(label)))?;
     let title = format!("{label} verify = reference verify");
     let report = prove_verify(
         Puzzle::Reference.artifact().runtime,
@@ -218,7 +224,7 @@ fn prove_code(label: &str, runtime: &[u8], args: &VerifyArgs) -> Result<ExitCode
         &solver,
     )
     .map_err(|e| CliError::Evm(format!("prove verify {label}: {e}")))?;
-    if args.json {
+    if args.common.json {
         print_json(&proof_json(label, &report))?;
     } else {
         print_text(label, &report)?;
@@ -499,20 +505,21 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         FillTarget::Golf => (Puzzle::Golf, Compare::Board, "fill(uint256)"),
         FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
     };
-    let own = args.target.code()?;
+    let own = args.common.target.code()?;
     if args.all {
         let own = match &own {
             Some(code) => Some((code.label.clone(), runtime_of(code)?)),
             None => None,
         };
-        return induction::generate_all(builtin, own, args.json, &args.solver);
+        return induction::generate_all(builtin, own, args.common.json, &args.common.solver);
     }
     let k = usize::from(args.redraws);
-    let solver = args.solver.solver()?;
+    let solver = args.common.solver.solver()?;
     let (puzzle, flags, r) = match &own {
         Some(code) => {
             let runtime = runtime_of(code)?;
             let dir = args
+                .common
                 .solver
                 .query_dir(&format!("generate-{}", tag(&code.label)))?;
             let reference = Puzzle::Reference.artifact().runtime;
@@ -520,13 +527,14 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
                 .map_err(|e| {
                     CliError::Evm(format!(
                         "prove generate {}: {e}",
-                        args.target.flags().trim()
+                        args.common.target.flags().trim()
                     ))
                 })?;
-            (code.label.clone(), args.target.flags(), r)
+            (code.label.clone(), args.common.target.flags(), r)
         }
         None => {
             let dir = args
+                .common
                 .solver
                 .query_dir(&format!("generate-{}", builtin.label()))?;
             let reference = Fill {
@@ -577,7 +585,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         "undecided"
     };
     let query_bytes = r.cases.iter().map(|c| c.query_bytes).sum();
-    if args.json {
+    if args.common.json {
         let c = r.counterexample.as_ref();
         print_json(&GenerateProof {
             puzzle: puzzle.clone(),

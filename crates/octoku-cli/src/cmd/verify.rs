@@ -65,8 +65,25 @@ struct Verdict<'a> {
     #[serde(serialize_with = "output::hex")]
     solution: Board,
     gas: u64,
+    #[serde(flatten)]
+    problems: Problems<'a>,
+}
+
+/// The `reason` (the first problem, `null` for none) and `problems` keys of
+/// a verdict's JSON.
+#[derive(Debug, Serialize)]
+pub(crate) struct Problems<'a> {
     reason: Option<&'a String>,
     problems: &'a [String],
+}
+
+impl<'a> Problems<'a> {
+    pub(crate) fn new(problems: &'a [String]) -> Problems<'a> {
+        Problems {
+            reason: problems.first(),
+            problems,
+        }
+    }
 }
 
 /// `octoku verify --size 9 --json`.
@@ -156,8 +173,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             start,
             solution,
             gas: call.gas,
-            reason: problems.first(),
-            problems: &problems,
+            problems: Problems::new(&problems),
         })?;
     } else if call.value {
         crate::outln!("valid    the contract accepts this solution")?;

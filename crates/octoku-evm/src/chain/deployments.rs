@@ -223,29 +223,11 @@ impl DeploymentsFile {
             .find(|r| curta.is_none_or(|c| c == r.curta))
     }
 
-    /// Appends `deployment` to the record at `path` (created if missing) and
-    /// writes it atomically, under the lock of `path`, so two deployments at
-    /// once both stay on record. Returns the file as written.
-    pub fn append(
-        path: &Path,
-        chain_id: u64,
-        deployment: Deployment,
-    ) -> Result<DeploymentsFile, ChainError> {
-        DeploymentsFile::update(path, chain_id, |file| file.deployments.push(deployment))
-    }
-
-    /// Appends a puzzle added to Curta, as [`DeploymentsFile::append`] does a deployment.
-    pub fn append_curta(
-        path: &Path,
-        chain_id: u64,
-        record: CurtaPuzzleRecord,
-    ) -> Result<DeploymentsFile, ChainError> {
-        DeploymentsFile::update(path, chain_id, |file| file.curta_puzzles.push(record))
-    }
-
-    /// Reads the record at `path` (empty if missing), applies `change` and
-    /// writes it back atomically under the lock of `path`.
-    fn update(
+    /// Reads the record at `path` (empty if missing), applies `change` (e.g.
+    /// `|file| file.deployments.push(deployment)`) and writes it back
+    /// atomically under the lock of `path`, so two changes at once both stay
+    /// on record. Returns the file as written.
+    pub fn update(
         path: &Path,
         chain_id: u64,
         change: impl FnOnce(&mut DeploymentsFile),
@@ -280,6 +262,14 @@ impl DeploymentsFile {
 mod tests {
     use super::*;
 
+    /// A temporary directory (removed on drop) and where the record of
+    /// `chain_id` goes in it.
+    fn temp_record(chain_id: u64) -> (tempfile::TempDir, PathBuf) {
+        let temp = tempfile::tempdir().unwrap();
+        let path = deployments_path(temp.path(), chain_id);
+        (temp, path)
+    }
+
     fn sample(n: u8) -> Deployment {
         let tx = |b: u8| MinedTx {
             hash: B256::repeat_byte(b),
@@ -309,11 +299,10 @@ mod tests {
 
     #[test]
     fn a_second_deployment_keeps_the_first_on_record() {
-        let temp = tempfile::tempdir().unwrap();
-        let dir = temp.path();
-        let path = deployments_path(dir, 31337);
-        DeploymentsFile::append(&path, 31337, sample(1)).unwrap();
-        let file = DeploymentsFile::append(&path, 31337, sample(5)).unwrap();
+        let (_temp, path) = temp_record(31337);
+        DeploymentsFile::update(&path, 31337, |f| f.deployments.push(sample(1))).unwrap();
+        let file =
+            DeploymentsFile::update(&path, 31337, |f| f.deployments.push(sample(5))).unwrap();
         assert_eq!(file.deployments, vec![sample(1), sample(5)]);
         let read = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
         assert_eq!(read, file);
@@ -322,10 +311,8 @@ mod tests {
 
     #[test]
     fn curta_puzzles_join_an_arena_file_and_the_latest_is_the_default() {
-        let temp = tempfile::tempdir().unwrap();
-        let dir = temp.path();
-        let path = deployments_path(dir, 31337);
-        DeploymentsFile::append(&path, 31337, sample(1)).unwrap();
+        let (_temp, path) = temp_record(31337);
+        DeploymentsFile::update(&path, 31337, |f| f.deployments.push(sample(1))).unwrap();
         let before = std::fs::read_to_string(&path).unwrap();
         assert!(!before.contains("curta_puzzles"), "{before}");
         let record = |curta: u8, id: u32| CurtaPuzzleRecord {
@@ -338,8 +325,9 @@ mod tests {
             puzzle_tx: None,
             add_tx: sample(1).arena_tx,
         };
-        DeploymentsFile::append_curta(&path, 31337, record(0xc1, 1)).unwrap();
-        let file = DeploymentsFile::append_curta(&path, 31337, record(0xc2, 4)).unwrap();
+        DeploymentsFile::update(&path, 31337, |f| f.curta_puzzles.push(record(0xc1, 1))).unwrap();
+        let file = DeploymentsFile::update(&path, 31337, |f| f.curta_puzzles.push(record(0xc2, 4)))
+            .unwrap();
         assert_eq!(file.deployments, vec![sample(1)]);
         let read = DeploymentsFile::load(&path, 31337).unwrap().unwrap();
         assert_eq!(read, file);
@@ -350,25 +338,22 @@ mod tests {
 
     #[test]
     fn a_file_of_another_chain_is_refused() {
-        let temp = tempfile::tempdir().unwrap();
-        let dir = temp.path();
-        let path = deployments_path(dir, 1);
-        DeploymentsFile::append(&path, 1, sample(1)).unwrap();
+        let (_temp, path) = temp_record(1);
+        DeploymentsFile::update(&path, 1, |f| f.deployments.push(sample(1))).unwrap();
         let e = DeploymentsFile::load(&path, 31337).unwrap_err();
         assert!(
             e.to_string()
                 .contains("records chain id 1, but the node is chain 31337"),
             "{e}"
         );
-        let e = DeploymentsFile::append(&path, 31337, sample(2)).unwrap_err();
+        let e =
+            DeploymentsFile::update(&path, 31337, |f| f.deployments.push(sample(2))).unwrap_err();
         assert!(matches!(e, ChainError::State(_)), "{e}");
     }
 
     #[test]
     fn the_first_versions_single_record_reads_as_one_deployment() {
-        let temp = tempfile::tempdir().unwrap();
-        let dir = temp.path();
-        let path = deployments_path(dir, 31337);
+        let (_temp, path) = temp_record(31337);
         let legacy = serde_json::json!({
             "chain_id": 31337,
             "puzzle_kind": "reference",

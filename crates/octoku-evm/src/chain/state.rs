@@ -461,6 +461,12 @@ mod tests {
     use super::*;
     use crate::Puzzle;
 
+    /// Loading the file at `path` fails with a message containing `expected`.
+    fn assert_load_refused(path: &Path, expected: &str) {
+        let e = ChainState::load(path).unwrap_err().to_string();
+        assert!(e.contains(expected), "{e}");
+    }
+
     #[test]
     fn state_round_trips_through_the_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -532,20 +538,15 @@ mod tests {
 
         state.block = 0;
         state.save(&path).unwrap();
-        let e = ChainState::load(&path).unwrap_err().to_string();
-        assert!(
-            e.contains("impossible: field \"block\" is 0, but transaction 0x0202"),
-            "{e}"
+        assert_load_refused(
+            &path,
+            "impossible: field \"block\" is 0, but transaction 0x0202",
         );
 
         state.block = 2;
         state.transactions = vec![tx(1), tx(1)];
         state.save(&path).unwrap();
-        let e = ChainState::load(&path).unwrap_err().to_string();
-        assert!(
-            e.contains("field \"transactions[1].block\" is 1 after block 1"),
-            "{e}"
-        );
+        assert_load_refused(&path, "field \"transactions[1].block\" is 1 after block 1");
 
         state.transactions.clear();
         state.deployments.push(Deployment {
@@ -565,11 +566,7 @@ mod tests {
             },
         });
         state.save(&path).unwrap();
-        let e = ChainState::load(&path).unwrap_err().to_string();
-        assert!(
-            e.contains("field \"deployments[0].puzzle_address\" is 0x0909"),
-            "{e}"
-        );
+        assert_load_refused(&path, "field \"deployments[0].puzzle_address\" is 0x0909");
     }
 
     /// A state file as the previous release wrote it (format 1: one
@@ -632,11 +629,7 @@ mod tests {
         let cut =
             old.split("\"transactions\"").next().unwrap().to_string() + "\"transactions\": []}";
         fs::write(&path, cut).unwrap();
-        let e = ChainState::load(&path).unwrap_err().to_string();
-        assert!(
-            e.contains("field \"deployment\" names blocks 1 and 2"),
-            "{e}"
-        );
+        assert_load_refused(&path, "field \"deployment\" names blocks 1 and 2");
     }
 
     #[test]
