@@ -847,7 +847,32 @@ mod tests {
         out
     }
 
+    /// The givens kept (of 256) and the noise used on an `n`×`n` start of
+    /// the strong-versus-plain property. From 12×12 up, partial grids between
+    /// about 10% and 78% givens have a heavy-tailed search time: one 16×16
+    /// start with 15% givens (keep 38, seed 3714815344285489213) took the
+    /// strong search 17 s to find 12 solutions, and runs drew cases of over
+    /// 8 minutes. So those sizes draw sparse starts (at most 8% givens, many
+    /// solutions) or dense ones (at least 78%), and only dense starts get
+    /// noise (contradictions). Even at 2% givens a 16×16 start has taken
+    /// 0.6 s, so the property runs on a fixed sequence of cases (see its
+    /// config): the same cases every run, no run can draw a slow one.
+    fn tractable(n: usize, keep: u8, noise: &[(usize, u8)]) -> (u8, &[(usize, u8)]) {
+        if n < 12 {
+            return (keep, noise);
+        }
+        if keep < 128 {
+            (keep % 21, &[])
+        } else {
+            (200 + (keep - 128) % 56, noise)
+        }
+    }
+
     proptest! {
+        #![proptest_config(ProptestConfig {
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x0c70_6b75),
+            ..ProptestConfig::default()
+        })]
         /// The strong generic search (locked candidates, probing) finds the same
         /// solutions as the plain one on random starts of 12×12, 16×16, 6×6 and
         /// 10×10 boards, sparse (many solutions), dense and contradictory.
@@ -859,7 +884,8 @@ mod tests {
             noise in proptest::collection::vec((0usize..256, 0u8..17), 0..3),
         ) {
             let g = Geometry::for_size(n).unwrap();
-            let start = random_start(g, seed, keep, &noise);
+            let (keep, noise) = tractable(n, keep, &noise);
+            let start = random_start(g, seed, keep, noise);
             let strong = generic_solutions(g, start.cells(), true, 12);
             let plain = generic_solutions(g, start.cells(), false, 12);
             prop_assert_eq!(strong.len(), plain.len());
