@@ -821,6 +821,15 @@ impl Exec<'_> {
         }
     }
 
+    /// An offset into calldata or code, which must be a constant (an offset
+    /// past the end reads zeros, so it saturates instead of failing).
+    fn source_offset(&self, t: TermId, pc: usize, what: &'static str) -> Result<usize, ExecError> {
+        match self.terms.as_const(t) {
+            Some(v) => Ok(v.saturating_to::<usize>()),
+            None => Err(ExecError::SymbolicMemory { pc, what }),
+        }
+    }
+
     /// Memory range [off, off+len) checked against the limits, memory grown
     /// to cover it (when len > 0).
     fn touch(&self, s: &mut State, off: TermId, len: usize, pc: usize) -> Result<usize, ExecError> {
@@ -1050,15 +1059,7 @@ impl Exec<'_> {
                 opcode::SAR => push = Some(t.bin(Bin::Sar, args[1], args[0])),
                 opcode::CALLVALUE => push = Some(self.call.callvalue),
                 opcode::CALLDATALOAD => {
-                    let off = match self.terms.as_const(args[0]) {
-                        Some(v) => v.saturating_to::<usize>(),
-                        None => {
-                            return Err(ExecError::SymbolicMemory {
-                                pc,
-                                what: "calldata offset",
-                            });
-                        }
-                    };
+                    let off = self.source_offset(args[0], pc, "calldata offset")?;
                     let cells: Vec<Cell> = (0..32)
                         .map(|k| self.calldata_byte(off.saturating_add(k)))
                         .collect();
@@ -1068,15 +1069,7 @@ impl Exec<'_> {
                 opcode::CALLDATACOPY | opcode::CODECOPY => {
                     let len = self.concrete(args[2], pc, "copy length")?;
                     let dest = self.touch(&mut s, args[0], len, pc)?;
-                    let src = match self.terms.as_const(args[1]) {
-                        Some(v) => v.saturating_to::<usize>(),
-                        None => {
-                            return Err(ExecError::SymbolicMemory {
-                                pc,
-                                what: "copy source offset",
-                            });
-                        }
-                    };
+                    let src = self.source_offset(args[1], pc, "copy source offset")?;
                     for k in 0..len {
                         let i = src.saturating_add(k);
                         s.memory[dest + k] = if op == opcode::CALLDATACOPY {
