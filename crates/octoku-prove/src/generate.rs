@@ -958,7 +958,7 @@ fn hash_parts(terms: &Terms, claim: TermId, inputs: &[TermId]) -> Vec<TermId> {
         if deps.contains_key(&t) {
             continue;
         }
-        let children = children(terms.node(t));
+        let children = terms.node(t).children();
         if !ready {
             stack.push((t, true));
             stack.extend(children.iter().map(|&c| (c, false)));
@@ -987,22 +987,12 @@ fn hash_parts(terms: &Terms, claim: TermId, inputs: &[TermId]) -> Vec<TermId> {
                     parts.push(t);
                 }
             }
-            (true, _) => stack.extend(children(terms.node(t))),
+            (true, _) => stack.extend(terms.node(t).children()),
             (false, false) => {}
         }
     }
     parts.sort();
     parts
-}
-
-fn children(node: crate::term::Node) -> Vec<TermId> {
-    use crate::term::Node;
-    match node {
-        Node::Const(_) | Node::Var(_) => vec![],
-        Node::Bin(_, a, b) => vec![a, b],
-        Node::Not(a) | Node::IsZero(a) => vec![a],
-        Node::Ite(c, a, b) => vec![c, a, b],
-    }
 }
 
 /// What a hash-only word `x` was seen to be on random values of the
@@ -1057,35 +1047,9 @@ fn sampled_ranges(terms: &mut Terms, x: TermId, v: TermId, rng: &mut SplitMix64)
 fn rewrite(
     terms: &mut Terms,
     root: TermId,
-    mut replace: impl FnMut(&mut Terms, TermId) -> Option<TermId>,
+    replace: impl FnMut(&mut Terms, TermId) -> Option<TermId>,
 ) -> TermId {
-    use crate::term::Node;
-    let mut done: HashMap<TermId, TermId> = HashMap::new();
-    let mut stack = vec![(root, false)];
-    while let Some((t, ready)) = stack.pop() {
-        if done.contains_key(&t) {
-            continue;
-        }
-        if !ready {
-            if let Some(r) = replace(terms, t) {
-                done.insert(t, r);
-                continue;
-            }
-            stack.push((t, true));
-            stack.extend(children(terms.node(t)).into_iter().map(|c| (c, false)));
-            continue;
-        }
-        let m = |x: TermId| done[&x];
-        let new = match terms.node(t) {
-            Node::Const(_) | Node::Var(_) => t,
-            Node::Bin(op, a, b) => terms.bin(op, m(a), m(b)),
-            Node::Not(a) => terms.not(m(a)),
-            Node::IsZero(a) => terms.is_zero(m(a)),
-            Node::Ite(c, a, b) => terms.ite(m(c), m(a), m(b)),
-        };
-        done.insert(t, new);
-    }
-    done[&root]
+    terms.rebuild(root, replace, Terms::make)
 }
 
 /// `claim` with every sub-term in `map` replaced by its variable.

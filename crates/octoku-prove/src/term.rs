@@ -152,6 +152,18 @@ pub enum Node {
     Ite(TermId, TermId, TermId),
 }
 
+impl Node {
+    /// The operands, in order (none for a constant or a variable).
+    pub fn children(self) -> Vec<TermId> {
+        match self {
+            Node::Const(_) | Node::Var(_) => vec![],
+            Node::Bin(_, a, b) => vec![a, b],
+            Node::Not(a) | Node::IsZero(a) => vec![a],
+            Node::Ite(c, a, b) => vec![c, a, b],
+        }
+    }
+}
+
 /// Bits of a term known from its structure: `zeros` has a 1 where the term's
 /// bit is surely 0, `ones` where it is surely 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -639,13 +651,9 @@ impl Terms {
                 stack.pop();
                 continue;
             }
-            let children: Vec<TermId> = match self.node(top) {
-                Node::Const(_) | Node::Var(_) => vec![],
-                Node::Bin(_, x, y) => vec![x, y],
-                Node::Not(x) | Node::IsZero(x) => vec![x],
-                Node::Ite(c, x, y) => vec![c, x, y],
-            };
-            let missing: Vec<TermId> = children
+            let missing: Vec<TermId> = self
+                .node(top)
+                .children()
                 .into_iter()
                 .filter(|c| !memo.contains_key(c))
                 .collect();
@@ -689,34 +697,68 @@ impl Terms {
             leaves: HashMap::new(),
             done: HashMap::new(),
         };
+        self.rebuild(
+            root,
+            |_, _| None,
+            |terms, node| match node {
+                Node::Bin(op, a, b) => fold.bin(terms, op, a, b),
+                Node::Not(a) => fold.unary(terms, a, Folded::Not),
+                Node::IsZero(a) => fold.unary(terms, a, Folded::IsZero),
+                Node::Ite(c, a, b) => fold.ite(terms, c, a, b),
+                Node::Const(_) | Node::Var(_) => unreachable!("leaves are kept"),
+            },
+        )
+    }
+
+    /// `root` rebuilt bottom-up: a node for which `replace` gives a term is
+    /// replaced by it (and not looked into); every other operation is made
+    /// again by `build` from its rebuilt operands (constants and variables
+    /// stay). An iterative walk: terms can be deep (long ITE chains).
+    pub(crate) fn rebuild(
+        &mut self,
+        root: TermId,
+        mut replace: impl FnMut(&mut Terms, TermId) -> Option<TermId>,
+        mut build: impl FnMut(&mut Terms, Node) -> TermId,
+    ) -> TermId {
         let mut done: HashMap<TermId, TermId> = HashMap::new();
         let mut stack = vec![(root, false)];
         while let Some((t, ready)) = stack.pop() {
             if done.contains_key(&t) {
                 continue;
             }
-            let children: Vec<TermId> = match self.node(t) {
-                Node::Const(_) | Node::Var(_) => vec![],
-                Node::Bin(_, a, b) => vec![a, b],
-                Node::Not(a) | Node::IsZero(a) => vec![a],
-                Node::Ite(c, a, b) => vec![c, a, b],
-            };
             if !ready {
+                if let Some(r) = replace(self, t) {
+                    done.insert(t, r);
+                    continue;
+                }
                 stack.push((t, true));
-                stack.extend(children.into_iter().map(|c| (c, false)));
+                stack.extend(self.node(t).children().into_iter().map(|c| (c, false)));
                 continue;
             }
             let m = |x: TermId| done[&x];
             let new = match self.node(t) {
                 Node::Const(_) | Node::Var(_) => t,
-                Node::Bin(op, a, b) => fold.bin(self, op, m(a), m(b)),
-                Node::Not(a) => fold.unary(self, m(a), Folded::Not),
-                Node::IsZero(a) => fold.unary(self, m(a), Folded::IsZero),
-                Node::Ite(c, a, b) => fold.ite(self, m(c), m(a), m(b)),
+                Node::Bin(op, a, b) => build(self, Node::Bin(op, m(a), m(b))),
+                Node::Not(a) => build(self, Node::Not(m(a))),
+                Node::IsZero(a) => build(self, Node::IsZero(m(a))),
+                Node::Ite(c, a, b) => build(self, Node::Ite(m(c), m(a), m(b))),
             };
             done.insert(t, new);
         }
         done[&root]
+    }
+
+    /// The term of an operation node (simplified as [`Terms::bin`] and its
+    /// kin simplify); constants and variables are interned as they are.
+    pub(crate) fn make(&mut self, node: Node) -> TermId {
+        match node {
+            Node::Bin(op, a, b) => self.bin(op, a, b),
+            Node::Not(a) => self.not(a),
+            Node::IsZero(a) => self.is_zero(a),
+            Node::Ite(c, a, b) => self.ite(c, a, b),
+            Node::Const(c) => self.constant(c),
+            Node::Var(_) => unreachable!("a variable is made by Terms::var"),
+        }
     }
 
     /// Number of distinct nodes reachable from `roots`.
