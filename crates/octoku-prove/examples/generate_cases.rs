@@ -1,8 +1,9 @@
 //! Runs the pattern-by-pattern generate proof and prints every case:
 //! `cargo run --release -p octoku-prove --example generate_cases -- K [golf|fair]`.
 
-use octoku_evm::artifacts;
-use octoku_prove::generate::{self, Compare, Fill};
+use octoku_evm::Puzzle;
+use octoku_prove::generate::{self, Compare};
+use octoku_prove::program::Program;
 use octoku_prove::solver::{self, Solver};
 
 fn main() {
@@ -11,25 +12,10 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(0);
     let which = std::env::args().nth(2).unwrap_or_else(|| "golf".into());
-    let reference = Fill {
-        code: artifacts::REFERENCE_HARNESS.runtime,
-        selector: generate::selector("generateFromSeed(uint256)"),
-    };
+    let reference = Program::harness(Puzzle::Reference);
     let (imp, compare) = match which.as_str() {
-        "fair" => (
-            Fill {
-                code: artifacts::FAIR_HARNESS.runtime,
-                selector: generate::selector("fairFromSeed(uint256)"),
-            },
-            Compare::Cells,
-        ),
-        _ => (
-            Fill {
-                code: artifacts::GOLF_HARNESS.runtime,
-                selector: generate::selector("fill(uint256)"),
-            },
-            Compare::Board,
-        ),
+        "fair" => (Program::harness(Puzzle::Fair), Compare::Cells),
+        _ => (Program::harness(Puzzle::Golf), Compare::Board),
     };
     let dir = solver::new_query_dir(&format!("generate-{which}")).unwrap_or_else(|e| {
         eprintln!("generate_cases: {e}");

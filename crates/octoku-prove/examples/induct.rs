@@ -3,22 +3,19 @@
 //! or `contract` (contracts/Golf.sol itself, called as generate(address),
 //! its cuts found by shape). A second argument keeps only the
 //! comma-separated lemmas named; `INDUCT_DIR` sets the query directory.
-use octoku_evm::artifacts;
+use octoku_evm::{Puzzle, artifacts};
 use octoku_prove::induction::golf::Setup;
-use octoku_prove::induction::{self, Program, fair};
+use octoku_prove::induction::{self, fair};
+use octoku_prove::program::Program;
 use octoku_prove::solver::Solver;
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "golf".into());
     let filter = std::env::args().nth(2).unwrap_or_default();
-    let reference = Program::seed(
-        artifacts::REFERENCE_HARNESS.runtime,
-        "generateFromSeed(uint256)",
-    );
+    let reference = Program::harness(Puzzle::Reference);
     let queries = match which.as_str() {
         "fair" => {
-            let fair = Program::seed(artifacts::FAIR_HARNESS.runtime, "fairFromSeed(uint256)");
-            let setup = fair::Setup::new(reference, fair).expect("setup");
+            let setup = fair::Setup::new(reference, Program::harness(Puzzle::Fair)).expect("setup");
             setup.queries()
         }
         "contract" => {
@@ -30,8 +27,7 @@ fn main() {
             setup.queries()
         }
         _ => {
-            let golf = Program::seed(artifacts::GOLF_HARNESS.runtime, "fill(uint256)");
-            let setup = Setup::new(reference, golf).expect("setup");
+            let setup = Setup::new(reference, Program::harness(Puzzle::Golf)).expect("setup");
             setup.queries()
         }
     };

@@ -29,13 +29,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{Address, Bytes, keccak256};
+use alloy_primitives::{Address, keccak256};
 use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::{Machine, RawOutcome};
 
 use crate::engine::{self, ProveError, QueryDir, deployer};
 use crate::exec::{self, Call, Guided, Limits, Outcome};
+use crate::program::{Input, Program};
 use crate::smt;
 use crate::solver::{Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
@@ -293,15 +294,6 @@ pub enum Compare {
     Cells,
 }
 
-/// The fill under proof: its harness runtime code and calldata selector.
-#[derive(Debug, Clone, Copy)]
-pub struct Fill<'a> {
-    /// Runtime bytecode of the harness.
-    pub code: &'a [u8],
-    /// Selector of the call that runs the fill on a raw seed.
-    pub selector: [u8; 4],
-}
-
 /// How one pattern ended up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CaseResult {
@@ -439,17 +431,33 @@ struct Pending {
     result: Option<CaseResult>,
 }
 
-/// Proves `implementation`'s fill equal to the reference harness's `_fill`
-/// (`reference`) on every seed whose reference fill makes at most
-/// `max_redraws` redraws, one query per [`Pattern`], written under `query`.
-/// KECCAK256 in the implementation is a free variable (the fair fill; see
-/// [`Call::hashes_as_variables`]), words computed from such variables alone
-/// are replaced by variables bounded by lemmas the solver proves first, and
-/// remainders by constants by bounded variables: each step only widens the
-/// set of values the query ranges over, so `unsat` still proves the claim.
+/// Proves `implementation`'s fill equal to `reference`'s on every seed whose
+/// reference fill makes at most `max_redraws` redraws, one query per
+/// [`Pattern`], written under `query`. Both programs take the same
+/// [`Input`]:
+///
+/// - [`Input::Seed`] (the harnesses: `reference` is the reference harness's
+///   `_fill`): KECCAK256 in the implementation is a free variable (the fair
+///   fill; see [`Call::hashes_as_variables`]), words computed from such
+///   variables alone are replaced by variables bounded by lemmas the solver
+///   proves first, and remainders by constants by bounded variables: each
+///   step only widens the set of values the query ranges over, so `unsat`
+///   still proves the claim.
+/// - [`Input::Address`] (`generate(address)` of two runtimes, the reference's
+///   and an author's): the claim holds for every address whose seed,
+///   keccak256 of its 20 bytes, has a reference fill with at most
+///   `max_redraws` redraws. keccak256 is an unknown function of its input
+///   bytes: both contracts hash the address, and when they hash the same
+///   bytes they get the same variable `h`; each [`Pattern`] is a condition on
+///   `h`, and an `unsat` holds for every value of `h`, the real hash among
+///   them. A contract that hashes other bytes (or more than once) gets other
+///   variables, and its patterns end [`CaseResult::Stuck`] rather than
+///   proved. A model whose `h` is the real hash of its address is replayed
+///   in revm; otherwise the difference is evaluated from the path terms and
+///   [`Counterexample::address`] is `None`.
 pub fn prove_generate(
-    reference: Fill<'_>,
-    implementation: Fill<'_>,
+    reference: Program<'_>,
+    implementation: Program<'_>,
     compare: Compare,
     max_redraws: usize,
     query: &Path,
@@ -465,90 +473,6 @@ pub fn prove_generate(
     )
 }
 
-/// Proves `generate(address)` of the runtime `implementation` equal to the
-/// reference's runtime `reference` for every address whose seed,
-/// keccak256 of its 20 bytes, has a reference fill with at most
-/// `max_redraws` redraws. keccak256 is an unknown function of its input
-/// bytes: both contracts hash the address, and when they hash the same
-/// bytes they get the same variable `h`; each [`Pattern`] is a condition on
-/// `h`, and an `unsat` holds for every value of `h`, the real hash among
-/// them. A contract that hashes other bytes (or more than once) gets other
-/// variables, and its patterns end [`CaseResult::Stuck`] rather than
-/// proved. A model whose `h` is the real hash of its address is replayed
-/// in revm; otherwise the difference is evaluated from the path terms and
-/// [`Counterexample::address`] is `None`.
-pub fn prove_generate_address(
-    reference: &[u8],
-    implementation: &[u8],
-    max_redraws: usize,
-    query: &Path,
-    solver: &Solver,
-) -> Result<GenerateReport, ProveError> {
-    prove_patterns_address(
-        reference,
-        implementation,
-        patterns(max_redraws),
-        query,
-        solver,
-    )
-}
-
-/// [`prove_generate_address`] on the given patterns only.
-pub fn prove_patterns_address(
-    reference: &[u8],
-    implementation: &[u8],
-    list: Vec<Pattern>,
-    query: &Path,
-    solver: &Solver,
-) -> Result<GenerateReport, ProveError> {
-    let sel = selector("generate(address)");
-    run_patterns(
-        Fill {
-            code: reference,
-            selector: sel,
-        },
-        Fill {
-            code: implementation,
-            selector: sel,
-        },
-        Compare::Board,
-        list,
-        Input::Address,
-        query,
-        solver,
-    )
-}
-
-/// What the two contracts are called with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Input {
-    /// The raw seed, the harnesses' fill entry points.
-    Seed,
-    /// An address, hashed to the seed inside the contracts.
-    Address,
-}
-
-/// [`prove_generate`] on the given patterns only (the report's
-/// `max_redraws` is the largest number of redraws among them).
-pub fn prove_patterns(
-    reference: Fill<'_>,
-    implementation: Fill<'_>,
-    compare: Compare,
-    list: Vec<Pattern>,
-    query: &Path,
-    solver: &Solver,
-) -> Result<GenerateReport, ProveError> {
-    run_patterns(
-        reference,
-        implementation,
-        compare,
-        list,
-        Input::Seed,
-        query,
-        solver,
-    )
-}
-
 /// An address the hash variable is first met on (any address will do).
 const PROBE: Address = Address::repeat_byte(0x0c);
 
@@ -557,16 +481,23 @@ fn address_bound() -> U256 {
     U256::from(1u8) << 160
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_patterns(
-    reference: Fill<'_>,
-    implementation: Fill<'_>,
+/// [`prove_generate`] on the given patterns only (the report's
+/// `max_redraws` is the largest number of redraws among them).
+pub fn prove_patterns(
+    reference: Program<'_>,
+    implementation: Program<'_>,
     compare: Compare,
     list: Vec<Pattern>,
-    input: Input,
     query: &Path,
     solver: &Solver,
 ) -> Result<GenerateReport, ProveError> {
+    let input = reference.input;
+    if implementation.input != input {
+        return Err(ProveError::Inconclusive {
+            why: "the two programs take different inputs (a seed and an address)",
+            query: query.to_path_buf(),
+        });
+    }
     let max_redraws = list.iter().map(Pattern::redraws).max().unwrap_or(0);
     let mut terms = Terms::new();
     let arg = terms.var(match input {
@@ -575,12 +506,12 @@ fn run_patterns(
     });
     let (ref_call, imp_call) = match input {
         Input::Seed => (
-            Call::abi(&mut terms, reference.selector, &[arg]),
-            Call::abi(&mut terms, implementation.selector, &[arg]).hashes_as_variables(),
+            reference.call(&mut terms, arg),
+            implementation.call(&mut terms, arg).hashes_as_variables(),
         ),
         Input::Address => (
-            Call::abi(&mut terms, reference.selector, &[arg]).hashes_from_witness(),
-            Call::abi(&mut terms, implementation.selector, &[arg]).hashes_from_witness(),
+            reference.call(&mut terms, arg).hashes_from_witness(),
+            implementation.call(&mut terms, arg).hashes_from_witness(),
         ),
     };
     // The seed the patterns are conditions on: the argument, or the
@@ -641,7 +572,7 @@ fn run_patterns(
     // Both contracts' guided runs on one witness: (reference, implementation).
     let mut run = |terms: &mut Terms, witness: &[U256]| -> Result<(Guided, Guided), ProveError> {
         let began = Instant::now();
-        let mut guided = |fill: Fill<'_>, call: &Call, which: &'static str| {
+        let mut guided = |fill: Program<'_>, call: &Call, which: &'static str| {
             exec::execute_guided(terms, fill.code, call, limits, witness)
                 .map_err(|error| ProveError::Exec { which, error })
         };
@@ -834,9 +765,8 @@ fn run_patterns(
                     let runs = match replay {
                         Some(x) => {
                             let runs = [
-                                machine.call_raw(addresses[0], calldata(reference.selector, x))?,
-                                machine
-                                    .call_raw(addresses[1], calldata(implementation.selector, x))?,
+                                machine.call_raw(addresses[0], reference.calldata(x))?,
+                                machine.call_raw(addresses[1], implementation.calldata(x))?,
                             ];
                             for (g, run) in [(&r, &runs[0]), (&i, &runs[1])] {
                                 let got = engine::evaluate(&terms, &g.outcome, &g.values);
@@ -1154,17 +1084,4 @@ fn differ(a: &RawOutcome, b: &RawOutcome, compare: Compare) -> bool {
             })
         }
     }
-}
-
-/// Calldata `selector ++ seed`.
-pub fn calldata(selector: [u8; 4], seed: U256) -> Bytes {
-    let mut data = selector.to_vec();
-    data.extend_from_slice(&seed.to_be_bytes::<32>());
-    Bytes::from(data)
-}
-
-/// The selector of a function signature.
-pub fn selector(signature: &str) -> [u8; 4] {
-    let h = keccak256(signature.as_bytes());
-    [h[0], h[1], h[2], h[3]]
 }

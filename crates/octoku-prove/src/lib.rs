@@ -2,7 +2,9 @@
 //!
 //! [`engine`] proves two runtime codes equal on one call shape; the 8×8
 //! verify ([`prove`]), the 9×9 validators ([`classic9`]) and generate
-//! ([`generate`]) are drivers on top of it.
+//! ([`generate`]) are drivers on top of it; generate's fill is also proved
+//! for every seed by induction ([`induction`]). Both generate proofs take
+//! the fill under proof as a [`program::Program`].
 //!
 //! [`exec`] runs a contract's bytecode symbolically on calldata whose
 //! arguments are free 256-bit variables and returns the call's outcome as
@@ -16,6 +18,7 @@ pub mod engine;
 pub mod exec;
 pub mod generate;
 pub mod induction;
+pub mod program;
 pub mod prove;
 pub mod sat;
 pub mod smt;

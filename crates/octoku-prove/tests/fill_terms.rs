@@ -5,11 +5,10 @@
 //! the seed (KECCAK256 is not modeled unless the call asks for it to be a
 //! free variable, as the generate proof does: tests/prove_generate.rs).
 
-use alloy_primitives::Bytes;
 use octoku_core::U256;
-use octoku_evm::{Machine, artifacts};
-use octoku_prove::exec::{self, Call, ExecError, Limits, Outcome, Stats};
-use octoku_prove::generate::selector;
+use octoku_evm::{Machine, Puzzle, artifacts};
+use octoku_prove::exec::{self, ExecError, Limits, Outcome, Stats};
+use octoku_prove::program::Program;
 use octoku_prove::prove::deployer;
 use octoku_prove::term::Terms;
 use proptest::prelude::*;
@@ -23,16 +22,11 @@ fn seed_terms() -> Terms {
     terms
 }
 
-fn fill(terms: &mut Terms, code: &[u8], sel: [u8; 4]) -> Result<(Outcome, Stats), ExecError> {
+fn fill(terms: &mut Terms, puzzle: Puzzle) -> Result<(Outcome, Stats), ExecError> {
     let seed = terms.id_at(0);
-    let call = Call::abi(terms, sel, &[seed]);
-    exec::execute(terms, code, &call, Limits::default())
-}
-
-fn calldata(sel: [u8; 4], seed: U256) -> Bytes {
-    let mut data = sel.to_vec();
-    data.extend_from_slice(&seed.to_be_bytes::<32>());
-    Bytes::from(data)
+    let program = Program::harness(puzzle);
+    let call = program.call(terms, seed);
+    exec::execute(terms, program.code, &call, Limits::default())
 }
 
 fn value(terms: &Terms, o: &Outcome, seed: U256) -> (bool, Vec<u8>) {
@@ -62,18 +56,8 @@ struct Fills {
 /// variable 0 is the seed: (store, reference, golf).
 fn both_fills() -> (Terms, (Outcome, Stats), (Outcome, Stats)) {
     let mut terms = seed_terms();
-    let reference = fill(
-        &mut terms,
-        artifacts::REFERENCE_HARNESS.runtime,
-        selector("generateFromSeed(uint256)"),
-    )
-    .expect("the reference fill executes");
-    let golf = fill(
-        &mut terms,
-        artifacts::GOLF_HARNESS.runtime,
-        selector("fill(uint256)"),
-    )
-    .expect("the golfed fill executes");
+    let reference = fill(&mut terms, Puzzle::Reference).expect("the reference fill executes");
+    let golf = fill(&mut terms, Puzzle::Golf).expect("the golfed fill executes");
     (terms, reference, golf)
 }
 
@@ -115,12 +99,7 @@ fn fill_loops_merge_into_a_bounded_number_of_states() {
 #[test]
 fn the_fair_fill_is_refused_for_its_keccak256() {
     let mut terms = seed_terms();
-    let e = fill(
-        &mut terms,
-        artifacts::FAIR_HARNESS.runtime,
-        selector("fairFromSeed(uint256)"),
-    )
-    .unwrap_err();
+    let e = fill(&mut terms, Puzzle::Fair).unwrap_err();
     assert!(
         matches!(e, ExecError::Unsupported { opcode: 0x20, .. }),
         "{e}"
@@ -138,11 +117,11 @@ proptest! {
         F.with(|cell| {
             let mut guard = cell.borrow_mut();
             let f = guard.get_or_insert_with(fills);
-            let sels = [selector("generateFromSeed(uint256)"), selector("fill(uint256)")];
+            let programs = [Program::harness(Puzzle::Reference), Program::harness(Puzzle::Golf)];
             let outs = [&f.reference, &f.golf];
             let mut results = Vec::new();
             for k in 0..2 {
-                let run = f.machine.call_raw(f.addresses[k], calldata(sels[k], seed)).unwrap();
+                let run = f.machine.call_raw(f.addresses[k], programs[k].calldata(seed)).unwrap();
                 let got = value(&f.terms, outs[k], seed);
                 prop_assert_eq!((got.0, got.1.as_slice()), (run.success, run.output.as_ref()), "seed {:#x}", seed);
                 results.push(got);

@@ -5,40 +5,35 @@
 use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::{Machine, artifacts};
+use octoku_prove::engine::ProveError;
 use octoku_prove::generate::{
-    self, CaseResult, Compare, Ending, Fill, calldata, pattern_of, patterns, selector,
+    self, CaseResult, Compare, Ending, GenerateReport, pattern_of, patterns,
 };
+use octoku_prove::program::Program;
 use octoku_prove::prove::{deployer, mutate};
 use octoku_prove::term::Terms;
 use proptest::prelude::*;
 
 mod common;
-use common::solver;
+use common::{fair_program, golf_program, reference, solver};
 
 /// A directory for a test's queries, below the target directory.
 fn query_dir(name: &str) -> std::path::PathBuf {
     common::query_dir("generate-test").join(name)
 }
 
-fn reference() -> Fill<'static> {
-    Fill {
-        code: artifacts::REFERENCE_HARNESS.runtime,
-        selector: selector("generateFromSeed(uint256)"),
-    }
-}
-
-fn golf(code: &[u8]) -> Fill<'_> {
-    Fill {
-        code,
-        selector: selector("fill(uint256)"),
-    }
-}
-
-fn fair(code: &[u8]) -> Fill<'_> {
-    Fill {
-        code,
-        selector: selector("fairFromSeed(uint256)"),
-    }
+/// `generate(address)` of the runtime `code` against the reference's, on
+/// every pattern up to `k` redraws, queries under `name`.
+fn prove_address(code: &[u8], k: usize, name: &str) -> GenerateReport {
+    generate::prove_generate(
+        Program::generate(artifacts::REFERENCE.runtime),
+        Program::generate(code),
+        Compare::Board,
+        k,
+        &query_dir(name),
+        &solver(),
+    )
+    .expect("the proof runs")
 }
 
 /// Seeds of every kind (common::seeds: random, short, few chunk values),
@@ -96,7 +91,7 @@ proptest! {
                 (m, a)
             });
             let run = machine
-                .call_raw(*address, calldata(selector("generateFromSeed(uint256)"), seed))
+                .call_raw(*address, reference().calldata(seed))
                 .unwrap();
             U256::from_be_slice(&run.output)
         });
@@ -147,7 +142,7 @@ fn golf_fill_equals_the_reference_on_every_seed_with_at_most_one_redraw() {
     let dir = query_dir("golf");
     let report = generate::prove_generate(
         reference(),
-        golf(artifacts::GOLF_HARNESS.runtime),
+        golf_program(artifacts::GOLF_HARNESS.runtime),
         Compare::Board,
         1,
         &dir,
@@ -173,9 +168,15 @@ fn assert_every_pattern_proved(report: &generate::GenerateReport) {
 fn golf_mutant_refuted(pattern: &[u8], at: usize, to: u8, tag: &str) -> generate::Counterexample {
     let code = mutate(artifacts::GOLF_HARNESS.runtime, pattern, at, to).unwrap();
     let dir = query_dir(tag);
-    let report =
-        generate::prove_generate(reference(), golf(&code), Compare::Board, 0, &dir, &solver())
-            .expect("the proof runs");
+    let report = generate::prove_generate(
+        reference(),
+        golf_program(&code),
+        Compare::Board,
+        0,
+        &dir,
+        &solver(),
+    )
+    .expect("the proof runs");
     assert!(!report.proved());
     let c = report
         .counterexample
@@ -221,7 +222,7 @@ fn fair_fill_fills_the_reference_cells_on_every_spent_seed_with_at_most_one_redr
     let count = spent.len();
     let report = generate::prove_patterns(
         reference(),
-        fair(artifacts::FAIR_HARNESS.runtime),
+        fair_program(artifacts::FAIR_HARNESS.runtime),
         Compare::Cells,
         spent,
         &dir,
@@ -253,7 +254,7 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
     let dir = query_dir("fair-mutant");
     let report = generate::prove_patterns(
         reference(),
-        fair(&code),
+        fair_program(&code),
         Compare::Cells,
         spent,
         &dir,
@@ -267,19 +268,29 @@ fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
     assert_ne!(c.reference.output, c.implementation.output);
 }
 
+/// A harness (called on the seed) against a contract called on an address:
+/// refused before anything runs, not proved.
+#[test]
+fn programs_taking_different_inputs_are_refused() {
+    let err = generate::prove_generate(
+        reference(),
+        Program::generate(artifacts::REFERENCE.runtime),
+        Compare::Board,
+        0,
+        &query_dir("mixed-inputs"),
+        &solver(),
+    )
+    .expect_err("a seed and an address cannot be compared");
+    assert!(matches!(err, ProveError::Inconclusive { .. }), "{err}");
+    assert!(err.to_string().contains("different inputs"), "{err}");
+}
+
 /// The reference's own runtime against itself through `generate(address)`:
 /// both hash the same address bytes, so every pattern up to one redraw is
 /// proved with keccak256 an unknown function.
 #[test]
 fn reference_generate_equals_itself_on_every_address_with_at_most_one_redraw() {
-    let report = generate::prove_generate_address(
-        artifacts::REFERENCE.runtime,
-        artifacts::REFERENCE.runtime,
-        1,
-        &query_dir("reference-address"),
-        &solver(),
-    )
-    .expect("the proof runs");
+    let report = prove_address(artifacts::REFERENCE.runtime, 1, "reference-address");
     assert_every_pattern_proved(&report);
     assert_eq!(report.cases.len(), patterns(1).len());
 }
@@ -297,14 +308,7 @@ fn a_reference_with_a_patched_draw_mask_is_refuted_with_its_seed() {
         0x1f,
     )
     .unwrap();
-    let report = generate::prove_generate_address(
-        artifacts::REFERENCE.runtime,
-        &code,
-        0,
-        &query_dir("reference-mask31"),
-        &solver(),
-    )
-    .expect("the proof runs");
+    let report = prove_address(&code, 0, "reference-mask31");
     assert!(!report.proved());
     let c = report.counterexample.expect("a counterexample");
     assert_ne!(c.reference.output, c.implementation.output);
@@ -325,14 +329,7 @@ fn a_reference_with_a_patched_draw_mask_is_refuted_with_its_seed() {
 /// contract, and every pattern up to one redraw is proved.
 #[test]
 fn loop_puzzle_generate_equals_the_reference_on_every_address_with_at_most_one_redraw() {
-    let report = generate::prove_generate_address(
-        artifacts::REFERENCE.runtime,
-        artifacts::LOOP_PUZZLE.runtime,
-        1,
-        &query_dir("loop-puzzle"),
-        &solver(),
-    )
-    .expect("the proof runs");
+    let report = prove_address(artifacts::LOOP_PUZZLE.runtime, 1, "loop-puzzle");
     assert_every_pattern_proved(&report);
     assert_eq!(report.cases.len(), patterns(1).len());
     assert!(report.cases.iter().all(|c| c.paths == (1, 1)));
@@ -353,14 +350,7 @@ fn a_loop_puzzle_with_a_patched_power_loop_is_refuted() {
         0x01,
     )
     .unwrap();
-    let report = generate::prove_generate_address(
-        artifacts::REFERENCE.runtime,
-        &code,
-        0,
-        &query_dir("loop-puzzle-power-sum"),
-        &solver(),
-    )
-    .expect("the proof runs");
+    let report = prove_address(&code, 0, "loop-puzzle-power-sum");
     assert!(report.count(|r| *r == CaseResult::Proved) < report.cases.len());
     let c = report.counterexample.expect("a counterexample");
     assert_ne!(c.reference.output, c.implementation.output);

@@ -15,29 +15,13 @@ use octoku_prove::engine::model_values;
 use octoku_prove::exec::{self, Limits, Reached};
 use octoku_prove::induction::fair;
 use octoku_prove::induction::golf::{self, Layout, Lemmas, Setup};
-use octoku_prove::induction::{
-    InductionError, Program, Report, started_at, templates, trace, values,
-};
+use octoku_prove::induction::{InductionError, Report, started_at, templates, trace, values};
+use octoku_prove::program::Program;
 use octoku_prove::prove::{deployer, mutate};
 use octoku_prove::term::Terms;
 
 mod common;
-use common::solver;
-
-fn reference() -> Program<'static> {
-    Program::seed(
-        artifacts::REFERENCE_HARNESS.runtime,
-        "generateFromSeed(uint256)",
-    )
-}
-
-fn golf_program(code: &[u8]) -> Program<'_> {
-    Program::seed(code, "fill(uint256)")
-}
-
-fn fair_program(code: &[u8]) -> Program<'_> {
-    Program::seed(code, "fairFromSeed(uint256)")
-}
+use common::{fair_program, golf_program, reference, solver};
 
 /// A one-byte change: the byte at `at` in the first occurrence of
 /// `pattern` becomes `byte` (see `octoku_prove::prove::mutate`).

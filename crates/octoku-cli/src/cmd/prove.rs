@@ -500,10 +500,11 @@ struct GenerateProof {
 /// `_fill`, pattern by pattern: exit 0 proved, 1 refuted (replayed in revm),
 /// 3 when some pattern is undecided or the executor or solver fails.
 fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
-    use octoku_prove::generate::{self, CaseResult, Compare, Fill, prove_generate, selector};
-    let (builtin, compare, sel) = match args.puzzle {
-        FillTarget::Golf => (Puzzle::Golf, Compare::Board, "fill(uint256)"),
-        FillTarget::Fair => (Puzzle::Fair, Compare::Cells, "fairFromSeed(uint256)"),
+    use octoku_prove::generate::{CaseResult, Compare, prove_generate};
+    use octoku_prove::program::Program;
+    let (builtin, compare) = match args.puzzle {
+        FillTarget::Golf => (Puzzle::Golf, Compare::Board),
+        FillTarget::Fair => (Puzzle::Fair, Compare::Cells),
     };
     let own = args.common.target.code()?;
     if args.all {
@@ -522,8 +523,9 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
                 .common
                 .solver
                 .query_dir(&format!("generate-{}", tag(&code.label)))?;
-            let reference = Puzzle::Reference.artifact().runtime;
-            let r = generate::prove_generate_address(reference, &runtime, k, &dir, &solver)
+            let reference = Program::generate(Puzzle::Reference.artifact().runtime);
+            let implementation = Program::generate(&runtime);
+            let r = prove_generate(reference, implementation, Compare::Board, k, &dir, &solver)
                 .map_err(|e| {
                     CliError::Evm(format!(
                         "prove generate {}: {e}",
@@ -537,14 +539,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
                 .common
                 .solver
                 .query_dir(&format!("generate-{}", builtin.label()))?;
-            let reference = Fill {
-                code: Puzzle::Reference.harness_artifact().runtime,
-                selector: selector("generateFromSeed(uint256)"),
-            };
-            let implementation = Fill {
-                code: builtin.harness_artifact().runtime,
-                selector: selector(sel),
-            };
+            let reference = Program::harness(Puzzle::Reference);
+            let implementation = Program::harness(builtin);
             let r = prove_generate(reference, implementation, compare, k, &dir, &solver)
                 .map_err(|e| CliError::Evm(format!("prove generate --puzzle {builtin}: {e}")))?;
             (builtin.to_string(), format!(" --puzzle {builtin}"), r)

@@ -81,8 +81,16 @@ impl<'a> Setup<'a> {
         let began = Instant::now();
         let mut terms = Terms::new();
         let seed = terms.var("seed");
-        let ref_call = self.pair.reference.call(&mut terms, seed);
-        let fair_call = self.pair.implementation.call(&mut terms, seed);
+        let ref_call = self
+            .pair
+            .reference
+            .call(&mut terms, seed)
+            .hashes_as_variables();
+        let fair_call = self
+            .pair
+            .implementation
+            .call(&mut terms, seed)
+            .hashes_as_variables();
         let entry = Snapshot {
             pc: 0,
             stack: Vec::new(),

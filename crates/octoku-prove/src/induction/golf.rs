@@ -154,7 +154,7 @@ impl Layout {
     /// sample seeds next to the harness ([`shape::find`]); refuses code
     /// whose fill does not have the shape.
     pub fn find(golf: Program<'_>) -> Result<Layout, InductionError> {
-        let harness = Program::seed(octoku_evm::artifacts::GOLF_HARNESS.runtime, "fill(uint256)");
+        let harness = Program::harness(octoku_evm::Puzzle::Golf);
         let cuts: Vec<Cut> = Cut::all().collect();
         let known: Vec<KnownCut> = cuts.iter().map(|c| c.in_harness()).collect();
         match shape::find(harness, &known, golf, &sample_seeds())? {
@@ -334,7 +334,11 @@ impl<'a> Setup<'a> {
             Input::Seed => seed,
             Input::Address => terms.var("address"),
         };
-        let golf_call = self.pair.implementation.call(&mut terms, golf_arg);
+        let golf_call = self
+            .pair
+            .implementation
+            .call(&mut terms, golf_arg)
+            .hashes_as_variables();
         let entry = Snapshot {
             pc: 0,
             stack: Vec::new(),
@@ -403,7 +407,11 @@ impl<'a> Setup<'a> {
             })?;
             hyp = is_address(&mut terms, golf_arg);
         }
-        let ref_call = self.pair.reference.call(&mut terms, seed);
+        let ref_call = self
+            .pair
+            .reference
+            .call(&mut terms, seed)
+            .hashes_as_variables();
         let ref_paths = match &ref_start {
             Some(r) => run(
                 &mut terms,

@@ -31,66 +31,14 @@ use octoku_evm::{Machine, RawOutcome};
 
 use crate::engine::model_values;
 use crate::exec::{self, Call, Cell, ExecError, Limits, Outcome, Reached, Snapshot};
+use crate::program::{Input, Program};
 use crate::prove::deployer;
 use crate::smt;
 use crate::solver::{Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
 
-/// One program: runtime bytecode, the selector of the call that runs its
-/// fill, and how that call gives the seed.
-#[derive(Debug, Clone, Copy)]
-pub struct Program<'a> {
-    /// Runtime bytecode.
-    pub code: &'a [u8],
-    /// Selector of the fill call.
-    pub selector: [u8; 4],
-    /// What the call's one argument is.
-    pub input: Input,
-}
-
-/// What a program's fill call takes as its one argument.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Input {
-    /// The raw seed (calldata `selector ++ seed`): the test harnesses.
-    Seed,
-    /// An address (IPuzzle's `generate(address)`): the program hashes the
-    /// address's 20 bytes to the seed, as the reference's `generate` does.
-    Address,
-}
-
-impl<'a> Program<'a> {
-    /// A fill called on the raw seed, `signature` e.g. `fill(uint256)`.
-    pub fn seed(code: &'a [u8], signature: &str) -> Program<'a> {
-        Program {
-            code,
-            selector: crate::generate::selector(signature),
-            input: Input::Seed,
-        }
-    }
-
-    /// An author's IPuzzle, called as `generate(address)`.
-    pub fn generate(code: &'a [u8]) -> Program<'a> {
-        Program {
-            code,
-            selector: crate::generate::selector("generate(address)"),
-            input: Input::Address,
-        }
-    }
-
-    /// The fill call on `arg` (the seed or the address); KECCAK256 gives a
-    /// variable per distinct input.
-    pub fn call(&self, terms: &mut Terms, arg: TermId) -> Call {
-        Call::abi(terms, self.selector, &[arg]).hashes_as_variables()
-    }
-
-    /// The calldata of the fill call on `arg`.
-    pub fn calldata(&self, arg: U256) -> alloy_primitives::Bytes {
-        crate::generate::calldata(self.selector, arg)
-    }
-}
-
 /// The variable that stands for keccak256 of the 20 bytes of `address` (the
-/// calldata word of [`Program::call`]), as the executor names it, when the
+/// calldata word of a [`Program::call`]), as the executor names it, when the
 /// executor has met that hash: the seed of an [`Input::Address`] program
 /// that hashes what the reference's `generate` does.
 pub fn address_seed(terms: &mut Terms, address: TermId) -> Option<TermId> {
@@ -225,7 +173,7 @@ pub fn trace(program: Program<'_>, seed: U256, cuts: &HashSet<usize>) -> Result<
         }
     };
     // KECCAK256 of the concrete inputs is computed (the fair fill's hash).
-    let call = program.call(&mut terms, arg);
+    let call = program.call(&mut terms, arg).hashes_as_variables();
     let mut at = Snapshot {
         pc: 0,
         stack: Vec::new(),

@@ -8,6 +8,9 @@ use std::{
 };
 
 use octoku_core::U256;
+use octoku_evm::Puzzle;
+use octoku_evm::bindings::{IFairHarness, IGolfHarness};
+use octoku_prove::program::Program;
 use octoku_prove::solver::Solver;
 use proptest::prelude::*;
 
@@ -17,6 +20,22 @@ pub fn query_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("prove")
         .join(name)
+}
+
+/// The reference harness's `_fill`, called on the raw seed.
+pub fn reference() -> Program<'static> {
+    Program::harness(Puzzle::Reference)
+}
+
+/// A golfed harness's `fill(uint256)` in `code` (the harness or a mutant).
+pub fn golf_program(code: &[u8]) -> Program<'_> {
+    Program::seed::<IGolfHarness::fillCall>(code)
+}
+
+/// A fair harness's `fairFromSeed(uint256)` in `code` (the harness or a
+/// mutant).
+pub fn fair_program(code: &[u8]) -> Program<'_> {
+    Program::seed::<IFairHarness::fairFromSeedCall>(code)
 }
 
 /// The SMT solver the environment names (see `octoku_prove::solver`).

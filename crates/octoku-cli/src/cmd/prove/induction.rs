@@ -7,9 +7,10 @@ use std::process::ExitCode;
 
 use octoku_core::{Address, Board, U256};
 use octoku_evm::Puzzle;
+use octoku_prove::induction::ConcreteState;
 use octoku_prove::induction::fair;
 use octoku_prove::induction::golf::{self, Lemmas, Setup};
-use octoku_prove::induction::{ConcreteState, Program};
+use octoku_prove::program::Program;
 use serde::Serialize;
 
 use super::outcome;
@@ -120,10 +121,7 @@ pub(super) fn generate_all(
         .as_ref()
         .map_or_else(|| puzzle.label().to_string(), |o| super::tag(&o.0));
     let dir = solver_args.query_dir(&format!("generate-all-{label}"))?;
-    let reference = Program::seed(
-        Puzzle::Reference.harness_artifact().runtime,
-        "generateFromSeed(uint256)",
-    );
+    let reference = Program::harness(Puzzle::Reference);
     let command = match &own {
         Some((name, _)) => format!("prove generate --all on {name}"),
         None => format!("prove generate --puzzle {puzzle} --all"),
@@ -145,14 +143,11 @@ pub(super) fn generate_all(
             golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?
         }
         (None, Puzzle::Fair) => {
-            let implementation =
-                Program::seed(puzzle.harness_artifact().runtime, "fairFromSeed(uint256)");
-            let setup = fair::Setup::new(reference, implementation).map_err(fail)?;
+            let setup = fair::Setup::new(reference, Program::harness(puzzle)).map_err(fail)?;
             fair::prove(&setup, &dir, &solver).map_err(fail)?
         }
         (None, _) => {
-            let implementation = Program::seed(puzzle.harness_artifact().runtime, "fill(uint256)");
-            let setup = Setup::new(reference, implementation).map_err(fail)?;
+            let setup = Setup::new(reference, Program::harness(puzzle)).map_err(fail)?;
             golf::prove(&setup, Lemmas::All, &dir, &solver).map_err(fail)?
         }
     };
