@@ -23,13 +23,16 @@ use crate::error::CliError;
 /// The longest `--bench` asked for: a day.
 const MAX_BENCH_SECONDS: f64 = 86_400.0;
 
+/// A `--bench` value that is not a number of seconds in range.
+#[derive(Debug, thiserror::Error)]
+#[error("expected a number of seconds above 0 and at most {MAX_BENCH_SECONDS}")]
+pub struct BadBenchSeconds;
+
 /// Parses `--bench SECONDS`: a positive number of seconds, at most a day.
-pub fn bench_seconds(text: &str) -> Result<f64, String> {
+pub fn bench_seconds(text: &str) -> Result<f64, BadBenchSeconds> {
     match text.parse::<f64>() {
         Ok(s) if s > 0.0 && s <= MAX_BENCH_SECONDS => Ok(s),
-        _ => Err(format!(
-            "expected a number of seconds above 0 and at most {MAX_BENCH_SECONDS}"
-        )),
+        _ => Err(BadBenchSeconds),
     }
 }
 

@@ -482,7 +482,7 @@ impl Setup<'_> {
     /// templates, the invariant holding for the hash values of the run and
     /// some batch 1..8), as many draws in both, and the same filled cells
     /// returned; the number of states checked.
-    pub fn check_run(&self, seed: U256) -> Result<usize, String> {
+    pub fn check_run(&self, seed: U256) -> Result<usize, InductionError> {
         let [(rs, rend), (fs, fend)] = self.pair.traces(seed)?;
         let mut terms = Terms::new();
         let seed_t = terms.constant(seed);
@@ -496,18 +496,21 @@ impl Setup<'_> {
             }
         }
         if drawing.len() != fs.len() {
-            return Err(format!(
-                "seed {seed:#x}: the reference draws {} times, the fair fill {}",
-                drawing.len(),
-                fs.len()
-            ));
+            return Err(InductionError::Invariant {
+                seed,
+                what: format!(
+                    "the reference draws {} times, the fair fill {}",
+                    drawing.len(),
+                    fs.len()
+                ),
+            });
         }
         for (n, (st, r)) in fs.iter().zip(&drawing).enumerate() {
             let fail = |what: &str| {
-                Err(format!(
-                    "seed {seed:#x}: fair state {n} at pc {} breaks the {what}",
-                    st.pc
-                ))
+                Err(InductionError::Invariant {
+                    seed,
+                    what: format!("fair state {n} at pc {} breaks the {what}", st.pc),
+                })
             };
             let g = st.snapshot(&mut terms);
             let fits_f = self.pair.imp_templates[&DRAW].fits(&mut terms, &g);
@@ -535,9 +538,10 @@ impl Setup<'_> {
             same_cells(&mut terms, &a, &b)
         };
         if !holds(&mut terms, same) {
-            return Err(format!(
-                "seed {seed:#x}: the two calls return different cells"
-            ));
+            return Err(InductionError::Invariant {
+                seed,
+                what: "the two calls return different cells".into(),
+            });
         }
         Ok(fs.len())
     }

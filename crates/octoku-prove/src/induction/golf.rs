@@ -794,10 +794,13 @@ impl Setup<'_> {
     /// (every state of the golfed fill at a cut, against the reference's
     /// state the lemmas pair it with) and that both return the same; the
     /// number of states checked.
-    pub fn check_run(&self, seed: U256) -> Result<usize, String> {
+    pub fn check_run(&self, seed: U256) -> Result<usize, InductionError> {
         let [(rs, rend), (gs_, gend)] = self.pair.traces(seed)?;
         if rend[..2] != gend[..2] || rend.get(2) != gend.get(2) {
-            return Err(format!("seed {seed:#x}: the two calls return differently"));
+            return Err(InductionError::Invariant {
+                seed,
+                what: "the two calls return differently".into(),
+            });
         }
         let mut terms = Terms::new();
         let seed_t = terms.constant(seed);
@@ -808,10 +811,13 @@ impl Setup<'_> {
         let mut slow_at: Option<usize> = None;
         for (n, st) in gs_.iter().enumerate() {
             let fail = |what: &str| {
-                Err(format!(
-                    "seed {seed:#x}: golfed state {n} at pc {} breaks the {what} invariant",
-                    st.pc
-                ))
+                Err(InductionError::Invariant {
+                    seed,
+                    what: format!(
+                        "golfed state {n} at pc {} breaks the {what} invariant",
+                        st.pc
+                    ),
+                })
             };
             let cut = self.layout.of(st.pc).expect("only cuts are traced");
             let snap = st.snapshot(&mut terms);

@@ -93,6 +93,15 @@ pub enum InductionError {
     /// The solver could not be run.
     #[error(transparent)]
     Solver(#[from] crate::solver::SolverError),
+    /// A concrete run of both programs on a sample seed breaks what the
+    /// lemmas claim (the checks of the invariants on real runs).
+    #[error("seed {seed:#x}: {what}")]
+    Invariant {
+        /// The seed of the run.
+        seed: U256,
+        /// Which state breaks what.
+        what: String,
+    },
     /// A refuted lemma's state could not be replayed in revm.
     #[error("replay in revm failed: {0}")]
     Replay(String),
@@ -303,13 +312,19 @@ impl<'a> Pair<'a> {
     }
 
     /// The runs of both programs on `seed`, each at its cuts ([`trace`]),
-    /// for the concrete checks of a proof's invariants; a failure is one
-    /// line naming the program.
-    pub fn traces(&self, seed: U256) -> Result<[Run; 2], String> {
+    /// for the concrete checks of a proof's invariants.
+    pub fn traces(&self, seed: U256) -> Result<[Run; 2], InductionError> {
         let r =
-            trace(self.reference, seed, &self.ref_cuts).map_err(|e| format!("reference: {e}"))?;
-        let i = trace(self.implementation, seed, &self.imp_cuts)
-            .map_err(|e| format!("{}: {e}", self.which))?;
+            trace(self.reference, seed, &self.ref_cuts).map_err(|error| InductionError::Exec {
+                which: "reference",
+                error,
+            })?;
+        let i = trace(self.implementation, seed, &self.imp_cuts).map_err(|error| {
+            InductionError::Exec {
+                which: self.which,
+                error,
+            }
+        })?;
         Ok([r, i])
     }
 
