@@ -6,16 +6,11 @@
 //! `cargo run --release -p octoku-prove --example fill_query [-- BITS]`:
 //! with BITS, only seeds below 2^BITS (the seed word is masked).
 
-use alloy_primitives::keccak256;
 use octoku_core::U256;
-use octoku_evm::artifacts;
-use octoku_prove::exec::{self, Call, Limits};
+use octoku_evm::Puzzle;
+use octoku_prove::exec::{self, Limits};
+use octoku_prove::program::Program;
 use octoku_prove::term::{Bin, Terms};
-
-fn selector(signature: &str) -> [u8; 4] {
-    let h = keccak256(signature.as_bytes());
-    [h[0], h[1], h[2], h[3]]
-}
 
 fn main() {
     let bits: Option<usize> = match std::env::args().nth(1).map(|a| a.parse::<usize>()) {
@@ -33,20 +28,13 @@ fn main() {
         seed = terms.bin(Bin::And, seed, mask);
     }
     let mut outcomes = Vec::new();
-    for (name, code, sel) in [
-        (
-            "reference _fill",
-            artifacts::REFERENCE_HARNESS.runtime,
-            selector("generateFromSeed(uint256)"),
-        ),
-        (
-            "golfed fill",
-            artifacts::GOLF_HARNESS.runtime,
-            selector("fill(uint256)"),
-        ),
+    for (name, puzzle) in [
+        ("reference _fill", Puzzle::Reference),
+        ("golfed fill", Puzzle::Golf),
     ] {
-        let call = Call::abi(&mut terms, sel, &[seed]);
-        match exec::execute(&mut terms, code, &call, Limits::default()) {
+        let program = Program::harness(puzzle);
+        let call = program.call(&mut terms, seed);
+        match exec::execute(&mut terms, program.code, &call, Limits::default()) {
             Ok((outcome, stats)) => {
                 println!("{name}: {stats:?}");
                 outcomes.push(outcome);

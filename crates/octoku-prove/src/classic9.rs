@@ -11,9 +11,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use alloy_primitives::hex;
+use alloy_sol_types::SolCall;
 use octoku_core::U256;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::RawOutcome;
+use octoku_evm::bindings::IClassic9;
 use octoku_evm::classic9::{encode_is_valid, encode_verify};
 
 pub use crate::engine::Figures;
@@ -42,8 +44,8 @@ impl Function {
     /// The Solidity signature.
     pub fn signature(self) -> &'static str {
         match self {
-            Function::Verify => "verify(bytes,bytes)",
-            Function::IsValidSolution => "isValidSolution(bytes)",
+            Function::Verify => IClassic9::verifyCall::SIGNATURE,
+            Function::IsValidSolution => IClassic9::isValidSolutionCall::SIGNATURE,
         }
     }
 
@@ -123,7 +125,10 @@ pub fn shape(function: Function) -> Shape {
         .iter()
         .map(|&a| (a, Arg::Bytes(CELLS)))
         .collect();
-    Shape::new(function.signature(), &args)
+    match function {
+        Function::Verify => Shape::new::<IClassic9::verifyCall>(&args),
+        Function::IsValidSolution => Shape::new::<IClassic9::isValidSolutionCall>(&args),
+    }
 }
 
 /// A store whose variables are the argument words `name0`, `name1`, `name2`

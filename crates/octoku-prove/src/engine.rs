@@ -15,7 +15,8 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{Bytes, hex, keccak256};
+use alloy_primitives::{Bytes, hex};
+use alloy_sol_types::SolCall;
 use octoku_core::U256;
 use octoku_evm::{Machine, RawOutcome};
 use revm::bytecode::opcode;
@@ -117,22 +118,25 @@ impl Arg {
 /// calldata is the standard ABI encoding, no value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
-    signature: String,
+    signature: &'static str,
+    selector: [u8; 4],
     args: Vec<(String, Arg)>,
 }
 
 impl Shape {
-    /// The shape of `signature` with these named arguments.
-    pub fn new(signature: &str, args: &[(&str, Arg)]) -> Shape {
+    /// The shape of the call `C` (a `sol!` binding) with these named
+    /// arguments.
+    pub fn new<C: SolCall>(args: &[(&str, Arg)]) -> Shape {
         Shape {
-            signature: signature.to_string(),
+            signature: C::SIGNATURE,
+            selector: C::SELECTOR,
             args: args.iter().map(|&(n, a)| (n.to_string(), a)).collect(),
         }
     }
 
     /// The Solidity signature, e.g. `verify(uint256,uint256)`.
-    pub fn signature(&self) -> &str {
-        &self.signature
+    pub fn signature(&self) -> &'static str {
+        self.signature
     }
 
     /// The arguments' names, in order.
@@ -142,8 +146,7 @@ impl Shape {
 
     /// The function selector.
     pub fn selector(&self) -> [u8; 4] {
-        let h = keccak256(self.signature.as_bytes());
-        [h[0], h[1], h[2], h[3]]
+        self.selector
     }
 
     /// The variables' names in declaration order: an argument `a` that is a
@@ -665,20 +668,14 @@ mod tests {
     #[test]
     fn calldata_is_the_standard_abi_encoding() {
         use alloy_sol_types::SolCall;
-        let verify = Shape::new(
-            "verify(uint256,uint256)",
-            &[("start", Arg::Word), ("solution", Arg::Word)],
-        );
+        let verify = crate::prove::verify_shape();
         let (start, solution) = (U256::from(7), U256::MAX);
         let call = octoku_evm::bindings::IPuzzle::verifyCall { start, solution };
         assert_eq!(
             verify.calldata(&[start, solution]).as_ref(),
             call.abi_encode().as_slice()
         );
-        let nine = Shape::new(
-            "verify(bytes,bytes)",
-            &[("start", Arg::Bytes(81)), ("solution", Arg::Bytes(81))],
-        );
+        let nine = crate::classic9::shape(crate::classic9::Function::Verify);
         let grids: Vec<Vec<u8>> = vec![(1..=81).collect(), (100..181).collect()];
         let values: Vec<U256> = grids
             .iter()
@@ -710,10 +707,10 @@ mod tests {
 
     #[test]
     fn the_symbolic_call_evaluates_to_the_concrete_calldata() {
-        let shape = Shape::new(
-            "f(uint256,bytes)",
-            &[("a", Arg::Word), ("b", Arg::Bytes(40))],
-        );
+        alloy_sol_types::sol! {
+            function f(uint256 a, bytes b);
+        }
+        let shape = Shape::new::<fCall>(&[("a", Arg::Word), ("b", Arg::Bytes(40))]);
         let (terms, call) = shape.symbolic();
         // The second word of `b` is all ones: its 24 bytes past the length
         // must still read 0.

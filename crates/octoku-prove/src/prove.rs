@@ -22,10 +22,7 @@ pub const VERIFY_SELECTOR: [u8; 4] = IPuzzle::verifyCall::SELECTOR;
 
 /// The call shape of `verify(uint256 start, uint256 solution)`.
 pub fn verify_shape() -> Shape {
-    Shape::new(
-        "verify(uint256,uint256)",
-        &[("start", Arg::Word), ("solution", Arg::Word)],
-    )
+    Shape::new::<IPuzzle::verifyCall>(&[("start", Arg::Word), ("solution", Arg::Word)])
 }
 
 /// The answer to "do these two verify functions ever differ?".
