@@ -7,7 +7,7 @@
 //! solver's time, each board timed on its own.
 
 use criterion::{Criterion, black_box};
-use octoku_core::octoku::board::Board;
+use octoku_core::Board;
 use octoku_core::solve::naive::solve_naive;
 use octoku_core::solve::octoku::{count, is_unique, solve};
 use std::time::Duration;

@@ -30,7 +30,7 @@ pub use address::{Address, hex, keccak256, parse_address};
 pub use alloy_primitives::U256;
 pub use error::ParseError;
 pub use grid::Grid;
+pub use grid::board::Board;
 pub use grid::geometry::Geometry;
-pub use octoku::board::Board;
 pub use octoku::generate::{generate, generate_from_seed};
 pub use octoku::verify::verify;

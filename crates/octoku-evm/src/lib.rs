@@ -27,6 +27,7 @@ pub mod machine;
 pub mod meter;
 pub mod puzzle;
 pub mod sample;
+pub mod source_map;
 pub mod target;
 
 pub use artifacts::Artifact;

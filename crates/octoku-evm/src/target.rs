@@ -47,7 +47,7 @@ impl Code {
     /// carries a source map: the texts of the files found (at most
     /// [`FILE_CAP`] bytes each); the lines of a file not found read as
     /// compiler-generated code.
-    pub fn source_lines(&self, runtime: &[u8]) -> Option<crate::gas::SourceLines> {
+    pub fn source_lines(&self, runtime: &[u8]) -> Option<crate::source_map::SourceLines> {
         let map = self.source_map.as_deref().filter(|m| !m.is_empty())?;
         let files = self
             .sources
@@ -57,7 +57,7 @@ impl Code {
                 Some((f.index, (f.name.clone(), String::from_utf8(text).ok()?)))
             })
             .collect();
-        Some(crate::gas::SourceLines::new(runtime, map, files))
+        Some(crate::source_map::SourceLines::new(runtime, map, files))
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the benchmarks share: the 8×8 board set and per-item timing.
 
 use criterion::{Criterion, black_box};
-use octoku_core::octoku::board::Board;
+use octoku_core::Board;
 use octoku_core::rng::SplitMix64;
 use octoku_core::solve::octoku::solve;
 use std::time::{Duration, Instant};

@@ -15,6 +15,7 @@
 //! assert_eq!(Grid::from_cells(Geometry::CLASSIC, b.cells()), Ok(b));
 //! ```
 
+pub mod board;
 pub mod geometry;
 pub mod symmetry;
 pub mod text;

@@ -19,7 +19,7 @@
 //! each stack and ordering the two stacks; the minimum over the 384 row maps of
 //! that column-canonical code is the canonical code of the set.
 
-use crate::octoku::board::Board;
+use crate::grid::board::Board;
 use crate::octoku::symmetry::{self, ORDER};
 use crate::solve::octoku::solve;
 use rayon::prelude::*;

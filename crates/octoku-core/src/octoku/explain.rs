@@ -8,8 +8,8 @@
 //! crate; messages are 1-based ("row 1" to "row 8", see
 //! [`Geometry::describe`]) for people.
 
+use crate::grid::board::Board;
 use crate::grid::geometry::Geometry;
-use crate::octoku::board::Board;
 use crate::rules::{self, Contradiction};
 use crate::solve::octoku::checked_cells;
 

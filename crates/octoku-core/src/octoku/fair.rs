@@ -12,7 +12,7 @@
 //!
 //! # Coordinates
 //!
-//! Everything works on nibble numbers `k = 8 * R + C` (see [`crate::octoku::board`]):
+//! Everything works on nibble numbers `k = 8 * R + C` (see [`crate::grid::board`]):
 //! `R = k / 8 = 7 - row`, `C = k % 8 = 7 - col`. Reversing the rows keeps the
 //! bands (row pairs) and reversing the columns keeps the stacks (column
 //! quadruples), so the symmetries below are the board symmetries of
@@ -55,7 +55,7 @@
 use ruint::aliases::U256;
 
 use crate::address::{Address, keccak256};
-use crate::octoku::board::Board;
+use crate::grid::board::Board;
 use crate::octoku::generate::seed_of;
 
 /// The 24 permutations `p` of 0..4 in lexicographic order, one byte each,

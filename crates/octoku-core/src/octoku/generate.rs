@@ -9,7 +9,7 @@
 use ruint::aliases::U256;
 
 use crate::address::{Address, keccak256};
-use crate::octoku::board::Board;
+use crate::grid::board::Board;
 
 /// Returns the generation seed for `address`.
 ///

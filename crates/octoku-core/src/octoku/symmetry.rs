@@ -14,9 +14,9 @@
 //! the gas report's and the fuzzer's cases draw map numbers from a seed.
 //! Digit relabelling is separate ([`relabel`]).
 
+use crate::grid::board::Board;
 pub use crate::grid::symmetry::Symmetry;
 use crate::grid::symmetry::{self as group, line_map, permutations};
-use crate::octoku::board::Board;
 
 /// Number of row maps (band permutations times in-band swaps).
 pub const ROW_MAPS: usize = 384;

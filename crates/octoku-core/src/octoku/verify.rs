@@ -10,8 +10,8 @@
 use ruint::aliases::U256;
 use ruint::uint;
 
+use crate::grid::board::Board;
 use crate::grid::geometry::Geometry;
-use crate::octoku::board::Board;
 
 /// Which checks start at each nibble: bit 2 row, bit 1 column, bit 0 subgrid.
 ///

@@ -2,8 +2,8 @@
 //! each checked by scanning the cell's row, column and subgrid. A benchmark
 //! baseline and a test oracle for the bitboard solver in [`super`].
 
+use crate::grid::board::Board;
 use crate::grid::geometry::{Geometry, Unit};
-use crate::octoku::board::Board;
 
 /// The board shape the baseline scans.
 const G: Geometry = Geometry::OCTOKU;

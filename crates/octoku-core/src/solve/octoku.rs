@@ -13,8 +13,8 @@
 //! is allocated while searching and no `U256` arithmetic happens after the
 //! start board has been read into cells once.
 
+use crate::grid::board::Board;
 use crate::grid::geometry::Geometry;
-use crate::octoku::board::Board;
 
 /// Why a start board cannot be solved as given: it holds a value that is no digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
