@@ -4,7 +4,7 @@ pragma solidity 0.8.30;
 import {IClassic9} from "./IClassic9.sol";
 
 /// @title Classic 9 × 9 Sudoku validator, reference
-/// @notice Seed 000's method in plain Solidity: one 9-bit mask per row, column
+/// @notice The textbook method in plain Solidity: one 9-bit mask per row, column
 /// and box, every bit set at the start (a set bit is a digit not seen yet);
 /// each cell clears the bit of its digit in its row's, column's and box's
 /// mask; the grid is valid when every mask ends at zero.

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.17;
 
 /// @title IClassic9
-/// @notice A classic 9 × 9 Sudoku checker (seed 000's validator on the EVM).
+/// @notice A classic 9 × 9 Sudoku checker: a solution validator on the EVM.
 /// A grid is 81 bytes, one byte per cell in reading order: byte 9r + c is the
 /// cell at row r, column c (both 0..8); box b = 3 * (r / 3) + c / 3.
 ///

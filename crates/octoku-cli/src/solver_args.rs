@@ -27,7 +27,7 @@ impl SolverArgs {
     pub fn solver(&self) -> Result<Solver, CliError> {
         Solver::choose(self.solver.as_deref()).map_err(|e| match e {
             SetupError::Input(m) => CliError::Input(m),
-            SetupError::Missing(m) => CliError::Evm(m),
+            other => CliError::Evm(other.to_string()),
         })
     }
 

@@ -105,7 +105,7 @@ fn seed002_puzzles_solve_to_their_stated_solutions_uniquely() {
 const SEED003_EXAMPLE: &str = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";
 
 #[test]
-fn seed003_example_reads_in_its_own_form_writes_back_exactly_and_solves() {
+fn the_header_form_example_reads_in_its_own_form_writes_back_exactly_and_solves() {
     let p = parse(SEED003_EXAMPLE);
     assert_eq!(p.form, Form::Header);
     assert_eq!(p.board.geometry(), Geometry::for_size(4).unwrap());
@@ -123,7 +123,7 @@ fn seed003_example_reads_in_its_own_form_writes_back_exactly_and_solves() {
 }
 
 #[test]
-fn seed003_form_takes_letters_and_non_ascii_symbols() {
+fn the_header_form_takes_letters_and_non_ascii_symbols() {
     let text = "α β γ δ\nα, , ,δ\n ,δ,α, \n ,α,δ, \nδ, , ,α";
     let p = parse(text);
     assert_eq!(p.symbols.name(2), "β");

@@ -11,7 +11,7 @@ use std::{
 };
 
 /// A board argument, `@FILE` or standard input (`-`): 64 KiB (a 16×16
-/// board in the seed003 form with long symbols is a few KiB).
+/// board in the header form with long symbols is a few KiB).
 pub const BOARD_TEXT: u64 = 64 * 1024;
 
 /// A `solve --batch` file or standard input: 64 MiB (about 790,000 9×9

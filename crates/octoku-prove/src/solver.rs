@@ -73,6 +73,7 @@ pub struct Solved {
 
 /// Why no solver can be chosen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SetupError {
     /// A setting is malformed (the CLI's bad input).
     #[error("{0}")]

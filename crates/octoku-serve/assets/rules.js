@@ -1,6 +1,6 @@
 // The rules of the 8x8 board (rows, columns, 2x4 boxes) for the static
 // site, where no server explains: why a proposed solution is wrong, in the
-// words and order of the CLI (octoku_core::explain; a test runs both on the
+// words and order of the CLI (octoku_core::octoku::explain; a test runs both on the
 // same boards), and whether a board can be completed at all.
 "use strict";
 

@@ -570,7 +570,7 @@ async fn the_readme_verify_example_answers_as_documented() {
 }
 
 #[tokio::test]
-async fn practice_text_reads_and_writes_the_seed_003_form() {
+async fn practice_text_reads_and_writes_the_header_form() {
     let (app, _dir) = app("text");
     // Seed 003's own example, with its header's trailing space.
     let seed = "1 2 3 4 \n ,1, ,4\n4,2,1, \n ,3,4,2\n2, ,3, ";

@@ -77,7 +77,7 @@ fn node(asset: &str, script: &str, args: &[&std::ffi::OsStr]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// The page's rules (rules.js) and the CLI's (octoku_core::explain) list the
+/// The page's rules (rules.js) and the CLI's (octoku_core::octoku::explain) list the
 /// same problems, with the same words, in the same order, on every case;
 /// and they agree on which boards can be completed.
 #[test]

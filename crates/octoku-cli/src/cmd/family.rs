@@ -27,7 +27,7 @@ pub enum FormatArg {
     Line,
     /// One row per line, with box rules.
     Grid,
-    /// A header of the symbols, then comma-separated rows (also `seed003`).
+    /// A header of the symbols, then comma-separated rows.
     #[value(alias = "seed003")]
     Header,
 }
