@@ -158,22 +158,17 @@ impl fmt::Display for Mismatch {
 /// Runs case `index` of `seed` on the mirror and both contracts; `Ok(None)`
 /// when the success flag and the return (or revert) bytes all agree.
 pub fn check(machine: &mut Machine, seed: u64, index: u64) -> Result<Option<Mismatch>, EvmError> {
-    check_only(machine, seed, index, &IMPLEMENTATIONS)
+    let validators = validators(machine, &IMPLEMENTATIONS);
+    check_at(machine, seed, index, &validators)
 }
 
-/// [`check`] against the 9×9 validators of `puzzles` only (fair has none and
-/// is skipped).
-pub fn check_only(
-    machine: &mut Machine,
-    seed: u64,
-    index: u64,
-    puzzles: &[Puzzle],
-) -> Result<Option<Mismatch>, EvmError> {
-    let validators: Vec<(String, Address)> = puzzles
+/// The 9×9 validators of `puzzles` on `machine`, each named as reports name
+/// it (fair has none and is skipped): what [`check_at`] runs them as.
+pub fn validators(machine: &Machine, puzzles: &[Puzzle]) -> Vec<(String, Address)> {
+    puzzles
         .iter()
         .filter_map(|&p| Some((format!("classic9 {p}"), machine.classic9_address(p)?)))
-        .collect();
-    check_at(machine, seed, index, &validators)
+        .collect()
 }
 
 /// Case `index` of `seed` on the mirror and the validators at these

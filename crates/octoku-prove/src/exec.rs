@@ -1029,31 +1029,7 @@ impl Exec<'_> {
                 opcode::OR => push = Some(t.bin(Bin::Or, args[0], args[1])),
                 opcode::XOR => push = Some(t.bin(Bin::Xor, args[0], args[1])),
                 opcode::NOT => push = Some(t.not(args[0])),
-                opcode::BYTE => {
-                    // byte(i, x) = (x >> (248 - 8i)) & 0xff for i < 32, else 0.
-                    let (i, x) = (args[0], args[1]);
-                    let ff = t.small(0xff);
-                    push = Some(match t.as_const(i) {
-                        Some(i) if i >= U256::from(32u8) => t.small(0),
-                        Some(i) => {
-                            let k = t.small(248 - 8 * i.to::<u64>());
-                            let v = t.bin(Bin::Shr, x, k);
-                            t.bin(Bin::And, v, ff)
-                        }
-                        None => {
-                            let eight = t.small(8);
-                            let k = t.bin(Bin::Mul, i, eight);
-                            let c248 = t.small(248);
-                            let k = t.bin(Bin::Sub, c248, k);
-                            let v = t.bin(Bin::Shr, x, k);
-                            let v = t.bin(Bin::And, v, ff);
-                            let c32 = t.small(32);
-                            let inside = t.bin(Bin::Lt, i, c32);
-                            let zero = t.small(0);
-                            t.ite(inside, v, zero)
-                        }
-                    });
-                }
+                opcode::BYTE => push = Some(t.byte(args[0], args[1])),
                 opcode::SHL => push = Some(t.bin(Bin::Shl, args[1], args[0])),
                 opcode::SHR => push = Some(t.bin(Bin::Shr, args[1], args[0])),
                 opcode::SAR => push = Some(t.bin(Bin::Sar, args[1], args[0])),

@@ -348,6 +348,30 @@ impl Terms {
         }
     }
 
+    /// EVM `BYTE`: byte `i` of `x` counted from the most significant,
+    /// `(x >> (248 - 8i)) & 0xff` for `i < 32`, else 0.
+    pub fn byte(&mut self, i: TermId, x: TermId) -> TermId {
+        let ff = self.small(0xff);
+        let down = match self.as_const(i) {
+            Some(i) if i >= U256::from(32u8) => return self.small(0),
+            Some(i) => self.small(248 - 8 * i.to::<u64>()),
+            None => {
+                let eight = self.small(8);
+                let bits = self.bin(Bin::Mul, i, eight);
+                let c248 = self.small(248);
+                self.bin(Bin::Sub, c248, bits)
+            }
+        };
+        let v = self.bin(Bin::Shr, x, down);
+        let v = self.bin(Bin::And, v, ff);
+        // The guard folds away when i is a constant or its known bits keep
+        // it below 32.
+        let c32 = self.small(32);
+        let inside = self.bin(Bin::Lt, i, c32);
+        let zero = self.small(0);
+        self.ite(inside, v, zero)
+    }
+
     /// 1 if `a` is zero, else 0.
     pub fn is_zero(&mut self, a: TermId) -> TermId {
         let k = self.known(a);

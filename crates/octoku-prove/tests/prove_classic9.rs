@@ -35,19 +35,25 @@ fn prove(function: Function, implementation: &[u8], dir: &str, title: &str) -> R
     report
 }
 
+/// The golfed validator's `function` proved equal to the reference's: no
+/// counterexample, the six steps of the proof each answered `unsat`.
+fn golf_proved(function: Function, dir: &str, title: &str) -> Report {
+    let report = prove(function, artifacts::CLASSIC9_GOLF.runtime, dir, title);
+    assert!(report.counterexample.is_none(), "{title}");
+    let names: Vec<&str> = report.steps.iter().map(|s| s.name).collect();
+    assert_eq!(names, octoku_prove::classic9::STEPS);
+    report
+}
+
 /// The golfed validator's verify(bytes,bytes) equals the reference's on all
 /// pairs of 81-byte grids: all six queries unsat, every cut point found.
 #[test]
 fn classic9_golf_verify_is_proved_equal_to_the_reference() {
-    let report = prove(
+    let report = golf_proved(
         Function::Verify,
-        artifacts::CLASSIC9_GOLF.runtime,
         "verify-golf",
         "classic9 golf verify = classic9 reference verify",
     );
-    assert!(report.counterexample.is_none());
-    let names: Vec<&str> = report.steps.iter().map(|s| s.name).collect();
-    assert_eq!(names, octoku_prove::classic9::STEPS);
     assert_eq!(report.cuts.len(), 6, "{:?}", report.cuts);
     for step in &report.steps {
         let text = std::fs::read_to_string(&step.query).unwrap();
@@ -58,14 +64,11 @@ fn classic9_golf_verify_is_proved_equal_to_the_reference() {
 /// The same for isValidSolution(bytes): no givens, `R ∧ V` against `W`.
 #[test]
 fn classic9_golf_is_valid_solution_is_proved_equal_to_the_reference() {
-    let report = prove(
+    golf_proved(
         Function::IsValidSolution,
-        artifacts::CLASSIC9_GOLF.runtime,
         "is-valid-golf",
         "classic9 golf isValidSolution = classic9 reference isValidSolution",
     );
-    assert!(report.counterexample.is_none());
-    assert_eq!(report.steps.len(), 6);
 }
 
 /// The executor models both 9x9 validators' verify on the symbolic call

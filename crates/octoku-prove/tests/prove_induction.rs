@@ -45,7 +45,8 @@ fn mutant(code: &[u8], m: Mutation) -> Vec<u8> {
 const MUL6: Mutation = Mutation::new(&[0x60, 0x07, 0x02, 0x90, 0x03], 1, 0x06);
 /// Digit 3 read from `shr(16, s)` instead of `shr(10, s)`.
 const SHIFT16: Mutation = Mutation::new(&[0x17, 0x60, 0x0a, 0x83, 0x81, 0x1c], 2, 0x10);
-/// The fast-path test `shr(42, s)` → `shr(36, s)`.
+/// The fast-path test `shr(42, s)` → `shr(36, s)`: the fast result kept on
+/// seeds the reference spends.
 const SHR36: Mutation = Mutation::new(&[0x60, 0x2a, 0x83, 0x90, 0x1c], 1, 0x24);
 /// Digit 2's cell mask `and(shr(4, s), 0xfc)` → `0xf8`.
 const MASK_F8: Mutation = Mutation::new(&[0x60, 0x09, 0x60, 0xfc, 0x84], 3, 0xf8);
@@ -55,7 +56,9 @@ const FAIR_SHR54: Mutation = Mutation::new(&[0x85, 0x60, 0x30, 0x1c, 0x60, 0x0f]
 const FAIR_SHIFT5: Mutation = Mutation::new(&[0x87, 0x60, 0x06, 0x1c, 0x97], 2, 0x05);
 /// A fair draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
 const FAIR_MASK_F8: Mutation = Mutation::new(&[0x60, 0xfc, 0x88, 0x60, 0x02], 1, 0xf8);
-/// The fair batch test `gt(s, end)` → `lt(s, end)`.
+/// The fair batch test `gt(s, end)` → `lt(s, end)` (the fair fill has no
+/// fast path; this test decides whether another batch is drawn), so the fill
+/// stops after its first batch of 8 draws.
 const FAIR_BATCH_LT: Mutation = Mutation::new(&[0x81, 0x88, 0x11, 0x61, 0x01, 0x6a], 2, 0x10);
 
 fn query_dir(name: &str) -> std::path::PathBuf {
@@ -83,6 +86,15 @@ fn seeds(n: usize, stream: u64) -> Vec<U256> {
             }
         })
         .collect()
+}
+
+/// The states `check_run` checks on concrete runs of 10,000 seeds of
+/// `stream`; panics at the first run that breaks an invariant.
+fn states_of_10000_runs(stream: u64, check_run: impl Fn(U256) -> Result<usize, String>) -> usize {
+    seeds(10_000, stream)
+        .into_iter()
+        .map(|seed| check_run(seed).unwrap_or_else(|e| panic!("{e}")))
+        .sum()
 }
 
 /// Every cut-to-cut step of concrete runs, re-run symbolically from the
@@ -195,10 +207,7 @@ fn a_state_started_in_revm_returns_what_the_whole_call_returns() {
 fn the_golfed_fill_invariants_hold_on_concrete_runs_of_10000_seeds() {
     let golf = golf_program(artifacts::GOLF_HARNESS.runtime);
     let setup = Setup::new(reference(), golf).expect("setup");
-    let mut states = 0;
-    for seed in seeds(10_000, 3) {
-        states += setup.check_run(seed).unwrap_or_else(|e| panic!("{e}"));
-    }
+    let states = states_of_10000_runs(3, |seed| setup.check_run(seed));
     assert!(states > 80_000, "{states} states");
 }
 
@@ -254,33 +263,18 @@ fn refuted(code: &[u8], tag: &str) -> String {
     failed.name
 }
 
-/// A constant: `mul(..., 7)` → `mul(..., 6)` in the final v → digit step.
+/// Each mutant of the golfed fill (the mutations above) is refuted, its
+/// state replayed in revm; the changed constant at the last digit's step.
 #[test]
-fn a_golfed_fill_with_a_changed_constant_is_refuted() {
-    let code = mutant(artifacts::GOLF_HARNESS.runtime, MUL6);
-    assert_eq!(refuted(&code, "mutant-mul6"), "related-J8");
-}
-
-/// A shift: digit 3 read from `shr(16, s)` instead of `shr(10, s)`.
-#[test]
-fn a_golfed_fill_with_a_changed_shift_is_refuted() {
-    let code = mutant(artifacts::GOLF_HARNESS.runtime, SHIFT16);
-    refuted(&code, "mutant-shift");
-}
-
-/// The fast-path test `shr(42, s)` → `shr(36, s)`: the fast result kept on
-/// seeds the reference spends.
-#[test]
-fn a_golfed_fill_with_a_weaker_fast_path_test_is_refuted() {
-    let code = mutant(artifacts::GOLF_HARNESS.runtime, SHR36);
-    refuted(&code, "mutant-shr36");
-}
-
-/// The cell mask: digit 2's `and(shr(4, s), 0xfc)` → `0xf8`.
-#[test]
-fn a_golfed_fill_with_a_changed_cell_mask_is_refuted() {
-    let code = mutant(artifacts::GOLF_HARNESS.runtime, MASK_F8);
-    refuted(&code, "mutant-mask");
+fn golfed_fill_mutants_are_refuted() {
+    let failed = [
+        (MUL6, "mutant-mul6"),
+        (SHIFT16, "mutant-shift"),
+        (SHR36, "mutant-shr36"),
+        (MASK_F8, "mutant-mask"),
+    ]
+    .map(|(m, tag)| refuted(&mutant(artifacts::GOLF_HARNESS.runtime, m), tag));
+    assert_eq!(failed[0], "related-J8");
 }
 
 /// The fair invariant holds on every draw of concrete runs of 10,000
@@ -290,10 +284,7 @@ fn a_golfed_fill_with_a_changed_cell_mask_is_refuted() {
 fn the_fair_fill_invariants_hold_on_concrete_runs_of_10000_seeds() {
     let setup = fair::Setup::new(reference(), fair_program(artifacts::FAIR_HARNESS.runtime))
         .expect("setup");
-    let mut states = 0;
-    for seed in seeds(10_000, 5) {
-        states += setup.check_run(seed).unwrap_or_else(|e| panic!("{e}"));
-    }
+    let states = states_of_10000_runs(5, |seed| setup.check_run(seed));
     assert!(states > 50_000, "{states} states");
 }
 
@@ -343,31 +334,18 @@ fn fair_refuted(m: Mutation, tag: &str, name: &str) {
     );
 }
 
-/// A constant: the first batch `shr(48, s)` → `shr(54, s)` (9 draws):
-/// fair-entry refuted.
+/// Each mutant of the fair fill (the mutations above) is refuted at the
+/// lemma it breaks, its state replayed in revm.
 #[test]
-fn a_fair_fill_with_a_changed_constant_is_refuted() {
-    fair_refuted(FAIR_SHR54, "fair-shr54", "fair-entry");
-}
-
-/// A shift: a draw drops `shr(5, s)` instead of `shr(6, s)`.
-#[test]
-fn a_fair_fill_with_a_changed_shift_is_refuted() {
-    fair_refuted(FAIR_SHIFT5, "fair-shift5", "fair-draw-92");
-}
-
-/// The cell mask: a draw's cell `and(shl(2, s), 0xfc)` → `0xf8`.
-#[test]
-fn a_fair_fill_with_a_changed_cell_mask_is_refuted() {
-    fair_refuted(FAIR_MASK_F8, "fair-mask", "fair-draw-0");
-}
-
-/// The batch test (the fair fill has no fast path; this test decides
-/// whether another batch is drawn): `gt(s, end)` → `lt(s, end)`, so the
-/// fill stops after its first batch of 8 draws.
-#[test]
-fn a_fair_fill_with_a_changed_batch_test_is_refuted() {
-    fair_refuted(FAIR_BATCH_LT, "fair-batch-lt", "fair-draw-0");
+fn fair_fill_mutants_are_refuted_at_the_lemma_they_break() {
+    for (m, tag, lemma) in [
+        (FAIR_SHR54, "fair-shr54", "fair-entry"),
+        (FAIR_SHIFT5, "fair-shift5", "fair-draw-92"),
+        (FAIR_MASK_F8, "fair-mask", "fair-draw-0"),
+        (FAIR_BATCH_LT, "fair-batch-lt", "fair-draw-0"),
+    ] {
+        fair_refuted(m, tag, lemma);
+    }
 }
 
 /// On the code the proof is written for, the fill found by shape is at the

@@ -77,8 +77,9 @@ impl Default for ServeLimits {
     }
 }
 
-/// How the server is started.
-#[derive(Clone)]
+/// How the server is started. Its Debug form shows no key: [`PrivateKey`]'s
+/// own says `<redacted>`.
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Interface to bind: an IP address or `localhost` (default `127.0.0.1`).
     pub host: String,
@@ -130,21 +131,6 @@ impl Default for Config {
             tx: TxOptions::default(),
             limits: ServeLimits::default(),
         }
-    }
-}
-
-impl fmt::Debug for Config {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Config")
-            .field("host", &self.host)
-            .field("port", &self.port)
-            .field("rpc_url", &self.rpc_url)
-            .field("arena", &self.arena)
-            .field("curta", &self.curta)
-            .field("puzzle_id", &self.puzzle_id)
-            .field("key", &self.key.as_ref().map(|_| "<redacted>"))
-            .field("state", &self.state)
-            .finish()
     }
 }
 

@@ -211,17 +211,21 @@ fn run_classic9(
             "--size 9 --puzzle fair: the fair puzzle has no 9x9 validator; expected reference or golf".into(),
         ));
     }
+    // Every worker's machine deploys the validators at the same addresses.
+    let validators = classic9::validators(&Machine::new()?, &puzzles);
     let plan = Plan {
         threads,
         end,
         puzzles: &puzzles,
         target: None,
         size: Some(9),
-        labels: puzzles.iter().map(|p| format!("classic9 {p}")).collect(),
+        labels: validators.iter().map(|(name, _)| name.clone()).collect(),
         before: " --size 9",
         after: String::new(),
     };
-    fuzz(args, &plan, classic9::check_only)
+    fuzz(args, &plan, move |machine, seed, index, _| {
+        classic9::check_at(machine, seed, index, &validators)
+    })
 }
 
 /// What one run compares, on how many workers, and how its resume and replay

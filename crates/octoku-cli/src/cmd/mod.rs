@@ -26,3 +26,12 @@ pub mod solve_sat;
 pub mod submit;
 pub mod verify;
 pub mod wallet;
+
+/// The arguments of a command that only groups subcommands (`octoku prove`,
+/// `octoku setup`): the one to run.
+#[derive(Debug, clap::Args)]
+pub struct Group<W: clap::Subcommand> {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub what: W,
+}

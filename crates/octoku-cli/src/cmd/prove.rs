@@ -20,17 +20,12 @@ use crate::{
     target_args::OwnArgs,
 };
 
-/// Arguments of `octoku prove`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// What to prove.
-    #[command(subcommand)]
-    what: What,
-}
+/// Arguments of `octoku prove`: what to prove.
+pub type Args = super::Group<What>;
 
 /// The properties `prove` knows.
 #[derive(Debug, clap::Subcommand)]
-enum What {
+pub enum What {
     /// verify(start, solution) of --puzzle equals the reference's on every input.
     Verify(VerifyArgs),
     /// generate's fill of --puzzle equals the reference `_fill` on every raw
@@ -41,7 +36,7 @@ enum What {
 
 /// Arguments of `octoku prove generate`.
 #[derive(Debug, clap::Args)]
-struct GenerateArgs {
+pub struct GenerateArgs {
     /// The implementation to compare with the reference: golf (the whole
     /// board) or fair (which cells are filled; its digits come from a hash).
     #[arg(long, value_enum, ignore_case = true, default_value = "golf")]
@@ -77,7 +72,7 @@ struct CommonArgs {
 
 /// Arguments of `octoku prove verify`.
 #[derive(Debug, clap::Args)]
-struct VerifyArgs {
+pub struct VerifyArgs {
     /// The implementation to compare with the reference: golf or fair (8x8),
     /// or classic9 (the golfed 9x9 validator against the 9x9 reference).
     #[arg(long, value_enum, ignore_case = true, default_value = "golf")]

@@ -10,17 +10,12 @@ use octoku_prove::solver::{self, Answer, Solver};
 
 use crate::error::CliError;
 
-/// Arguments of `octoku setup`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// What to install.
-    #[command(subcommand)]
-    what: What,
-}
+/// Arguments of `octoku setup`: what to install.
+pub type Args = super::Group<What>;
 
 /// What `setup` installs.
 #[derive(Debug, clap::Subcommand)]
-enum What {
+pub enum What {
     /// The pinned bitwuzla from PyPI into a venv in the data directory
     /// ($XDG_DATA_HOME/octoku/solver-venv, else ~/.local/share/octoku/solver-venv).
     Solver(SolverArgs),
@@ -28,7 +23,7 @@ enum What {
 
 /// Arguments of `octoku setup solver`.
 #[derive(Debug, clap::Args)]
-struct SolverArgs {
+pub struct SolverArgs {
     /// The Python 3 that makes the venv (3.9 or newer, with the venv module).
     #[arg(long, value_name = "PATH", default_value = "python3")]
     python: PathBuf,

@@ -356,31 +356,19 @@ fn count_lemma() -> Query {
     }
 }
 
-/// `byte(i, x)` for a constant i < 32.
-fn byte_c(terms: &mut Terms, i: u64, x: TermId) -> TermId {
-    let v = shr(terms, x, 248 - 8 * i);
-    let ff = terms.small(0xff);
-    terms.bin(Bin::And, v, ff)
-}
-
 /// The digit the fair fill writes on cell `k`: `labels` byte at nibble
 /// `rows[k >> 3] + cols[(4k) & 28]` of `base`.
 fn digit(terms: &mut Terms, fs: &[TermId], k: u64) -> TermId {
     let k4 = 4 * k;
-    let row = byte_c(terms, k4 >> 5, fs[f::ROWS]);
-    let col = byte_c(terms, k4 & 28, fs[f::COLS]);
+    let (r, c) = (terms.small(k4 >> 5), terms.small(k4 & 28));
+    let row = terms.byte(r, fs[f::ROWS]);
+    let col = terms.byte(c, fs[f::COLS]);
     let at = terms.bin(Bin::Add, row, col);
     let nib = terms.bin(Bin::Shr, fs[f::BASE], at);
     let fifteen = terms.small(15);
     let slot = terms.bin(Bin::And, nib, fifteen);
-    // byte(slot, labels), slot < 16.
-    let eight = terms.small(8);
-    let bits = terms.bin(Bin::Mul, slot, eight);
-    let c248 = terms.small(248);
-    let down = terms.bin(Bin::Sub, c248, bits);
-    let v = terms.bin(Bin::Shr, fs[f::LABELS], down);
-    let ff = terms.small(0xff);
-    terms.bin(Bin::And, v, ff)
+    // slot < 16: byte's guard folds away.
+    terms.byte(slot, fs[f::LABELS])
 }
 
 /// The invariant at `F` with the reference at `H` about to draw, `batch`
