@@ -694,7 +694,12 @@ impl Bands {
             return false;
         };
         for &d in rest {
-            let mut t = *self;
+            // Propagated, every board is as last settled (`seen == f`), so
+            // the copy reads the boards once.
+            let mut t = Bands {
+                seen: self.f,
+                ..*self
+            };
             t.assume(usize::from(d), b, i);
             if t.propagate::<FAST>() && t.search::<FAST>(rng, found) {
                 return true;
