@@ -574,46 +574,50 @@ impl Bands {
         }
     }
 
-    /// The unsolved cell (band, bit) to branch on: of the boards (a symbol
-    /// in a band) holding cells with two candidates, the one holding the
-    /// most, and of those cells the one with the most places for the
-    /// symbol among its peers (branching there settles most: either branch
-    /// fixes or removes the symbol in many two-candidate cells, and placing
-    /// it removes the most places);
+    /// The unsolved cell (band, bit) to branch on: of the symbols that
+    /// can go in cells with two candidates, the one that can go in the most
+    /// (over the whole grid), and of those cells the one with the most
+    /// places for the symbol among its peers (branching there settles
+    /// most: either branch fixes or removes the symbol in many
+    /// two-candidate cells, and placing it removes the most places);
     /// else the emptiest of the first unsolved cells of the bands. Counted
     /// with `popcnt` in the fast build.
     #[inline(always)]
     fn branch_cell(&self) -> (usize, usize) {
-        // Key: count of two-candidate cells above, 31 - board below, so the
-        // maximum (a conditional move, no branch) is the first fullest board.
+        // Key: count of two-candidate cells above, 31 - symbol below, so
+        // the maximum (a conditional move, no branch) is the first fullest.
+        let pairs = [0, 1, 2].map(|b| self.pairs[b] & self.unsolved[b]);
         let mut best = 0u32;
-        for b in 0..3 {
-            let pairs = self.pairs[b] & self.unsolved[b];
-            for d in 0..9 {
-                let k = 3 * d + b;
-                let n = (self.f[k] & pairs).count_ones();
-                best = best.max(n << 5 | (31 - k as u32));
-            }
+        for d in 0..9 {
+            let n = (0..3)
+                .map(|b| (self.f[3 * d + b] & pairs[b]).count_ones())
+                .sum::<u32>();
+            best = best.max(n << 5 | (31 - d as u32));
         }
         if best >> 5 != 0 {
-            let k = (31 - (best & 31) as usize) & 31;
-            let [b, n1, n2] = NEIGHBOURS[k].map(usize::from);
-            let (here, there) = (self.f[k], [self.f[n1 & 31], self.f[n2 & 31]]);
+            let d = (31 - (best & 31) as usize) % 9;
             // Of its cells with two candidates, the one whose peers (row,
             // box and column in the band, the column in the other two)
             // hold the symbol most: placing it there removes the most.
-            // Key: that count above, 31 - cell below (the first of the best).
-            let mut cells = here & self.pairs[b] & self.unsolved[b];
+            // Key: that count, then 3 - band, then 31 - cell (the first of
+            // the best).
             let mut top = 0u32;
-            while cells != 0 {
-                let i = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                let col = col_mask(i % 9);
-                let n = (here & PEERS[i]).count_ones()
-                    + (u64::from(there[0] & col) << 32 | u64::from(there[1] & col)).count_ones();
-                top = top.max(n << 5 | (31 - i as u32));
+            for b in 0..3 {
+                let k = 3 * d + b;
+                let [_, n1, n2] = NEIGHBOURS[k].map(usize::from);
+                let (here, there) = (self.f[k], [self.f[n1 & 31], self.f[n2 & 31]]);
+                let mut cells = here & pairs[b];
+                while cells != 0 {
+                    let i = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let col = col_mask(i % 9);
+                    let n = (here & PEERS[i]).count_ones()
+                        + (u64::from(there[0] & col) << 32 | u64::from(there[1] & col))
+                            .count_ones();
+                    top = top.max(n << 10 | (3 - b as u32) << 5 | (31 - i as u32));
+                }
             }
-            return (b, 31 - (top & 31) as usize);
+            return (3 - (top >> 5 & 3) as usize, 31 - (top & 31) as usize);
         }
         // No pair: of the first unsolved cell of each band, the one with the
         // fewest candidates (an exact minimum over every cell costs more
