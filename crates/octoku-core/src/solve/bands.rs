@@ -441,7 +441,7 @@ impl Bands {
 
     /// [`Bands::settle`], fast build.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     #[inline(never)]
     fn settle_fast(&mut self) -> bool {
         self.settle_with::<true>()
@@ -487,7 +487,7 @@ impl Bands {
 
     /// [`Bands::cells`], fast build.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     #[inline(never)]
     fn cells_fast(&mut self) -> Option<bool> {
         self.cells_with()
@@ -663,7 +663,7 @@ impl Bands {
 
     /// [`Bands::search`], fast build.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     fn search_fast(
         &mut self,
         rng: &mut Option<&mut SplitMix64>,
@@ -766,7 +766,9 @@ fn changed_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
 }
 
 /// The x86-64 features the fast build of the search is compiled for (the
-/// `target_feature` lists above name the same ones).
+/// `target_feature` lists above name the same ones): `popcnt` for the
+/// counts, BMI1/LZCNT for the bit scans, BMI2 for `pext`/`pdep`. AVX2 as
+/// well was measured slower (docs/solver.md).
 #[cfg(target_arch = "x86_64")]
 struct Fast;
 
@@ -779,7 +781,6 @@ impl Fast {
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("avx2")
     }
 }
 
@@ -801,7 +802,7 @@ pub(super) fn run(
 
 /// [`run`], fast build.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
 fn run_fast(cells: &[u8], rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
     run_with::<true>(cells, rng, found);
 }
@@ -939,14 +940,14 @@ mod tests {
 
     /// [`Bands::propagate`] in the fast build, for the tests.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     fn propagate_fast(s: &mut Bands) -> bool {
         s.propagate::<true>()
     }
 
     /// [`Bands::branch_cell`] in the fast build, for the tests.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     fn branch_cell_fast(s: &Bands) -> (usize, usize) {
         s.branch_cell()
     }
