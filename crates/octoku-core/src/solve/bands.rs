@@ -10,18 +10,21 @@
 //! empty row or box, all at once). A box whose places lie in one column
 //! takes that column from the other two bands. A row left with one place
 //! fixes the symbol there. Cells (naked singles, bit-sliced over the nine
-//! symbols) are checked when the bands are settled, and the search branches
-//! on a cell with two candidates of the board holding the most such cells
-//! (or the emptiest of three). The same idea
-//! as bit-packed solvers such as jczsolve; the code is this crate's own.
+//! symbols) are checked when the bands are settled, then the same
+//! permutation rule on the stacks (columns × bands: locked candidates and
+//! hidden singles along columns), and the search branches on a cell with
+//! two candidates of the symbol that can go in the most such cells (or the
+//! emptiest of three). The same idea as bit-packed solvers such as
+//! jczsolve; the code is this crate's own.
 //!
 //! Speed (figures and commands in docs/solver.md): each board keeps a copy
 //! of itself as last settled, and a round settles exactly the boards that
 //! differ from it, found by one vector compare of all 27 (SSE2 on x86-64,
 //! a vectorizable loop elsewhere): no branch per board, no bookkeeping per
-//! write. On CPUs with BMI2 (detected at run time) the pattern is one
-//! `pext`. The search state is a `Copy` value on the stack: nothing is
-//! allocated while solving.
+//! write. The whole search is compiled twice, portable and for
+//! POPCNT/BMI1/BMI2/LZCNT ([`Fast`]: the pattern is one `pext`), and a
+//! solve picks one by a run-time check. The search state is a `Copy` value
+//! on the stack: nothing is allocated while solving.
 
 use crate::rng::SplitMix64;
 
