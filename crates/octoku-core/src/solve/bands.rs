@@ -10,18 +10,21 @@
 //! empty row or box, all at once). A box whose places lie in one column
 //! takes that column from the other two bands. A row left with one place
 //! fixes the symbol there. Cells (naked singles, bit-sliced over the nine
-//! symbols) are checked when the bands are settled, and the search branches
-//! on a cell with two candidates of the board holding the most such cells
-//! (or the emptiest of three). The same idea
-//! as bit-packed solvers such as jczsolve; the code is this crate's own.
+//! symbols) are checked when the bands are settled, then the same
+//! permutation rule on the stacks (columns × bands: locked candidates and
+//! hidden singles along columns), and the search branches on a cell with
+//! two candidates of the symbol that can go in the most such cells (or the
+//! emptiest of three). The same idea as bit-packed solvers such as
+//! jczsolve; the code is this crate's own.
 //!
 //! Speed (figures and commands in docs/solver.md): each board keeps a copy
 //! of itself as last settled, and a round settles exactly the boards that
 //! differ from it, found by one vector compare of all 27 (SSE2 on x86-64,
 //! a vectorizable loop elsewhere): no branch per board, no bookkeeping per
-//! write. On CPUs with BMI2 (detected at run time) the pattern is one
-//! `pext`. The search state is a `Copy` value on the stack: nothing is
-//! allocated while solving.
+//! write. The whole search is compiled twice, portable and for
+//! POPCNT/BMI1/BMI2/LZCNT ([`Fast`]: the pattern is one `pext`), and a
+//! solve picks one by a run-time check. The search state is a `Copy` value
+//! on the stack: nothing is allocated while solving.
 
 use crate::rng::SplitMix64;
 
@@ -119,15 +122,15 @@ fn pattern(s: u32) -> usize {
 
 /// [`pattern`] by BMI2: bit `9r + 3k` of `x | x >> 1 | x >> 2` tells
 /// whether row r has a place in box k; `pext` gathers those 9 bits in order.
-/// Only called where BMI2 is enabled ([`Bands::settle_bmi2`]); elsewhere
+/// Only called where BMI2 is enabled (the fast build, [`Fast`]); elsewhere
 /// it is the table form.
 #[inline(always)]
 fn pattern_pext(x: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: reached only through `settle_with::<true>`, which only
-        // `settle_bmi2` (target feature bmi2, entered after a run-time
-        // check) instantiates.
+        // the fast build instantiates (target feature bmi2, entered after
+        // the run-time check of `Fast::detected`).
         unsafe { std::arch::x86_64::_pext_u32(x | x >> 1 | x >> 2, 0o111_111_111) as usize }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -159,7 +162,7 @@ fn single_rows_bmi2(s: u32) -> u32 {
         use std::arch::x86_64::{_pdep_u64, _pext_u64};
         const LANES: u64 = 0x01FF_01FF_01FF; // rows 0, 1, 2 at bits 0, 16, 32
         const ONES: u64 = 0x0001_0001_0001;
-        // SAFETY: as for `pattern_pext`: only instantiated under `settle_bmi2`.
+        // SAFETY: as for `pattern_pext`: only instantiated in the fast build.
         unsafe {
             let w = _pdep_u64(u64::from(s), LANES);
             let rest = w & w.wrapping_sub(ONES); // each row without its lowest place
@@ -212,6 +215,56 @@ const OTHER_BANDS_KEEP: [u32; 512] = {
     }
     out
 };
+
+/// `PAIRS[m]`: [`KEEP`]`[m]` as a pattern again: the (row, box) pairs of
+/// the permutations that fit m. The same rule serves a stack, read as
+/// (band, column) pairs: each band's box in the stack holds the symbol in
+/// one column, each column holds it in one band.
+///
+/// | m                                   | PAIRS         |
+/// | ----------------------------------- | ------------- |
+/// | 0b001_010_100 (one permutation)     | 0b001_010_100 |
+/// | 0b011_011_100 (row 0 fixed to box 2) | 0b011_011_100 |
+/// | 0b111_111_100 (rows 1, 2 free)      | 0b011_011_100 |
+/// | 0b001_001_110 (rows 1, 2 only box 0)| 0             |
+const PAIRS: [u16; 512] = {
+    let mut out = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let keep = KEEP[m];
+        let mut r = 0;
+        while r < 3 {
+            out[m] |= (row_boxes(keep >> (9 * r) & 0x1FF) << (3 * r)) as u16;
+            r += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// Gathers the bits of `mask` (a stack's 3 × 3 (band, column) bits of a
+/// 27-bit column word) to the low 9 bits: `pext`, or a loop without BMI2.
+#[inline(always)]
+fn gather<const PEXT: bool>(x: u32, s: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT {
+        // SAFETY: as for `pattern_pext`: `PEXT` only in the fast build.
+        return unsafe { std::arch::x86_64::_pext_u32(x, box_mask(s)) };
+    }
+    let y = x >> (3 * s);
+    (y & 7) | (y >> 6 & 0o70) | (y >> 12 & 0o700)
+}
+
+/// The inverse of [`gather`]: `pdep`, or shifts without BMI2.
+#[inline(always)]
+fn scatter<const PEXT: bool>(m: u32, s: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT {
+        // SAFETY: as for `gather`.
+        return unsafe { std::arch::x86_64::_pdep_u32(m, box_mask(s)) };
+    }
+    ((m & 7) | (m & 0o70) << 6 | (m & 0o700) << 12) << (3 * s)
+}
 
 /// The band cells of a 9-bit column set.
 #[inline(always)]
@@ -369,23 +422,31 @@ impl Bands {
     }
 
     /// Settles boards until none changes; false on a contradiction. Each
-    /// round settles, in order, the boards that changed since the last.
-    /// Where the CPU has BMI2 (checked at run time, once), the row/box
-    /// pattern is one `pext` instead of three table lookups.
-    #[inline(never)]
-    fn settle(&mut self) -> bool {
+    /// round settles, in order, the boards that changed since the last. In
+    /// the fast build ([`Fast`]) the row/box pattern is one `pext` instead
+    /// of three table lookups.
+    #[inline(always)]
+    fn settle<const FAST: bool>(&mut self) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            // SAFETY: the CPU has BMI2, the one feature `settle_bmi2` enables.
-            return unsafe { self.settle_bmi2() };
+        if FAST {
+            // SAFETY: `FAST` is only instantiated by the fast build, entered
+            // after `Fast::detected`.
+            return unsafe { self.settle_fast() };
         }
+        self.settle_portable()
+    }
+
+    /// [`Bands::settle`], portable build.
+    #[inline(never)]
+    fn settle_portable(&mut self) -> bool {
         self.settle_with::<false>()
     }
 
-    /// [`Bands::settle`] compiled for BMI2 CPUs.
+    /// [`Bands::settle`], fast build.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
-    fn settle_bmi2(&mut self) -> bool {
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    fn settle_fast(&mut self) -> bool {
         self.settle_with::<true>()
     }
 
@@ -411,8 +472,33 @@ impl Bands {
     /// has no candidate; notes the cells with two candidates in `pairs`. A
     /// fixed cell only clears its symbol's band peers here: settling sees
     /// its row solved and finishes the job.
+    #[inline(always)]
+    fn cells<const FAST: bool>(&mut self) -> Option<bool> {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: as in `settle`.
+            return unsafe { self.cells_fast() };
+        }
+        self.cells_portable()
+    }
+
+    /// [`Bands::cells`], portable build.
     #[inline(never)]
-    fn cells(&mut self) -> Option<bool> {
+    fn cells_portable(&mut self) -> Option<bool> {
+        self.cells_with()
+    }
+
+    /// [`Bands::cells`], fast build.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    fn cells_fast(&mut self) -> Option<bool> {
+        self.cells_with()
+    }
+
+    /// The work of [`Bands::cells`].
+    #[inline(always)]
+    fn cells_with(&mut self) -> Option<bool> {
         let mut placed = false;
         for b in 0..3 {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
@@ -438,17 +524,52 @@ impl Bands {
         Some(placed)
     }
 
+    /// The band rule on stacks: for each symbol, the columns where it has a
+    /// place in each band, and in each stack the (band, column) pairs some
+    /// permutation band → column uses; the symbol leaves every other
+    /// column of the band. That is locked candidates along columns and
+    /// hidden singles in columns. `None` on a contradiction (a stack where
+    /// no permutation fits), else whether a board changed.
+    #[inline(always)]
+    fn stacks<const PEXT: bool>(&mut self) -> Option<bool> {
+        let mut changed = 0;
+        for d in 0..9 {
+            let [x0, x1, x2] = [self.f[3 * d], self.f[3 * d + 1], self.f[3 * d + 2]];
+            let cols = |x: u32| (x | x >> 9 | x >> 18) & 0x1FF;
+            let all = cols(x0) | cols(x1) << 9 | cols(x2) << 18;
+            let mut keep = 0;
+            for s in 0..3 {
+                let pairs = u32::from(PAIRS[gather::<PEXT>(all, s) as usize]);
+                if pairs == 0 {
+                    return None;
+                }
+                keep |= scatter::<PEXT>(pairs, s);
+            }
+            let gone = all & !keep;
+            for (j, x) in [x0, x1, x2].into_iter().enumerate() {
+                self.f[3 * d + j] = x & !spread(gone >> (9 * j) & 0x1FF);
+            }
+            changed |= gone;
+        }
+        Some(changed != 0)
+    }
+
     /// Propagates to a fixed point; false on a contradiction.
-    #[inline]
-    fn propagate(&mut self) -> bool {
+    #[inline(always)]
+    fn propagate<const FAST: bool>(&mut self) -> bool {
         loop {
-            if !self.settle() {
+            if !self.settle::<FAST>() {
                 return false;
             }
             if self.unsolved == [0; 3] {
                 return true;
             }
-            match self.cells() {
+            match self.cells::<FAST>() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            match self.stacks::<FAST>() {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => return true,
@@ -456,64 +577,50 @@ impl Bands {
         }
     }
 
-    /// The unsolved cell (band, bit) to branch on: of the boards (a symbol
-    /// in a band) holding cells with two candidates, the one holding the
-    /// most, and of those cells the one with the most places for the
-    /// symbol among its peers (branching there settles most: either branch
-    /// fixes or removes the symbol in many two-candidate cells, and placing
-    /// it removes the most places);
+    /// The unsolved cell (band, bit) to branch on: of the symbols that
+    /// can go in cells with two candidates, the one that can go in the most
+    /// (over the whole grid), and of those cells the one with the most
+    /// places for the symbol among its peers (branching there settles
+    /// most: either branch fixes or removes the symbol in many
+    /// two-candidate cells, and placing it removes the most places);
     /// else the emptiest of the first unsolved cells of the bands. Counted
-    /// with `popcnt` where the CPU has it (checked at run time, once).
-    #[inline]
-    fn branch_cell(&self) -> (usize, usize) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has POPCNT, the one feature `branch_cell_popcnt` enables.
-            return unsafe { self.branch_cell_popcnt() };
-        }
-        self.branch_cell_with()
-    }
-
-    /// [`Bands::branch_cell`] compiled for POPCNT CPUs.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn branch_cell_popcnt(&self) -> (usize, usize) {
-        self.branch_cell_with()
-    }
-
-    /// The choice of [`Bands::branch_cell`].
+    /// with `popcnt` in the fast build.
     #[inline(always)]
-    fn branch_cell_with(&self) -> (usize, usize) {
-        // Key: count of two-candidate cells above, 31 - board below, so the
-        // maximum (a conditional move, no branch) is the first fullest board.
+    fn branch_cell(&self) -> (usize, usize) {
+        // Key: count of two-candidate cells above, 31 - symbol below, so
+        // the maximum (a conditional move, no branch) is the first fullest.
+        let pairs = [0, 1, 2].map(|b| self.pairs[b] & self.unsolved[b]);
         let mut best = 0u32;
-        for b in 0..3 {
-            let pairs = self.pairs[b] & self.unsolved[b];
-            for d in 0..9 {
-                let k = 3 * d + b;
-                let n = (self.f[k] & pairs).count_ones();
-                best = best.max(n << 5 | (31 - k as u32));
-            }
+        for d in 0..9 {
+            let n = (0..3)
+                .map(|b| (self.f[3 * d + b] & pairs[b]).count_ones())
+                .sum::<u32>();
+            best = best.max(n << 5 | (31 - d as u32));
         }
         if best >> 5 != 0 {
-            let k = (31 - (best & 31) as usize) & 31;
-            let [b, n1, n2] = NEIGHBOURS[k].map(usize::from);
-            let (here, there) = (self.f[k], [self.f[n1 & 31], self.f[n2 & 31]]);
+            let d = (31 - (best & 31) as usize) % 9;
             // Of its cells with two candidates, the one whose peers (row,
             // box and column in the band, the column in the other two)
             // hold the symbol most: placing it there removes the most.
-            // Key: that count above, 31 - cell below (the first of the best).
-            let mut cells = here & self.pairs[b] & self.unsolved[b];
+            // Key: that count, then 3 - band, then 31 - cell (the first of
+            // the best).
             let mut top = 0u32;
-            while cells != 0 {
-                let i = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                let col = col_mask(i % 9);
-                let n = (here & PEERS[i]).count_ones()
-                    + (u64::from(there[0] & col) << 32 | u64::from(there[1] & col)).count_ones();
-                top = top.max(n << 5 | (31 - i as u32));
+            for b in 0..3 {
+                let k = 3 * d + b;
+                let [_, n1, n2] = NEIGHBOURS[k].map(usize::from);
+                let (here, there) = (self.f[k], [self.f[n1 & 31], self.f[n2 & 31]]);
+                let mut cells = here & pairs[b];
+                while cells != 0 {
+                    let i = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let col = col_mask(i % 9);
+                    let n = (here & PEERS[i]).count_ones()
+                        + (u64::from(there[0] & col) << 32 | u64::from(there[1] & col))
+                            .count_ones();
+                    top = top.max(n << 10 | (3 - b as u32) << 5 | (31 - i as u32));
+                }
             }
-            return (b, 31 - (top & 31) as usize);
+            return (3 - (top >> 5 & 3) as usize, 31 - (top & 31) as usize);
         }
         // No pair: of the first unsolved cell of each band, the one with the
         // fewest candidates (an exact minimum over every cell costs more
@@ -534,7 +641,43 @@ impl Bands {
     /// Depth-first search from a propagated state (left changed: the last
     /// candidate is tried in place); calls `found` on each
     /// solution and stops when it returns true. Returns true when stopped.
-    fn search(
+    #[inline(always)]
+    fn search<const FAST: bool>(
+        &mut self,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&Bands) -> bool,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: as in `settle`.
+            return unsafe { self.search_fast(rng, found) };
+        }
+        self.search_portable(rng, found)
+    }
+
+    /// [`Bands::search`], portable build.
+    fn search_portable(
+        &mut self,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&Bands) -> bool,
+    ) -> bool {
+        self.search_with::<false>(rng, found)
+    }
+
+    /// [`Bands::search`], fast build.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn search_fast(
+        &mut self,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&Bands) -> bool,
+    ) -> bool {
+        self.search_with::<true>(rng, found)
+    }
+
+    /// The work of [`Bands::search`].
+    #[inline(always)]
+    fn search_with<const FAST: bool>(
         &mut self,
         rng: &mut Option<&mut SplitMix64>,
         found: &mut impl FnMut(&Bands) -> bool,
@@ -558,15 +701,20 @@ impl Bands {
             return false;
         };
         for &d in rest {
-            let mut t = *self;
+            // Propagated, every board is as last settled (`seen == f`), so
+            // the copy reads the boards once.
+            let mut t = Bands {
+                seen: self.f,
+                ..*self
+            };
             t.assume(usize::from(d), b, i);
-            if t.propagate() && t.search(rng, found) {
+            if t.propagate::<FAST>() && t.search::<FAST>(rng, found) {
                 return true;
             }
         }
         // The last candidate needs no copy: this state is not read again.
         self.assume(usize::from(last), b, i);
-        self.propagate() && self.search(rng, found)
+        self.propagate::<FAST>() && self.search::<FAST>(rng, found)
     }
 
     /// The 81 cells of a solved state.
@@ -620,8 +768,51 @@ fn changed_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     m
 }
 
-/// Runs the search on 81 cells, calling `found` with each solution until it returns true.
+/// The x86-64 features the fast build of the search is compiled for (the
+/// `target_feature` lists above name the same ones): `popcnt` for the
+/// counts, BMI1/LZCNT for the bit scans, BMI2 for `pext`/`pdep`. AVX2 as
+/// well was measured slower (docs/solver.md).
+#[cfg(target_arch = "x86_64")]
+struct Fast;
+
+#[cfg(target_arch = "x86_64")]
+impl Fast {
+    /// Whether this CPU has every feature of the fast build (checked at run
+    /// time; std caches the answer).
+    fn detected() -> bool {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+    }
+}
+
+/// Runs the search on 81 cells, calling `found` with each solution until it
+/// returns true: the fast build where the CPU has its features, else the
+/// portable one.
 pub(super) fn run(
+    cells: &[u8],
+    rng: Option<&mut SplitMix64>,
+    found: &mut impl FnMut(&[u8]) -> bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if Fast::detected() {
+        // SAFETY: the CPU has every feature `run_fast` enables.
+        return unsafe { run_fast(cells, rng, found) };
+    }
+    run_with::<false>(cells, rng, found);
+}
+
+/// [`run`], fast build.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn run_fast(cells: &[u8], rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
+    run_with::<true>(cells, rng, found);
+}
+
+/// The work of [`run`]; `FAST` only under the fast build's features.
+#[inline(always)]
+fn run_with<const FAST: bool>(
     cells: &[u8],
     mut rng: Option<&mut SplitMix64>,
     found: &mut impl FnMut(&[u8]) -> bool,
@@ -629,11 +820,11 @@ pub(super) fn run(
     let Some(mut s) = Bands::start(cells) else {
         return;
     };
-    if !s.propagate() {
+    if !s.propagate::<FAST>() {
         return;
     }
     let mut out = [0u8; 81];
-    s.search(&mut rng, &mut |t: &Bands| {
+    s.search::<FAST>(&mut rng, &mut |t: &Bands| {
         t.grid(&mut out);
         found(&out)
     });
@@ -681,7 +872,8 @@ mod tests {
     /// On every puzzle of the public sets (6,758), as given (one solution
     /// each), with 2 to 9 givens removed (most then have several) and with
     /// one given changed (most then have none), the band path finds the same
-    /// solutions as the generic solver, up to 3.
+    /// solutions as the generic solver, up to 3, and its portable build the
+    /// same as its fast one.
     #[test]
     fn band_path_agrees_with_the_generic_solver_on_the_public_sets() {
         let mut rng = SplitMix64::new(0x26);
@@ -697,6 +889,14 @@ mod tests {
             changed[i] = (changed[i] + rng.below(8) as u8) % 9 + 1;
             for (form, cells) in [("as given", puzzle), ("fewer", fewer), ("changed", changed)] {
                 let mut band = solutions(Path::Bands, &cells, 3);
+                // The portable build, forced, finds the same in the same
+                // order as the dispatched one (the fast build on most CPUs).
+                let mut portable = Vec::new();
+                run_with::<false>(&cells, None, &mut |s: &[u8]| {
+                    portable.push(s.to_vec());
+                    portable.len() >= 3
+                });
+                assert_eq!(portable, band, "{form}: {cells:?}");
                 let mut generic = solutions(Path::Generic, &cells, 3);
                 assert_eq!(band.len(), generic.len(), "{form}: {cells:?}");
                 if band.len() < 3 {
@@ -741,12 +941,28 @@ mod tests {
         }
     }
 
+    /// [`Bands::propagate`] in the fast build, for the tests.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn propagate_fast(s: &mut Bands) -> bool {
+        s.propagate::<true>()
+    }
+
+    /// [`Bands::branch_cell`] in the fast build, for the tests.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn branch_cell_fast(s: &Bands) -> (usize, usize) {
+        s.branch_cell()
+    }
+
     #[test]
-    fn both_settling_paths_reach_the_same_boards() {
+    fn both_builds_propagate_alike_and_pick_the_same_cell() {
         // Random partial grids (givens drawn at random, clashing ones
-        // skipped): the table path and, on a BMI2 CPU, the pext path leave
-        // identical states and agree on contradictions.
+        // skipped): the portable build and, on a CPU with the fast build's
+        // features, the fast one (pext, popcnt) agree on contradictions,
+        // leave identical states and choose the same open cell.
         let mut rng = SplitMix64::new(26);
+        let mut checked = 0;
         for _ in 0..2000 {
             let mut cells = [0u8; 81];
             for _ in 0..rng.below(30) {
@@ -755,50 +971,57 @@ mod tests {
             let Some(start) = Bands::start(&cells) else {
                 continue;
             };
-            let mut table = start;
-            let ok = table.settle_with::<false>();
+            let mut portable = start;
+            let ok = portable.propagate::<false>();
+            let open = ok && portable.unsolved != [0; 3];
+            if open {
+                let (b, i) = portable.branch_cell();
+                assert_ne!(portable.unsolved[b] >> i & 1, 0);
+                checked += 1;
+            }
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("bmi2") {
-                let mut pext = start;
-                // SAFETY: the CPU has BMI2 (checked just above).
-                assert_eq!(unsafe { pext.settle_bmi2() }, ok);
+            if Fast::detected() {
+                let mut fast = start;
+                // SAFETY: the CPU has the fast build's features (just checked).
+                assert_eq!(unsafe { propagate_fast(&mut fast) }, ok);
                 if ok {
-                    assert_eq!((pext.f, pext.unsolved), (table.f, table.unsolved));
+                    assert_eq!((fast.f, fast.unsolved), (portable.f, portable.unsolved));
+                }
+                if open {
+                    // SAFETY: as above.
+                    assert_eq!(unsafe { branch_cell_fast(&fast) }, portable.branch_cell());
                 }
             }
-            let mut dispatched = start;
-            assert_eq!(dispatched.settle(), ok);
         }
+        assert!(checked > 500, "{checked}");
     }
 
     #[test]
-    fn both_branch_choices_pick_the_same_cell() {
-        // Propagated random partial grids: the portable count and, on a
-        // POPCNT CPU, the popcnt one choose the same cell, and it is open.
-        let mut rng = SplitMix64::new(27);
-        let mut checked = 0;
-        for _ in 0..2000 {
-            let mut cells = [0u8; 81];
-            for _ in 0..rng.below(30) {
-                cells[rng.below(81) as usize] = rng.below(9) as u8 + 1;
+    fn pairs_table_matches_its_documented_rows() {
+        assert_eq!(PAIRS[0b001_010_100], 0b001_010_100);
+        assert_eq!(PAIRS[0b011_011_100], 0b011_011_100);
+        assert_eq!(PAIRS[0b111_111_100], 0b011_011_100);
+        assert_eq!(PAIRS[0b001_001_110], 0);
+        assert_eq!(PAIRS[0b111_111_111], 0b111_111_111);
+    }
+
+    #[test]
+    fn gather_and_scatter_move_a_stacks_bits_both_ways() {
+        let mut rng = SplitMix64::new(28);
+        for _ in 0..10_000 {
+            let x = rng.below(1 << 27) as u32;
+            for s in 0..3 {
+                let m = gather::<false>(x, s);
+                assert!(m < 512);
+                assert_eq!(scatter::<false>(m, s), x & box_mask(s));
+                #[cfg(target_arch = "x86_64")]
+                if Fast::detected() {
+                    // `PEXT` needs BMI2, which the CPU has (just checked).
+                    assert_eq!(gather::<true>(x, s), m);
+                    assert_eq!(scatter::<true>(m, s), x & box_mask(s));
+                }
             }
-            let Some(mut s) = Bands::start(&cells) else {
-                continue;
-            };
-            if !s.propagate() || s.unsolved == [0; 3] {
-                continue;
-            }
-            let (b, i) = s.branch_cell_with();
-            assert_ne!(s.unsolved[b] >> i & 1, 0);
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("popcnt") {
-                // SAFETY: the CPU has POPCNT (checked just above).
-                assert_eq!(unsafe { s.branch_cell_popcnt() }, (b, i));
-            }
-            assert_eq!(s.branch_cell(), (b, i));
-            checked += 1;
         }
-        assert!(checked > 500, "{checked}");
     }
 
     #[test]
