@@ -89,12 +89,9 @@ fn seeds(n: usize, stream: u64) -> Vec<U256> {
 }
 
 /// The states `check_run` checks on concrete runs of 10,000 seeds of
-/// `stream`; panics at the first run that breaks an invariant.
-fn states_of_10000_runs(stream: u64, check_run: impl Fn(U256) -> Result<usize, String>) -> usize {
-    seeds(10_000, stream)
-        .into_iter()
-        .map(|seed| check_run(seed).unwrap_or_else(|e| panic!("{e}")))
-        .sum()
+/// `stream` (the callers panic at the first run that breaks an invariant).
+fn states_of_10000_runs(stream: u64, check_run: impl Fn(U256) -> usize) -> usize {
+    seeds(10_000, stream).into_iter().map(check_run).sum()
 }
 
 /// Every cut-to-cut step of concrete runs, re-run symbolically from the
@@ -207,7 +204,9 @@ fn a_state_started_in_revm_returns_what_the_whole_call_returns() {
 fn the_golfed_fill_invariants_hold_on_concrete_runs_of_10000_seeds() {
     let golf = golf_program(artifacts::GOLF_HARNESS.runtime);
     let setup = Setup::new(reference(), golf).expect("setup");
-    let states = states_of_10000_runs(3, |seed| setup.check_run(seed));
+    let states = states_of_10000_runs(3, |seed| {
+        setup.check_run(seed).unwrap_or_else(|e| panic!("{e}"))
+    });
     assert!(states > 80_000, "{states} states");
 }
 
@@ -284,7 +283,9 @@ fn golfed_fill_mutants_are_refuted() {
 fn the_fair_fill_invariants_hold_on_concrete_runs_of_10000_seeds() {
     let setup = fair::Setup::new(reference(), fair_program(artifacts::FAIR_HARNESS.runtime))
         .expect("setup");
-    let states = states_of_10000_runs(5, |seed| setup.check_run(seed));
+    let states = states_of_10000_runs(5, |seed| {
+        setup.check_run(seed).unwrap_or_else(|e| panic!("{e}"))
+    });
     assert!(states > 50_000, "{states} states");
 }
 
