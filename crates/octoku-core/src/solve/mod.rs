@@ -48,9 +48,6 @@ struct Tables {
     units: Vec<[u64; 4]>,
     /// Bits of the three units through each cell, in a 3N-bit unit set.
     unit_bits: Vec<u64>,
-    /// Units that meet a cell or one of its peers, in a 3N-bit unit set:
-    /// where a symbol placed in the cell may have lost places.
-    touched: Vec<u64>,
     /// Every cell of the board.
     all: [u64; 4],
     /// Where a box meets a row or a column through it, for locked candidates.
@@ -108,16 +105,6 @@ impl Tables {
         for i in 0..n * n {
             all[i / 64] |= 1 << (i % 64);
         }
-        let touched = (0..n * n)
-            .map(|i| {
-                let mut near = peers[i];
-                near[i / 64] |= 1 << (i % 64);
-                units.iter().enumerate().fold(0u64, |a, (u, m)| {
-                    let meets = (0..4).any(|k| m[k] & near[k] != 0);
-                    a | u64::from(meets) << u
-                })
-            })
-            .collect();
         let minus = |a: &[u64; 4], b: &[u64; 4]| std::array::from_fn(|k| a[k] & !b[k]);
         let mut segments = Vec::with_capacity(n * (g.box_rows() + g.box_cols()));
         for b in 0..n {
@@ -139,7 +126,6 @@ impl Tables {
             peers,
             units,
             unit_bits,
-            touched,
             all,
             segments,
         }
@@ -265,18 +251,27 @@ impl<const W: usize> Solver<W> {
     fn place(&self, s: &mut State<W>, d: usize, i: usize) {
         let (w, b) = (i / 64, 1u64 << (i % 64));
         let units = self.t.unit_bits[i];
+        // A symbol that could go in the cell lost a place in its three units.
         for (p, dirty) in s.pos[..self.n].iter_mut().zip(&mut s.dirty[..self.n]) {
+            let had = (p[w] & b) >> (i % 64);
             p[w] &= !b;
-            *dirty |= units;
+            *dirty |= units & had.wrapping_neg();
         }
+        // The placed symbol lost its places among the peers: the units through them.
         let peers = &self.t.peers[i];
+        let mut lost = 0;
         for (k, word) in s.pos[d].iter_mut().enumerate() {
+            let mut gone = *word & peers[k];
             *word &= !peers[k];
+            while gone != 0 {
+                lost |= self.t.unit_bits[64 * k + gone.trailing_zeros() as usize];
+                gone &= gone - 1;
+            }
         }
         s.pos[d][w] |= b;
         s.solved[w] |= b;
         s.open[d] &= !units;
-        s.dirty[d] |= self.t.touched[i];
+        s.dirty[d] |= lost;
     }
 
     /// Applies naked and hidden singles until nothing changes; false on a contradiction.
