@@ -257,6 +257,15 @@ impl<const W: usize> Solver<W> {
             p[w] &= !b;
             *dirty |= units & had.wrapping_neg();
         }
+        self.place_single(s, d, i);
+    }
+
+    /// Fixes symbol `d + 1` in cell `i` when it is the cell's only
+    /// candidate (no other symbol loses a place).
+    #[inline(always)]
+    fn place_single(&self, s: &mut State<W>, d: usize, i: usize) {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let units = self.t.unit_bits[i];
         // The placed symbol lost its places among the peers: the units through them.
         let peers = &self.t.peers[i];
         let mut lost = 0;
@@ -303,7 +312,7 @@ impl<const W: usize> Solver<W> {
                     singles &= singles - 1;
                     let i = 64 * k + bit;
                     match s.pos[..self.n].iter().position(|p| (p[k] >> bit) & 1 != 0) {
-                        Some(d) => self.place(s, d, i),
+                        Some(d) => self.place_single(s, d, i),
                         None => return false,
                     }
                     placed = true;
