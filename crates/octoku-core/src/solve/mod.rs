@@ -169,13 +169,13 @@ fn first_bit<const W: usize>(x: &[u64; W]) -> usize {
 /// How many bits a bitboard holds, saturated at 2: 0, 1 or 2 (two or more).
 #[inline(always)]
 fn ones_upto2<const W: usize>(x: &[u64; W]) -> u32 {
-    let mut n = 0;
+    // Without a branch per word: the words holding a bit, and whether one holds two.
+    let (mut words, mut more) = (0, 0);
     for &w in x {
-        if w != 0 {
-            n += if w & (w - 1) == 0 { 1 } else { 2 };
-        }
+        words += u32::from(w != 0);
+        more |= w & w.wrapping_sub(1);
     }
-    n.min(2)
+    if more != 0 { 2 } else { words.min(2) }
 }
 
 /// Search state: the cells each symbol may take, the fixed cells, and for
