@@ -93,6 +93,18 @@ fn report(what: &str, mut times: Vec<Duration>) -> Result<(), String> {
     ))
 }
 
+/// Solves one puzzle, or counts its solutions to 2: one call per run,
+/// never inlined, so callgrind can count each puzzle's instructions apart
+/// (`--toggle-collect='*solve_one*' --dump-after='*solve_one*'`).
+#[inline(never)]
+fn solve_one(p: &Grid, count2: bool) {
+    if count2 {
+        black_box(solve::count(black_box(p), 2));
+    } else {
+        black_box(solve::solve(black_box(p)));
+    }
+}
+
 /// Each puzzle's fastest of `reps` runs of `solve`: `reps` runs in a row
 /// per puzzle, or with `passes`, `reps` passes through the whole set.
 fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) -> Vec<Duration> {
@@ -124,13 +136,7 @@ fn run(args: &[String]) -> Result<(), String> {
     match what.as_str() {
         "solve" | "count2" => {
             let set = puzzles(arg)?;
-            let times = fastest_each(&set, k, passes, |p| {
-                if what == "solve" {
-                    black_box(solve::solve(black_box(p)));
-                } else {
-                    black_box(solve::count(black_box(p), 2));
-                }
-            });
+            let times = fastest_each(&set, k, passes, |p| solve_one(p, what == "count2"));
             let how = if passes { " (passes)" } else { "" };
             report(&format!("{what} {arg}{how}"), times)?;
         }
