@@ -327,7 +327,8 @@ impl<const W: usize> Solver<W> {
             let mut changed = false;
             for d in 0..self.n {
                 let mut open = s.open[d] & s.dirty[d];
-                if self.strong {
+                // (A probe's child, `lock` off, gets its bits from `changed`.)
+                if self.strong && lock {
                     s.unlocked |= u32::from(open != 0) << d;
                 }
                 s.dirty[d] = 0;
@@ -546,8 +547,8 @@ impl<const W: usize> Solver<W> {
                 let ((ok_a, mut a), (ok_b, mut b)) = (child(da), child(db));
                 match (ok_a, ok_b) {
                     (false, false) => return false,
-                    (true, false) => return self.propagate(&mut a) && self.search(&a, rng, found),
-                    (false, true) => return self.propagate(&mut b) && self.search(&b, rng, found),
+                    (true, false) => return self.descend(s, &mut a, rng, found),
+                    (false, true) => return self.descend(s, &mut b, rng, found),
                     (true, true) => {
                         let score = fixed(&a) + fixed(&b);
                         if best.as_ref().is_none_or(|(most, _, _)| score > *most) {
@@ -565,8 +566,25 @@ impl<const W: usize> Solver<W> {
         if fixed(&b) > fixed(&a) {
             std::mem::swap(&mut a, &mut b);
         }
-        (self.propagate(&mut a) && self.search(&a, rng, found))
-            || (self.propagate(&mut b) && self.search(&b, rng, found))
+        self.descend(s, &mut a, rng, found) || self.descend(s, &mut b, rng, found)
+    }
+
+    /// Searches `child`, a probe's child of `s`, once locked candidates
+    /// are applied to it: the symbols whose places differ from `s` are the
+    /// ones to check (`s`, propagated with them, has nothing to lock).
+    fn descend(
+        &self,
+        s: &State<W>,
+        child: &mut State<W>,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&State<W>) -> bool,
+    ) -> bool {
+        let mut changed = 0;
+        for (d, (p, q)) in child.pos[..self.n].iter().zip(&s.pos[..self.n]).enumerate() {
+            changed |= u32::from(p != q) << d;
+        }
+        child.unlocked = changed;
+        self.propagate(child) && self.search(child, rng, found)
     }
 
     /// The cells of a fully fixed state.
