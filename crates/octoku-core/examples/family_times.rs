@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo build --release -p octoku-core --example family_times
 //! target/release/examples/family_times count2 crates/octoku-core/data/size12_minimal.txt 5
+//! target/release/examples/family_times solve crates/octoku-core/data/size12_minimal.txt 5 passes
 //! target/release/examples/family_times solve crates/octoku-core/data/size16_minimal.txt 5
 //! target/release/examples/family_times generate 16 40
 //! target/release/examples/family_times make 12 200 > set.txt
@@ -12,7 +13,11 @@
 //!
 //! Times are the thread's CPU time (so waiting for a core on a shared
 //! machine does not count). `solve` and `count2` time each puzzle of the
-//! file REPS times and keep its fastest run;
+//! file REPS times in a row and keep its fastest run; with `passes`, they
+//! go through the whole file REPS times and keep each puzzle's fastest run
+//! (the branch predictor then has not just learnt that puzzle's path, as
+//! it has on the fourth run in a row: about a user's time for a puzzle
+//! met once, docs/family.md);
 //! `generate N SEEDS` times `puzzle::generate` on seeds 0..SEEDS (the
 //! fastest of 3 runs each);
 //! `make N SEEDS` prints those puzzles, one line-form board per line.
@@ -88,10 +93,40 @@ fn report(what: &str, mut times: Vec<Duration>) -> Result<(), String> {
     ))
 }
 
+/// Solves one puzzle, or counts its solutions to 2: one call per run,
+/// never inlined, so callgrind can count each puzzle's instructions apart
+/// (`--toggle-collect='*solve_one*' --dump-after='*solve_one*'`).
+#[inline(never)]
+fn solve_one(p: &Grid, count2: bool) {
+    if count2 {
+        black_box(solve::count(black_box(p), 2));
+    } else {
+        black_box(solve::solve(black_box(p)));
+    }
+}
+
+/// Each puzzle's fastest of `reps` runs of `solve`: `reps` runs in a row
+/// per puzzle, or with `passes`, `reps` passes through the whole set.
+fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) -> Vec<Duration> {
+    if !passes {
+        return set.iter().map(|p| fastest(reps, || solve(p))).collect();
+    }
+    let mut best = vec![Duration::MAX; set.len()];
+    for _ in 0..reps.max(1) {
+        for (p, best) in set.iter().zip(&mut best) {
+            *best = (*best).min(fastest(1, || solve(p)));
+        }
+    }
+    best
+}
+
 fn run(args: &[String]) -> Result<(), String> {
-    let usage = || "usage: family_times solve|count2 FILE REPS | generate|make N SEEDS".to_owned();
-    let [what, arg, k] = args else {
-        return Err(usage());
+    let usage =
+        || "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS".to_owned();
+    let (what, arg, k, passes) = match args {
+        [what, arg, k] => (what, arg, k, false),
+        [what, arg, k, mode] if mode == "passes" => (what, arg, k, true),
+        _ => return Err(usage()),
     };
     let k: usize = k.parse().map_err(|_| usage())?;
     let size = || -> Result<Geometry, String> {
@@ -101,20 +136,11 @@ fn run(args: &[String]) -> Result<(), String> {
     match what.as_str() {
         "solve" | "count2" => {
             let set = puzzles(arg)?;
-            let times = set
-                .iter()
-                .map(|p| {
-                    fastest(k, || {
-                        if what == "solve" {
-                            black_box(solve::solve(black_box(p)));
-                        } else {
-                            black_box(solve::count(black_box(p), 2));
-                        }
-                    })
-                })
-                .collect();
-            report(&format!("{what} {arg}"), times)?;
+            let times = fastest_each(&set, k, passes, |p| solve_one(p, what == "count2"));
+            let how = if passes { " (passes)" } else { "" };
+            report(&format!("{what} {arg}{how}"), times)?;
         }
+        "generate" | "make" if passes => return Err(usage()),
         "generate" => {
             let g = size()?;
             let mut givens = Vec::new();

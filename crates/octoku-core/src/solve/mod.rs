@@ -48,9 +48,6 @@ struct Tables {
     units: Vec<[u64; 4]>,
     /// Bits of the three units through each cell, in a 3N-bit unit set.
     unit_bits: Vec<u64>,
-    /// Units that meet a cell or one of its peers, in a 3N-bit unit set:
-    /// where a symbol placed in the cell may have lost places.
-    touched: Vec<u64>,
     /// Every cell of the board.
     all: [u64; 4],
     /// Where a box meets a row or a column through it, for locked candidates.
@@ -108,16 +105,6 @@ impl Tables {
         for i in 0..n * n {
             all[i / 64] |= 1 << (i % 64);
         }
-        let touched = (0..n * n)
-            .map(|i| {
-                let mut near = peers[i];
-                near[i / 64] |= 1 << (i % 64);
-                units.iter().enumerate().fold(0u64, |a, (u, m)| {
-                    let meets = (0..4).any(|k| m[k] & near[k] != 0);
-                    a | u64::from(meets) << u
-                })
-            })
-            .collect();
         let minus = |a: &[u64; 4], b: &[u64; 4]| std::array::from_fn(|k| a[k] & !b[k]);
         let mut segments = Vec::with_capacity(n * (g.box_rows() + g.box_cols()));
         for b in 0..n {
@@ -139,7 +126,6 @@ impl Tables {
             peers,
             units,
             unit_bits,
-            touched,
             all,
             segments,
         }
@@ -183,13 +169,13 @@ fn first_bit<const W: usize>(x: &[u64; W]) -> usize {
 /// How many bits a bitboard holds, saturated at 2: 0, 1 or 2 (two or more).
 #[inline(always)]
 fn ones_upto2<const W: usize>(x: &[u64; W]) -> u32 {
-    let mut n = 0;
+    // Without a branch per word: the words holding a bit, and whether one holds two.
+    let (mut words, mut more) = (0, 0);
     for &w in x {
-        if w != 0 {
-            n += if w & (w - 1) == 0 { 1 } else { 2 };
-        }
+        words += u32::from(w != 0);
+        more |= w & w.wrapping_sub(1);
     }
-    n.min(2)
+    if more != 0 { 2 } else { words.min(2) }
 }
 
 /// Search state: the cells each symbol may take, the fixed cells, and for
@@ -265,18 +251,36 @@ impl<const W: usize> Solver<W> {
     fn place(&self, s: &mut State<W>, d: usize, i: usize) {
         let (w, b) = (i / 64, 1u64 << (i % 64));
         let units = self.t.unit_bits[i];
+        // A symbol that could go in the cell lost a place in its three units.
         for (p, dirty) in s.pos[..self.n].iter_mut().zip(&mut s.dirty[..self.n]) {
+            let had = (p[w] & b) >> (i % 64);
             p[w] &= !b;
-            *dirty |= units;
+            *dirty |= units & had.wrapping_neg();
         }
+        self.place_single(s, d, i);
+    }
+
+    /// Fixes symbol `d + 1` in cell `i` when it is the cell's only
+    /// candidate (no other symbol loses a place).
+    #[inline(always)]
+    fn place_single(&self, s: &mut State<W>, d: usize, i: usize) {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let units = self.t.unit_bits[i];
+        // The placed symbol lost its places among the peers: the units through them.
         let peers = &self.t.peers[i];
+        let mut lost = 0;
         for (k, word) in s.pos[d].iter_mut().enumerate() {
+            let mut gone = *word & peers[k];
             *word &= !peers[k];
+            while gone != 0 {
+                lost |= self.t.unit_bits[64 * k + gone.trailing_zeros() as usize];
+                gone &= gone - 1;
+            }
         }
         s.pos[d][w] |= b;
         s.solved[w] |= b;
         s.open[d] &= !units;
-        s.dirty[d] |= self.t.touched[i];
+        s.dirty[d] |= lost;
     }
 
     /// Applies naked and hidden singles until nothing changes; false on a contradiction.
@@ -308,7 +312,7 @@ impl<const W: usize> Solver<W> {
                     singles &= singles - 1;
                     let i = 64 * k + bit;
                     match s.pos[..self.n].iter().position(|p| (p[k] >> bit) & 1 != 0) {
-                        Some(d) => self.place(s, d, i),
+                        Some(d) => self.place_single(s, d, i),
                         None => return false,
                     }
                     placed = true;
@@ -323,7 +327,8 @@ impl<const W: usize> Solver<W> {
             let mut changed = false;
             for d in 0..self.n {
                 let mut open = s.open[d] & s.dirty[d];
-                if self.strong {
+                // (A probe's child, `lock` off, gets its bits from `changed`.)
+                if self.strong && lock {
                     s.unlocked |= u32::from(open != 0) << d;
                 }
                 s.dirty[d] = 0;
@@ -542,8 +547,8 @@ impl<const W: usize> Solver<W> {
                 let ((ok_a, mut a), (ok_b, mut b)) = (child(da), child(db));
                 match (ok_a, ok_b) {
                     (false, false) => return false,
-                    (true, false) => return self.propagate(&mut a) && self.search(&a, rng, found),
-                    (false, true) => return self.propagate(&mut b) && self.search(&b, rng, found),
+                    (true, false) => return self.descend(s, &mut a, rng, found),
+                    (false, true) => return self.descend(s, &mut b, rng, found),
                     (true, true) => {
                         let score = fixed(&a) + fixed(&b);
                         if best.as_ref().is_none_or(|(most, _, _)| score > *most) {
@@ -561,8 +566,25 @@ impl<const W: usize> Solver<W> {
         if fixed(&b) > fixed(&a) {
             std::mem::swap(&mut a, &mut b);
         }
-        (self.propagate(&mut a) && self.search(&a, rng, found))
-            || (self.propagate(&mut b) && self.search(&b, rng, found))
+        self.descend(s, &mut a, rng, found) || self.descend(s, &mut b, rng, found)
+    }
+
+    /// Searches `child`, a probe's child of `s`, once locked candidates
+    /// are applied to it: the symbols whose places differ from `s` are the
+    /// ones to check (`s`, propagated with them, has nothing to lock).
+    fn descend(
+        &self,
+        s: &State<W>,
+        child: &mut State<W>,
+        rng: &mut Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&State<W>) -> bool,
+    ) -> bool {
+        let mut changed = 0;
+        for (d, (p, q)) in child.pos[..self.n].iter().zip(&s.pos[..self.n]).enumerate() {
+            changed |= u32::from(p != q) << d;
+        }
+        child.unlocked = changed;
+        self.propagate(child) && self.search(child, rng, found)
     }
 
     /// The cells of a fully fixed state.
