@@ -197,13 +197,31 @@ fn setup_solver_installs_the_pinned_solver_that_prove_then_uses() {
     assert!(out.stdout.as_str().contains("bitwuzla 0.9.1"), "{:?}", out);
 }
 
-/// Ends a child on every path.
+/// Ends a child on every path. Not the test kit's `Process`: that one ends
+/// the child's whole process group when the child exits, and the test below
+/// must see octoku end its solvers itself.
 struct Guard(Child);
 
 impl Drop for Guard {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+/// Processes a failing test must not leave behind (the solvers octoku
+/// started): killed on drop, those already gone aside.
+struct Strays(Vec<u32>);
+
+impl Drop for Strays {
+    fn drop(&mut self) {
+        for &p in &self.0 {
+            if !gone(p) {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &p.to_string()])
+                    .status();
+            }
+        }
     }
 }
 
@@ -258,7 +276,7 @@ fn solver_processes_end_when_octoku_is_terminated() {
         let solvers = loop {
             let now = children(pid);
             if !now.is_empty() {
-                break now;
+                break Strays(now);
             }
             assert!(
                 began.elapsed() < Duration::from_secs(120),
@@ -277,12 +295,15 @@ fn solver_processes_end_when_octoku_is_terminated() {
         let status = guard.0.wait().unwrap();
         assert!(!status.success(), "{signal}: {status}");
         let deadline = Instant::now() + Duration::from_secs(10);
-        while !solvers.iter().all(|&p| gone(p)) && Instant::now() < deadline {
+        while !solvers.0.iter().all(|&p| gone(p)) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
         }
-        for p in solvers {
+        for &p in &solvers.0 {
             assert!(gone(p), "SIG{signal}: solver {p} outlived octoku");
         }
+        // All gone: their ids may be reused from here on.
+        let mut solvers = solvers;
+        solvers.0.clear();
     }
 }
 

@@ -6,20 +6,11 @@
 //! and prove must catch.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use octoku_testkit::Run;
+use octoku_testkit::{Run, octoku, temp_dir};
 
 use octoku_evm::artifacts::{self, Artifact};
 use serde_json::{Value, json};
-
-fn octoku(args: &[&str]) -> Run {
-    Command::new(env!("CARGO_BIN_EXE_octoku"))
-        .args(args)
-        .output()
-        .expect("octoku runs")
-        .into()
-}
 
 fn json_of(out: &Run) -> Value {
     serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
@@ -98,7 +89,7 @@ fn replay_fails(mismatch: &Value) {
         .split(' ')
         .skip(1)
         .collect();
-    octoku(&replay).code(1);
+    octoku!(&replay).code(1);
 }
 
 fn with<'a>(args: &[&'a str], form: &'a [String]) -> Vec<&'a str> {
@@ -113,15 +104,15 @@ const ADDRESS: &str = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 /// reference's board, solve's answer is verified by it, verify agrees.
 #[test]
 fn every_form_of_an_authors_puzzle_runs_generate_solve_and_verify() {
-    let dir = tempfile::tempdir().unwrap();
-    let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
-    let solved = json_of(&octoku(&["solve", "--address", ADDRESS, "--json"]));
+    let dir = temp_dir("own-puzzle");
+    let reference = json_of(&octoku!(&["generate", ADDRESS, "--json"]));
+    let solved = json_of(&octoku!(&["solve", "--address", ADDRESS, "--json"]));
     let (start, solution) = (
         reference["start"].as_str().unwrap(),
         solved["solution"].as_str().unwrap(),
     );
     for form in forms(dir.path(), artifacts::LOOP_PUZZLE) {
-        let out = octoku(&with(&["generate", ADDRESS, "--json"], &form));
+        let out = octoku!(&with(&["generate", ADDRESS, "--json"], &form));
         out.code(0);
         let v = json_of(&out);
         assert_eq!(v["start"], reference["start"], "{form:?}");
@@ -129,20 +120,20 @@ fn every_form_of_an_authors_puzzle_runs_generate_solve_and_verify() {
         if form[0] != "--bytecode" {
             assert_eq!(v["puzzle"], "LoopPuzzle", "{form:?}");
         }
-        let out = octoku(&with(&["solve", "--address", ADDRESS, "--json"], &form));
+        let out = octoku!(&with(&["solve", "--address", ADDRESS, "--json"], &form));
         out.code(0);
         assert_eq!(json_of(&out)["solution"], solved["solution"], "{form:?}");
-        (octoku(&with(&["verify", start, solution], &form))).code(0);
-        (octoku(&with(&["verify", solution, start], &form))).code(1);
+        (octoku!(&with(&["verify", start, solution], &form))).code(0);
+        (octoku!(&with(&["verify", solution, start], &form))).code(1);
     }
 }
 
 /// check passes LoopPuzzle with every check, the proof included.
 #[test]
 fn check_passes_an_authors_puzzle_equal_to_the_reference() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
-    let out = octoku(&with(&["check", "--json"], form));
+    let out = octoku!(&with(&["check", "--json"], form));
     out.code(0);
     let card = json_of(&out);
     assert_eq!(card["ok"], true);
@@ -170,9 +161,9 @@ fn check_passes_an_authors_puzzle_equal_to_the_reference() {
 /// counterexample that replays: the slip accepts it and the reference not.
 #[test]
 fn a_slip_random_inputs_miss_is_caught_by_check_and_prove() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[3];
-    let out = octoku(&with(&["check", "--no-prove", "--json"], form));
+    let out = octoku!(&with(&["check", "--no-prove", "--json"], form));
     out.code(1);
     let card = json_of(&out);
     let verify = &card["checks"][2];
@@ -185,7 +176,7 @@ fn a_slip_random_inputs_miss_is_caught_by_check_and_prove() {
     );
     assert_ne!(c["reference"], c["target"]);
 
-    let out = octoku(&with(&["prove", "verify", "--json"], form));
+    let out = octoku!(&with(&["prove", "verify", "--json"], form));
     out.code(1);
     let proof = json_of(&out);
     assert_eq!(proof["result"], "counterexample");
@@ -193,14 +184,14 @@ fn a_slip_random_inputs_miss_is_caught_by_check_and_prove() {
         proof["start"].as_str().unwrap(),
         proof["solution"].as_str().unwrap(),
     );
-    (octoku(&with(&["verify", start, solution], form))).code(0);
-    (octoku(&["verify", start, solution])).code(1);
+    (octoku!(&with(&["verify", start, solution], form))).code(0);
+    (octoku!(&["verify", start, solution])).code(1);
 }
 
 /// A target that cannot be read is bad input: exit 2, one line.
 #[test]
 fn unreadable_targets_are_bad_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let interface = dir.path().join("IPuzzle.json");
     std::fs::write(&interface, r#"{"abi": [], "bytecode": {"object": "0x"}}"#).unwrap();
     let not_json = dir.path().join("x.json");
@@ -214,7 +205,7 @@ fn unreadable_targets_are_bad_input() {
         ["--bytecode", "0xzz"],
         ["--bytecode", "0x"],
     ] {
-        let out = octoku(&["generate", ADDRESS, form[0], form[1]]);
+        let out = octoku!(&["generate", ADDRESS, form[0], form[1]]);
         out.code(2);
         assert_eq!(out.stderr.as_str().lines().count(), 1, "{:?}", out);
     }
@@ -227,11 +218,11 @@ fn unreadable_targets_are_bad_input() {
 /// generate, which LoopPuzzle copies, hands some out).
 #[test]
 fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let good = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
-    (octoku(&with(&["fuzz", "--cases", "20000"], good))).code(0);
+    (octoku!(&with(&["fuzz", "--cases", "20000"], good))).code(0);
     let slip = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[0];
-    let out = octoku(&with(&["fuzz", "--cases", "200000", "--json"], slip));
+    let out = octoku!(&with(&["fuzz", "--cases", "200000", "--json"], slip));
     out.code(1);
     let v = json_of(&out);
     assert_eq!(v["target"], "LoopPuzzleSlip");
@@ -241,7 +232,7 @@ fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
         "{v}"
     );
     replay_fails(m);
-    let out = octoku(&with(
+    let out = octoku!(&with(
         &["fuzz", "--cases", "20000", "--generate", "own", "--json"],
         good,
     ));
@@ -254,12 +245,12 @@ fn fuzz_checks_an_authors_puzzle_and_finds_the_slip() {
 /// inputs: the reference column is the report's reference row.
 #[test]
 fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[1];
-    let out = octoku(&with(&["gas", "--runs", "20", "--json"], form));
+    let out = octoku!(&with(&["gas", "--runs", "20", "--json"], form));
     out.code(0);
     let ours = json_of(&out);
-    let report = json_of(&octoku(&["gas", "--runs", "20", "--json"]));
+    let report = json_of(&octoku!(&["gas", "--runs", "20", "--json"]));
     let rows = ours["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5);
     for row in rows {
@@ -280,19 +271,19 @@ fn gas_rows_of_an_authors_puzzle_sit_beside_the_reference() {
 /// out the puzzle's boards, named or by default.
 #[test]
 fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let state = dir.path().join("chain.json");
     let state = state.to_str().unwrap();
     let form = &forms(dir.path(), artifacts::LOOP_PUZZLE)[0];
-    let out = octoku(&with(&["deploy", "--state", state, "--json"], form));
+    let out = octoku!(&with(&["deploy", "--state", state, "--json"], form));
     out.code(0);
     let deployed = json_of(&out);
     assert_eq!(deployed["puzzle"], "LoopPuzzle");
     assert_eq!(deployed["recorded_in"], state);
     let arena = deployed["arena"].as_str().unwrap();
-    let reference = json_of(&octoku(&["generate", ADDRESS, "--json"]));
+    let reference = json_of(&octoku!(&["generate", ADDRESS, "--json"]));
     for named in [&["--arena", arena][..], &[]] {
-        let out = octoku(&[&["board", ADDRESS, "--state", state, "--json"][..], named].concat());
+        let out = octoku!(&[&["board", ADDRESS, "--state", state, "--json"][..], named].concat());
         out.code(0);
         let board = json_of(&out);
         assert_eq!(board["arena"], deployed["arena"]);
@@ -307,7 +298,7 @@ fn deploy_puts_an_authors_puzzle_and_its_arena_on_a_chain() {
 /// project, a .sol file); a Hardhat artifact has no map: opcodes only.
 #[test]
 fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("own-puzzle");
     let a = artifacts::LOOP_PUZZLE;
     // The project the Foundry artifact belongs to: foundry.toml and the source.
     std::fs::write(dir.path().join("foundry.toml"), "[profile.default]\n").unwrap();
@@ -315,17 +306,20 @@ fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
     std::fs::create_dir_all(source.parent().unwrap()).unwrap();
     std::fs::copy(checkout().join(a.source), &source).unwrap();
     let forms = forms(dir.path(), a);
-    let solved = json_of(&octoku(&["solve", "--address", ADDRESS, "--json"]));
+    let solved = json_of(&octoku!(&["solve", "--address", ADDRESS, "--json"]));
     let (start, solution) = (
         solved["start"].as_str().unwrap(),
         solved["solution"].as_str().unwrap(),
     );
     let profile = ["gas", "--profile", "verify", start, solution, "--json"];
     for (form, mapped) in [(&forms[0], true), (&forms[5], true), (&forms[1], false)] {
-        let out = octoku(&with(&profile, form));
+        let out = octoku!(&with(&profile, form));
         out.code(0);
         let p = json_of(&out);
-        let verified = json_of(&octoku(&with(&["verify", start, solution, "--json"], form)));
+        let verified = json_of(&octoku!(&with(
+            &["verify", start, solution, "--json"],
+            form
+        )));
         assert_eq!(p["gas"], verified["gas"], "{form:?}");
         assert_eq!(p["puzzle"], "LoopPuzzle", "{form:?}");
         let total = |key: &str| -> u64 {
@@ -347,7 +341,7 @@ fn gas_profile_of_an_authors_puzzle_splits_by_opcode_and_source_line() {
             assert!(!top["source"].as_str().unwrap().is_empty(), "{top}");
         } else {
             assert!(lines.is_empty(), "{form:?}: {p}");
-            let text = octoku(&with(&profile[..5], form));
+            let text = octoku!(&with(&profile[..5], form));
             assert!(text.ok().contains("no source lines"), "{}", text.stdout);
         }
     }
@@ -378,14 +372,14 @@ fn an_authors_9x9_validator_runs_verify_fuzz_gas_profile_and_deploy() {
     for (form, builtin) in [(&reference, "reference"), (&golf, "golf")] {
         for (grids, valid, code) in [(VALID_GRIDS, true, 0), (INVALID_GRIDS, false, 1)] {
             let verify = ["verify", "--size", "9", &empty, grids[0], "--json"];
-            let out = octoku(&with(&verify, form));
+            let out = octoku!(&with(&verify, form));
             out.code(code);
             let ours = json_of(&out);
             assert_eq!(ours["valid"], valid, "{form:?}");
-            let theirs = json_of(&octoku(&[&verify[..], &["--puzzle", builtin]].concat()));
+            let theirs = json_of(&octoku!(&[&verify[..], &["--puzzle", builtin]].concat()));
             assert_eq!(ours["gas"], theirs["gas"], "{form:?}");
         }
-        let out = octoku(&with(
+        let out = octoku!(&with(
             &["fuzz", "--size", "9", "--cases", "3000", "--json"],
             form,
         ));
@@ -402,10 +396,10 @@ fn an_authors_9x9_validator_runs_verify_fuzz_gas_profile_and_deploy() {
         VALID_GRIDS[0],
         "--json",
     ];
-    let out = octoku(&with(&profile, &golf));
+    let out = octoku!(&with(&profile, &golf));
     out.code(0);
     let p = json_of(&out);
-    let verified = json_of(&octoku(&with(
+    let verified = json_of(&octoku!(&with(
         &["verify", "--size", "9", &empty, VALID_GRIDS[0], "--json"],
         &golf,
     )));
@@ -423,7 +417,7 @@ fn an_authors_9x9_validator_runs_verify_fuzz_gas_profile_and_deploy() {
         "--bytecode".to_string(),
         hex(artifacts::LOOP_PUZZLE.initcode),
     ];
-    let out = octoku(&with(
+    let out = octoku!(&with(
         &["fuzz", "--size", "9", "--cases", "50", "--json"],
         &not_a_validator,
     ));
@@ -449,7 +443,7 @@ fn prove_refutes_an_authors_9x9_validator_that_differs() {
         "--bytecode".to_string(),
         hex(&octoku_prove::prove::deployer(&mutant)),
     ];
-    let out = octoku(&with(&["prove", "verify", "--size", "9", "--json"], &form));
+    let out = octoku!(&with(&["prove", "verify", "--size", "9", "--json"], &form));
     out.code(1);
     let proof = json_of(&out);
     assert_eq!(proof["result"], "counterexample", "{proof}");
@@ -460,8 +454,8 @@ fn prove_refutes_an_authors_9x9_validator_that_differs() {
         .map(|g| format!("0x{}", g.as_str().unwrap()))
         .collect();
     let verify = ["verify", "--size", "9", &grids[0], &grids[1], "--json"];
-    let ours = octoku(&with(&verify, &form));
-    let theirs = octoku(&[&verify[..], &["--puzzle", "reference"]].concat());
+    let ours = octoku!(&with(&verify, &form));
+    let theirs = octoku!(&[&verify[..], &["--puzzle", "reference"]].concat());
     assert_ne!((ours.code, &ours.stdout), (theirs.code, &theirs.stdout));
 }
 
@@ -479,7 +473,7 @@ fn prove_generate_proves_an_authors_copy_and_refutes_a_one_byte_patch() {
         hex(&octoku_prove::prove::deployer(runtime)),
     ];
     let args = ["prove", "generate", "--redraws", "0", "--json"];
-    let out = octoku(&with(&args, &own));
+    let out = octoku!(&with(&args, &own));
     out.code(0);
     assert_eq!(json_of(&out)["result"], "proved", "{out:?}");
     let mutant = octoku_prove::prove::mutate(runtime, &[0x60, 0x3f, 0x16, 0x91], 1, 0x1f).unwrap();
@@ -487,7 +481,7 @@ fn prove_generate_proves_an_authors_copy_and_refutes_a_one_byte_patch() {
         "--bytecode".to_string(),
         hex(&octoku_prove::prove::deployer(&mutant)),
     ];
-    let out = octoku(&with(&args, &form));
+    let out = octoku!(&with(&args, &form));
     out.code(1);
     let proof = json_of(&out);
     assert_eq!(proof["result"], "counterexample", "{proof}");

@@ -5,7 +5,7 @@
 //! tabled in anvil.rs.
 
 use octoku_core::classic9::VALID_GRIDS;
-use octoku_testkit::{octoku, temp_dir};
+use octoku_testkit::{DEV_ACCOUNTS, octoku, temp_dir};
 
 const START: &str = "0x0000000000003000007001000000000000000040500000060000000000020008";
 const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
@@ -219,7 +219,7 @@ fn bad_input_is_one_line_on_stderr_with_exit_2_and_nothing_on_stdout() {
         ),
         (serving(&["--arena", "0x12"]), "address: found 2 hex digits"),
         (
-            serving(&["--from", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"]),
+            serving(&["--from", DEV_ACCOUNTS[1]]),
             "--from alone holds no key",
         ),
         (
