@@ -647,10 +647,15 @@ pub(crate) enum Path {
 }
 
 impl Path {
-    /// The path [`solve`], [`count`] and [`solve_random`] take for `g`.
-    fn of(g: Geometry) -> Path {
+    /// The path [`solve`], [`count`] and [`solve_random`] take for `g`:
+    /// the band solver for 9×9, the uint256 solver for 8×8 unless the
+    /// search must draw a `random` order (it draws none), the generic
+    /// solver otherwise.
+    fn of(g: Geometry, random: bool) -> Path {
         if g == Geometry::CLASSIC {
             Path::Bands
+        } else if g == Geometry::OCTOKU && !random {
+            Path::Octoku
         } else {
             Path::Generic
         }
@@ -686,7 +691,7 @@ impl Path {
 /// Runs the search the board's geometry takes.
 fn run(board: &Grid, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
     let g = board.geometry();
-    Path::of(g).run(g, board.cells(), rng, found)
+    Path::of(g, rng.is_some()).run(g, board.cells(), rng, found)
 }
 
 /// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
@@ -918,9 +923,20 @@ mod tests {
     }
 
     #[test]
-    fn solve_takes_the_band_path_for_9x9_only() {
-        assert_eq!(Path::of(Geometry::CLASSIC), Path::Bands);
-        assert_eq!(Path::of(Geometry::OCTOKU), Path::Generic);
-        assert_eq!(Path::of(Geometry::for_size(16).unwrap()), Path::Generic);
+    fn solve_takes_the_fast_paths_for_9x9_and_8x8() {
+        assert_eq!(Path::of(Geometry::CLASSIC, false), Path::Bands);
+        assert_eq!(Path::of(Geometry::CLASSIC, true), Path::Bands);
+        assert_eq!(Path::of(Geometry::OCTOKU, false), Path::Octoku);
+        // The uint256 path draws no random order: a random solve of an 8×8
+        // board takes the generic one.
+        assert_eq!(Path::of(Geometry::OCTOKU, true), Path::Generic);
+        assert_eq!(
+            Path::of(Geometry::for_size(16).unwrap(), false),
+            Path::Generic
+        );
+        assert_eq!(
+            Path::of(Geometry::for_size(6).unwrap(), false),
+            Path::Generic
+        );
     }
 }
