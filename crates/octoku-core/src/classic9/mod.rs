@@ -36,8 +36,9 @@ pub const GROUP: U256 = uint!(0x01ff01ff01ff01ff01ff01ff01ff01ff01ff_U256);
 
 alloy_sol_types::sol! {
     /// The 9×9 validators' interface, as `contracts/classic9/IClassic9.sol`
-    /// declares it (the EVM crate's bindings read that file; its tests run
-    /// this mirror's calldata and answers against the compiled contracts).
+    /// declares it: the one Rust binding (octoku-evm re-exports it, and its
+    /// test holds it to that file; its other tests run this mirror's
+    /// calldata and answers against the compiled contracts).
     interface IClassic9 {
         /// Whether `grid` (81 bytes) is a valid solved grid.
         function isValidSolution(bytes calldata grid) external pure returns (bool);
