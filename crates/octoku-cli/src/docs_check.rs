@@ -154,9 +154,35 @@ fn strip_comment(text: &str) -> &str {
     text
 }
 
+/// What is wrong with a command line or a link of the docs.
+#[derive(Debug, thiserror::Error)]
+enum Problem {
+    /// A shell line that does not split into words.
+    #[error("{what} in {line:?}")]
+    Shell { what: &'static str, line: String },
+    /// A word written with an ellipsis.
+    #[error("{0:?} is elided; write the value in full")]
+    Elided(String),
+    /// `octoku NAME` where NAME is no command.
+    #[error("no command {0:?}")]
+    NoCommand(String),
+    /// The first line of clap's refusal.
+    #[error("{0}")]
+    Refused(String),
+    /// A link to a file that is not there.
+    #[error("{dest}: no file {}", path.display())]
+    NoFile { dest: String, path: PathBuf },
+    /// A link's file could not be read.
+    #[error("{dest}: {error}")]
+    Unreadable { dest: String, error: std::io::Error },
+    /// A link to an anchor no heading has.
+    #[error("{dest}: no heading with the anchor #{anchor}")]
+    NoAnchor { dest: String, anchor: String },
+}
+
 /// Replaces each `$(...)` outside single quotes by one word, `1`, and
 /// returns the commands inside, to be checked on their own.
-fn substitute(text: &str) -> Result<(String, Vec<String>), String> {
+fn substitute(text: &str) -> Result<(String, Vec<String>), Problem> {
     let mut outer = String::new();
     let mut inner = Vec::new();
     let mut single = false;
@@ -178,7 +204,10 @@ fn substitute(text: &str) -> Result<(String, Vec<String>), String> {
                     c == ')' && depth == 0
                 })
                 .map(|(i, _)| i)
-                .ok_or_else(|| format!("unclosed $( in {text:?}"))?;
+                .ok_or_else(|| Problem::Shell {
+                    what: "unclosed $(",
+                    line: text.to_string(),
+                })?;
             inner.push(rest[2..end].to_string());
             outer.push('1');
             rest = &rest[end + 1..];
@@ -203,13 +232,16 @@ fn redirection(word: &str) -> Option<bool> {
 
 /// The argument lists of the `octoku` commands in one shell line: each
 /// element is `["octoku", args...]`.
-fn octoku_commands(line: &str) -> Result<Vec<Vec<String>>, String> {
+fn octoku_commands(line: &str) -> Result<Vec<Vec<String>>, Problem> {
     let (outer, inner) = substitute(strip_comment(line))?;
     let mut commands = Vec::new();
     for text in inner {
         commands.extend(octoku_commands(&text)?);
     }
-    let words = shlex::split(&outer).ok_or_else(|| format!("unbalanced quotes in {line:?}"))?;
+    let words = shlex::split(&outer).ok_or_else(|| Problem::Shell {
+        what: "unbalanced quotes",
+        line: line.to_string(),
+    })?;
     for simple in words.split(|w| matches!(w.as_str(), "|" | "||" | "&&" | ";" | "&")) {
         let mut args = Vec::new();
         let mut skip_target = false;
@@ -244,9 +276,9 @@ fn is_assignment(word: &str) -> bool {
 /// Why `args` (`["octoku", ...]`) is not a command a user can paste, if it
 /// is not. `named` marks an inline mention: `octoku NAME` alone names a
 /// command and only NAME is checked.
-fn check_command(args: &[String], named: bool) -> Result<(), String> {
+fn check_command(args: &[String], named: bool) -> Result<(), Problem> {
     if let Some(word) = args.iter().find(|w| w.contains('…')) {
-        return Err(format!("{word:?} is elided; write the value in full"));
+        return Err(Problem::Elided(word.clone()));
     }
     if named && args.len() == 1 {
         return Ok(()); // the program's name
@@ -254,26 +286,27 @@ fn check_command(args: &[String], named: bool) -> Result<(), String> {
     if named && args.len() == 2 && !args[1].starts_with('-') {
         return match Cli::command().find_subcommand(&args[1]) {
             Some(_) => Ok(()),
-            None => Err(format!("no command {:?}", args[1])),
+            None => Err(Problem::NoCommand(args[1].clone())),
         };
     }
     match Cli::try_parse_from(args) {
         Ok(_) => Ok(()),
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => Ok(()),
-        Err(e) => Err(e
-            .render()
-            .to_string()
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_string()),
+        Err(e) => Err(Problem::Refused(
+            e.render()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        )),
     }
 }
 
 /// Every problem with the command lines of one shell line.
 fn check_line(line: &str, named: bool) -> Vec<String> {
     match octoku_commands(line) {
-        Err(e) => vec![e],
+        Err(e) => vec![e.to_string()],
         Ok(commands) => commands
             .iter()
             .filter_map(|args| {
@@ -340,7 +373,7 @@ fn links(doc: &Doc) -> Vec<(Range<usize>, String)> {
 }
 
 /// Why a relative link of `doc` does not resolve, if it does not.
-fn check_link(doc: &Doc, dest: &str) -> Result<(), String> {
+fn check_link(doc: &Doc, dest: &str) -> Result<(), Problem> {
     if dest.contains("://") || dest.starts_with("mailto:") {
         return Ok(());
     }
@@ -353,12 +386,21 @@ fn check_link(doc: &Doc, dest: &str) -> Result<(), String> {
         doc.path.parent().expect("a doc is in a folder").join(file)
     };
     if !target.exists() {
-        return Err(format!("{dest}: no file {}", target.display()));
+        return Err(Problem::NoFile {
+            dest: dest.to_string(),
+            path: target,
+        });
     }
     if let Some(anchor) = anchor {
-        let text = std::fs::read_to_string(&target).map_err(|e| format!("{dest}: {e}"))?;
+        let text = std::fs::read_to_string(&target).map_err(|error| Problem::Unreadable {
+            dest: dest.to_string(),
+            error,
+        })?;
         if !anchors(&text).iter().any(|a| a == anchor) {
-            return Err(format!("{dest}: no heading with the anchor #{anchor}"));
+            return Err(Problem::NoAnchor {
+                dest: dest.to_string(),
+                anchor: anchor.to_string(),
+            });
         }
     }
     Ok(())
