@@ -20,7 +20,9 @@
 //! met once, docs/family.md);
 //! `generate N SEEDS` times `puzzle::generate` on seeds 0..SEEDS (the
 //! fastest of 3 runs each);
-//! `make N SEEDS` prints those puzzles, one line-form board per line.
+//! `make N SEEDS` prints those puzzles, one line-form board per line;
+//! `answers FILE` prints each puzzle's first solution (or `unsolvable`)
+//! and its count to 2, to check that a change to the solver keeps them.
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
@@ -121,8 +123,23 @@ fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) 
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let usage =
-        || "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS".to_owned();
+    let usage = || {
+        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE"
+            .to_owned()
+    };
+    if let [what, file] = args
+        && what == "answers"
+    {
+        for p in puzzles(file)? {
+            let symbols = Symbols::standard(p.geometry().size());
+            let first = match solve::solve(&p) {
+                Some(s) => text::write(&s, &symbols, Form::Line).map_err(|e| e.to_string())?,
+                None => "unsolvable".to_owned(),
+            };
+            say(format!("{first} {}", solve::count(&p, 2)))?;
+        }
+        return Ok(());
+    }
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),
         [what, arg, k, mode] if mode == "passes" => (what, arg, k, true),
