@@ -33,8 +33,11 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// Why a run stopped: one line for standard error.
+type Error = Box<dyn std::error::Error>;
+
 /// The boards of a line-form file (`#` comments and blank lines skipped).
-fn puzzles(path: &str) -> Result<Vec<Grid>, String> {
+fn puzzles(path: &str) -> Result<Vec<Grid>, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     text.lines()
         .map(str::trim)
@@ -42,7 +45,7 @@ fn puzzles(path: &str) -> Result<Vec<Grid>, String> {
         .map(|l| {
             text::read(l, &ReadOptions::default())
                 .map(|p| p.board)
-                .map_err(|e| format!("{path}: {e}"))
+                .map_err(|e| Error::from(format!("{path}: {e}")))
         })
         .collect()
 }
@@ -73,12 +76,12 @@ fn fastest(reps: usize, mut f: impl FnMut()) -> Duration {
 }
 
 /// Writes one line to stdout; a closed pipe or a full disk is an error, not a panic.
-fn say(line: String) -> Result<(), String> {
-    writeln!(std::io::stdout().lock(), "{line}").map_err(|e| format!("stdout: {e}"))
+fn say(line: String) -> Result<(), Error> {
+    Ok(writeln!(std::io::stdout().lock(), "{line}").map_err(|e| format!("stdout: {e}"))?)
 }
 
 /// Prints median, p90, max, mean and max ÷ median of `times`, in µs.
-fn report(what: &str, mut times: Vec<Duration>) -> Result<(), String> {
+fn report(what: &str, mut times: Vec<Duration>) -> Result<(), Error> {
     times.sort();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
@@ -122,7 +125,7 @@ fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) 
     best
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
         "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE"
             .to_owned()
@@ -143,12 +146,12 @@ fn run(args: &[String]) -> Result<(), String> {
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),
         [what, arg, k, mode] if mode == "passes" => (what, arg, k, true),
-        _ => return Err(usage()),
+        _ => return Err(usage().into()),
     };
     let k: usize = k.parse().map_err(|_| usage())?;
-    let size = || -> Result<Geometry, String> {
+    let size = || -> Result<Geometry, Error> {
         let n: usize = arg.parse().map_err(|_| usage())?;
-        Geometry::for_size(n).map_err(|e| e.to_string())
+        Ok(Geometry::for_size(n)?)
     };
     match what.as_str() {
         "solve" | "count2" => {
@@ -157,7 +160,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let how = if passes { " (passes)" } else { "" };
             report(&format!("{what} {arg}{how}"), times)?;
         }
-        "generate" | "make" if passes => return Err(usage()),
+        "generate" | "make" if passes => return Err(usage().into()),
         "generate" => {
             let g = size()?;
             let mut givens = Vec::new();
@@ -189,7 +192,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 say(line)?;
             }
         }
-        _ => return Err(usage()),
+        _ => return Err(usage().into()),
     }
     Ok(())
 }
