@@ -1,12 +1,17 @@
 //! JSON output: each command's `--json` document is a struct deriving
 //! `Serialize` (fields documented in docs/commands.md, "JSON output"), printed on
 //! one line. Addresses are written checksummed (EIP-55), boards as `0x` and
-//! 64 hex digits, transaction hashes as `0x` hex.
+//! 64 hex digits, transaction hashes as `0x` hex. A refused solution's
+//! problems are written the same way by every command that checks one
+//! ([`Problems`] in JSON, [`print_problems`] as text).
 
 use octoku_core::{Address, Board};
 use serde::{Serialize, Serializer};
 
 use crate::error::CliError;
+
+/// How many problems the text output lists.
+const SHOWN: usize = 12;
 
 /// Prints `value` as one line of JSON on stdout.
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
@@ -40,6 +45,39 @@ pub fn hex_opt<S: Serializer>(board: &Option<Board>, s: S) -> Result<S::Ok, S::E
         Some(b) => s.collect_str(b),
         None => s.serialize_none(),
     }
+}
+
+/// The `reason` (the first problem, `null` for none) and `problems` keys of
+/// a verdict's JSON.
+#[derive(Debug, Serialize)]
+pub struct Problems<'a> {
+    reason: Option<&'a String>,
+    problems: &'a [String],
+}
+
+impl<'a> Problems<'a> {
+    /// The keys for `problems`, as found (the first is the reason).
+    pub fn new(problems: &'a [String]) -> Problems<'a> {
+        Problems {
+            reason: problems.first(),
+            problems,
+        }
+    }
+}
+
+/// The text lines of a refused solution's problems: the first [`SHOWN`],
+/// then how many more the JSON lists.
+pub fn print_problems(problems: &[String]) -> Result<(), CliError> {
+    for problem in problems.iter().take(SHOWN) {
+        crate::outln!("  - {problem}")?;
+    }
+    if problems.len() > SHOWN {
+        crate::outln!(
+            "  ... and {} more (--json lists them all)",
+            problems.len() - SHOWN
+        )?;
+    }
+    Ok(())
 }
 
 /// A mined transaction: the same three fields wherever one is reported (the

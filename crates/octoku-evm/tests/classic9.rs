@@ -221,7 +221,7 @@ proptest! {
     /// Mutations of a valid grid (two cells swapped, a byte set to 0 or
     /// 10..255 in the solution or the start, another digit): all agree.
     #[test]
-    fn mutations_agree(seed in any::<u64>(), a in 0..CELLS, b in 0..CELLS, v in any::<u8>()) {
+    fn mutated_valid_grids_get_the_mirror_s_answer_from_every_validator(seed in any::<u64>(), a in 0..CELLS, b in 0..CELLS, v in any::<u8>()) {
         let grid = grid_from(seed);
         let mut swapped = grid.clone();
         swapped.swap(a, b);

@@ -18,7 +18,10 @@ use octoku_core::{rules, solve};
 use octoku_evm::limits;
 use serde::Serialize;
 
-use crate::{cmd::verify::Problems, error::CliError, output::print_json};
+use crate::{
+    error::CliError,
+    output::{Problems, print_json, print_problems},
+};
 
 /// The text forms selectable with `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -507,7 +510,7 @@ pub fn verify(
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
         )?;
-        crate::cmd::verify::print_problems(&problems)?;
+        print_problems(&problems)?;
     }
     crate::exit(valid)
 }

@@ -14,12 +14,9 @@ use super::onchain::{self, KeyUse, chain_error};
 use crate::{
     error::CliError,
     input,
-    output::{self, print_json},
+    output::{self, Problems, print_json, print_problems},
     target_args::TargetArgs,
 };
-
-/// How many problems the text output lists.
-const SHOWN: usize = 12;
 
 /// Arguments of `octoku verify`.
 #[derive(Debug, clap::Args)]
@@ -67,23 +64,6 @@ struct Verdict<'a> {
     gas: u64,
     #[serde(flatten)]
     problems: Problems<'a>,
-}
-
-/// The `reason` (the first problem, `null` for none) and `problems` keys of
-/// a verdict's JSON.
-#[derive(Debug, Serialize)]
-pub(crate) struct Problems<'a> {
-    reason: Option<&'a String>,
-    problems: &'a [String],
-}
-
-impl<'a> Problems<'a> {
-    pub(crate) fn new(problems: &'a [String]) -> Problems<'a> {
-        Problems {
-            reason: problems.first(),
-            problems,
-        }
-    }
 }
 
 /// `octoku verify --size 9 --json`.
@@ -190,21 +170,6 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     }
     crate::exit(call.value)
-}
-
-/// The text lines of a refused solution's problems: the first [`SHOWN`],
-/// then how many more the JSON lists.
-pub(crate) fn print_problems(problems: &[String]) -> Result<(), CliError> {
-    for problem in problems.iter().take(SHOWN) {
-        crate::outln!("  - {problem}")?;
-    }
-    if problems.len() > SHOWN {
-        crate::outln!(
-            "  ... and {} more (--json lists them all)",
-            problems.len() - SHOWN
-        )?;
-    }
-    Ok(())
 }
 
 /// `--size 9` with `--puzzle` or `--puzzle-address`: the 9×9 validator of

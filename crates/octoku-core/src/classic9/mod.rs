@@ -137,15 +137,8 @@ pub fn parse_grid(what: &str, text: &str) -> Result<Vec<u8>, GridTextError> {
                 hex.len()
             )));
         }
-        // All ASCII hex digits now, so every pair is one byte.
-        return Ok(hex
-            .as_bytes()
-            .chunks(2)
-            .map(|pair| {
-                let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
-                16 * digit(pair[0]) + digit(pair[1])
-            })
-            .collect());
+        // Checked above so the errors name the digit; cannot fail now.
+        return alloy_primitives::hex::decode(hex).map_err(|e| error(e.to_string()));
     }
     let mut cells = Vec::with_capacity(CELLS);
     for (i, c) in text.chars().enumerate() {

@@ -10,6 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use alloy_primitives::hex;
 use ruint::aliases::U256;
 use ruint::uint;
 
@@ -120,10 +121,7 @@ impl Board {
 
     /// Formats as `0x` followed by exactly 64 lowercase hex digits.
     pub fn to_hex(self) -> String {
-        let mut s = String::with_capacity(66);
-        s.push_str("0x");
-        s.extend(self.cells().iter().map(|&c| hex_char(c)));
-        s
+        hex::encode_prefixed(self.0.to_be_bytes::<32>())
     }
 
     /// Formats as 64 characters in reading order: `.` for empty, else the hex digit.
@@ -307,27 +305,27 @@ fn parse_hex(digits: &str) -> Result<U256, ParseError> {
     if digits.is_empty() {
         return Err(ParseError::NoHexDigits { what: WHAT });
     }
-    let mut value = U256::ZERO;
-    let mut count = 0usize;
-    for (i, c) in digits.chars().enumerate() {
-        let Some(d) = c.to_digit(16) else {
-            return Err(ParseError::BadHexDigit {
-                what: WHAT,
-                position: i + 3,
-                found: c,
-            });
-        };
-        value = (value << 4) | U256::from(d);
-        count += 1;
-    }
-    if count > 64 {
-        return Err(ParseError::TooLong {
+    if let Some((i, found)) = digits
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
+        return Err(ParseError::BadHexDigit {
             what: WHAT,
-            max: 64,
-            found: count,
+            position: i + 3,
+            found,
         });
     }
-    Ok(value)
+    // Every character is now an ASCII hex digit, so bytes == chars.
+    let too_long = ParseError::TooLong {
+        what: WHAT,
+        max: 64,
+        found: digits.len(),
+    };
+    if digits.len() > 64 {
+        return Err(too_long);
+    }
+    U256::from_str_radix(digits, 16).map_err(|_| too_long)
 }
 
 /// Parses a non-empty string of ASCII decimal digits into a `U256`.

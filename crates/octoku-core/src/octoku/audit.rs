@@ -318,7 +318,7 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn binomials() {
+    fn binomial_gives_known_counts_and_zero_when_choosing_more_than_there_are() {
         assert_eq!(binomial(64, 8), 4_426_165_368);
         assert_eq!(binomial(64, 0), 1);
         assert_eq!(binomial(64, 64), 1);
@@ -482,11 +482,12 @@ mod tests {
         }
     }
 
-    /// The full audit of all 8-cell sets, in release mode:
-    /// `cargo test -p octoku-core --release --lib -- --ignored full_audit --nocapture`.
+    /// The full audit of every set of up to 8 cells (printing what it
+    /// finds), in release mode: `cargo test -p octoku-core --release --lib
+    /// -- --ignored audits_of_up_to_8_cells_visit_every_cell_set --nocapture`.
     #[test]
     #[ignore]
-    fn full_audit() {
+    fn audits_of_up_to_8_cells_visit_every_cell_set() {
         for k in 0..=8usize {
             let r = audit_k(k, 2, &|_, _| {});
             println!(

@@ -10,7 +10,7 @@
 
 use crate::grid::board::Board;
 use crate::grid::geometry::Geometry;
-use crate::rules::{self, Contradiction};
+use crate::rules::{self, Words};
 use crate::solve::octoku::checked_cells;
 
 pub use crate::rules::Problem;
@@ -44,27 +44,8 @@ pub fn contradiction(start: Board) -> Option<String> {
         Ok(c) => c,
         Err(e) => return Some(e.to_string()),
     };
-    rules::contradiction_in(G, &cells, G.size()).map(|c| match c {
-        Contradiction::DeadCell { row, col } => format!(
-            "row {} column {} can take no digit: its row, column and subgrid already hold 1-8",
-            row + 1,
-            col + 1
-        ),
-        Contradiction::CrowdedSymbols {
-            unit,
-            symbols,
-            cells,
-        } => {
-            let digits: Vec<String> = symbols.iter().map(u8::to_string).collect();
-            format!(
-                "{}: digits {} can only go in {}",
-                G.describe(unit),
-                rules::join_and(&digits, "and"),
-                rules::cells_phrase(unit, &cells)
-            )
-        }
-        other => other.describe(G),
-    })
+    rules::contradiction_in(G, &cells, G.size())
+        .map(|c| c.worded(G, &rules::default_name, Words::Digits))
 }
 
 #[cfg(test)]
@@ -161,6 +142,18 @@ mod tests {
         assert_eq!(solve(b), Ok(None));
         assert_eq!(contradiction(Board::BASE_GRID), None);
         assert_eq!(contradiction(Board::EMPTY), None);
+    }
+
+    /// The 8×8 words: "digits 5 and 6" where the family says "5 and 6".
+    #[test]
+    fn contradiction_names_crowded_digits_as_digits() {
+        let start = board("0x0000056070423000000000000000000000000000000000000000800100000000");
+        let found = rules::contradiction_in(G, &start.cells(), G.size()).unwrap();
+        assert_eq!(
+            contradiction(start).as_deref(),
+            Some("row 2: digits 5 and 6 can only go in column 2")
+        );
+        assert_eq!(found.describe(G), "row 2: 5 and 6 can only go in column 2");
     }
 
     fn any_board() -> impl Strategy<Value = Board> {

@@ -388,7 +388,7 @@ mod tests {
 
     /// The words the contract builds at run time equal the documented constants.
     #[test]
-    fn derived_constants() {
+    fn words_built_at_run_time_equal_the_documented_constants() {
         let not0 = U256::MAX;
         let lanes = not0 / lit(0xffff_ffff);
         assert_eq!(lanes, LANES);
@@ -553,8 +553,11 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
 
+        /// Any seed's fair board keeps cells of a valid grid, reveals the
+        /// published board's cells with its draws, and solves; it has all 8
+        /// givens when the published board placed 8 without running out.
         #[test]
-        fn full_seeds(limbs in any::<[u64; 4]>()) {
+        fn any_seed_gives_a_solvable_fair_board_on_the_published_cells(limbs in any::<[u64; 4]>()) {
             let seed = U256::from_limbs(limbs);
             check_seed(seed)?;
             let published = generate_trace(seed);
@@ -565,13 +568,13 @@ mod tests {
 
         /// Short seeds run out early and exercise the exhaustion paths.
         #[test]
-        fn short_seeds(limbs in any::<[u64; 4]>(), keep in 0usize..=80) {
+        fn seeds_that_run_out_still_give_a_solvable_fair_board_on_the_published_cells(limbs in any::<[u64; 4]>(), keep in 0usize..=80) {
             check_seed(U256::from_limbs(limbs) >> (256 - keep))?;
         }
 
         /// Seeds with many repeated draws exercise the redraws.
         #[test]
-        fn colliding_seeds(cells in proptest::collection::vec(0u64..6, 1..42)) {
+        fn seeds_that_redraw_cells_still_give_a_solvable_fair_board_on_the_published_cells(cells in proptest::collection::vec(0u64..6, 1..42)) {
             let mut seed = U256::ZERO;
             for (n, c) in cells.iter().enumerate() {
                 seed |= U256::from(*c) << (6 * n);
@@ -579,10 +582,10 @@ mod tests {
             check_seed(seed)?;
         }
 
+        /// The board of an address is that of its seed, which reveals the
+        /// published cells and solves.
         #[test]
-        fn addresses(bytes in any::<[u8; 20]>()) {
-            // The board of an address is that of its seed, which reveals
-            // the published cells and solves.
+        fn an_address_gives_its_seed_s_solvable_fair_board(bytes in any::<[u8; 20]>()) {
             let a = Address::new(bytes);
             prop_assert_eq!(fair_generate(&a), fair_generate_from_seed(seed_of(&a)));
             check_seed(seed_of(&a))?;
@@ -613,7 +616,7 @@ mod tests {
 
     /// Boards the contract must reproduce (pinned in tests/Fair.t.sol too).
     #[test]
-    fn vectors() {
+    fn fair_boards_of_four_addresses_equal_the_vectors_fair_t_sol_pins() {
         for (addr, want) in VECTORS {
             let a: Address = addr.parse().unwrap();
             let got = fair_generate(&a);

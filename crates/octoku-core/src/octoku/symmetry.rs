@@ -116,8 +116,10 @@ mod tests {
     use crate::octoku::verify::is_valid_grid;
     use std::collections::HashSet;
 
+    /// 384 distinct row maps, 1152 distinct column maps; the numbering
+    /// starts at the identity and ends before `ORDER`.
     #[test]
-    fn map_counts() {
+    fn there_are_384_distinct_row_maps_and_1152_column_maps_numbered_from_the_identity() {
         assert_eq!(row_maps().len(), 384);
         assert_eq!(col_maps().len(), 1152);
         assert_eq!(row_maps().into_iter().collect::<HashSet<_>>().len(), 384);

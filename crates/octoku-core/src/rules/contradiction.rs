@@ -54,21 +54,47 @@ pub enum Contradiction {
     },
 }
 
+/// The words a [`Contradiction`] is told in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Words {
+    /// The family's: an empty cell "can take no symbol" as its "box" holds
+    /// "all N"; a list of symbols is said bare ("5 and 6").
+    Symbols,
+    /// The 8×8 puzzle's: "digit", "subgrid", "1-8", and "digits 5 and 6".
+    Digits,
+}
+
 impl Contradiction {
-    /// The reason in one line, naming symbols with `name` (e.g. the board's own symbol set).
+    /// The reason in one line in the family's words, naming symbols with
+    /// `name` (e.g. the board's own symbol set).
     pub fn message(&self, geometry: Geometry, name: &dyn Fn(u8) -> String) -> String {
+        self.worded(geometry, name, Words::Symbols)
+    }
+
+    /// The reason in one line in `words`, naming symbols with `name`.
+    pub fn worded(&self, geometry: Geometry, name: &dyn Fn(u8) -> String, words: Words) -> String {
         let unit_name = |u: Unit| geometry.describe(u);
         let names = |v: &[u8]| v.iter().map(|&s| name(s)).collect::<Vec<_>>();
         match self {
             Contradiction::Repeated { unit, symbol } => {
                 format!("{} holds {} twice", unit_name(*unit), name(*symbol))
             }
-            Contradiction::DeadCell { row, col } => format!(
-                "row {} column {} can take no symbol: its row, column and box already hold all {}",
-                row + 1,
-                col + 1,
-                geometry.size()
-            ),
+            Contradiction::DeadCell { row, col } => {
+                let (symbol, unit_box, every) = match words {
+                    Words::Symbols => ("symbol", "box", format!("all {}", geometry.size())),
+                    Words::Digits => (
+                        "digit",
+                        "subgrid",
+                        format!("{}-{}", name(1), name(geometry.size() as u8)),
+                    ),
+                };
+                format!(
+                    "row {} column {} can take no {symbol}: its row, column and {unit_box} already hold {every}",
+                    row + 1,
+                    col + 1,
+                )
+            }
             Contradiction::NoPlace { unit, symbol } => {
                 format!("{} has no place for {}", unit_name(*unit), name(*symbol))
             }
@@ -86,16 +112,23 @@ impl Contradiction {
                 unit,
                 symbols,
                 cells,
-            } => format!(
-                "{}: {} can only go in {}",
-                unit_name(*unit),
-                join_and(&names(symbols), "and"),
-                cells_phrase(*unit, cells)
-            ),
+            } => {
+                let list = join_and(&names(symbols), "and");
+                let list = match words {
+                    Words::Symbols => list,
+                    Words::Digits => format!("digits {list}"),
+                };
+                format!(
+                    "{}: {list} can only go in {}",
+                    unit_name(*unit),
+                    cells_phrase(*unit, cells)
+                )
+            }
         }
     }
 
-    /// The reason in one line with the default symbols (`1`-`9`, then `A`-`G`).
+    /// The reason in one line in the family's words with the default
+    /// symbols (`1`-`9`, then `A`-`G`).
     pub fn describe(&self, geometry: Geometry) -> String {
         self.message(geometry, &default_name)
     }

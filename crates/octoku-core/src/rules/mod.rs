@@ -20,7 +20,7 @@ use crate::grid::Grid;
 use crate::grid::geometry::{Geometry, Unit};
 
 pub mod contradiction;
-pub use contradiction::{Contradiction, contradiction, contradiction_in};
+pub use contradiction::{Contradiction, Words, contradiction, contradiction_in};
 
 /// One reason a solution is rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

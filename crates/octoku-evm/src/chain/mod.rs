@@ -24,7 +24,7 @@ pub mod state;
 
 use std::{fmt, path::Path, time::Duration};
 
-use alloy_primitives::{Address, B256, Bytes, Log, U256};
+use alloy_primitives::{Address, B256, Bytes, Log, U256, hex};
 use alloy_signer_local::PrivateKeySigner;
 use alloy_sol_types::SolError;
 
@@ -79,18 +79,17 @@ impl PrivateKey {
     /// Parses 32 bytes of hex, with or without `0x`.
     pub fn parse(text: &str) -> Result<PrivateKey, ChainError> {
         let bad = || ChainError::Key("private key: expected 32 bytes of hex".into());
-        let hex = text.trim();
-        let hex = hex
+        let text = text.trim();
+        let digits = text
             .strip_prefix("0x")
-            .or_else(|| hex.strip_prefix("0X"))
-            .unwrap_or(hex);
-        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            .or_else(|| text.strip_prefix("0X"))
+            .unwrap_or(text);
+        // Checked before decoding: `hex` would strip a second `0x` too. The
+        // error never quotes the text.
+        if digits.len() != 64 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
-        let mut bytes = [0u8; 32];
-        for (i, byte) in bytes.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
-        }
+        let bytes: [u8; 32] = hex::decode_to_array(digits).map_err(|_| bad())?;
         let key = PrivateKey(B256::from(bytes));
         // Zero and keys at or above the curve order are not valid keys.
         key.signer()?;
