@@ -7,7 +7,7 @@
 
 pub use alloy_primitives::{Address, hex, keccak256};
 
-use crate::error::{ParseError, Subject};
+use crate::error::{ParseError, Subject, check_hex_digits};
 
 /// Parses 40 hex digits with an optional `0x`/`0X` prefix (surrounding
 /// whitespace ignored).
@@ -24,20 +24,7 @@ pub fn parse_address(s: &str) -> Result<Address, ParseError> {
         Some(rest) => (rest, 2),
         None => (s, 0),
     };
-    if digits.is_empty() {
-        return Err(ParseError::NoHexDigits { what: WHAT });
-    }
-    if let Some((i, found)) = digits
-        .chars()
-        .enumerate()
-        .find(|(_, c)| !c.is_ascii_hexdigit())
-    {
-        return Err(ParseError::BadHexDigit {
-            what: WHAT,
-            position: offset + i + 1,
-            found,
-        });
-    }
+    check_hex_digits(digits, WHAT, offset)?;
     // Every character is now an ASCII hex digit, so bytes == chars.
     if digits.len() != 40 {
         return Err(ParseError::BadLength {

@@ -139,3 +139,28 @@ pub enum ParseError {
         expected: String,
     },
 }
+
+/// Checks the hex digits of a `what` after a prefix of `offset` characters:
+/// at least one, and each `0-9a-fA-F` (the first other one is named by its
+/// 1-based position in the whole text).
+pub(crate) fn check_hex_digits(
+    digits: &str,
+    what: Subject,
+    offset: usize,
+) -> Result<(), ParseError> {
+    if digits.is_empty() {
+        return Err(ParseError::NoHexDigits { what });
+    }
+    match digits
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
+        Some((i, found)) => Err(ParseError::BadHexDigit {
+            what,
+            position: offset + i + 1,
+            found,
+        }),
+        None => Ok(()),
+    }
+}

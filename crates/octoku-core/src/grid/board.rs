@@ -14,7 +14,7 @@ use alloy_primitives::hex;
 use ruint::aliases::U256;
 use ruint::uint;
 
-use crate::error::{ParseError, Subject};
+use crate::error::{ParseError, Subject, check_hex_digits};
 use crate::grid::geometry::Geometry;
 use crate::grid::{CellsError, Grid};
 
@@ -302,20 +302,7 @@ fn parse_grid_cells(chars: impl Iterator<Item = char>) -> Board {
 /// Parses the digits after `0x`: 1 to 64 hex digits.
 fn parse_hex(digits: &str) -> Result<U256, ParseError> {
     const WHAT: Subject = Subject::Board;
-    if digits.is_empty() {
-        return Err(ParseError::NoHexDigits { what: WHAT });
-    }
-    if let Some((i, found)) = digits
-        .chars()
-        .enumerate()
-        .find(|(_, c)| !c.is_ascii_hexdigit())
-    {
-        return Err(ParseError::BadHexDigit {
-            what: WHAT,
-            position: i + 3,
-            found,
-        });
-    }
+    check_hex_digits(digits, WHAT, 2)?;
     // Every character is now an ASCII hex digit, so bytes == chars.
     let too_long = ParseError::TooLong {
         what: WHAT,
