@@ -3,6 +3,7 @@
 //! binary carries no path of the checkout; solver children end with octoku;
 //! malformed solver settings are bad input.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -269,6 +270,18 @@ fn solver_processes_end_when_octoku_is_terminated() {
             .stderr(Stdio::null());
         if let Some(s) = solver {
             command.args(["--solver", s]);
+        }
+        // A test runner started as a background job of a script ignores
+        // SIGINT, and an ignored signal stays ignored through exec: octoku
+        // gets the default dispositions a terminal's command has.
+        // SAFETY: signal(2) is async-signal-safe; nothing else runs between
+        // fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            });
         }
         let guard = Guard(retry_busy(|| command.spawn()));
         let pid = guard.0.id();
