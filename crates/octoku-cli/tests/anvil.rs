@@ -15,7 +15,8 @@ use octoku_evm::chain::{
     primitives::{Address, U256},
 };
 use octoku_testkit::{
-    Anvil, DEV_ACCOUNTS, DEV_KEYS, Run, TempDir, assert_keys, octoku, temp_dir, write_keystore,
+    Anvil, DEV_ACCOUNTS, DEV_KEYS, LoopbackServer, Run, TempDir, assert_keys, octoku, temp_dir,
+    write_keystore,
 };
 use serde_json::Value;
 
@@ -978,28 +979,14 @@ fn empty_environment_variables_mean_unset() {
 /// build feature.
 #[test]
 fn https_urls_are_tried_by_the_default_build() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let url = format!("https://127.0.0.1:{port}");
+    // Accept and close each connection (the TLS handshake fails).
+    let server = LoopbackServer::start(|stream, _| drop(stream)).unwrap();
+    let url = format!("https://127.0.0.1:{}", server.port());
     let dir = temp_dir("https");
-    // Accept and close each connection (the TLS handshake fails) until the
-    // run is over and the listener is dropped with the scope.
-    let out = thread::scope(|s| {
-        s.spawn(|| {
-            for stream in listener.incoming().take(3) {
-                drop(stream);
-            }
-        });
-        let out = octoku!()
-            .dir(dir.path())
-            .args(["board", DEV_0, "--arena", DEV_0, "--rpc-url", &url])
-            .run();
-        // Unblock the acceptor: connect until it has seen its three.
-        for _ in 0..3 {
-            let _ = std::net::TcpStream::connect(("127.0.0.1", port));
-        }
-        out
-    });
+    let out = octoku!()
+        .dir(dir.path())
+        .args(["board", DEV_0, "--arena", DEV_0, "--rpc-url", &url])
+        .run();
     out.fails(4, &format!("cannot reach the node at {url}"));
     assert!(
         !out.stderr.contains("feature") && !out.stderr.contains("http:// only"),

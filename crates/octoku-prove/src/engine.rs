@@ -381,13 +381,17 @@ pub fn model_values(terms: &Terms, model: &[(String, U256)]) -> Vec<U256> {
     terms
         .var_names()
         .iter()
-        .map(|name| {
-            model
-                .iter()
-                .find(|(n, _)| n == name)
-                .map_or(U256::ZERO, |(_, v)| *v)
-        })
+        .map(|name| model_value(model, name))
         .collect()
+}
+
+/// The value a solver's model gives the variable `name` (0 when the model
+/// leaves it out: any value will do).
+pub fn model_value(model: &[(String, U256)], name: &str) -> U256 {
+    model
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or(U256::ZERO, |(_, v)| *v)
 }
 
 /// A run's query directory: created, and locked (`<dir>/.lock`) while this

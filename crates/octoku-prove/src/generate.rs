@@ -29,8 +29,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloy_primitives::{Address, keccak256};
+use alloy_primitives::Address;
 use octoku_core::U256;
+use octoku_core::octoku::generate::seed_of;
 use octoku_core::rng::SplitMix64;
 use octoku_evm::{Machine, RawOutcome};
 
@@ -736,12 +737,7 @@ pub fn prove_patterns(
                 Answer::Unsat => p.result = Some(CaseResult::Proved),
                 Answer::Unknown => p.result = Some(CaseResult::Undecided),
                 Answer::Sat(model) => {
-                    let value = |name: &str| {
-                        model
-                            .iter()
-                            .find(|(n, _)| n == name)
-                            .map_or(U256::ZERO, |(_, v)| *v)
-                    };
+                    let value = |name: &str| engine::model_value(&model, name);
                     let s = value(&seed_name);
                     if pattern_of(s) != p.pattern {
                         return Err(ProveError::Unsound(format!(
@@ -757,8 +753,7 @@ pub fn prove_patterns(
                         Input::Seed => Some(s),
                         Input::Address => {
                             let a = Address::from_word(address.to_be_bytes::<32>().into());
-                            (address < address_bound() && U256::from_be_bytes(keccak256(a).0) == s)
-                                .then_some(address)
+                            (address < address_bound() && seed_of(&a) == s).then_some(address)
                         }
                     };
                     let (r, i) = run(&mut terms, &values(address, s))?;

@@ -337,8 +337,9 @@ impl<const W: usize> Solver<W> {
             let mut changed = false;
             for d in 0..self.n {
                 let mut open = s.open[d] & s.dirty[d];
-                // (A probe's child, `lock` off, gets its bits from `changed`.)
-                if self.strong && lock {
+                // (`lock` is on only for the strong search; a probe's child,
+                // `lock` off, gets its bits from `changed`.)
+                if lock {
                     s.unlocked |= u32::from(open != 0) << d;
                 }
                 s.dirty[d] = 0;

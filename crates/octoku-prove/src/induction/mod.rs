@@ -26,10 +26,11 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use octoku_core::U256;
+use octoku_core::octoku::generate::seed_of;
+use octoku_core::{Address, U256};
 use octoku_evm::{Machine, RawOutcome};
 
-use crate::engine::model_values;
+use crate::engine::{model_value, model_values};
 use crate::exec::{self, Call, Cell, ExecError, Limits, Outcome, Reached, Snapshot};
 use crate::program::{Input, Program};
 use crate::prove::deployer;
@@ -328,7 +329,10 @@ impl<'a> Pair<'a> {
         Ok([r, i])
     }
 
-    /// Proves `queries` with these programs ([`prove_queries`]).
+    /// Asks `queries` (built in `built`) of `solver` in order, written under
+    /// `dir`, up to the first that is not proved; a refuted lemma's state is
+    /// replayed in revm (the implementation from the query's first start,
+    /// the reference from its second).
     pub fn prove(
         &self,
         queries: &[Query],
@@ -336,14 +340,25 @@ impl<'a> Pair<'a> {
         dir: &Path,
         solver: &Solver,
     ) -> Result<Report, InductionError> {
-        prove_queries(
-            queries,
-            built,
-            self.reference,
-            self.implementation,
-            dir,
-            solver,
-        )
+        let (lemmas, name) = decide(queries, dir, solver)?;
+        let replay = match lemmas.last() {
+            Some(l) if l.proved == Some(false) => {
+                let q = queries
+                    .iter()
+                    .find(|q| q.name == l.name)
+                    .expect("a query per lemma");
+                Some(replay(self.reference, self.implementation, q, &l.model)?)
+            }
+            _ => None,
+        };
+        Ok(Report {
+            lemmas,
+            total: queries.len(),
+            solver: name,
+            setup: built,
+            queries: dir.to_path_buf(),
+            replay,
+        })
     }
 }
 
@@ -653,7 +668,7 @@ pub struct Replay {
     /// lemma, the real keccak256 of the address).
     pub seed: U256,
     /// The address an [`Input::Address`] program is called with.
-    pub address: Option<U256>,
+    pub address: Option<Address>,
     /// The implementation's state at the lemma's start.
     pub implementation_state: ConcreteState,
     /// The reference's state, when the lemma runs it.
@@ -694,39 +709,6 @@ impl Report {
     }
 }
 
-/// Asks `queries` (built in `built`) of `solver` in order, written under
-/// `dir`, up to the first that is not proved; a refuted lemma's state is
-/// replayed in revm (`implementation` from the query's first start,
-/// `reference` from its second).
-pub fn prove_queries(
-    queries: &[Query],
-    built: Duration,
-    reference: Program<'_>,
-    implementation: Program<'_>,
-    dir: &Path,
-    solver: &Solver,
-) -> Result<Report, InductionError> {
-    let (lemmas, name) = decide(queries, dir, solver)?;
-    let replay = match lemmas.last() {
-        Some(l) if l.proved == Some(false) => {
-            let q = queries
-                .iter()
-                .find(|q| q.name == l.name)
-                .expect("a query per lemma");
-            Some(replay(reference, implementation, q, &l.model)?)
-        }
-        _ => None,
-    };
-    Ok(Report {
-        lemmas,
-        total: queries.len(),
-        solver: name,
-        setup: built,
-        queries: dir.to_path_buf(),
-        replay,
-    })
-}
-
 /// Replays the start states of `q` under `model` in revm, each to the end
 /// of its call.
 fn replay(
@@ -735,22 +717,16 @@ fn replay(
     q: &Query,
     model: &[(String, U256)],
 ) -> Result<Replay, InductionError> {
-    let named = |name: &str| {
-        model
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(U256::ZERO, |(_, v)| *v)
-    };
+    let named = |name: &str| model_value(model, name);
     let implementation_state = values(&q.terms, &q.starts.0, model);
     let (seed, address) = match implementation.input {
         Input::Seed => (named("seed"), None),
         Input::Address => {
-            let a = named("address");
+            let a = Address::from_word(named("address").into());
             // From the call's start the program hashes the address for
             // real, so the reference gets the real hash too.
             let seed = if implementation_state.pc == 0 {
-                let bytes = a.to_be_bytes::<32>();
-                U256::from_be_bytes(alloy_primitives::keccak256(&bytes[12..]).0)
+                seed_of(&a)
             } else {
                 named("seed")
             };
@@ -777,11 +753,10 @@ fn replay(
             .call_raw(at, program.calldata(arg))
             .map_err(|e| evm(e.to_string()))
     };
-    let implementation_out = run_from(
-        implementation,
-        address.unwrap_or(seed),
-        &implementation_state,
-    )?;
+    // The argument is the model's address word (below 2^160, as the lemmas
+    // assume), or the seed.
+    let arg = address.map_or(seed, |_| named("address"));
+    let implementation_out = run_from(implementation, arg, &implementation_state)?;
     let (reference_state, reference_out) = match &q.starts.1 {
         Some(r) => {
             let st = values(&q.terms, r, model);

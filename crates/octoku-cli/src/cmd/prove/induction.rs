@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, U256};
+use octoku_core::{Board, U256};
 use octoku_evm::Puzzle;
 use octoku_prove::induction::ConcreteState;
 use octoku_prove::induction::fair;
@@ -89,11 +89,6 @@ impl From<&ConcreteState> for StateJson {
             memory: hex(&s.memory),
         }
     }
-}
-
-/// The address in the low 20 bytes of `word`, checksummed.
-fn checksummed(word: U256) -> String {
-    Address::from_slice(&word.to_be_bytes::<32>()[12..]).to_checksum(None)
 }
 
 fn verdict(p: Option<bool>) -> &'static str {
@@ -208,7 +203,7 @@ pub(super) fn generate_all(
                 .map(|p| outcome(p.implementation.success, &p.implementation.output)),
             address: own
                 .as_ref()
-                .map(|_| replay.and_then(|p| p.address.map(checksummed))),
+                .map(|_| replay.and_then(|p| p.address.map(|a| a.to_checksum(None)))),
             cuts,
         })?;
     } else {
@@ -250,7 +245,7 @@ pub(super) fn generate_all(
             };
             crate::outln!("seed      {}", Board(p.seed).to_hex())?;
             if let Some(a) = p.address {
-                crate::outln!("address   {}", checksummed(a))?;
+                crate::outln!("address   {}", a.to_checksum(None))?;
             }
             crate::outln!("state     {name} at {}", state(&p.implementation_state))?;
             if let Some(s) = &p.reference_state {
