@@ -22,7 +22,11 @@
 //! fastest of 3 runs each);
 //! `make N SEEDS` prints those puzzles, one line-form board per line;
 //! `answers FILE` prints each puzzle's first solution (or `unsolvable`)
-//! and its count to 2, to check that a change to the solver keeps them.
+//! and its count to 2, to check that a change to the solver keeps them;
+//! `stats solve|count2 FILE` prints what the generic strong search did on
+//! each puzzle (`solve::search_stats`: nodes, probes, forced candidates,
+//! branches; the same on any machine and under any load), then the median,
+//! p90 and max of its probes and nodes.
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
@@ -127,7 +131,7 @@ fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) 
 
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
-        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE"
+        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE | stats solve|count2 FILE"
             .to_owned()
     };
     if let [what, file] = args
@@ -142,6 +146,40 @@ fn run(args: &[String]) -> Result<(), Error> {
             say(format!("{first} {}", solve::count(&p, 2)))?;
         }
         return Ok(());
+    }
+    if let [what, task, file] = args
+        && what == "stats"
+    {
+        let limit = match task.as_str() {
+            "solve" => 1,
+            "count2" => 2,
+            _ => return Err(usage().into()),
+        };
+        let set = puzzles(file)?;
+        let mut all = Vec::with_capacity(set.len());
+        for (i, p) in set.iter().enumerate() {
+            let s = solve::search_stats(p, limit);
+            say(format!(
+                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {}",
+                s.nodes, s.probes, s.forced, s.probes_forcing, s.refuted, s.branches
+            ))?;
+            all.push(s);
+        }
+        let spread = |what: &str, mut v: Vec<u64>| {
+            v.sort_unstable();
+            let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+            let total: u64 = v.iter().sum();
+            say(format!(
+                "{what}: median {}, p90 {}, max {}, max/median {:.2}, total {total}",
+                at(0.5),
+                at(0.9),
+                at(1.0),
+                at(1.0) as f64 / at(0.5).max(1) as f64
+            ))
+        };
+        spread("probes", all.iter().map(|s| s.probes).collect())?;
+        spread("nodes", all.iter().map(|s| s.nodes).collect())?;
+        return spread("branches", all.iter().map(|s| s.branches).collect());
     }
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),

@@ -1,0 +1,130 @@
+//! What the generic strong search did on a board: nodes, probes, forced
+//! candidates and branches ([`search_stats`]). These counts do not depend on
+//! the machine or its load, so a change to the search can be judged by them
+//! before it is timed (docs/family.md, "A sixth look").
+//!
+//! The solver takes its counter as a type: [`solve`](super::solve) and
+//! [`count`](super::count) run with `()`, whose hooks compile to nothing;
+//! only [`search_stats`] runs with a [`Cell`] that counts.
+
+use std::cell::Cell;
+
+use super::{Solver, with_solver};
+use crate::grid::Grid;
+
+/// The work of one search (see [`search_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Solutions found (the search stops at the limit).
+    pub solutions: u64,
+    /// States the search reached past propagation and did not find solved:
+    /// each is probed (or, with no two-candidate cell, branched on).
+    pub nodes: u64,
+    /// Probe children propagated: two for each two-candidate cell probed.
+    pub probes: u64,
+    /// Nodes where one candidate of a probed cell failed, so the other was
+    /// fixed without a branch.
+    pub forced: u64,
+    /// Probes spent at those nodes (a pass cut short by the failure).
+    pub probes_forcing: u64,
+    /// Nodes where both candidates of a probed cell failed (the node is refuted).
+    pub refuted: u64,
+    /// Nodes that branched: on the best probed pair, or on a cell with the
+    /// fewest candidates when no cell has two.
+    pub branches: u64,
+}
+
+/// What the solver calls at each event of its search. `()` ignores them
+/// (and compiles to nothing); a [`Cell`] counts them.
+pub(super) trait Tally: Default {
+    /// Records an event.
+    fn note(&self, event: impl FnOnce(&mut SearchStats));
+}
+
+impl Tally for () {
+    #[inline(always)]
+    fn note(&self, _: impl FnOnce(&mut SearchStats)) {}
+}
+
+impl Tally for Cell<SearchStats> {
+    #[inline]
+    fn note(&self, event: impl FnOnce(&mut SearchStats)) {
+        let mut stats = self.get();
+        event(&mut stats);
+        self.set(stats);
+    }
+}
+
+/// Runs the generic strong search (locked candidates, probing: what
+/// [`solve`](super::solve) and [`count`](super::count) run on every size but
+/// 9×9 and 8×8, which have faster paths) on `board` until `limit` solutions
+/// are found (at least 1), and returns what it did. With `limit` 1 that is
+/// the work of a first solution; with 2, of [`is_unique`](super::is_unique).
+pub fn search_stats(board: &Grid, limit: u64) -> SearchStats {
+    let g = board.geometry();
+    let limit = limit.max(1);
+    with_solver!(g, true, Cell<SearchStats>, |solver| {
+        let mut solutions = 0;
+        solver.run(board.cells(), None, &mut |_: &[u8]| {
+            solutions += 1;
+            solutions >= limit
+        });
+        let stats = solver.tally.get();
+        SearchStats { solutions, ..stats }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::text::{self, ReadOptions};
+
+    /// The first puzzle of a data set.
+    fn first_puzzle(data: &str) -> Grid {
+        let line = data
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .expect("a puzzle");
+        text::read(line, &ReadOptions::default())
+            .expect("a line-form board")
+            .board
+    }
+
+    #[test]
+    fn counts_add_up_and_match_the_answers_of_solve_and_count() {
+        let sets = [
+            include_str!("../../data/size12_minimal.txt"),
+            include_str!("../../data/size16_minimal.txt"),
+        ];
+        for data in sets {
+            let p = first_puzzle(data);
+            let unique = search_stats(&p, 2);
+            assert_eq!(unique.solutions, super::super::count(&p, 2));
+            let first = search_stats(&p, 1);
+            assert_eq!(first.solutions, 1);
+            for s in [first, unique] {
+                // Every node ends in exactly one way; probes come two a cell.
+                assert!(s.nodes >= 1, "{s:?}");
+                assert_eq!(s.forced + s.refuted + s.branches, s.nodes, "{s:?}");
+                assert_eq!(s.probes % 2, 0, "{s:?}");
+                assert!(s.probes_forcing <= s.probes, "{s:?}");
+                assert!(s.forced == 0 || s.probes_forcing >= 2 * s.forced, "{s:?}");
+            }
+            // Counting to two goes on where the first solution stopped.
+            assert!(unique.nodes >= first.nodes, "{first:?} {unique:?}");
+            assert!(unique.probes >= first.probes, "{first:?} {unique:?}");
+        }
+    }
+
+    #[test]
+    fn a_board_propagation_solves_takes_no_node_and_a_clash_finds_nothing() {
+        let g = crate::grid::geometry::Geometry::for_size(16).expect("16x16");
+        let full = crate::puzzle::solved_grid(g, &mut crate::rng::SplitMix64::new(5));
+        let s = search_stats(&full, 2);
+        assert_eq!((s.solutions, s.nodes, s.probes), (1, 0, 0), "{s:?}");
+        let mut cells = full.cells().to_vec();
+        cells[1] = cells[0];
+        let clash = Grid::from_cells(g, &cells).expect("symbols 1..=16");
+        assert_eq!(search_stats(&clash, 2), SearchStats::default());
+    }
+}
