@@ -24,9 +24,10 @@
 //! `answers FILE` prints each puzzle's first solution (or `unsolvable`)
 //! and its count to 2, to check that a change to the solver keeps them;
 //! `stats solve|count2 FILE` prints what the generic strong search did on
-//! each puzzle (`solve::search_stats`: nodes, probes, forced candidates,
-//! branches; the same on any machine and under any load), then the median,
-//! p90 and max of its probes and nodes.
+//! each puzzle (`solve::search_stats`: nodes, probes, forced and refuted
+//! nodes, branches; the same on any machine and under any load), then the
+//! median, p90, max, max ÷ median and total of its probes, nodes and
+//! branches.
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
@@ -40,10 +41,12 @@ use std::time::Duration;
 /// Why a run stopped: one line for standard error.
 type Error = Box<dyn std::error::Error>;
 
-/// The boards of a line-form file (`#` comments and blank lines skipped).
+/// The boards of a line-form file (`#` comments and blank lines skipped;
+/// at least one).
 fn puzzles(path: &str) -> Result<Vec<Grid>, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    text.lines()
+    let set = text
+        .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
@@ -51,7 +54,11 @@ fn puzzles(path: &str) -> Result<Vec<Grid>, Error> {
                 .map(|p| p.board)
                 .map_err(|e| Error::from(format!("{path}: {e}")))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    if set.is_empty() {
+        return Err(format!("{path}: no puzzle; expected one line-form board a line").into());
+    }
+    Ok(set)
 }
 
 /// The CPU time this thread has used: time waiting for a core (other

@@ -35,7 +35,7 @@ use crate::rng::SplitMix64;
 mod bands;
 pub mod naive;
 pub mod octoku;
-pub mod stats;
+mod stats;
 
 use stats::Tally;
 pub use stats::{SearchStats, search_stats};
@@ -225,29 +225,32 @@ struct Solver<const W: usize, T: Tally = ()> {
     tally: T,
 }
 
-/// Runs `$body` with `$solver`, a [`Solver`] of geometry `$g` at the width
-/// it needs (`strong` as [`Solver::strong`], events noted in a `$tally`).
+/// Evaluates `$body` with `$solver` bound to a [`Solver`] of geometry `$g`
+/// at the width it needs (`$strong` as `Solver::strong`, events noted in a
+/// `$tally`). `$body` is an expression of the calling function, not a
+/// closure: a `return` in it returns from that function.
 macro_rules! with_solver {
-    ($g:expr, $strong:expr, $tally:ty, |$solver:ident| $body:expr) => {
-        match $g.cell_count().div_ceil(64) {
+    ($g:expr, $strong:expr, $tally:ty, |$solver:ident| $body:expr) => {{
+        let (g, strong) = ($g, $strong);
+        match g.cell_count().div_ceil(64) {
             1 => {
-                let $solver = Solver::<1, $tally>::new($g, $strong);
+                let $solver = $crate::solve::Solver::<1, $tally>::new(g, strong);
                 $body
             }
             2 => {
-                let $solver = Solver::<2, $tally>::new($g, $strong);
+                let $solver = $crate::solve::Solver::<2, $tally>::new(g, strong);
                 $body
             }
             3 => {
-                let $solver = Solver::<3, $tally>::new($g, $strong);
+                let $solver = $crate::solve::Solver::<3, $tally>::new(g, strong);
                 $body
             }
             _ => {
-                let $solver = Solver::<4, $tally>::new($g, $strong);
+                let $solver = $crate::solve::Solver::<4, $tally>::new(g, strong);
                 $body
             }
         }
-    };
+    }};
 }
 use with_solver;
 
@@ -618,13 +621,16 @@ impl<const W: usize, T: Tally> Solver<W, T> {
                 };
                 let ((ok_a, mut a), (ok_b, mut b)) = (child(da), child(db));
                 let forced = |t: &mut SearchStats| {
-                    (t.probes, t.forced) = (t.probes + probes, t.forced + 1);
+                    t.probes += probes;
                     t.probes_forcing += probes;
+                    t.forced += 1;
                 };
                 match (ok_a, ok_b) {
                     (false, false) => {
-                        self.tally
-                            .note(|t| (t.probes, t.refuted) = (t.probes + probes, t.refuted + 1));
+                        self.tally.note(|t| {
+                            t.probes += probes;
+                            t.refuted += 1;
+                        });
                         return false;
                     }
                     (true, false) => {
@@ -644,11 +650,16 @@ impl<const W: usize, T: Tally> Solver<W, T> {
                 }
             }
         }
+        // (Not reached: the first two-candidate cell is always probed, and
+        // it returns or sets `best`; so every node is a branch, a forced
+        // or a refuted one.)
         let Some((_, mut a, mut b)) = best else {
             return false;
         };
-        self.tally
-            .note(|t| (t.probes, t.branches) = (t.probes + probes, t.branches + 1));
+        self.tally.note(|t| {
+            t.probes += probes;
+            t.branches += 1;
+        });
         // The child that fixed more cells first: on 16×16 the slowest first
         // solution takes 2.5 ms instead of 3.3 ms.
         if fixed(&b) > fixed(&a) {
