@@ -22,11 +22,24 @@
 //! fastest of 3 runs each);
 //! `make N SEEDS` prints those puzzles, one line-form board per line;
 //! `answers FILE` prints each puzzle's first solution (or `unsolvable`)
-//! and its count to 2, to check that a change to the solver keeps them.
+//! and its count to 2, to check that a change to the solver keeps them;
+//! `sparse N STARTS solve|count12 CAP_MS` times `solve` (or `count` to 12)
+//! on STARTS sparse starts of N×N (a random solved grid with 10, 20, 38,
+//! 60 or 90 of each 256 cells kept, STARTS/5 of each, seeds drawn from
+//! the start's index), each in a child process (`sparse-one N SEED KEEP
+//! OP`, which prints its thread CPU time) killed after CAP_MS of wall
+//! time, and prints median, p99, max, the counts over 10 ms, 100 ms and
+//! 1 s (a killed start counts as over the cap) and the slowest starts.
+//!
+//! ```sh
+//! target/release/examples/family_times sparse 16 1000 solve 2000
+//! target/release/examples/family_times sparse-one 16 3714815344285489213 38 solve
+//! ```
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
+use octoku_core::rng::SplitMix64;
 use octoku_core::{puzzle, solve};
 use std::hint::black_box;
 use std::io::Write;
@@ -125,9 +138,103 @@ fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) 
     best
 }
 
+/// The kept cells (of each 256) of the sparse starts, one fifth of the starts each.
+const KEEPS: [u64; 5] = [10, 20, 38, 60, 90];
+
+/// A sparse start of `g`: a random solved grid (from `seed`) with about
+/// `keep` of each 256 cells kept (the solve tests' `random_start`).
+fn sparse_start(g: Geometry, seed: u64, keep: u64) -> Grid {
+    let mut rng = SplitMix64::new(seed);
+    let grid = puzzle::solved_grid(g, &mut rng);
+    let cells: Vec<u8> = grid
+        .cells()
+        .iter()
+        .map(|&v| if rng.below(256) < keep { v } else { 0 })
+        .collect();
+    Grid::from_cells(g, &cells).expect("the cells of a solved grid")
+}
+
+/// The seed and keep of sparse start `index` of `starts`.
+fn sparse_case(index: usize, starts: usize) -> (u64, u64) {
+    let seed = SplitMix64::for_index(0x5ba7_5e16, index as u64).next_u64();
+    (
+        seed,
+        KEEPS[(index * KEEPS.len() / starts.max(1)).min(KEEPS.len() - 1)],
+    )
+}
+
+/// Times `op` (`solve` or `count12`) on one sparse start: thread CPU time in µs.
+fn sparse_one(g: Geometry, seed: u64, keep: u64, op: &str) -> Result<(), Error> {
+    let p = sparse_start(g, seed, keep);
+    let t = cpu_time();
+    let n = match op {
+        "solve" => u64::from(black_box(solve::solve(black_box(&p))).is_some()),
+        "count12" => black_box(solve::count(black_box(&p), 12)),
+        _ => return Err(format!("unknown op {op}").into()),
+    };
+    let us = cpu_time().saturating_sub(t).as_secs_f64() * 1e6;
+    say(format!("{us:.1} {n}"))
+}
+
+/// Runs `sparse-one` on each sparse start in a child process, killed after `cap`.
+fn sparse(n: usize, starts: usize, op: &str, cap: Duration) -> Result<(), Error> {
+    let me = std::env::current_exe()?;
+    let mut times = Vec::with_capacity(starts);
+    for index in 0..starts {
+        let (seed, keep) = sparse_case(index, starts);
+        let mut child = std::process::Command::new(&me)
+            .args(["sparse-one", &n.to_string(), &seed.to_string()])
+            .args([&keep.to_string(), op])
+            .stdout(std::process::Stdio::piped())
+            .spawn()?;
+        let begun = std::time::Instant::now();
+        let us = loop {
+            if child.try_wait()?.is_some() {
+                let out = child.wait_with_output()?;
+                let text = String::from_utf8_lossy(&out.stdout);
+                let us: f64 = text
+                    .split_whitespace()
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| format!("start {index}: child said {text:?}"))?;
+                break us;
+            }
+            if begun.elapsed() > cap {
+                child.kill()?;
+                child.wait()?;
+                break f64::INFINITY;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        };
+        times.push((us, index, seed, keep));
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].0;
+    let over = |us: f64| times.iter().filter(|t| t.0 > us).count();
+    say(format!(
+        "sparse {n}x{n} {op}: {starts} starts, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; over 10 ms {}, 100 ms {}, 1 s {}, killed at {} ms {}",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0),
+        over(1e4),
+        over(1e5),
+        over(1e6),
+        cap.as_millis(),
+        over(f64::MAX)
+    ))?;
+    for &(us, index, seed, keep) in times.iter().rev().take(8) {
+        say(format!(
+            "  start {index}: seed {seed} keep {keep}: {us:.1} µs"
+        ))?;
+    }
+    Ok(())
+}
+
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
-        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE"
+        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
+         | sparse N STARTS solve|count12 CAP_MS | sparse-one N SEED KEEP solve|count12"
             .to_owned()
     };
     if let [what, file] = args
@@ -142,6 +249,22 @@ fn run(args: &[String]) -> Result<(), Error> {
             say(format!("{first} {}", solve::count(&p, 2)))?;
         }
         return Ok(());
+    }
+    if let [what, n, seed, keep, op] = args
+        && what == "sparse-one"
+    {
+        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
+        let seed = seed.parse().map_err(|_| usage())?;
+        return sparse_one(g, seed, keep.parse().map_err(|_| usage())?, op);
+    }
+    if let [what, n, starts, op, cap] = args
+        && what == "sparse"
+    {
+        let n: usize = n.parse().map_err(|_| usage())?;
+        Geometry::for_size(n)?;
+        let starts = starts.parse().map_err(|_| usage())?;
+        let cap = Duration::from_millis(cap.parse().map_err(|_| usage())?);
+        return sparse(n, starts, op, cap);
     }
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),
