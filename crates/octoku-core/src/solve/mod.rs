@@ -19,14 +19,16 @@
 //! so a candidate that fails at once is dropped without a branch and the
 //! branch taken is the pair whose children fix the most cells. That keeps
 //! the hardest minimal 12×12 and 16×16 puzzles within a few times the
-//! median (docs/family.md, "Speed"). Nothing is allocated while searching. Classic 9×9 boards take a faster
-//! path on the same idea (`bands`): each symbol's board cut into three
-//! 27-bit bands, with box/row locked candidates from a table.
+//! median (docs/family.md, "Speed"). Until their first solution, solving
+//! and counting restart when the search takes too long, in orders drawn
+//! from the board (sparse 16×16 starts, `Solver::run`). Nothing is
+//! allocated while searching. Classic 9×9 boards take a faster path on
+//! the same idea (`bands`): each symbol's board cut into three 27-bit
+//! bands, with box/row locked candidates from a table.
 
 // Word loops index several W-word boards at once by the same k.
 #![allow(clippy::needless_range_loop)]
 
-use std::cell::Cell;
 use std::sync::OnceLock;
 
 use crate::grid::Grid;
@@ -217,11 +219,40 @@ struct Solver<const W: usize> {
     /// solution, whose search stays the one the generator's seeds were drawn
     /// with (the same seed, the same puzzle).
     strong: bool,
-    /// Work (nodes and probed cells) the search may still do before it
-    /// gives up, for a search with a cutoff ([`Self::run`]'s restarts);
-    /// `u64::MAX` without one. 0 once it ran out: the search stopped
-    /// without finishing.
-    budget: Cell<u64>,
+}
+
+/// How one search walks the tree: the order of its branches (`rng`: drawn
+/// at random, else the solver's own) and the work it may still do.
+struct Walk<'r> {
+    /// The generator of a random order: shuffled candidates in a branch,
+    /// and for the strong search, probed cells' scores raised by up to an
+    /// eighth and either child first.
+    rng: Option<&'r mut SplitMix64>,
+    /// Work (search nodes of the strong search, each counting its
+    /// two-candidate cells too) the search may still do before its first
+    /// solution ([`Solver::run`]'s cutoffs); `u64::MAX` without a cutoff or
+    /// once a solution is found; 0 once it ran out (the search stopped
+    /// without finishing). Kept out of the solver, which the search only
+    /// reads (a `Cell` there cost 1% on minimal puzzles).
+    budget: u64,
+}
+
+impl<'r> Walk<'r> {
+    /// A walk without a cutoff.
+    fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r> {
+        Walk {
+            rng,
+            budget: u64::MAX,
+        }
+    }
+
+    /// Takes `work` from the budget; false (the budget now 0) when it ran out.
+    #[inline(always)]
+    fn spend(&mut self, work: u64) -> bool {
+        let left = self.budget;
+        self.budget = left.saturating_sub(work);
+        left > work
+    }
 }
 
 impl<const W: usize> Solver<W> {
@@ -232,16 +263,7 @@ impl<const W: usize> Solver<W> {
             t,
             all: words(&t.all),
             strong,
-            budget: Cell::new(u64::MAX),
         }
-    }
-
-    /// Takes `work` from the budget; false (the budget now 0) when it ran out.
-    #[inline(always)]
-    fn spend(&self, work: u64) -> bool {
-        let left = self.budget.get();
-        self.budget.set(left.saturating_sub(work));
-        left > work
     }
 
     /// Reads givens into a state; `None` when two givens clash in a unit.
@@ -495,19 +517,17 @@ impl<const W: usize> Solver<W> {
     fn search(
         &self,
         s: &State<W>,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         if s.solved == self.all {
+            walk.budget = u64::MAX; // a solution: no cutoff from here
             return found(s);
         }
-        if !self.spend(1) {
-            return true; // out of budget: stop (the budget reads 0)
-        }
         if self.strong {
-            return self.search_probing(s, rng, found);
+            return self.search_probing(s, walk, found);
         }
-        self.branch(s, self.branch_cell(s), rng, found)
+        self.branch(s, self.branch_cell(s), walk, found)
     }
 
     /// Tries each candidate of cell `i` (in random order with `rng`).
@@ -515,7 +535,7 @@ impl<const W: usize> Solver<W> {
         &self,
         s: &State<W>,
         i: usize,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let (w, bit) = (i / 64, i % 64);
@@ -527,13 +547,13 @@ impl<const W: usize> Solver<W> {
                 len += 1;
             }
         }
-        if let Some(r) = rng.as_deref_mut() {
+        if let Some(r) = walk.rng.as_deref_mut() {
             r.shuffle(&mut order[..len]);
         }
         for &d in &order[..len] {
             let mut t = *s;
             self.place(&mut t, usize::from(d), i);
-            if self.propagate(&mut t) && self.search(&t, rng, found) {
+            if self.propagate(&mut t) && self.search(&t, walk, found) {
                 return true;
             }
         }
@@ -563,12 +583,17 @@ impl<const W: usize> Solver<W> {
     fn search_probing(
         &self,
         s: &State<W>,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let pairs = self.bivalue(s);
+        // The work of a node: itself and the cells it may probe.
+        let work = pairs.iter().map(|w| w.count_ones()).sum::<u32>();
+        if !walk.spend(1 + u64::from(work)) {
+            return true; // out of budget: stop (the budget reads 0)
+        }
         if is_zero(&pairs) {
-            return self.branch(s, self.branch_cell(s), rng, found);
+            return self.branch(s, self.branch_cell(s), walk, found);
         }
         let fixed = |t: &State<W>| t.solved.iter().map(|w| w.count_ones()).sum::<u32>();
         let mut best: Option<(u32, State<W>, State<W>)> = None;
@@ -590,9 +615,6 @@ impl<const W: usize> Solver<W> {
                     continue;
                 }
                 probed[k] |= 1 << bit;
-                if !self.spend(1) {
-                    return true;
-                }
                 let child = |d: usize| {
                     let mut t = *s;
                     self.place(&mut t, d, i);
@@ -602,12 +624,12 @@ impl<const W: usize> Solver<W> {
                 let ((ok_a, mut a), (ok_b, mut b)) = (child(da), child(db));
                 match (ok_a, ok_b) {
                     (false, false) => return false,
-                    (true, false) => return self.descend(s, &mut a, rng, found),
-                    (false, true) => return self.descend(s, &mut b, rng, found),
+                    (true, false) => return self.descend(s, &mut a, walk, found),
+                    (false, true) => return self.descend(s, &mut b, walk, found),
                     (true, true) => {
                         let mut score = fixed(&a) + fixed(&b);
                         // A restart's order: each score raised by up to an eighth.
-                        if let Some(r) = rng.as_deref_mut() {
+                        if let Some(r) = walk.rng.as_deref_mut() {
                             score += r.below(u64::from(score / 8) + 1) as u32;
                         }
                         if best.as_ref().is_none_or(|(most, _, _)| score > *most) {
@@ -623,14 +645,14 @@ impl<const W: usize> Solver<W> {
         // The child that fixed more cells first: on 16×16 the slowest first
         // solution takes 2.5 ms instead of 3.3 ms. A restart's order: either
         // child first, at random.
-        let swap = match rng.as_deref_mut() {
+        let swap = match walk.rng.as_deref_mut() {
             Some(r) => r.below(2) == 1,
             None => fixed(&b) > fixed(&a),
         };
         if swap {
             std::mem::swap(&mut a, &mut b);
         }
-        self.descend(s, &mut a, rng, found) || self.descend(s, &mut b, rng, found)
+        self.descend(s, &mut a, walk, found) || self.descend(s, &mut b, walk, found)
     }
 
     /// Searches `child`, a probe's child of `s`, once locked candidates
@@ -640,7 +662,7 @@ impl<const W: usize> Solver<W> {
         &self,
         s: &State<W>,
         child: &mut State<W>,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let mut changed = 0;
@@ -648,7 +670,7 @@ impl<const W: usize> Solver<W> {
             changed |= u32::from(p != q) << d;
         }
         child.unlocked = changed;
-        self.propagate(child) && self.search(child, rng, found)
+        self.propagate(child) && self.search(child, walk, found)
     }
 
     /// The cells of a fully fixed state.
@@ -671,19 +693,25 @@ impl<const W: usize> Solver<W> {
             return false;
         };
         s.pos[d][i / 64] &= !(1 << (i % 64));
-        self.propagate(&mut s) && self.search(&s, &mut None, &mut |_: &State<W>| true)
+        self.propagate(&mut s) && self.search(&s, &mut Walk::new(None), &mut |_: &State<W>| true)
     }
 
     /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
     ///
-    /// The strong search without `rng` first runs with a cutoff; when it
-    /// runs out before a first solution, it restarts with the branches
-    /// and children in an order drawn from a generator seeded by the
-    /// cells, on cutoffs of the Luby sequence, until a run finishes.
+    /// The strong search without `rng` (solve, count) runs with a cutoff
+    /// ([`FIRST_CUTOFF`]) until its first solution. When it runs out first,
+    /// a sparse start's search went wrong early (a part without a solution
+    /// that probing cannot refute quickly): it restarts, each run in an
+    /// order drawn from a generator seeded by the cells (the same board,
+    /// the same first solution), on the cutoffs of the Luby sequence, until
+    /// a run finds a solution or finishes without one (every run is a
+    /// complete search: none then). When `found` wants more than a
+    /// restart's solution, the complete search runs again without a cutoff
+    /// and skips that one, so counts stay exact (and as slow as before).
     fn run(
         &self,
         cells: &[u8],
-        mut rng: Option<&mut SplitMix64>,
+        rng: Option<&mut SplitMix64>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) {
         let Some(mut s) = self.start(cells) else {
@@ -695,20 +723,22 @@ impl<const W: usize> Solver<W> {
         let mut buf = [0u8; MAX_N * MAX_N];
         let out = &mut buf[..cells.len()];
         if rng.is_some() || !self.strong {
-            self.search(&s, &mut rng, &mut |t: &State<W>| {
+            self.search(&s, &mut Walk::new(rng), &mut |t: &State<W>| {
                 self.grid(t, out);
                 found(out)
             });
             return;
         }
         // The first run: the cutoff holds until the first solution.
-        self.budget.set(FIRST_CUTOFF);
-        self.search(&s, &mut None, &mut |t: &State<W>| {
-            self.budget.set(u64::MAX);
+        let mut walk = Walk {
+            rng: None,
+            budget: FIRST_CUTOFF,
+        };
+        self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
             found(out)
         });
-        if self.budget.get() != 0 {
+        if walk.budget != 0 {
             return; // finished, or stopped by `found`
         }
         let mut seed = 0xcbf2_9ce4_8422_2325u64;
@@ -718,9 +748,11 @@ impl<const W: usize> Solver<W> {
         let mut r = SplitMix64::new(seed);
         for k in 1.. {
             let mut got = false;
-            self.budget.set(RESTART_CUTOFF.saturating_mul(luby(k)));
-            self.search(&s, &mut Some(&mut r), &mut |t: &State<W>| {
-                self.budget.set(u64::MAX);
+            let mut walk = Walk {
+                rng: Some(&mut r),
+                budget: RESTART_CUTOFF.saturating_mul(luby(k)),
+            };
+            self.search(&s, &mut walk, &mut |t: &State<W>| {
                 self.grid(t, out);
                 got = true;
                 true
@@ -728,11 +760,10 @@ impl<const W: usize> Solver<W> {
             if got {
                 break;
             }
-            if self.budget.get() != 0 {
+            if walk.budget != 0 {
                 return; // a finished run without a solution: none
             }
         }
-        self.budget.set(u64::MAX);
         if found(out) {
             return;
         }
@@ -740,23 +771,24 @@ impl<const W: usize> Solver<W> {
         let first = buf;
         let mut more = [0u8; MAX_N * MAX_N];
         let more = &mut more[..cells.len()];
-        self.search(&s, &mut None, &mut |t: &State<W>| {
+        self.search(&s, &mut Walk::new(None), &mut |t: &State<W>| {
             self.grid(t, more);
             more != &first[..cells.len()] && found(more)
         });
     }
 }
 
-/// The work (search nodes and probed cells) the strong search may do
-/// before its first solution, before it restarts: 3× the most the first
-/// solution of a minimal 16×16 puzzle of data/size16_minimal.txt takes
-/// (1,324; 12×12 at most 197), a few ms. A sparse 16×16 start whose
-/// search went wrong early could take seconds to minutes.
-const FIRST_CUTOFF: u64 = 4000;
+/// The work (search nodes, each counting its two-candidate cells too) the
+/// strong search may do before its first solution, before it restarts:
+/// about 2.6× the most the first solution of a minimal 16×16 puzzle of
+/// data/size16_minimal.txt takes (4,561; median 920; 12×12 at most 561),
+/// a few ms. A sparse 16×16 start whose search went wrong early took up
+/// to seconds or minutes (one of 1,000, docs/family.md).
+const FIRST_CUTOFF: u64 = 12_000;
 
-/// The cutoff of restart `k` is this times term `k` of the Luby sequence.
-/// Most sparse 16×16 starts find a first solution in under 1,000.
-const RESTART_CUTOFF: u64 = 500;
+/// The cutoff of restart `k` is this times term `k` of the Luby sequence:
+/// 99% of sparse 16×16 starts find a first solution within 410.
+const RESTART_CUTOFF: u64 = 1000;
 
 /// Term `i` (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
 fn luby(mut i: u64) -> u64 {
