@@ -23,7 +23,8 @@
 //! `make N SEEDS` prints those puzzles, one line-form board per line;
 //! `answers FILE` prints each puzzle's first solution (or `unsolvable`)
 //! and its count to 2, to check that a change to the solver keeps them;
-//! `sparse N STARTS solve|count12 CAP_MS` times `solve` (or `count` to 12)
+//! `sparse N STARTS solve|count12 CAP_MS` times `solve` (or `count` to 12;
+//! the fastest of 3 runs, or the first when it takes over 10 ms)
 //! on STARTS sparse starts of N×N (a random solved grid with 10, 20, 38,
 //! 60 or 90 of each 256 cells kept, STARTS/5 of each, seeds drawn from
 //! the start's index), each in a child process (`sparse-one N SEED KEEP
@@ -168,13 +169,25 @@ fn sparse_one(g: Geometry, seed: u64, keep: u64, op: &str) -> Result<(), Error> 
     let p = sparse_start(g, seed, keep);
     // The solver's tables of `g` are built on first use: not timed.
     black_box(solve::solve(&Grid::empty(g)));
-    let t = cpu_time();
-    let n = match op {
-        "solve" => u64::from(black_box(solve::solve(black_box(&p))).is_some()),
-        "count12" => black_box(solve::count(black_box(&p), 12)),
-        _ => return Err(format!("unknown op {op}").into()),
+    let mut n = 0;
+    let mut once = || -> Result<Duration, Error> {
+        let t = cpu_time();
+        n = match op {
+            "solve" => u64::from(black_box(solve::solve(black_box(&p))).is_some()),
+            "count12" => black_box(solve::count(black_box(&p), 12)),
+            _ => return Err(format!("unknown op {op}").into()),
+        };
+        Ok(cpu_time().saturating_sub(t))
     };
-    let us = cpu_time().saturating_sub(t).as_secs_f64() * 1e6;
+    // The fastest of 3 runs (a process's first run pays for cold caches),
+    // or the first alone when it takes over 10 ms.
+    let mut best = once()?;
+    if best < Duration::from_millis(10) {
+        for _ in 0..2 {
+            best = best.min(once()?);
+        }
+    }
+    let us = best.as_secs_f64() * 1e6;
     say(format!("{us:.1} {n}"))
 }
 
