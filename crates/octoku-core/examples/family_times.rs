@@ -30,7 +30,9 @@
 //! the start's index), each in a child process (`sparse-one N SEED KEEP
 //! OP`, which prints its thread CPU time) killed after CAP_MS of wall
 //! time, and prints median, p99, max, the counts over 10 ms, 100 ms and
-//! 1 s (a killed start counts as over the cap) and the slowest starts.
+//! 1 s (a killed start counts as over the cap) and the slowest starts;
+//! with NOISE, each start gets that many random givens added (where no
+//! given of the row, column or box has the symbol: often no solution).
 //!
 //! ```sh
 //! target/release/examples/family_times sparse 16 1000 solve 2000
@@ -143,16 +145,33 @@ fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) 
 const KEEPS: [u64; 5] = [10, 20, 38, 60, 90];
 
 /// A sparse start of `g`: a random solved grid (from `seed`) with about
-/// `keep` of each 256 cells kept (the solve tests' `random_start`).
-fn sparse_start(g: Geometry, seed: u64, keep: u64) -> Grid {
+/// `keep` of each 256 cells kept (the solve tests' `random_start`), and
+/// `noise` random givens added in empty cells where no given of their row,
+/// column or box has their symbol (which may leave it without a solution).
+fn sparse_start(g: Geometry, seed: u64, keep: u64, noise: usize) -> Grid {
     let mut rng = SplitMix64::new(seed);
     let grid = puzzle::solved_grid(g, &mut rng);
-    let cells: Vec<u8> = grid
+    let mut cells: Vec<u8> = grid
         .cells()
         .iter()
         .map(|&v| if rng.below(256) < keep { v } else { 0 })
         .collect();
-    Grid::from_cells(g, &cells).expect("the cells of a solved grid")
+    let n = g.size();
+    let mut added = 0;
+    while added < noise {
+        let i = rng.below(g.cell_count() as u64) as usize;
+        let v = 1 + rng.below(n as u64) as u8;
+        let (r, c) = g.position(i);
+        let clash = (0..g.cell_count()).any(|j| {
+            let (rj, cj) = g.position(j);
+            cells[j] == v && (rj == r || cj == c || g.box_of(rj, cj) == g.box_of(r, c))
+        });
+        if cells[i] == 0 && !clash {
+            cells[i] = v;
+            added += 1;
+        }
+    }
+    Grid::from_cells(g, &cells).expect("symbols 0..=N")
 }
 
 /// The seed and keep of sparse start `index` of `starts`.
@@ -165,8 +184,8 @@ fn sparse_case(index: usize, starts: usize) -> (u64, u64) {
 }
 
 /// Times `op` (`solve` or `count12`) on one sparse start: thread CPU time in µs.
-fn sparse_one(g: Geometry, seed: u64, keep: u64, op: &str) -> Result<(), Error> {
-    let p = sparse_start(g, seed, keep);
+fn sparse_one(g: Geometry, seed: u64, keep: u64, op: &str, noise: usize) -> Result<(), Error> {
+    let p = sparse_start(g, seed, keep, noise);
     // The solver's tables of `g` are built on first use: not timed.
     black_box(solve::solve(&Grid::empty(g)));
     let mut n = 0;
@@ -192,14 +211,16 @@ fn sparse_one(g: Geometry, seed: u64, keep: u64, op: &str) -> Result<(), Error> 
 }
 
 /// Runs `sparse-one` on each sparse start in a child process, killed after `cap`.
-fn sparse(n: usize, starts: usize, op: &str, cap: Duration) -> Result<(), Error> {
+fn sparse(n: usize, starts: usize, op: &str, cap: Duration, noise: usize) -> Result<(), Error> {
     let me = std::env::current_exe()?;
     let mut times = Vec::with_capacity(starts);
+    // Starts found to have no solution.
+    let mut none = 0;
     for index in 0..starts {
         let (seed, keep) = sparse_case(index, starts);
         let mut child = std::process::Command::new(&me)
             .args(["sparse-one", &n.to_string(), &seed.to_string()])
-            .args([&keep.to_string(), op])
+            .args([&keep.to_string(), op, &noise.to_string()])
             .stdout(std::process::Stdio::piped())
             .spawn()?;
         let begun = std::time::Instant::now();
@@ -207,11 +228,11 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration) -> Result<(), Error>
             if child.try_wait()?.is_some() {
                 let out = child.wait_with_output()?;
                 let text = String::from_utf8_lossy(&out.stdout);
-                let us: f64 = text
-                    .split_whitespace()
-                    .next()
-                    .and_then(|w| w.parse().ok())
-                    .ok_or_else(|| format!("start {index}: child said {text:?}"))?;
+                let mut words = text.split_whitespace().map(str::parse::<f64>);
+                let (Some(Ok(us)), Some(Ok(found))) = (words.next(), words.next()) else {
+                    return Err(format!("start {index}: child said {text:?}").into());
+                };
+                none += usize::from(found == 0.0);
                 break us;
             }
             if begun.elapsed() > cap {
@@ -227,7 +248,7 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration) -> Result<(), Error>
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].0;
     let over = |us: f64| times.iter().filter(|t| t.0 > us).count();
     say(format!(
-        "sparse {n}x{n} {op}: {starts} starts, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; over 10 ms {}, 100 ms {}, 1 s {}, killed at {} ms {}",
+        "sparse {n}x{n} {op}: {starts} starts, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; over 10 ms {}, 100 ms {}, 1 s {}, killed at {} ms {}; no solution {}",
         at(0.5),
         at(0.9),
         at(0.99),
@@ -236,7 +257,8 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration) -> Result<(), Error>
         over(1e5),
         over(1e6),
         cap.as_millis(),
-        over(f64::MAX)
+        over(f64::MAX),
+        none
     ))?;
     for &(us, index, seed, keep) in times.iter().rev().take(8) {
         say(format!(
@@ -249,7 +271,7 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration) -> Result<(), Error>
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
         "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
-         | sparse N STARTS solve|count12 CAP_MS | sparse-one N SEED KEEP solve|count12"
+         | sparse N STARTS solve|count12 CAP_MS [NOISE] | sparse-one N SEED KEEP solve|count12 [NOISE]"
             .to_owned()
     };
     if let [what, file] = args
@@ -265,21 +287,30 @@ fn run(args: &[String]) -> Result<(), Error> {
         }
         return Ok(());
     }
-    if let [what, n, seed, keep, op] = args
+    // NOISE, the givens added to each sparse start: 0 unless given.
+    let noise = |rest: &[String]| -> Result<usize, Error> {
+        match rest {
+            [] => Ok(0),
+            [k] => Ok(k.parse().map_err(|_| usage())?),
+            _ => Err(usage().into()),
+        }
+    };
+    if let [what, n, seed, keep, op, rest @ ..] = args
         && what == "sparse-one"
     {
         let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
         let seed = seed.parse().map_err(|_| usage())?;
-        return sparse_one(g, seed, keep.parse().map_err(|_| usage())?, op);
+        let keep = keep.parse().map_err(|_| usage())?;
+        return sparse_one(g, seed, keep, op, noise(rest)?);
     }
-    if let [what, n, starts, op, cap] = args
+    if let [what, n, starts, op, cap, rest @ ..] = args
         && what == "sparse"
     {
         let n: usize = n.parse().map_err(|_| usage())?;
         Geometry::for_size(n)?;
         let starts = starts.parse().map_err(|_| usage())?;
         let cap = Duration::from_millis(cap.parse().map_err(|_| usage())?);
-        return sparse(n, starts, op, cap);
+        return sparse(n, starts, op, cap, noise(rest)?);
     }
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),
