@@ -27,11 +27,27 @@
 //! each puzzle (`solve::search_stats`: nodes, probes, forced and refuted
 //! nodes, branches; the same on any machine and under any load), then the
 //! median, p90, max, max ÷ median and total of its probes, nodes and
-//! branches.
+//! branches;
+//! `sparse N STARTS solve|count12 CAP_MS` times `solve` (or `count` to 12;
+//! the fastest of 3 runs, or the first when it takes over 10 ms)
+//! on STARTS sparse starts of N×N (a random solved grid with 10, 20, 38,
+//! 60 or 90 of each 256 cells kept, STARTS/5 of each, seeds drawn from
+//! the start's index), each in a child process (`sparse-one N SEED KEEP
+//! OP`, which prints its thread CPU time) killed after CAP_MS of wall
+//! time, and prints median, p99, max, the counts over 10 ms, 100 ms and
+//! 1 s (a killed start counts as over the cap) and the slowest starts;
+//! with NOISE, each start gets that many random givens added (where no
+//! given of the row, column or box has the symbol: often no solution).
+//!
+//! ```sh
+//! target/release/examples/family_times sparse 16 1000 solve 2000
+//! target/release/examples/family_times sparse-one 16 3714815344285489213 38 solve
+//! ```
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
+use octoku_core::rng::SplitMix64;
 use octoku_core::{puzzle, solve};
 use std::hint::black_box;
 use std::io::Write;
@@ -136,9 +152,138 @@ fn fastest_each(set: &[Grid], reps: usize, passes: bool, solve: impl Fn(&Grid)) 
     best
 }
 
+/// The kept cells (of each 256) of the sparse starts, one fifth of the starts each.
+const KEEPS: [u64; 5] = [10, 20, 38, 60, 90];
+
+/// A sparse start of `g`: a random solved grid (from `seed`) with about
+/// `keep` of each 256 cells kept (the solve tests' `random_start`), and
+/// `noise` random givens added in empty cells where no given of their row,
+/// column or box has their symbol (which may leave it without a solution).
+fn sparse_start(g: Geometry, seed: u64, keep: u64, noise: usize) -> Grid {
+    let mut rng = SplitMix64::new(seed);
+    let grid = puzzle::solved_grid(g, &mut rng);
+    let mut cells: Vec<u8> = grid
+        .cells()
+        .iter()
+        .map(|&v| if rng.below(256) < keep { v } else { 0 })
+        .collect();
+    let n = g.size();
+    let mut added = 0;
+    while added < noise {
+        let i = rng.below(g.cell_count() as u64) as usize;
+        let v = 1 + rng.below(n as u64) as u8;
+        let (r, c) = g.position(i);
+        let clash = (0..g.cell_count()).any(|j| {
+            let (rj, cj) = g.position(j);
+            cells[j] == v && (rj == r || cj == c || g.box_of(rj, cj) == g.box_of(r, c))
+        });
+        if cells[i] == 0 && !clash {
+            cells[i] = v;
+            added += 1;
+        }
+    }
+    Grid::from_cells(g, &cells).expect("symbols 0..=N")
+}
+
+/// The seed and keep of sparse start `index` of `starts`.
+fn sparse_case(index: usize, starts: usize) -> (u64, u64) {
+    let seed = SplitMix64::for_index(0x5ba7_5e16, index as u64).next_u64();
+    (
+        seed,
+        KEEPS[(index * KEEPS.len() / starts.max(1)).min(KEEPS.len() - 1)],
+    )
+}
+
+/// Times `op` (`solve` or `count12`) on one sparse start: thread CPU time in µs.
+fn sparse_one(g: Geometry, seed: u64, keep: u64, op: &str, noise: usize) -> Result<(), Error> {
+    let p = sparse_start(g, seed, keep, noise);
+    // The solver's tables of `g` are built on first use: not timed.
+    black_box(solve::solve(&Grid::empty(g)));
+    let mut n = 0;
+    let mut once = || -> Result<Duration, Error> {
+        let t = cpu_time();
+        n = match op {
+            "solve" => u64::from(black_box(solve::solve(black_box(&p))).is_some()),
+            "count12" => black_box(solve::count(black_box(&p), 12)),
+            _ => return Err(format!("unknown op {op}").into()),
+        };
+        Ok(cpu_time().saturating_sub(t))
+    };
+    // The fastest of 3 runs (a process's first run pays for cold caches),
+    // or the first alone when it takes over 10 ms.
+    let mut best = once()?;
+    if best < Duration::from_millis(10) {
+        for _ in 0..2 {
+            best = best.min(once()?);
+        }
+    }
+    let us = best.as_secs_f64() * 1e6;
+    say(format!("{us:.1} {n}"))
+}
+
+/// Runs `sparse-one` on each sparse start in a child process, killed after `cap`.
+fn sparse(n: usize, starts: usize, op: &str, cap: Duration, noise: usize) -> Result<(), Error> {
+    let me = std::env::current_exe()?;
+    let mut times = Vec::with_capacity(starts);
+    // Starts found to have no solution.
+    let mut none = 0;
+    for index in 0..starts {
+        let (seed, keep) = sparse_case(index, starts);
+        let mut child = std::process::Command::new(&me)
+            .args(["sparse-one", &n.to_string(), &seed.to_string()])
+            .args([&keep.to_string(), op, &noise.to_string()])
+            .stdout(std::process::Stdio::piped())
+            .spawn()?;
+        let begun = std::time::Instant::now();
+        let us = loop {
+            if child.try_wait()?.is_some() {
+                let out = child.wait_with_output()?;
+                let text = String::from_utf8_lossy(&out.stdout);
+                let mut words = text.split_whitespace().map(str::parse::<f64>);
+                let (Some(Ok(us)), Some(Ok(found))) = (words.next(), words.next()) else {
+                    return Err(format!("start {index}: child said {text:?}").into());
+                };
+                none += usize::from(found == 0.0);
+                break us;
+            }
+            if begun.elapsed() > cap {
+                child.kill()?;
+                child.wait()?;
+                break f64::INFINITY;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        };
+        times.push((us, index, seed, keep));
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].0;
+    let over = |us: f64| times.iter().filter(|t| t.0 > us).count();
+    say(format!(
+        "sparse {n}x{n} {op}: {starts} starts, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; over 10 ms {}, 100 ms {}, 1 s {}, killed at {} ms {}; no solution {}",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0),
+        over(1e4),
+        over(1e5),
+        over(1e6),
+        cap.as_millis(),
+        over(f64::MAX),
+        none
+    ))?;
+    for &(us, index, seed, keep) in times.iter().rev().take(8) {
+        say(format!(
+            "  start {index}: seed {seed} keep {keep}: {us:.1} µs"
+        ))?;
+    }
+    Ok(())
+}
+
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
-        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE | stats solve|count2 FILE"
+        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
+         | stats solve|count2 FILE | sparse N STARTS solve|count12 CAP_MS [NOISE] \
+         | sparse-one N SEED KEEP solve|count12 [NOISE]"
             .to_owned()
     };
     if let [what, file] = args
@@ -187,6 +332,31 @@ fn run(args: &[String]) -> Result<(), Error> {
         spread("probes", all.iter().map(|s| s.probes).collect())?;
         spread("nodes", all.iter().map(|s| s.nodes).collect())?;
         return spread("branches", all.iter().map(|s| s.branches).collect());
+    }
+    // NOISE, the givens added to each sparse start: 0 unless given.
+    let noise = |rest: &[String]| -> Result<usize, Error> {
+        match rest {
+            [] => Ok(0),
+            [k] => Ok(k.parse().map_err(|_| usage())?),
+            _ => Err(usage().into()),
+        }
+    };
+    if let [what, n, seed, keep, op, rest @ ..] = args
+        && what == "sparse-one"
+    {
+        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
+        let seed = seed.parse().map_err(|_| usage())?;
+        let keep = keep.parse().map_err(|_| usage())?;
+        return sparse_one(g, seed, keep, op, noise(rest)?);
+    }
+    if let [what, n, starts, op, cap, rest @ ..] = args
+        && what == "sparse"
+    {
+        let n: usize = n.parse().map_err(|_| usage())?;
+        Geometry::for_size(n)?;
+        let starts = starts.parse().map_err(|_| usage())?;
+        let cap = Duration::from_millis(cap.parse().map_err(|_| usage())?);
+        return sparse(n, starts, op, cap, noise(rest)?);
     }
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),

@@ -19,9 +19,12 @@
 //! so a candidate that fails at once is dropped without a branch and the
 //! branch taken is the pair whose children fix the most cells. That keeps
 //! the hardest minimal 12×12 and 16×16 puzzles within a few times the
-//! median (docs/family.md, "Speed"). Nothing is allocated while searching. Classic 9×9 boards take a faster
-//! path on the same idea (`bands`): each symbol's board cut into three
-//! 27-bit bands, with box/row locked candidates from a table.
+//! median (docs/family.md, "Speed"). Until their first solution, solving
+//! and counting restart when the search takes too long, in orders drawn
+//! from the board (sparse 16×16 starts, `Solver::run`). Nothing is
+//! allocated while searching. Classic 9×9 boards take a faster path on
+//! the same idea (`bands`): each symbol's board cut into three 27-bit
+//! bands, with box/row locked candidates from a table.
 
 // Word loops index several W-word boards at once by the same k.
 #![allow(clippy::needless_range_loop)]
@@ -253,6 +256,40 @@ macro_rules! with_solver {
     }};
 }
 use with_solver;
+
+/// How one search walks the tree: the order of its branches (`rng`: drawn
+/// at random, else the solver's own) and the work it may still do.
+struct Walk<'r> {
+    /// The generator of a random order: shuffled candidates in a branch,
+    /// and for the strong search, probed cells' scores raised by up to an
+    /// eighth and either child first.
+    rng: Option<&'r mut SplitMix64>,
+    /// Work (search nodes of the strong search, each counting its
+    /// two-candidate cells too) the search may still do before its first
+    /// solution ([`Solver::run`]'s cutoffs); `u64::MAX` without a cutoff or
+    /// once a solution is found; 0 once it ran out (the search stopped
+    /// without finishing). Kept out of the solver, which the search only
+    /// reads (a `Cell` there cost 1% on minimal puzzles).
+    budget: u64,
+}
+
+impl<'r> Walk<'r> {
+    /// A walk without a cutoff.
+    fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r> {
+        Walk {
+            rng,
+            budget: u64::MAX,
+        }
+    }
+
+    /// Takes `work` from the budget; false (the budget now 0) when it ran out.
+    #[inline(always)]
+    fn spend(&mut self, work: u64) -> bool {
+        let left = self.budget;
+        self.budget = left.saturating_sub(work);
+        left > work
+    }
+}
 
 impl<const W: usize, T: Tally> Solver<W, T> {
     fn new(g: Geometry, strong: bool) -> Solver<W, T> {
@@ -517,16 +554,17 @@ impl<const W: usize, T: Tally> Solver<W, T> {
     fn search(
         &self,
         s: &State<W>,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         if s.solved == self.all {
+            walk.budget = u64::MAX; // a solution: no cutoff from here
             return found(s);
         }
         if self.strong {
-            return self.search_probing(s, rng, found);
+            return self.search_probing(s, walk, found);
         }
-        self.branch(s, self.branch_cell(s), rng, found)
+        self.branch(s, self.branch_cell(s), walk, found)
     }
 
     /// Tries each candidate of cell `i` (in random order with `rng`).
@@ -534,7 +572,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         &self,
         s: &State<W>,
         i: usize,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let (w, bit) = (i / 64, i % 64);
@@ -546,13 +584,13 @@ impl<const W: usize, T: Tally> Solver<W, T> {
                 len += 1;
             }
         }
-        if let Some(r) = rng.as_deref_mut() {
+        if let Some(r) = walk.rng.as_deref_mut() {
             r.shuffle(&mut order[..len]);
         }
         for &d in &order[..len] {
             let mut t = *s;
             self.place(&mut t, usize::from(d), i);
-            if self.propagate(&mut t) && self.search(&t, rng, found) {
+            if self.propagate(&mut t) && self.search(&t, walk, found) {
                 return true;
             }
         }
@@ -582,14 +620,19 @@ impl<const W: usize, T: Tally> Solver<W, T> {
     fn search_probing(
         &self,
         s: &State<W>,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
-        self.tally.note(|t| t.nodes += 1);
         let pairs = self.bivalue(s);
+        // The work of a node: itself and the cells it may probe.
+        let work = pairs.iter().map(|w| w.count_ones()).sum::<u32>();
+        if !walk.spend(1 + u64::from(work)) {
+            return true; // out of budget: stop (the budget reads 0)
+        }
+        self.tally.note(|t| t.nodes += 1);
         if is_zero(&pairs) {
             self.tally.note(|t| t.branches += 1);
-            return self.branch(s, self.branch_cell(s), rng, found);
+            return self.branch(s, self.branch_cell(s), walk, found);
         }
         let fixed = |t: &State<W>| t.solved.iter().map(|w| w.count_ones()).sum::<u32>();
         let mut best: Option<(u32, State<W>, State<W>)> = None;
@@ -635,14 +678,18 @@ impl<const W: usize, T: Tally> Solver<W, T> {
                     }
                     (true, false) => {
                         self.tally.note(forced);
-                        return self.descend(s, &mut a, rng, found);
+                        return self.descend(s, &mut a, walk, found);
                     }
                     (false, true) => {
                         self.tally.note(forced);
-                        return self.descend(s, &mut b, rng, found);
+                        return self.descend(s, &mut b, walk, found);
                     }
                     (true, true) => {
-                        let score = fixed(&a) + fixed(&b);
+                        let mut score = fixed(&a) + fixed(&b);
+                        // A restart's order: each score raised by up to an eighth.
+                        if let Some(r) = walk.rng.as_deref_mut() {
+                            score += r.below(u64::from(score / 8) + 1) as u32;
+                        }
                         if best.as_ref().is_none_or(|(most, _, _)| score > *most) {
                             best = Some((score, a, b));
                         }
@@ -661,11 +708,16 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             t.branches += 1;
         });
         // The child that fixed more cells first: on 16×16 the slowest first
-        // solution takes 2.5 ms instead of 3.3 ms.
-        if fixed(&b) > fixed(&a) {
+        // solution takes 2.5 ms instead of 3.3 ms. A restart's order: either
+        // child first, at random.
+        let swap = match walk.rng.as_deref_mut() {
+            Some(r) => r.below(2) == 1,
+            None => fixed(&b) > fixed(&a),
+        };
+        if swap {
             std::mem::swap(&mut a, &mut b);
         }
-        self.descend(s, &mut a, rng, found) || self.descend(s, &mut b, rng, found)
+        self.descend(s, &mut a, walk, found) || self.descend(s, &mut b, walk, found)
     }
 
     /// Searches `child`, a probe's child of `s`, once locked candidates
@@ -675,7 +727,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         &self,
         s: &State<W>,
         child: &mut State<W>,
-        rng: &mut Option<&mut SplitMix64>,
+        walk: &mut Walk,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let mut changed = 0;
@@ -683,7 +735,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             changed |= u32::from(p != q) << d;
         }
         child.unlocked = changed;
-        self.propagate(child) && self.search(child, rng, found)
+        self.propagate(child) && self.search(child, walk, found)
     }
 
     /// The cells of a fully fixed state.
@@ -706,14 +758,25 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             return false;
         };
         s.pos[d][i / 64] &= !(1 << (i % 64));
-        self.propagate(&mut s) && self.search(&s, &mut None, &mut |_: &State<W>| true)
+        self.propagate(&mut s) && self.search(&s, &mut Walk::new(None), &mut |_: &State<W>| true)
     }
 
     /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
+    ///
+    /// The strong search without `rng` (solve, count) runs with a cutoff
+    /// ([`FIRST_CUTOFF`]) until its first solution. When it runs out first,
+    /// a sparse start's search went wrong early (a part without a solution
+    /// that probing cannot refute quickly): it restarts, each run in an
+    /// order drawn from a generator seeded by the cells (the same board,
+    /// the same first solution), on the cutoffs of the Luby sequence, until
+    /// a run finds a solution or finishes without one (every run is a
+    /// complete search: none then). When `found` wants more than a
+    /// restart's solution, the complete search runs again without a cutoff
+    /// and skips that one, so counts stay exact (and as slow as before).
     fn run(
         &self,
         cells: &[u8],
-        mut rng: Option<&mut SplitMix64>,
+        rng: Option<&mut SplitMix64>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) {
         let Some(mut s) = self.start(cells) else {
@@ -724,10 +787,82 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         }
         let mut buf = [0u8; MAX_N * MAX_N];
         let out = &mut buf[..cells.len()];
-        self.search(&s, &mut rng, &mut |t: &State<W>| {
+        if rng.is_some() || !self.strong {
+            self.search(&s, &mut Walk::new(rng), &mut |t: &State<W>| {
+                self.grid(t, out);
+                found(out)
+            });
+            return;
+        }
+        // The first run: the cutoff holds until the first solution.
+        let mut walk = Walk {
+            rng: None,
+            budget: FIRST_CUTOFF,
+        };
+        self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
             found(out)
         });
+        if walk.budget != 0 {
+            return; // finished, or stopped by `found`
+        }
+        let mut seed = 0xcbf2_9ce4_8422_2325u64;
+        for &v in cells {
+            seed = (seed ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let mut r = SplitMix64::new(seed);
+        for k in 1.. {
+            let mut got = false;
+            let mut walk = Walk {
+                rng: Some(&mut r),
+                budget: RESTART_CUTOFF.saturating_mul(luby(k)),
+            };
+            self.search(&s, &mut walk, &mut |t: &State<W>| {
+                self.grid(t, out);
+                got = true;
+                true
+            });
+            if got {
+                break;
+            }
+            if walk.budget != 0 {
+                return; // a finished run without a solution: none
+            }
+        }
+        if found(out) {
+            return;
+        }
+        // More solutions wanted: the complete search, without the one given.
+        let first = buf;
+        let mut more = [0u8; MAX_N * MAX_N];
+        let more = &mut more[..cells.len()];
+        self.search(&s, &mut Walk::new(None), &mut |t: &State<W>| {
+            self.grid(t, more);
+            more != &first[..cells.len()] && found(more)
+        });
+    }
+}
+
+/// The work (search nodes, each counting its two-candidate cells too) the
+/// strong search may do before its first solution, before it restarts:
+/// about 2.6× the most the first solution of a minimal 16×16 puzzle of
+/// data/size16_minimal.txt takes (4,561; median 920; 12×12 at most 561),
+/// a few ms. A sparse 16×16 start whose search went wrong early took up
+/// to seconds or minutes (one of 1,000, docs/family.md).
+const FIRST_CUTOFF: u64 = 12_000;
+
+/// The cutoff of restart `k` is this times term `k` of the Luby sequence:
+/// 99% of sparse 16×16 starts find a first solution within 410.
+const RESTART_CUTOFF: u64 = 1000;
+
+/// Term `i` (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+fn luby(mut i: u64) -> u64 {
+    loop {
+        let k = 64 - i.leading_zeros();
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
     }
 }
 
@@ -1004,6 +1139,46 @@ mod tests {
                 prop_assert_eq!(strong, plain);
             }
         }
+    }
+
+    /// A sparse 16×16 start whose first branch leads into a part without a
+    /// solution that probing cannot refute quickly: the search without
+    /// restarts took 17 s to find a first solution, the cutoff and
+    /// restarts a few ms (so this test would show a regression at once).
+    #[test]
+    fn a_sparse_16x16_start_with_a_heavy_search_solves_at_once() {
+        let g = Geometry::for_size(16).unwrap();
+        let start = random_start(g, 3714815344285489213, 38, &[]);
+        let solution = solve(&start).expect("a start cut from a solved grid");
+        assert!(crate::rules::is_solution(&start, &solution));
+        assert_eq!(solve(&start), Some(solution), "the same first solution");
+    }
+
+    /// On a start whose first solution comes from a restart (seed
+    /// 1765288248144937629, keep 38: 13 ms on the search without restarts),
+    /// counting goes on with the complete search without that solution:
+    /// 12 distinct valid solutions, the first of them `solve`'s.
+    #[test]
+    fn counting_past_a_restarts_solution_gives_each_solution_once() {
+        let g = Geometry::for_size(16).unwrap();
+        let start = random_start(g, 1765288248144937629, 38, &[]);
+        let mut all = solutions(Path::Generic, g, start.cells(), 12);
+        let first = solve(&start).expect("a start cut from a solved grid");
+        assert_eq!(all[0], first.cells());
+        for s in &all {
+            let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+            assert!(crate::rules::is_solution(&start, &s));
+        }
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 12);
+        assert_eq!(solve_counting(&start, 12), (Some(first), 12));
+    }
+
+    #[test]
+    fn luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
     #[test]

@@ -55,8 +55,9 @@ impl Tally for Cell<SearchStats> {
 /// [`solve`](super::solve) and [`count`](super::count) run on every size but
 /// 9×9 and 8×8, which have faster paths) on `board` until `limit` solutions
 /// are found (at least 1: unlike `count`, a limit of 0 still looks for
-/// one), and returns what it did. With `limit` 1 that is the work of a
-/// first solution; with 2, of [`is_unique`](super::is_unique).
+/// one), and returns what it did: every run, where a first solution took
+/// past the first cutoff and the search restarted. With `limit` 1 that is
+/// the work of a first solution; with 2, of [`is_unique`](super::is_unique).
 ///
 /// The counts are the same on any machine and under any load, so a change
 /// to the search can be judged by them before it is timed
