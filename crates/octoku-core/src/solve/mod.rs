@@ -779,6 +779,18 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         rng: Option<&mut SplitMix64>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) {
+        self.run_with_cutoffs(cells, rng, found, [FIRST_CUTOFF, RESTART_CUTOFF]);
+    }
+
+    /// [`Self::run`] with the first run's cutoff and the restarts' unit as
+    /// given (the tests make restarts happen on small boards with tiny ones).
+    fn run_with_cutoffs(
+        &self,
+        cells: &[u8],
+        rng: Option<&mut SplitMix64>,
+        found: &mut impl FnMut(&[u8]) -> bool,
+        [first_cutoff, restart_cutoff]: [u64; 2],
+    ) {
         let Some(mut s) = self.start(cells) else {
             return;
         };
@@ -797,7 +809,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         // The first run: the cutoff holds until the first solution.
         let mut walk = Walk {
             rng: None,
-            budget: FIRST_CUTOFF,
+            budget: first_cutoff,
         };
         self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
@@ -806,6 +818,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         if walk.budget != 0 {
             return; // finished, or stopped by `found`
         }
+        self.tally.note(|t| t.restarts += 1);
         let mut seed = 0xcbf2_9ce4_8422_2325u64;
         for &v in cells {
             seed = (seed ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3);
@@ -815,7 +828,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             let mut got = false;
             let mut walk = Walk {
                 rng: Some(&mut r),
-                budget: RESTART_CUTOFF.saturating_mul(luby(k)),
+                budget: restart_cutoff.saturating_mul(luby(k)),
             };
             self.search(&s, &mut walk, &mut |t: &State<W>| {
                 self.grid(t, out);
@@ -828,6 +841,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             if walk.budget != 0 {
                 return; // a finished run without a solution: none
             }
+            self.tally.note(|t| t.restarts += 1);
         }
         if found(out) {
             return;
@@ -1004,6 +1018,7 @@ mod tests {
     use super::*;
     use crate::puzzle::solved_grid;
     use proptest::prelude::*;
+    use std::cell::Cell;
 
     /// Every solution of `cells` on `path`, up to `limit`.
     fn solutions(path: Path, g: Geometry, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
@@ -1144,14 +1159,23 @@ mod tests {
     /// A sparse 16×16 start whose first branch leads into a part without a
     /// solution that probing cannot refute quickly: the search without
     /// restarts took 17 s to find a first solution, the cutoff and
-    /// restarts a few ms (so this test would show a regression at once).
+    /// restarts a few ms. Its work and its first solution are pinned, so a
+    /// lost restart, or an order drawn differently on another machine, fails.
     #[test]
     fn a_sparse_16x16_start_with_a_heavy_search_solves_at_once() {
         let g = Geometry::for_size(16).unwrap();
         let start = random_start(g, 3714815344285489213, 38, &[]);
         let solution = solve(&start).expect("a start cut from a solved grid");
         assert!(crate::rules::is_solution(&start, &solution));
-        assert_eq!(solve(&start), Some(solution), "the same first solution");
+        let s = search_stats(&start, 1);
+        assert_eq!((s.solutions, s.restarts, s.nodes), (1, 1, 2129), "{s:?}");
+        let fnv = solution
+            .cells()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &v| {
+                (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
+            });
+        assert_eq!(fnv, 7033993080840410669, "the first solution's FNV-1a hash");
     }
 
     /// On a start whose first solution comes from a restart (seed
@@ -1173,6 +1197,72 @@ mod tests {
         all.dedup();
         assert_eq!(all.len(), 12);
         assert_eq!(solve_counting(&start, 12), (Some(first), 12));
+    }
+
+    /// Every solution (up to `limit`, in the order found) of the strong
+    /// search with `cutoffs` (see `Solver::run_with_cutoffs`), and its counts.
+    fn cut_solutions(
+        g: Geometry,
+        cells: &[u8],
+        cutoffs: [u64; 2],
+        limit: usize,
+    ) -> (Vec<Vec<u8>>, SearchStats) {
+        let mut out = Vec::new();
+        let mut found = |s: &[u8]| {
+            out.push(s.to_vec());
+            out.len() >= limit
+        };
+        let stats = with_solver!(g, true, Cell<SearchStats>, |solver| {
+            solver.run_with_cutoffs(cells, None, &mut found, cutoffs);
+            solver.tally.get()
+        });
+        (out, stats)
+    }
+
+    /// With cutoffs tiny enough that most runs stop and restart, the
+    /// search finds exactly the solutions of the search without a cutoff
+    /// (none for contradictory starts), each once, the first of them the
+    /// one a search for one solution finds.
+    #[test]
+    fn restarts_find_the_complete_searchs_solutions() {
+        let mut rng = SplitMix64::new(27);
+        let (mut restarted, mut none) = (0, 0);
+        for case in 0..240u64 {
+            let n = [6, 10, 12][case as usize % 3];
+            let g = Geometry::for_size(n).unwrap();
+            let (keep, noise) = (
+                rng.below(256) as u8,
+                [(rng.below(256) as usize, rng.below(17) as u8)],
+            );
+            let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
+            let start = random_start(g, rng.below(u64::MAX), keep, noise);
+            let cutoffs = [1 + rng.below(40), 1 + rng.below(5)];
+            let (cut, stats) = cut_solutions(g, start.cells(), cutoffs, 12);
+            let (whole, _) = cut_solutions(g, start.cells(), [u64::MAX; 2], 12);
+            assert_eq!(cut.len(), whole.len(), "{start:?} {cutoffs:?}");
+            let mut distinct = cut.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), cut.len(), "a solution twice: {start:?}");
+            for s in &cut {
+                let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+                assert!(crate::rules::is_solution(&start, &s), "{start:?}");
+            }
+            none += u32::from(whole.is_empty());
+            if whole.len() < 12 {
+                let mut whole = whole;
+                whole.sort();
+                assert_eq!(distinct, whole, "{start:?} {cutoffs:?}");
+            }
+            let (one, _) = cut_solutions(g, start.cells(), cutoffs, 1);
+            assert_eq!(one.first(), cut.first(), "{start:?}");
+            restarted += u32::from(stats.restarts > 0);
+        }
+        // The cases reach what they test (97 restart, 60 have no solution).
+        assert!(
+            restarted > 80 && none > 40,
+            "{restarted} restarted, {none} without a solution"
+        );
     }
 
     #[test]

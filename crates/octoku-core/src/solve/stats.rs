@@ -14,7 +14,8 @@ pub struct SearchStats {
     /// Solutions found (the search stops at the limit).
     pub solutions: u64,
     /// States the search reached past propagation and did not find solved:
-    /// each is probed, or, with no two-candidate cell, branched on at once.
+    /// each is probed, or, with no two-candidate cell, branched on at once
+    /// (a state where a run ran out of its cutoff, and stopped, is not one).
     pub nodes: u64,
     /// Probe children propagated: two for each two-candidate cell probed.
     pub probes: u64,
@@ -28,6 +29,9 @@ pub struct SearchStats {
     /// Nodes that branched: on the best probed pair, or on a cell with the
     /// fewest candidates when no cell has two.
     pub branches: u64,
+    /// Runs stopped by their cutoff before a first solution, each followed
+    /// by a restart (sparse starts; no minimal puzzle has any).
+    pub restarts: u64,
 }
 
 /// What the solver calls at each event of its search. `()` ignores them
