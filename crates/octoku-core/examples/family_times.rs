@@ -107,11 +107,16 @@ fn say(line: String) -> Result<(), Error> {
     Ok(writeln!(std::io::stdout().lock(), "{line}").map_err(|e| format!("stdout: {e}"))?)
 }
 
+/// The `q` quantile (0 to 1, nearest rank) of a sorted, non-empty slice.
+fn quantile<T: Copy>(sorted: &[T], q: f64) -> T {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
 /// Prints median, p90, max, mean and max ÷ median of `times`, in µs.
 fn report(what: &str, mut times: Vec<Duration>) -> Result<(), Error> {
     times.sort();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    let at = |q: f64| quantile(&times, q);
     let mean = times.iter().sum::<Duration>() / times.len() as u32;
     let (median, max) = (at(0.5), at(1.0));
     say(format!(
@@ -256,7 +261,7 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration, noise: usize) -> Res
         times.push((us, index, seed, keep));
     }
     times.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].0;
+    let at = |q: f64| quantile(&times, q).0;
     let over = |us: f64| times.iter().filter(|t| t.0 > us).count();
     say(format!(
         "sparse {n}x{n} {op}: {starts} starts, median {:.1} µs, p90 {:.1} µs, p99 {:.1} µs, max {:.1} µs; over 10 ms {}, 100 ms {}, 1 s {}, killed at {} ms {}; no solution {}",
@@ -319,7 +324,7 @@ fn run(args: &[String]) -> Result<(), Error> {
         }
         let spread = |what: &str, mut v: Vec<u64>| {
             v.sort_unstable();
-            let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+            let at = |q: f64| quantile(&v, q);
             let total: u64 = v.iter().sum();
             say(format!(
                 "{what}: median {}, p90 {}, max {}, max/median {:.2}, total {total}",

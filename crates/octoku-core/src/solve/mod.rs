@@ -819,11 +819,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             return; // finished, or stopped by `found`
         }
         self.tally.note(|t| t.restarts += 1);
-        let mut seed = 0xcbf2_9ce4_8422_2325u64;
-        for &v in cells {
-            seed = (seed ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3);
-        }
-        let mut r = SplitMix64::new(seed);
+        let mut r = SplitMix64::new(fnv1a(cells));
         for k in 1.. {
             let mut got = false;
             let mut walk = Walk {
@@ -868,6 +864,14 @@ const FIRST_CUTOFF: u64 = 12_000;
 /// The cutoff of restart `k` is this times term `k` of the Luby sequence:
 /// 99% of sparse 16×16 starts find a first solution within 410.
 const RESTART_CUTOFF: u64 = 1000;
+
+/// The FNV-1a hash of a board's cells: the restarts' seed (the same board,
+/// the same order on every machine).
+fn fnv1a(cells: &[u8]) -> u64 {
+    cells.iter().fold(0xcbf2_9ce4_8422_2325, |h, &v| {
+        (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
 
 /// Term `i` (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
 fn luby(mut i: u64) -> u64 {
@@ -1169,13 +1173,11 @@ mod tests {
         assert!(crate::rules::is_solution(&start, &solution));
         let s = search_stats(&start, 1);
         assert_eq!((s.solutions, s.restarts, s.nodes), (1, 1, 2129), "{s:?}");
-        let fnv = solution
-            .cells()
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &v| {
-                (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
-            });
-        assert_eq!(fnv, 7033993080840410669, "the first solution's FNV-1a hash");
+        assert_eq!(
+            fnv1a(solution.cells()),
+            7033993080840410669,
+            "the first solution's FNV-1a hash"
+        );
     }
 
     /// On a start whose first solution comes from a restart (seed
