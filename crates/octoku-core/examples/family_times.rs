@@ -317,8 +317,8 @@ fn run(args: &[String]) -> Result<(), Error> {
         for (i, p) in set.iter().enumerate() {
             let s = solve::search_stats(p, limit);
             say(format!(
-                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {}",
-                s.nodes, s.probes, s.forced, s.probes_forcing, s.refuted, s.branches
+                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {}",
+                s.nodes, s.probes, s.forced, s.probes_forcing, s.refuted, s.branches, s.narrowed
             ))?;
             all.push(s);
         }
@@ -335,6 +335,7 @@ fn run(args: &[String]) -> Result<(), Error> {
             ))
         };
         spread("probes", all.iter().map(|s| s.probes).collect())?;
+        spread("narrowed", all.iter().map(|s| s.narrowed).collect())?;
         spread("nodes", all.iter().map(|s| s.nodes).collect())?;
         return spread("branches", all.iter().map(|s| s.branches).collect());
     }

@@ -21,8 +21,11 @@
 //! the hardest minimal 12×12 and 16×16 puzzles within a few times the
 //! median (docs/family.md, "Speed"). Until their first solution, solving
 //! and counting restart when the search takes too long, in orders drawn
-//! from the board (sparse 16×16 starts, `Solver::run`). Nothing is
-//! allocated while searching. Classic 9×9 boards take a faster path on
+//! from the board (sparse 16×16 starts, `Solver::run`). A cell probed
+//! again below the node that probed it starts from that probe's children
+//! ([`memo`]; the same children, for less work). Nothing is allocated
+//! while searching, but for a thread's first searches growing its memo
+//! pool. Classic 9×9 boards take a faster path on
 //! the same idea (`bands`): each symbol's board cut into three 27-bit
 //! bands, with box/row locked candidates from a table.
 
@@ -36,10 +39,12 @@ use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
 
 mod bands;
+mod memo;
 pub mod naive;
 pub mod octoku;
 mod stats;
 
+use memo::{Memo, Pooled};
 use stats::Tally;
 pub use stats::{SearchStats, search_stats};
 
@@ -258,8 +263,12 @@ macro_rules! with_solver {
 use with_solver;
 
 /// How one search walks the tree: the order of its branches (`rng`: drawn
-/// at random, else the solver's own) and the work it may still do.
-struct Walk<'r> {
+/// at random, else the solver's own), the work it may still do, and the
+/// probe children of the nodes on its path.
+struct Walk<'r, const W: usize>
+where
+    State<W>: Pooled,
+{
     /// The generator of a random order: shuffled candidates in a branch,
     /// and for the strong search, probed cells' scores raised by up to an
     /// eighth and either child first.
@@ -271,14 +280,25 @@ struct Walk<'r> {
     /// without finishing). Kept out of the solver, which the search only
     /// reads (a `Cell` there cost 1% on minimal puzzles).
     budget: u64,
+    /// The children of the cells probed on the path (the strong search).
+    memo: Memo<State<W>>,
 }
 
-impl<'r> Walk<'r> {
+impl<'r, const W: usize> Walk<'r, W>
+where
+    State<W>: Pooled,
+{
     /// A walk without a cutoff.
-    fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r> {
+    fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r, W> {
+        Walk::cut(rng, u64::MAX)
+    }
+
+    /// A walk that may do `budget` work before its first solution.
+    fn cut(rng: Option<&'r mut SplitMix64>, budget: u64) -> Walk<'r, W> {
         Walk {
             rng,
-            budget: u64::MAX,
+            budget,
+            memo: Memo::take(),
         }
     }
 
@@ -291,7 +311,34 @@ impl<'r> Walk<'r> {
     }
 }
 
-impl<const W: usize, T: Tally> Solver<W, T> {
+impl<const W: usize> Drop for Walk<'_, W>
+where
+    State<W>: Pooled,
+{
+    fn drop(&mut self) {
+        std::mem::take(&mut self.memo).give_back();
+    }
+}
+
+/// Each width's memos, kept by the thread ([`Pooled`]).
+macro_rules! pooled {
+    ($($w:literal)*) => {$(
+        impl Pooled for State<$w> {
+            fn pool() -> &'static std::thread::LocalKey<std::cell::Cell<Memo<State<$w>>>> {
+                thread_local!(static POOL: std::cell::Cell<Memo<State<$w>>> = const {
+                    std::cell::Cell::new(Memo::new())
+                });
+                &POOL
+            }
+        }
+    )*};
+}
+pooled!(1 2 3 4);
+
+impl<const W: usize, T: Tally> Solver<W, T>
+where
+    State<W>: Pooled,
+{
     fn new(g: Geometry, strong: bool) -> Solver<W, T> {
         let t = Tables::of(g);
         Solver {
@@ -554,7 +601,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
     fn search(
         &self,
         s: &State<W>,
-        walk: &mut Walk,
+        walk: &mut Walk<W>,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         if s.solved == self.all {
@@ -572,7 +619,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         &self,
         s: &State<W>,
         i: usize,
-        walk: &mut Walk,
+        walk: &mut Walk<W>,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let (w, bit) = (i / 64, i % 64);
@@ -616,11 +663,25 @@ impl<const W: usize, T: Tally> Solver<W, T> {
     /// otherwise the branch is the cell whose two children fix the most
     /// cells (the second cell of a naked pair is not probed: its children
     /// are the first one's). Probing cuts the rare huge search trees of minimal 12×12 and
-    /// 16×16 puzzles (a 16×16 that took 290,000 nodes takes 500).
+    /// 16×16 puzzles (a 16×16 that took 290,000 nodes takes 500). A cell
+    /// an ancestor probed starts from that probe's children ([`memo`]).
     fn search_probing(
         &self,
         s: &State<W>,
-        walk: &mut Walk,
+        walk: &mut Walk<W>,
+        found: &mut impl FnMut(&State<W>) -> bool,
+    ) -> bool {
+        let mark = walk.memo.len();
+        let stop = self.probe_node(s, walk, found);
+        walk.memo.pop_to(mark);
+        stop
+    }
+
+    /// [`Self::search_probing`] but for dropping the node's pairs from the memo.
+    fn probe_node(
+        &self,
+        s: &State<W>,
+        walk: &mut Walk<W>,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let pairs = self.bivalue(s);
@@ -635,7 +696,8 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             return self.branch(s, self.branch_cell(s), walk, found);
         }
         let fixed = |t: &State<W>| t.solved.iter().map(|w| w.count_ones()).sum::<u32>();
-        let mut best: Option<(u32, State<W>, State<W>)> = None;
+        // The best pair so far: its score and its index in the memo.
+        let mut best: Option<(u32, usize)> = None;
         // Probed cells: a peer with the same two candidates (the other cell
         // of a naked pair) would give the same two children, so it is skipped.
         let mut probed = [0u64; W];
@@ -656,13 +718,22 @@ impl<const W: usize, T: Tally> Solver<W, T> {
                 }
                 probed[k] |= 1 << bit;
                 probes += 2;
-                let child = |d: usize| {
-                    let mut t = *s;
-                    self.place(&mut t, d, i);
-                    let ok = self.propagate_with(&mut t, false);
-                    (ok, t)
-                };
-                let ((ok_a, mut a), (ok_b, mut b)) = (child(da), child(db));
+                // Both children, in place in the memo.
+                let (held, pair) = walk.memo.start(i, s);
+                if held {
+                    self.tally.note(|t| t.narrowed += 2);
+                }
+                let [ok_a, ok_b] = [(0, da), (1, db)].map(|(c, d)| {
+                    let t = &mut pair[c];
+                    if held {
+                        self.narrow(t, s)
+                    } else {
+                        self.place(t, d, i);
+                        self.propagate_with(t, false)
+                    }
+                });
+                #[cfg(test)]
+                self.check_probe(s, i, [da, db], [ok_a, ok_b], walk.memo.started());
                 let forced = |t: &mut SearchStats| {
                     t.probes += probes;
                     t.probes_forcing += probes;
@@ -670,28 +741,29 @@ impl<const W: usize, T: Tally> Solver<W, T> {
                 };
                 match (ok_a, ok_b) {
                     (false, false) => {
+                        walk.memo.drop_started();
                         self.tally.note(|t| {
                             t.probes += probes;
                             t.refuted += 1;
                         });
                         return false;
                     }
-                    (true, false) => {
+                    (true, false) | (false, true) => {
+                        let child = walk.memo.started()[usize::from(ok_b)];
+                        walk.memo.drop_started();
                         self.tally.note(forced);
-                        return self.descend(s, &mut a, walk, found);
-                    }
-                    (false, true) => {
-                        self.tally.note(forced);
-                        return self.descend(s, &mut b, walk, found);
+                        return self.descend(s, child, walk, found);
                     }
                     (true, true) => {
-                        let mut score = fixed(&a) + fixed(&b);
+                        let [a, b] = walk.memo.started();
+                        let mut score = fixed(a) + fixed(b);
                         // A restart's order: each score raised by up to an eighth.
                         if let Some(r) = walk.rng.as_deref_mut() {
                             score += r.below(u64::from(score / 8) + 1) as u32;
                         }
-                        if best.as_ref().is_none_or(|(most, _, _)| score > *most) {
-                            best = Some((score, a, b));
+                        let at = walk.memo.keep(i, self.n * self.n);
+                        if best.is_none_or(|(most, _)| score > most) {
+                            best = Some((score, at));
                         }
                     }
                 }
@@ -700,7 +772,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         // (Not reached: the first two-candidate cell is always probed, and
         // it returns or sets `best`; so every node is a branch, a forced
         // or a refuted one.)
-        let Some((_, mut a, mut b)) = best else {
+        let Some((_, at)) = best else {
             return false;
         };
         self.tally.note(|t| {
@@ -712,12 +784,102 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         // child first, at random.
         let swap = match walk.rng.as_deref_mut() {
             Some(r) => r.below(2) == 1,
-            None => fixed(&b) > fixed(&a),
+            None => {
+                let [a, b] = walk.memo.pair(at);
+                fixed(b) > fixed(a)
+            }
         };
-        if swap {
-            std::mem::swap(&mut a, &mut b);
+        let order = if swap { [1, 0] } else { [0, 1] };
+        // (The second child is read after the first returns: its search
+        // may have grown the memo.)
+        self.descend(s, walk.memo.pair(at)[order[0]], walk, found)
+            || self.descend(s, walk.memo.pair(at)[order[1]], walk, found)
+    }
+
+    /// A probe's child in `s` (a candidate placed, singles propagated; false on
+    /// a contradiction) from `t`, the child of the same probe in an
+    /// ancestor of `s`: `t` narrowed to the candidates of `s` propagates to
+    /// the same state ([`memo`]). Both are propagated, so a symbol has two
+    /// places or more in each unit still missing it in either; a unit where
+    /// the narrowed state has fewer (a hidden single, or none) lost places
+    /// from both, and only those are marked for a check.
+    #[inline]
+    fn narrow(&self, t: &mut State<W>, s: &State<W>) -> bool {
+        let units_of = |mut cells: u64, k: usize| {
+            let mut units = 0;
+            while cells != 0 {
+                units |= self.t.unit_bits[64 * k + cells.trailing_zeros() as usize];
+                cells &= cells - 1;
+            }
+            units
+        };
+        let mut narrowed = false;
+        for d in 0..self.n {
+            let lost_t: [u64; W] = std::array::from_fn(|k| t.pos[d][k] & !s.pos[d][k]);
+            if is_zero(&lost_t) {
+                continue; // `t` has no place of the symbol that `s` has not
+            }
+            narrowed = true;
+            let lost_s: [u64; W] = std::array::from_fn(|k| s.pos[d][k] & !t.pos[d][k]);
+            if !is_zero(&lost_s) {
+                let (mut units_t, mut units_s) = (0, 0);
+                for k in 0..W {
+                    units_t |= units_of(lost_t[k], k);
+                    units_s |= units_of(lost_s[k], k);
+                }
+                t.dirty[d] = units_t & units_s;
+            }
+            for k in 0..W {
+                t.pos[d][k] &= s.pos[d][k];
+            }
+            t.open[d] &= s.open[d];
         }
-        self.descend(s, &mut a, walk, found) || self.descend(s, &mut b, walk, found)
+        if !narrowed {
+            return true; // `t` is the child in `s` already
+        }
+        for k in 0..W {
+            t.solved[k] |= s.solved[k];
+        }
+        self.propagate_with(t, false)
+    }
+
+    /// Tests: both children of probing cell `i` of `s` (symbols `ds`),
+    /// however they were reached, are what placing each candidate in `s`
+    /// and propagating gives.
+    #[cfg(test)]
+    fn check_probe(
+        &self,
+        s: &State<W>,
+        i: usize,
+        ds: [usize; 2],
+        ok: [bool; 2],
+        got: &[State<W>; 2],
+    ) {
+        for ((d, ok), t) in ds.into_iter().zip(ok).zip(got) {
+            let mut want = *s;
+            self.place(&mut want, d, i);
+            assert_eq!(
+                ok,
+                self.propagate_with(&mut want, false),
+                "cell {i}, symbol {}",
+                d + 1
+            );
+            if ok {
+                assert_eq!(
+                    t.pos[..self.n],
+                    want.pos[..self.n],
+                    "cell {i}, symbol {}",
+                    d + 1
+                );
+                assert_eq!(t.solved, want.solved);
+                assert_eq!(t.open[..self.n], want.open[..self.n]);
+                // (Propagation stops once every cell is fixed, with units
+                // still marked; it clears every mark otherwise.)
+                if want.solved != self.all {
+                    assert_eq!(t.dirty[..self.n], want.dirty[..self.n]);
+                }
+            }
+        }
     }
 
     /// Searches `child`, a probe's child of `s`, once locked candidates
@@ -726,8 +888,8 @@ impl<const W: usize, T: Tally> Solver<W, T> {
     fn descend(
         &self,
         s: &State<W>,
-        child: &mut State<W>,
-        walk: &mut Walk,
+        mut child: State<W>,
+        walk: &mut Walk<W>,
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         let mut changed = 0;
@@ -735,7 +897,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             changed |= u32::from(p != q) << d;
         }
         child.unlocked = changed;
-        self.propagate(child) && self.search(child, walk, found)
+        self.propagate(&mut child) && self.search(&child, walk, found)
     }
 
     /// The cells of a fully fixed state.
@@ -807,10 +969,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
             return;
         }
         // The first run: the cutoff holds until the first solution.
-        let mut walk = Walk {
-            rng: None,
-            budget: first_cutoff,
-        };
+        let mut walk = Walk::cut(None, first_cutoff);
         self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
             found(out)
@@ -822,10 +981,7 @@ impl<const W: usize, T: Tally> Solver<W, T> {
         let mut r = SplitMix64::new(fnv1a(cells));
         for k in 1.. {
             let mut got = false;
-            let mut walk = Walk {
-                rng: Some(&mut r),
-                budget: restart_cutoff.saturating_mul(luby(k)),
-            };
+            let mut walk = Walk::cut(Some(&mut r), restart_cutoff.saturating_mul(luby(k)));
             self.search(&s, &mut walk, &mut |t: &State<W>| {
                 self.grid(t, out);
                 got = true;
