@@ -23,7 +23,7 @@
 //! and counting restart when the search takes too long, in orders drawn
 //! from the board (sparse 16×16 starts, `Solver::run`). A cell probed
 //! again below the node that probed it starts from that probe's children
-//! ([`memo`]; the same children, for less work). Nothing is allocated
+//! (`memo`; the same children, for less work). Nothing is allocated
 //! while searching, but for a thread's first searches growing its memo
 //! pool. Classic 9×9 boards take a faster path on
 //! the same idea (`bands`): each symbol's board cut into three 27-bit
