@@ -5,12 +5,12 @@
 //! holds rows `4k..4k+3`, 16 bits each, so a word is one band of four
 //! 4×4 boxes. Folding each 4-cell run of a row to its first bit gives
 //! where the rows meet the boxes; folding the four rows of a band onto
-//! each other gives the columns. The nodes of a hard 16×16 search spend
-//! a third of their instructions in locked candidates; this takes about
-//! a fifth of the generic segment loop's (docs/family.md, "A seventh
-//! look"). The eliminations are those of the segment loop, all taken
-//! from one look at the board: propagation repeats both until nothing
-//! changes, so it ends in the same state.
+//! each other gives the columns. The slowest 16×16 count(2) spent 38% of
+//! its instructions in the generic segment loop; this takes about 40% of
+//! what that loop took (docs/family.md, "A seventh look"). The
+//! eliminations are those of the segment loop, all taken from one look
+//! at the board: propagation repeats either until nothing changes, and
+//! both end in the same state (or both in a contradiction).
 
 /// Row 0 of a band.
 const ROW: u64 = 0xFFFF;
