@@ -116,14 +116,18 @@ impl<S: Copy> Memo<S> {
     }
 }
 
+/// The most pairs a thread's pool keeps between searches (about 0.8 MB
+/// on 16×16): a larger search's storage is cut back when it ends.
+const KEPT_PAIRS: usize = 512;
+
 /// A type whose memos a thread keeps between searches (its own pool per
 /// type), so a memo's storage is allocated, and its pages touched, once
 /// per thread rather than on every search (a pair is two states, 1.3 kB
 /// on 12×12, and a node may keep dozens): allocated afresh, the slowest
 /// 12×12 count(2) took two page faults a search and more time than the
-/// memo saved. A thread keeps the storage its largest search grew: at
-/// most 256 pairs (0.4 MB) on the minimal sets and on 1,000 sparse 16×16
-/// starts (measured with a temporary counter).
+/// memo saved. A thread keeps the storage its largest search grew, up
+/// to [`KEPT_PAIRS`]: the minimal sets and 1,000 sparse 16×16 starts grew
+/// at most 256 pairs (0.4 MB; measured with a temporary counter).
 pub(super) trait Pooled: Copy + 'static {
     /// The thread's pool of memos of this type.
     fn pool() -> &'static LocalKey<Cell<Memo<Self>>>;
@@ -136,9 +140,12 @@ impl<S: Pooled> Memo<S> {
         S::pool().with(Cell::take)
     }
 
-    /// Gives the memo back to the thread's pool, emptied, its storage kept.
+    /// Gives the memo back to the thread's pool, emptied, its storage kept
+    /// up to [`KEPT_PAIRS`].
     pub(super) fn give_back(mut self) {
         self.pop_to(0);
+        self.children.shrink_to(KEPT_PAIRS);
+        self.cells.shrink_to(KEPT_PAIRS);
         S::pool().with(|pool| pool.set(self));
     }
 }

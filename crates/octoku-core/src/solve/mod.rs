@@ -513,7 +513,10 @@ where
     }
 
     /// Locked candidates for one symbol, its places `p` and open units
-    /// `open`; true when a place went. 16×16 boards take [`locked16`].
+    /// `open`; true when a place went. 16×16 boards take [`locked16`],
+    /// which looks at every segment, open or not: where the symbol is
+    /// fixed in the box or on the line, [`Self::place_single`] cleared it
+    /// from the peers already, so those segments clear nothing.
     #[inline]
     fn lock_symbol(&self, p: &mut [u64; W], open: u64) -> bool {
         if self.t.box_rows == 4
@@ -994,7 +997,10 @@ where
             self.grid(t, out);
             found(out)
         });
-        if walk.budget != 0 {
+        let stopped = walk.budget == 0;
+        // (Its memo back to the thread's pool, for the restarts.)
+        drop(walk);
+        if !stopped {
             return; // finished, or stopped by `found`
         }
         self.tally.note(|t| t.restarts += 1);
