@@ -402,17 +402,24 @@ where
         let peers = &self.t.peers[i];
         let mut lost = 0;
         for (k, word) in s.pos[d].iter_mut().enumerate() {
-            let mut gone = *word & peers[k];
+            lost |= self.units_through(*word & peers[k], k);
             *word &= !peers[k];
-            while gone != 0 {
-                lost |= self.t.unit_bits[64 * k + gone.trailing_zeros() as usize];
-                gone &= gone - 1;
-            }
         }
         s.pos[d][w] |= b;
         s.solved[w] |= b;
         s.open[d] &= !units;
         s.dirty[d] |= lost;
+    }
+
+    /// The units (bits of the 3N) through the cells of `cells`, word `k` of a board.
+    #[inline(always)]
+    fn units_through(&self, mut cells: u64, k: usize) -> u64 {
+        let mut units = 0;
+        while cells != 0 {
+            units |= self.t.unit_bits[64 * k + cells.trailing_zeros() as usize];
+            cells &= cells - 1;
+        }
+        units
     }
 
     /// Applies naked and hidden singles until nothing changes; false on a contradiction.
@@ -751,8 +758,7 @@ where
                     if held {
                         self.narrow(t, s)
                     } else {
-                        self.place(t, d, i);
-                        self.propagate_with(t, false)
+                        self.probe(t, d, i)
                     }
                 });
                 #[cfg(test)]
@@ -819,6 +825,14 @@ where
             || self.descend(s, walk.memo.pair(at)[order[1]], walk, found)
     }
 
+    /// Places symbol `d + 1` in cell `i` of `t` and propagates singles (a
+    /// probe's child); false on a contradiction.
+    #[inline]
+    fn probe(&self, t: &mut State<W>, d: usize, i: usize) -> bool {
+        self.place(t, d, i);
+        self.propagate_with(t, false)
+    }
+
     /// A probe's child in `s` (a candidate placed, singles propagated; false on
     /// a contradiction) from `t`, the child of the same probe in an
     /// ancestor of `s`: `t` narrowed to the candidates of `s` propagates to
@@ -828,14 +842,6 @@ where
     /// from both, and only those are marked for a check.
     #[inline]
     fn narrow(&self, t: &mut State<W>, s: &State<W>) -> bool {
-        let units_of = |mut cells: u64, k: usize| {
-            let mut units = 0;
-            while cells != 0 {
-                units |= self.t.unit_bits[64 * k + cells.trailing_zeros() as usize];
-                cells &= cells - 1;
-            }
-            units
-        };
         let mut narrowed = false;
         for d in 0..self.n {
             let lost_t: [u64; W] = std::array::from_fn(|k| t.pos[d][k] & !s.pos[d][k]);
@@ -847,8 +853,8 @@ where
             if !is_zero(&lost_s) {
                 let (mut units_t, mut units_s) = (0, 0);
                 for k in 0..W {
-                    units_t |= units_of(lost_t[k], k);
-                    units_s |= units_of(lost_s[k], k);
+                    units_t |= self.units_through(lost_t[k], k);
+                    units_s |= self.units_through(lost_s[k], k);
                 }
                 t.dirty[d] = units_t & units_s;
             }
@@ -880,10 +886,9 @@ where
     ) {
         for ((d, ok), t) in ds.into_iter().zip(ok).zip(got) {
             let mut want = *s;
-            self.place(&mut want, d, i);
             assert_eq!(
                 ok,
-                self.propagate_with(&mut want, false),
+                self.probe(&mut want, d, i),
                 "cell {i}, symbol {}",
                 d + 1
             );
