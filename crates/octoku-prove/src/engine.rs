@@ -728,4 +728,34 @@ mod tests {
         assert_eq!(concrete.len(), 4 + 2 * 32 + 32 + 64);
         assert!(concrete[concrete.len() - 24..].iter().all(|&b| b == 0));
     }
+
+    /// A second run opening the same query directory waits until the first
+    /// lets it go (the lock is what makes it wait: without it the second
+    /// open returns at once).
+    #[test]
+    fn a_query_directory_is_held_until_its_run_ends() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("queries");
+        let first = QueryDir::open(&dir).unwrap();
+        let (sent, opened) = std::sync::mpsc::channel();
+        let second = {
+            let dir = dir.clone();
+            std::thread::spawn(move || {
+                let queries = QueryDir::open(&dir).unwrap();
+                sent.send(()).unwrap();
+                queries.path().to_path_buf()
+            })
+        };
+        assert!(
+            opened
+                .recv_timeout(std::time::Duration::from_millis(500))
+                .is_err(),
+            "the second run opened the directory while the first held it"
+        );
+        drop(first);
+        opened
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap();
+        assert_eq!(second.join().unwrap(), dir);
+    }
 }

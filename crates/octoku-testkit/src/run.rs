@@ -3,8 +3,9 @@
 use std::{
     ffi::OsStr,
     io::Write,
-    path::Path,
+    path::{Path, PathBuf},
     process::{Command, Output, Stdio},
+    sync::OnceLock,
 };
 
 use serde_json::Value;
@@ -20,6 +21,34 @@ const CALLER_ENV: [&str; 5] = [
     "OCTOKU_STATE",
 ];
 
+/// The `TMPDIR` of every run this test process starts (a test may set its
+/// own): one private directory, made on first use and removed when the
+/// process exits, by an `atexit` handler, which runs whether the tests
+/// passed or failed (the harness ends through `exit` either way). What a
+/// command keeps for its user in a new temporary directory, `prove`'s
+/// queries, lives as long as the tests that read it, and no longer.
+fn runs_tmpdir() -> &'static Path {
+    RUNS_TMPDIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("octoku-test-runs-")
+            .tempdir()
+            .expect("a temporary directory for the runs")
+            .keep();
+        // SAFETY: registers a plain function with no arguments; it only
+        // reads a set OnceLock and removes a directory.
+        unsafe { libc::atexit(remove_runs_tmpdir) };
+        dir
+    })
+}
+
+static RUNS_TMPDIR: OnceLock<PathBuf> = OnceLock::new();
+
+extern "C" fn remove_runs_tmpdir() {
+    if let Some(dir) = RUNS_TMPDIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// `octoku!()` is `Octoku::new(env!("CARGO_BIN_EXE_octoku"))`: the binary
 /// of the test crate this expands in, to add arguments to. `octoku!(&[ARGS])`
 /// runs it with those arguments and returns its [`Run`].
@@ -33,8 +62,9 @@ macro_rules! octoku {
     };
 }
 
-/// One `octoku` command line to run: a [`Command`] with no stdin and none
-/// of the caller's `ETH_*`, `PRIVATE_KEY` or `OCTOKU_STATE` variables.
+/// One `octoku` command line to run: a [`Command`] with no stdin, none of
+/// the caller's `ETH_*`, `PRIVATE_KEY` or `OCTOKU_STATE` variables, and the
+/// test process's own `TMPDIR`.
 pub struct Octoku {
     command: Command,
     input: Option<Vec<u8>>,
@@ -49,6 +79,7 @@ impl Octoku {
             command.env_remove(name);
         }
         command.stdin(Stdio::null());
+        command.env("TMPDIR", runs_tmpdir());
         Octoku {
             command,
             input: None,
