@@ -125,3 +125,49 @@ fn a_loopback_server_serves_until_dropped_and_stops_its_connections() {
         "nothing listens"
     );
 }
+
+/// Set in the copies of this test binary that the next test starts: then
+/// that test is the child, which runs a command and passes or fails.
+const TMPDIR_CHILD: &str = "OCTOKU_TESTKIT_TMPDIR_CHILD";
+
+/// A run's `TMPDIR` is the test process's own directory, and it is gone
+/// once the process has exited, whether its tests passed or failed. The
+/// test runs this binary again as the child: the child's run prints its
+/// `TMPDIR` and whether it is a directory, then the child passes, or
+/// panics.
+#[test]
+fn the_runs_tmpdir_is_gone_when_the_test_process_exits() {
+    if let Ok(mode) = std::env::var(TMPDIR_CHILD) {
+        let run = octoku_testkit::Octoku::new("sh")
+            .args(["-c", r#"test -d "$TMPDIR" && echo "runs tmpdir: $TMPDIR""#])
+            .run();
+        print!("{}", run.ok());
+        assert_eq!(mode, "pass", "the child fails as asked");
+        return;
+    }
+    for (mode, code) in [("pass", 0), ("fail", 101)] {
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "the_runs_tmpdir_is_gone_when_the_test_process_exits",
+                "--nocapture",
+            ])
+            .env(TMPDIR_CHILD, mode)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "{mode}: {stdout}");
+        let dir = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("runs tmpdir: "))
+            .unwrap_or_else(|| panic!("{mode}: the run printed no directory: {stdout}"));
+        let dir = std::path::Path::new(dir);
+        let name = dir.file_name().unwrap().to_string_lossy();
+        assert!(name.starts_with("octoku-test-runs-"), "{}", dir.display());
+        assert!(
+            !dir.exists(),
+            "{mode}: {} outlived the process",
+            dir.display()
+        );
+    }
+}
