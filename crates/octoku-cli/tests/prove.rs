@@ -1,6 +1,6 @@
 //! `octoku prove verify` and `octoku solve --sat`, run as a user runs them.
 
-use octoku_testkit::{assert_keys, octoku};
+use octoku_testkit::{assert_keys, octoku, temp_dir};
 use serde_json::Value;
 
 /// `octoku prove verify --puzzle PUZZLE --json`, which must exit 0.
@@ -220,7 +220,7 @@ fn an_undecided_query_says_so_and_never_proved() {
 /// without it, since both write the same queries.)
 #[test]
 fn two_proofs_into_one_directory_take_turns() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir("two-proofs");
     let out = dir.path().join("queries");
     let runs: Vec<_> = (0..2)
         .map(|_| {

@@ -747,15 +747,11 @@ mod tests {
             })
         };
         assert!(
-            opened
-                .recv_timeout(std::time::Duration::from_millis(500))
-                .is_err(),
+            opened.recv_timeout(Duration::from_millis(500)).is_err(),
             "the second run opened the directory while the first held it"
         );
         drop(first);
-        opened
-            .recv_timeout(std::time::Duration::from_secs(30))
-            .unwrap();
+        opened.recv_timeout(Duration::from_secs(30)).unwrap();
         assert_eq!(second.join().unwrap(), dir);
     }
 }

@@ -29,11 +29,7 @@ const CALLER_ENV: [&str; 5] = [
 /// queries, lives as long as the tests that read it, and no longer.
 fn runs_tmpdir() -> &'static Path {
     RUNS_TMPDIR.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("octoku-test-runs-")
-            .tempdir()
-            .expect("a temporary directory for the runs")
-            .keep();
+        let dir = crate::temp_dir("test-runs").keep();
         // SAFETY: registers a plain function with no arguments; it only
         // reads a set OnceLock and removes a directory.
         unsafe { libc::atexit(remove_runs_tmpdir) };
