@@ -94,7 +94,7 @@ prove-all: setup-node setup-solver
 ## crates not yet published, so only their file lists are made
 package: setup-node
 	$(CARGO) package --quiet --allow-dirty -p octoku-core
-	@for crate in octoku-evm octoku-prove octoku-serve octoku-cli; do \
+	@for crate in octoku-evm octoku-chain octoku-prove octoku-serve octoku-cli; do \
 	  $(CARGO) package --quiet --allow-dirty --list -p $$crate > /dev/null || exit 1; \
 	done
 

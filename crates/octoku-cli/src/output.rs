@@ -82,4 +82,4 @@ pub fn print_problems(problems: &[String]) -> Result<(), CliError> {
 
 /// A mined transaction: the same three fields wherever one is reported (the
 /// chain's type, also used in the deployment records).
-pub use octoku_evm::chain::deployments::MinedTx as Tx;
+pub use octoku_chain::deployments::MinedTx as Tx;

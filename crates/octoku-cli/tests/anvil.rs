@@ -5,14 +5,14 @@
 
 use std::{net::TcpListener, path::PathBuf, thread};
 
+use octoku_chain::{
+    Chain, PrivateKey, arena,
+    primitives::{Address, U256},
+};
 use octoku_core::{
     Board,
     classic9::{INVALID_GRIDS, VALID_GRIDS},
     solve::octoku as solve,
-};
-use octoku_evm::chain::{
-    Chain, PrivateKey, arena,
-    primitives::{Address, U256},
 };
 use octoku_testkit::{
     Anvil, DEV_ACCOUNTS, DEV_KEYS, LoopbackServer, Run, TempDir, assert_keys, octoku, temp_dir,

@@ -9,14 +9,12 @@
 use std::path::Path;
 
 use alloy_provider::{DynProvider, Provider, ProviderBuilder};
-use octoku_core::{Board, solve::octoku as solve};
-use octoku_evm::{
-    Puzzle,
-    chain::{
-        Chain, PrivateKey,
-        primitives::{Address, U256},
-    },
+use octoku_chain::{
+    Chain, PrivateKey,
+    primitives::{Address, U256},
 };
+use octoku_core::{Board, solve::octoku as solve};
+use octoku_evm::Puzzle;
 use octoku_testkit::{Anvil, DEV_KEYS, Run, TempDir, assert_keys, curta, octoku, temp_dir};
 use serde_json::Value;
 

@@ -18,7 +18,6 @@
 pub mod artifacts;
 pub mod bindings;
 pub mod cases;
-pub mod chain;
 pub mod classic9;
 pub mod fuzz;
 pub mod gas;

@@ -28,6 +28,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use octoku_chain::{ChainError, arena::IArena::IArenaErrors, curta, primitives::Address};
 use octoku_core::{
     Board,
     grid::Grid,
@@ -36,10 +37,7 @@ use octoku_core::{
     octoku::explain::{Problem, describe, explain},
     puzzle, rules, solve,
 };
-use octoku_evm::{
-    Puzzle,
-    chain::{ChainError, arena::IArena::IArenaErrors, curta, primitives::Address},
-};
+use octoku_evm::Puzzle;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::{

@@ -15,18 +15,16 @@ use std::{
     sync::Mutex,
 };
 
-use octoku_core::{Board, octoku::explain, solve::octoku as solve};
-use octoku_evm::{
-    Puzzle,
-    chain::{
-        self, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain,
-        PrivateKey, TxOptions, arena,
-        curta::{self, CurtaPuzzle, Refusal},
-        deployments::{Deployment, DeploymentsFile, deployments_path},
-        leaderboard,
-        primitives::{Address, B256},
-    },
+use octoku_chain::{
+    self as chain, Chain, ChainError, DEV_ACCOUNTS, DEV_KEYS, EMBEDDED_CHAIN_ID, EmbeddedChain,
+    PrivateKey, TxOptions, arena,
+    curta::{self, CurtaPuzzle, Refusal},
+    deployments::{Deployment, DeploymentsFile, deployments_path},
+    leaderboard,
+    primitives::{Address, B256},
 };
+use octoku_core::{Board, octoku::explain, solve::octoku as solve};
+use octoku_evm::Puzzle;
 
 use crate::{Config, ServeError};
 

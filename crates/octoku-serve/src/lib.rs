@@ -39,7 +39,7 @@ use hyper_util::{
     service::TowerToHyperService,
 };
 
-use octoku_evm::chain::{PrivateKey, TxOptions, primitives::Address};
+use octoku_chain::{PrivateKey, TxOptions, primitives::Address};
 use tokio::sync::{Semaphore, oneshot};
 
 pub use api::router;

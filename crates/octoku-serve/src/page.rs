@@ -13,7 +13,7 @@
 //!
 //! Both carry the arena's, Curta's and the puzzle's selectors, taken from
 //! the `sol!` bindings of `contracts/IArena.sol`, `contracts/IPuzzle.sol`
-//! and Curta's interface (`octoku_evm::chain::curta::ICurta`), so the page's
+//! and Curta's interface (`octoku_chain::curta::ICurta`), so the page's
 //! ABI encoding has one source.
 
 use alloy_sol_types::{SolCall, SolError, SolEvent};
@@ -21,10 +21,8 @@ use axum::{
     http::{HeaderValue, header},
     response::{IntoResponse, Response},
 };
-use octoku_evm::{
-    bindings::IPuzzle,
-    chain::{IArena, curta::ICurta, primitives::hex},
-};
+use octoku_chain::{IArena, curta::ICurta, primitives::hex};
+use octoku_evm::bindings::IPuzzle;
 use serde_json::json;
 
 /// The page's HTML; `{{HEAD}}` is replaced with the `<meta>` tags of the

@@ -9,7 +9,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use octoku_evm::chain::curta;
+use octoku_chain::curta;
 use serde_json::json;
 
 use crate::{
@@ -32,7 +32,7 @@ pub struct Site {
     /// On Curta: the puzzle's `name()`.
     pub name: Option<String>,
     /// The game's puzzle contract.
-    pub puzzle: octoku_evm::chain::primitives::Address,
+    pub puzzle: octoku_chain::primitives::Address,
     /// `reference`, `golf`, `fair` or `unknown`.
     pub kind: String,
     /// Where the leaderboard's log queries start.

@@ -6,11 +6,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use octoku_core::{Board, solve::octoku as solve};
-use octoku_evm::{
-    Puzzle,
-    chain::{self, Chain, PrivateKey, TxOptions, arena::deploy_with_arena, primitives::U256},
+use octoku_chain::{
+    self as chain, Chain, PrivateKey, TxOptions, arena::deploy_with_arena, primitives::U256,
 };
+use octoku_core::{Board, solve::octoku as solve};
+use octoku_evm::Puzzle;
 use octoku_serve::{Config, start};
 use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, page_token, temp_dir};
 use serde_json::{Value, json};

@@ -8,11 +8,9 @@ use axum::{
     body::{Body, to_bytes},
     http::{Method, Request, StatusCode, header},
 };
+use octoku_chain::{Chain, PrivateKey, arena, primitives::Address};
 use octoku_core::{Board, octoku::fair::fair_generate, solve::octoku as solve};
-use octoku_evm::{
-    Puzzle,
-    chain::{Chain, PrivateKey, arena, primitives::Address},
-};
+use octoku_evm::Puzzle;
 use octoku_serve::{
     Backend, Config, MAX_BODY,
     api::{

@@ -30,7 +30,7 @@ fn server(name: &str) -> (Running, TempDir) {
         port: 0,
         state: dir.path().join("chain.json"),
         // anvil's first dev account signs, as the page expects.
-        key: Some(octoku_evm::chain::PrivateKey::anvil_default()),
+        key: Some(octoku_chain::PrivateKey::anvil_default()),
         ..Config::default()
     })
     .expect("server starts");

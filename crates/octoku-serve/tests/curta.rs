@@ -23,15 +23,13 @@
 //! `target/octoku-serve/curta-*.png`.
 
 use fantoccini::Client;
-use octoku_core::{Board, solve::octoku as solve};
-use octoku_evm::{
-    Puzzle,
-    chain::{
-        Chain, PrivateKey,
-        curta::{self, Refusal},
-        primitives::{Address, U256},
-    },
+use octoku_chain::{
+    Chain, PrivateKey,
+    curta::{self, Refusal},
+    primitives::{Address, U256},
 };
+use octoku_core::{Board, solve::octoku as solve};
+use octoku_evm::Puzzle;
 use octoku_serve::{
     Config,
     backend::{Backend, SubmitError},

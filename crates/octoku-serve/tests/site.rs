@@ -6,11 +6,11 @@
 
 use std::{path::PathBuf, process::Command};
 
+use octoku_chain::{DEV_ACCOUNTS, PrivateKey};
 use octoku_core::octoku::{explain::explain, fair::fair_generate};
 use octoku_core::{
     Address, Board, generate, hex, keccak256, rng::SplitMix64, solve::octoku as solve,
 };
-use octoku_evm::chain::{DEV_ACCOUNTS, PrivateKey};
 use octoku_serve::{
     Config, Game, ServeError,
     api::problem_info,

@@ -28,11 +28,9 @@
 use std::path::Path;
 
 use fantoccini::{Client, Locator, elements::Element};
+use octoku_chain::{Chain, PrivateKey, arena::deploy_with_arena, primitives::Address};
 use octoku_core::{Board, solve::octoku as solve};
-use octoku_evm::{
-    Machine, Puzzle,
-    chain::{Chain, PrivateKey, arena::deploy_with_arena, primitives::Address},
-};
+use octoku_evm::{Machine, Puzzle};
 use octoku_serve::{Config, site::Site};
 use octoku_testkit::{Anvil, Browser, DEV_ACCOUNTS, temp_dir};
 use serde_json::json;

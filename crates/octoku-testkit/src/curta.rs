@@ -3,7 +3,7 @@
 //! repository) deployed on anvil by the recipe of its README. No stand-in
 //! for Curta anywhere.
 
-use octoku_evm::chain::{
+use octoku_chain::{
     Chain, PrivateKey,
     primitives::{Address, U256, hex},
 };

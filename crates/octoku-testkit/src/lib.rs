@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 pub use anvil::Anvil;
 pub use browser::Browser;
-pub use octoku_evm::chain::{DEV_ACCOUNTS, DEV_KEYS};
+pub use octoku_chain::{DEV_ACCOUNTS, DEV_KEYS};
 pub use process::Process;
 pub use run::{Octoku, Run};
 pub use server::LoopbackServer;
@@ -70,7 +70,7 @@ pub fn assert_keys(value: &serde_json::Value, keys: &[&str]) {
 pub fn write_keystore(dir: &Path, name: &str, key: &str, password: &str) -> PathBuf {
     use rand::SeedableRng;
     std::fs::create_dir_all(dir).expect("the keystore directory");
-    let key = octoku_evm::chain::PrivateKey::parse(key).expect("a private key");
+    let key = octoku_chain::PrivateKey::parse(key).expect("a private key");
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
     alloy_signer_local::PrivateKeySigner::encrypt_keystore(
         dir,

@@ -3,11 +3,9 @@
 
 use std::process::ExitCode;
 
+use octoku_chain::{Chain, arena};
 use octoku_core::{Address, Board};
-use octoku_evm::{
-    Puzzle,
-    chain::{Chain, arena},
-};
+use octoku_evm::Puzzle;
 use serde::Serialize;
 
 use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error};
@@ -142,10 +140,11 @@ fn puzzle_board(
 ) -> Result<ExitCode, CliError> {
     opened.chain.require_code(puzzle).map_err(chain_error)?;
     let not_puzzle = |e| match e {
-        octoku_evm::chain::ChainError::Reverted(_)
-        | octoku_evm::chain::ChainError::Unexpected(_) => CliError::Chain(format!(
-            "{puzzle} does not answer IPuzzle's name() and generate(address): not a puzzle"
-        )),
+        octoku_chain::ChainError::Reverted(_) | octoku_chain::ChainError::Unexpected(_) => {
+            CliError::Chain(format!(
+                "{puzzle} does not answer IPuzzle's name() and generate(address): not a puzzle"
+            ))
+        }
         other => chain_error(other),
     };
     let name = arena::puzzle_name(&mut opened.chain, puzzle).map_err(not_puzzle)?;

@@ -5,16 +5,14 @@
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, octoku::explain::contradiction, solve::octoku as solve};
-use octoku_evm::{
-    Puzzle,
-    chain::{
-        ChainError, Receipt, arena,
-        curta::{self, CurtaPuzzle},
-        deployments::{CurtaPuzzleRecord, DeploymentsFile},
-        primitives::U256,
-    },
+use octoku_chain::{
+    ChainError, Receipt, arena,
+    curta::{self, CurtaPuzzle},
+    deployments::{CurtaPuzzleRecord, DeploymentsFile},
+    primitives::U256,
 };
+use octoku_core::{Address, Board, octoku::explain::contradiction, solve::octoku as solve};
+use octoku_evm::Puzzle;
 use serde::Serialize;
 
 use super::{
@@ -37,7 +35,7 @@ const PHASES: [&str; 4] = [
     "3 (more than 5 days after the first solve; closed)",
 ];
 
-pub use octoku_evm::chain::curta::ether;
+pub use octoku_chain::curta::ether;
 
 /// Whether the flags ask for Curta rather than an arena.
 pub fn wanted(on: &ArenaArgs) -> bool {
@@ -398,7 +396,7 @@ struct Row {
     /// The phase of the solve (0 to 2).
     phase: u8,
     block: u64,
-    tx: octoku_evm::chain::primitives::B256,
+    tx: octoku_chain::primitives::B256,
 }
 
 /// `octoku leaderboard --curta C --puzzle-id N`: every solver in chain order.

@@ -2,15 +2,13 @@
 
 use std::process::ExitCode;
 
-use octoku_core::Address;
-use octoku_evm::{
-    Puzzle,
-    chain::{
-        self, Receipt,
-        arena::{ArenaDeployment, deploy_with_arena},
-        deployments::{Deployment, DeploymentsFile, RecordedPuzzle},
-    },
+use octoku_chain::{
+    self as chain, Receipt,
+    arena::{ArenaDeployment, deploy_with_arena},
+    deployments::{Deployment, DeploymentsFile, RecordedPuzzle},
 };
+use octoku_core::Address;
+use octoku_evm::Puzzle;
 use serde::Serialize;
 
 use super::{

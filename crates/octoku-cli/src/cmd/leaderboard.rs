@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
+use octoku_chain::leaderboard::{self, DEFAULT_PAGE};
 use octoku_core::Address;
-use octoku_evm::chain::leaderboard::{self, DEFAULT_PAGE};
 use serde::Serialize;
 
 use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error};

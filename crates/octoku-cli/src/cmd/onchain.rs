@@ -3,14 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use octoku_core::Address;
-use octoku_evm::{
-    Puzzle,
-    chain::{
-        Chain, ChainError, PrivateKey, TxOptions, arena,
-        deployments::{Deployment, DeploymentsFile},
-    },
+use octoku_chain::{
+    Chain, ChainError, PrivateKey, TxOptions, arena,
+    deployments::{Deployment, DeploymentsFile},
 };
+use octoku_core::Address;
+use octoku_evm::Puzzle;
 
 use super::wallet::{Identity, SignerArgs};
 use crate::{error::CliError, input};
@@ -81,7 +79,7 @@ impl ChainArgs {
             }
             None => {
                 // Refused options must not leave a new state file behind.
-                octoku_evm::chain::EmbeddedChain::check_tx_options(&options)
+                octoku_chain::EmbeddedChain::check_tx_options(&options)
                     .map_err(|e| CliError::Input(e.to_string()))?;
                 tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
                 Chain::embedded(&self.state, &key, create).map_err(chain_error)?
@@ -120,7 +118,7 @@ pub fn chain_error(e: ChainError) -> CliError {
 
 /// `deployments/<chain-id>.json`, relative to the current directory.
 pub fn deployments_path(chain_id: u64) -> PathBuf {
-    octoku_evm::chain::deployments::deployments_path(Path::new("deployments"), chain_id)
+    octoku_chain::deployments::deployments_path(Path::new("deployments"), chain_id)
 }
 
 /// What `board`, `play` and `submit` share: the arena, the chain, JSON output.

@@ -2,12 +2,13 @@
 
 use std::process::ExitCode;
 
+use octoku_chain::arena;
 use octoku_core::{
     Address, Board,
     octoku::explain::{describe, explain},
     verify,
 };
-use octoku_evm::{Puzzle, chain::arena};
+use octoku_evm::Puzzle;
 use serde::Serialize;
 
 use super::{

@@ -2,11 +2,10 @@
 
 use std::process::ExitCode;
 
+use octoku_chain::ChainError;
 use octoku_core::octoku::explain::{describe, explain};
 use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
-use octoku_evm::{
-    Machine, Puzzle, RawOutcome, Target, chain::ChainError, classic9 as classic9_evm,
-};
+use octoku_evm::{Machine, Puzzle, RawOutcome, Target, classic9 as classic9_evm};
 use serde::Serialize;
 
 use super::family::{self, Shape};
@@ -289,7 +288,7 @@ fn call_deployed(
                 "{address} is not a 9x9 validator: it answered verify(bytes,bytes) with {} data of {} bytes (0x{}{}); expected the address octoku deploy --size 9 printed",
                 if raw.success { "return" } else { "revert" },
                 raw.output.len(),
-                octoku_evm::chain::primitives::hex::encode(shown),
+                octoku_chain::primitives::hex::encode(shown),
                 if shown.len() < raw.output.len() {
                     "…"
                 } else {

@@ -8,11 +8,9 @@
 
 use std::{convert::Infallible, fmt, path::PathBuf, str::FromStr, time::Duration};
 
+use octoku_chain::{PrivateKey, TxOptions, signer};
 use octoku_core::Address;
-use octoku_evm::{
-    chain::{PrivateKey, TxOptions, signer},
-    limits,
-};
+use octoku_evm::limits;
 
 use super::onchain::chain_error;
 use crate::{error::CliError, input};

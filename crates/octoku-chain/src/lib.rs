@@ -7,7 +7,7 @@
 //! `WrongSolution()`) and nothing is sent.
 //!
 //! ```no_run
-//! use octoku_evm::chain::{Chain, PrivateKey};
+//! use octoku_chain::{Chain, PrivateKey};
 //! let key = PrivateKey::anvil_default();
 //! let mut chain = Chain::embedded(".octoku/chain.json".as_ref(), &key, true).unwrap();
 //! println!("chain: {}", chain.describe().unwrap());
@@ -35,7 +35,7 @@ pub use rpc::RpcChain;
 
 /// The arena's creation code (contracts/Arena.sol, OctokuArena), without
 /// the constructor argument: see [`arena::arena_initcode`].
-pub const ARENA_INITCODE: &[u8] = crate::artifacts::ARENA.initcode;
+pub const ARENA_INITCODE: &[u8] = octoku_evm::artifacts::ARENA.initcode;
 
 /// Chain id of the embedded chain (the same as anvil's default).
 pub const EMBEDDED_CHAIN_ID: u64 = 31337;
@@ -223,7 +223,7 @@ impl fmt::Display for Revert {
             return f.write_str(&name);
         }
         if let Ok(e) = alloy_sol_types::Revert::abi_decode(&self.0) {
-            let reason = crate::limits::one_line(&e.reason, crate::limits::NODE_TEXT);
+            let reason = octoku_evm::limits::one_line(&e.reason, octoku_evm::limits::NODE_TEXT);
             return write!(f, "Error({reason:?})");
         }
         if let Ok(p) = alloy_sol_types::Panic::abi_decode(&self.0) {
@@ -301,12 +301,12 @@ pub enum ChainError {
     Unexpected(String),
 }
 
-impl From<crate::EvmError> for ChainError {
+impl From<octoku_evm::EvmError> for ChainError {
     /// A revert keeps its data (decoded by name when shown); a halt its reason.
-    fn from(e: crate::EvmError) -> ChainError {
+    fn from(e: octoku_evm::EvmError) -> ChainError {
         match e {
-            crate::EvmError::Reverted(data) => ChainError::Reverted(Revert(data)),
-            crate::EvmError::Halted(reason) => ChainError::Halted(reason),
+            octoku_evm::EvmError::Reverted(data) => ChainError::Reverted(Revert(data)),
+            octoku_evm::EvmError::Halted(reason) => ChainError::Halted(reason),
             other => ChainError::Unexpected(other.to_string()),
         }
     }

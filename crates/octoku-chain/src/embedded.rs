@@ -33,7 +33,7 @@ use super::{
     ChainError, EMBEDDED_CHAIN_ID, LoggedAt, PrivateKey, Receipt, TxOptions,
     state::{AccountState, ChainState, Deployment, FileLock, TxRecord},
 };
-use crate::machine::{GAS_LIMIT, SPEC, settle};
+use octoku_evm::machine::{GAS_LIMIT, SPEC, settle};
 
 /// Gas price of mined transactions: 1 gwei.
 const GAS_PRICE: u128 = 1_000_000_000;
@@ -76,7 +76,7 @@ impl EmbeddedChain {
         };
         // A device or a pipe would be locked through a sibling (`/dev/zero.lock`)
         // and read forever: refused before anything is created.
-        crate::limits::require_regular(path)
+        octoku_evm::limits::require_regular(path)
             .map_err(|e| super::state::state_read_error(path, &e))?;
         if !create && !path.exists() {
             return Err(missing());
@@ -431,7 +431,7 @@ fn build_evm(state: &ChainState) -> Evm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chain::{Chain, TxOptions, arena, state::ChainState};
+    use crate::{Chain, TxOptions, arena, state::ChainState};
 
     /// A state file path in a fresh directory, removed when the guard drops.
     fn temp_state() -> (tempfile::TempDir, PathBuf) {
@@ -452,7 +452,7 @@ mod tests {
         let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
         let mut chain = Chain::embedded(&path, &key, true).unwrap();
-        let code = crate::artifacts::REFERENCE.initcode.to_vec().into();
+        let code = octoku_evm::artifacts::REFERENCE.initcode.to_vec().into();
         let deployed = arena::deploy_with_arena(&mut chain, code).unwrap();
         assert_eq!((deployed.puzzle.block, deployed.arena.block), (1, 2));
         let (puzzle_address, arena_address) = (deployed.puzzle_address, deployed.arena_address);
@@ -526,12 +526,12 @@ mod tests {
         let (_dir, path) = temp_state();
         let key = PrivateKey::anvil_default();
         let mut chain = Chain::embedded(&path, &key, true).unwrap();
-        let code: Bytes = crate::artifacts::REFERENCE.initcode.to_vec().into();
+        let code: Bytes = octoku_evm::artifacts::REFERENCE.initcode.to_vec().into();
         let mut deployed = Vec::new();
         for _ in 0..2 {
             let record = arena::deploy_with_arena(&mut chain, code.clone())
                 .unwrap()
-                .record(crate::Puzzle::Reference);
+                .record(octoku_evm::Puzzle::Reference);
             let Chain::Embedded(embedded) = &mut chain else {
                 unreachable!("opened embedded")
             };

@@ -20,7 +20,7 @@ use octoku_core::{
 };
 
 use super::{Chain, ChainError, LoggedAt, Receipt, Revert, arena::call, leaderboard};
-use crate::{EvmError, Machine, bindings::IPuzzle};
+use octoku_evm::{EvmError, Machine, bindings::IPuzzle};
 
 alloy_sol_types::sol! {
     /// Curta: puzzles added with an Authorship Token, solved for a Flag.
@@ -715,7 +715,7 @@ mod tests {
 
     #[test]
     fn the_fair_puzzle_is_named_before_it_is_deployed() {
-        let name = local_name(crate::Puzzle::Fair.artifact().initcode).unwrap();
+        let name = local_name(octoku_evm::Puzzle::Fair.artifact().initcode).unwrap();
         assert!(name.is_some_and(|n| !n.is_empty()));
     }
 }

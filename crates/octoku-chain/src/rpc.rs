@@ -16,7 +16,7 @@ use alloy_rpc_client::RpcClient;
 use alloy_rpc_types_eth::{Filter, TransactionRequest};
 use alloy_transport::{TransportError, TransportErrorKind, TransportFut, TransportResult};
 
-use crate::limits::{NODE_TEXT, one_line};
+use octoku_evm::limits::{NODE_TEXT, one_line};
 
 use super::{ChainError, LoggedAt, PrivateKey, Receipt, Revert, TxOptions};
 
@@ -83,7 +83,7 @@ impl RpcChain {
         let transport = CappedHttp {
             client,
             url: endpoint,
-            limit: crate::limits::RPC_RESPONSE,
+            limit: octoku_evm::limits::RPC_RESPONSE,
         };
         let is_local = alloy_transport::utils::guess_local_url(url);
         let provider = ProviderBuilder::new()
@@ -440,11 +440,11 @@ fn http_status_line(http: &alloy_transport::HttpError) -> String {
     }
 }
 
-/// The node's answer passed [`crate::limits::RPC_RESPONSE`].
+/// The node's answer passed [`octoku_evm::limits::RPC_RESPONSE`].
 #[derive(Debug, thiserror::Error)]
 #[error(
     "the node's answer is larger than {}, the limit for one JSON-RPC response; stopped reading it",
-    crate::limits::size(*limit)
+    octoku_evm::limits::size(*limit)
 )]
 struct AnswerTooLarge {
     limit: u64,

@@ -44,10 +44,10 @@ pub fn account_keystore(dir: &Path, name: &str) -> Result<PathBuf, ChainError> {
 /// section), so a password is not asked for a file that cannot be one.
 pub fn check_keystore(path: &Path) -> Result<(), ChainError> {
     let shown = path.display();
-    let text = crate::limits::read_file(path, crate::limits::KEYSTORE).map_err(|e| {
+    let text = octoku_evm::limits::read_file(path, octoku_evm::limits::KEYSTORE).map_err(|e| {
         ChainError::Key(format!(
             "keystore {shown}: cannot read it: {e}; expected a Web3 Secret Storage (v3) keystore (at most {})",
-            crate::limits::size(crate::limits::KEYSTORE)
+            octoku_evm::limits::size(octoku_evm::limits::KEYSTORE)
         ))
     })?;
     let json: serde_json::Value = serde_json::from_str(&text).map_err(|_| {

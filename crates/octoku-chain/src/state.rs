@@ -48,7 +48,7 @@ fn no_code(code: &Bytes) -> bool {
 /// the transaction log).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 struct LegacyDeployment {
-    puzzle_kind: crate::Puzzle,
+    puzzle_kind: octoku_evm::Puzzle,
     puzzle: Address,
     arena: Address,
     puzzle_block: u64,
@@ -137,7 +137,7 @@ impl ChainState {
 
     /// Reads the file at `path`.
     pub fn load(path: &Path) -> Result<ChainState, ChainError> {
-        let text = crate::limits::read_regular_file(path, crate::limits::STATE_FILE)
+        let text = octoku_evm::limits::read_regular_file(path, octoku_evm::limits::STATE_FILE)
             .map_err(|e| state_read_error(path, &e))?;
         let mut state: ChainState = serde_json::from_str(&text).map_err(|e| {
             ChainError::State(format!(
@@ -277,8 +277,8 @@ impl ChainState {
 
 /// The one line for a state file that cannot be read: missing, not a
 /// regular file, too large.
-pub fn state_read_error(path: &Path, e: &crate::limits::ReadError) -> ChainError {
-    use crate::limits::{ReadError, STATE_FILE, size};
+pub fn state_read_error(path: &Path, e: &octoku_evm::limits::ReadError) -> ChainError {
+    use octoku_evm::limits::{ReadError, STATE_FILE, size};
     let shown = path.display();
     ChainError::State(match e {
         ReadError::NotRegular => format!(
@@ -459,7 +459,7 @@ pub enum Impossible {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Puzzle;
+    use octoku_evm::Puzzle;
 
     /// Loading the file at `path` fails with a message containing `expected`.
     fn assert_load_refused(path: &Path, expected: &str) {

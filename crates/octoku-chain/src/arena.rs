@@ -7,9 +7,9 @@ use super::{
     Chain, ChainError, Receipt,
     deployments::{Deployment, MinedTx, RecordedPuzzle},
 };
-use crate::{Puzzle, bindings::IPuzzle};
+use octoku_evm::{Puzzle, bindings::IPuzzle};
 
-pub use crate::bindings::IArena;
+pub use octoku_evm::bindings::IArena;
 
 /// When and in which place an address solved (`rank == 0`: never).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use alloy_primitives::{Address, B256};
 use serde::{Deserialize, Serialize};
 
 use super::{ChainError, state::write_atomic};
-use crate::Puzzle;
+use octoku_evm::Puzzle;
 
 /// A mined transaction: the same three fields wherever one is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,7 +151,7 @@ impl DeploymentsFile {
     /// Reads the record at `path`, refusing one whose chain id is not
     /// `chain_id` (the node's). `Ok(None)` when there is no file.
     pub fn load(path: &Path, chain_id: u64) -> Result<Option<DeploymentsFile>, ChainError> {
-        use crate::limits::{DEPLOYMENTS_FILE, ReadError, read_regular_file, size};
+        use octoku_evm::limits::{DEPLOYMENTS_FILE, ReadError, read_regular_file, size};
         let text = match read_regular_file(path, DEPLOYMENTS_FILE) {
             Ok(text) => text,
             Err(e) if e.is_not_found() => return Ok(None),
@@ -237,7 +237,7 @@ impl DeploymentsFile {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
-        crate::limits::require_regular(path).map_err(|e| {
+        octoku_evm::limits::require_regular(path).map_err(|e| {
             ChainError::State(format!(
                 "cannot write {}: {e}; expected the deployments file octoku deploy writes",
                 path.display()
