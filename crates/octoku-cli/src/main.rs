@@ -7,6 +7,8 @@ mod cmd;
 mod docs_check;
 mod error;
 mod input;
+#[cfg(test)]
+mod layers_check;
 mod logging;
 mod out;
 mod output;
