@@ -8,6 +8,8 @@
 //! contract reverted (nothing sent); 6 standard output could not be written;
 //! 130 interrupted (Ctrl-C).
 
+use octoku_chain::ChainError;
+
 /// The exit statuses, as `octoku --help` lists them.
 pub const EXIT_CODES: &str = "\
 Exit status:
@@ -67,5 +69,15 @@ impl From<octoku_evm::EvmError> for CliError {
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::Output(e)
+    }
+}
+
+/// A chain error as a CLI error: a malformed key is bad input (exit 2), a
+/// revert is the contract saying no (exit 5), the rest are chain failures (exit 4).
+pub fn chain_error(e: ChainError) -> CliError {
+    match e {
+        ChainError::Key(m) => CliError::Input(m),
+        ChainError::Reverted(_) => CliError::Reverted(e.to_string()),
+        other => CliError::Chain(other.to_string()),
     }
 }

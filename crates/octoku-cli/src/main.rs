@@ -3,17 +3,19 @@
 //! with the Rust mirror.
 
 mod cmd;
+mod curta;
 #[cfg(test)]
 mod docs_check;
 mod error;
+mod family;
 mod input;
 #[cfg(test)]
 mod layers_check;
 mod logging;
+mod opts;
 mod out;
 mod output;
-mod solver_args;
-mod target_args;
+mod parallel;
 
 use std::process::ExitCode;
 

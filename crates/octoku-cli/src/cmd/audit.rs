@@ -8,7 +8,7 @@ use octoku_core::{
 };
 use serde::Serialize;
 
-use super::parallel;
+use crate::parallel;
 use crate::{
     error::CliError,
     output::{self, print_json},

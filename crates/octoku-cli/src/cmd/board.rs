@@ -8,7 +8,8 @@ use octoku_core::{Address, Board};
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
-use super::onchain::{ArenaArgs, KeyUse, Opened, arena_address, chain_error};
+use crate::error::chain_error;
+use crate::opts::chain::{ArenaArgs, KeyUse, Opened, arena_address};
 use crate::{
     error::CliError,
     input, outln,
@@ -72,8 +73,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .as_deref()
         .map(input::address)
         .transpose()?;
-    if super::curta::wanted(&args.on) {
-        super::curta::require_node(&args.on.chain)?;
+    if crate::curta::wanted(&args.on) {
+        crate::curta::require_node(&args.on.chain)?;
     }
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let player = match player.or(opened.me) {
@@ -88,8 +89,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(puzzle) = puzzle_arg {
         return puzzle_board(&mut opened, puzzle, player, args.on.json);
     }
-    if super::curta::wanted(&args.on) {
-        return super::curta::board(opened, &args.on, player);
+    if crate::curta::wanted(&args.on) {
+        return crate::curta::board(opened, &args.on, player);
     }
     let info = arena_address(&mut opened, args.on.arena.as_deref())?;
     let start = Board::from_u256(

@@ -14,12 +14,9 @@ use octoku_evm::{Machine, Puzzle, RawOutcome};
 use octoku_prove::prove::{Verdict, prove_verify};
 use serde::Serialize;
 
-use crate::{
-    error::CliError,
-    output::print_json,
-    solver_args::SolverArgs,
-    target_args::{GenerateRule, OwnArgs},
-};
+use crate::opts::solver::SolverArgs;
+use crate::opts::target::{GenerateRule, OwnArgs};
+use crate::{error::CliError, output::print_json};
 
 /// The EIP-170 limit on runtime code.
 const MAX_RUNTIME: usize = 24_576;

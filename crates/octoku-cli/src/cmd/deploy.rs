@@ -11,19 +11,17 @@ use octoku_core::Address;
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
-use super::{
-    curta::{self, Source},
-    onchain::{
-        ChainArgs, DEFAULT_STATE, KeyUse, Opened, chain_error, deployments_path,
-        recorded_deployments,
-    },
-    wallet::TxArgs,
+use crate::curta::{self, Source};
+use crate::error::chain_error;
+use crate::opts::chain::{
+    ChainArgs, DEFAULT_STATE, KeyUse, Opened, deployments_path, recorded_deployments,
 };
+use crate::opts::target::TargetArgs;
+use crate::opts::wallet::TxArgs;
 use crate::{
     error::CliError,
     input, outln,
     output::{self, Tx, print_json},
-    target_args::TargetArgs,
 };
 
 /// `octoku deploy --json`: the record as kept on file, the chain, where it

@@ -9,12 +9,9 @@ use octoku_evm::{
 };
 use serde::Serialize;
 
-use super::parallel;
-use crate::{
-    error::CliError,
-    output::print_json,
-    target_args::{GenerateRule, OwnArgs},
-};
+use crate::opts::target::{GenerateRule, OwnArgs};
+use crate::parallel;
+use crate::{error::CliError, output::print_json};
 
 /// Cases a worker takes at a time.
 const BATCH: u64 = 512;

@@ -8,7 +8,8 @@ use octoku_evm::{
 };
 use serde::Serialize;
 
-use crate::{error::CliError, input, output::print_json, target_args::OwnArgs};
+use crate::opts::target::OwnArgs;
+use crate::{error::CliError, input, output::print_json};
 
 /// Arguments of `octoku gas`.
 #[derive(Debug, clap::Args)]

@@ -6,11 +6,11 @@ use octoku_core::{Address, Board};
 use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
+use crate::opts::target::OwnArgs;
 use crate::{
     error::CliError,
     input,
     output::{self, print_json},
-    target_args::OwnArgs,
 };
 
 /// Arguments of `octoku generate`.

@@ -7,7 +7,8 @@ use octoku_chain::leaderboard::{self, DEFAULT_PAGE};
 use octoku_core::Address;
 use serde::Serialize;
 
-use super::onchain::{ArenaArgs, KeyUse, arena_address, chain_error};
+use crate::error::chain_error;
+use crate::opts::chain::{ArenaArgs, KeyUse, arena_address};
 use crate::{
     error::CliError,
     outln,
@@ -41,8 +42,8 @@ pub struct Args {
 /// Reads and prints the leaderboard. JSON: a list of
 /// `{"address", "rank", "block"}` in rank order.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if super::curta::wanted(&args.on) {
-        return super::curta::leaderboard(&args.on, args.from_block, args.page);
+    if crate::curta::wanted(&args.on) {
+        return crate::curta::leaderboard(&args.on, args.from_block, args.page);
     }
     let mut opened = args.on.chain.open(KeyUse::Read, false)?;
     let info = arena_address(&mut opened, args.on.arena.as_deref())?;

@@ -21,8 +21,8 @@ pub struct Args {
 /// nothing and exits 1.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let args = args.send;
-    if super::curta::wanted(&args.on) {
-        return super::curta::solve_and_send(&args.on, &args.tx, args.value.value, None);
+    if crate::curta::wanted(&args.on) {
+        return crate::curta::solve_and_send(&args.on, &args.tx, args.value.value, None);
     }
     args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;

@@ -13,11 +13,11 @@ use octoku_evm::Puzzle;
 use octoku_prove::prove::{Figures, Report, Side, Verdict, prove_verify};
 use serde::Serialize;
 
+use crate::opts::solver::SolverArgs;
+use crate::opts::target::OwnArgs;
 use crate::{
     error::CliError,
     output::{self, print_json},
-    solver_args::SolverArgs,
-    target_args::OwnArgs,
 };
 
 /// Arguments of `octoku prove`: what to prove.

@@ -7,7 +7,7 @@ use octoku_core::grid::text::{Form, Symbols};
 use octoku_core::puzzle;
 use serde::Serialize;
 
-use super::family::{self, SizeArgs};
+use crate::family::{self, SizeArgs};
 use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku puzzle`.

@@ -11,7 +11,7 @@ use octoku_evm::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::parallel;
+use crate::parallel;
 use crate::{
     error::CliError,
     output::{self, print_json},

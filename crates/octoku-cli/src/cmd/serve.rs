@@ -4,10 +4,8 @@ use std::process::ExitCode;
 
 use octoku_serve::{Config, DEFAULT_PORT, Game, ServeError, backend::Backend};
 
-use super::{
-    onchain::ChainArgs,
-    wallet::{Identity, TxArgs},
-};
+use crate::opts::chain::ChainArgs;
+use crate::opts::wallet::{Identity, TxArgs};
 use crate::{error::CliError, input};
 
 /// Arguments of `octoku serve`.

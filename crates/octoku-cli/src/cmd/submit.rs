@@ -11,10 +11,9 @@ use octoku_core::{
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
-use super::{
-    onchain::{ArenaArgs, ArenaInfo, KeyUse, Opened, arena_address, chain_error},
-    wallet::TxArgs,
-};
+use crate::error::chain_error;
+use crate::opts::chain::{ArenaArgs, ArenaInfo, KeyUse, Opened, arena_address};
+use crate::opts::wallet::TxArgs;
 use crate::{
     error::CliError,
     input, outln,
@@ -69,7 +68,7 @@ pub struct SendArgs {
 pub(crate) struct ValueArg {
     /// Wei to send with a Curta solve (phase 2 asks at least 0.02 ether):
     /// plain wei or with a unit (`0.02ether`, `20gwei`), as in cast.
-    #[arg(long, value_name = "AMOUNT", value_parser = super::wallet::parse_price)]
+    #[arg(long, value_name = "AMOUNT", value_parser = crate::opts::wallet::parse_price)]
     pub value: Option<u128>,
 }
 
@@ -90,8 +89,8 @@ impl ValueArg {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let solution = input::board("SOLUTION", &args.solution)?;
     let args = args.send;
-    if super::curta::wanted(&args.on) {
-        return super::curta::solve_and_send(&args.on, &args.tx, args.value.value, Some(solution));
+    if crate::curta::wanted(&args.on) {
+        return crate::curta::solve_and_send(&args.on, &args.tx, args.value.value, Some(solution));
     }
     args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;

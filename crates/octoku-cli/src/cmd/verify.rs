@@ -8,13 +8,14 @@ use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, Target, classic9 as classic9_evm};
 use serde::Serialize;
 
-use super::family::{self, Shape};
-use super::onchain::{self, KeyUse, chain_error};
+use crate::error::chain_error;
+use crate::family::{self, Shape};
+use crate::opts::chain::{self, KeyUse};
+use crate::opts::target::TargetArgs;
 use crate::{
     error::CliError,
     input,
     output::{self, Problems, print_json, print_problems},
-    target_args::TargetArgs,
 };
 
 /// Arguments of `octoku verify`.
@@ -39,7 +40,7 @@ pub struct Args {
     #[arg(long, value_name = "URL", requires = "puzzle_address")]
     rpc_url: Option<String>,
     /// State file of the embedded chain (with --puzzle-address, no --rpc-url).
-    #[arg(long, value_name = "PATH", default_value = onchain::DEFAULT_STATE)]
+    #[arg(long, value_name = "PATH", default_value = chain::DEFAULT_STATE)]
     state: std::path::PathBuf,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -121,7 +122,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
                 "--puzzle and --puzzle-address name two contracts; expected one of them".into(),
             ));
         }
-        Some(address) => Target::Code(crate::target_args::code_on_chain(
+        Some(address) => Target::Code(crate::opts::target::code_on_chain(
             address,
             args.rpc_url.clone(),
             Some(args.state.clone()),
@@ -261,7 +262,7 @@ fn call_deployed(
     start: &[u8],
     solution: &[u8],
 ) -> Result<(Result<bool, classic9::Classic9Error>, String), CliError> {
-    let chain_args = crate::target_args::reading(args.rpc_url.clone(), args.state.clone());
+    let chain_args = crate::opts::target::reading(args.rpc_url.clone(), args.state.clone());
     let mut opened = chain_args.open(KeyUse::Read, false)?;
     opened.chain.require_code(address).map_err(chain_error)?;
     let data = classic9_evm::encode_verify(start, solution);

@@ -14,10 +14,10 @@ use octoku_prove::program::Program;
 use serde::Serialize;
 
 use super::outcome;
+use crate::opts::solver::SolverArgs;
 use crate::{
     error::CliError,
     output::{self, print_json},
-    solver_args::SolverArgs,
 };
 
 /// `octoku prove generate --all --json`.

@@ -4,13 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use octoku_chain::{
-    Chain, ChainError, PrivateKey, TxOptions, arena,
+    Chain, PrivateKey, TxOptions, arena,
     deployments::{Deployment, DeploymentsFile},
 };
 use octoku_core::Address;
 use octoku_evm::Puzzle;
 
-use super::wallet::{Identity, SignerArgs};
+use crate::error::chain_error;
+use crate::opts::wallet::{Identity, SignerArgs};
 use crate::{error::CliError, input};
 
 /// Default state file of the embedded chain, relative to the current directory.
@@ -103,16 +104,6 @@ impl Opened {
         self.chain
             .set_tx_options(options)
             .map_err(|e| CliError::Input(e.to_string()))
-    }
-}
-
-/// A chain error as a CLI error: a malformed key is bad input (exit 2), a
-/// revert is the contract saying no (exit 5), the rest are chain failures (exit 4).
-pub fn chain_error(e: ChainError) -> CliError {
-    match e {
-        ChainError::Key(m) => CliError::Input(m),
-        ChainError::Reverted(_) => CliError::Reverted(e.to_string()),
-        other => CliError::Chain(other.to_string()),
     }
 }
 

@@ -14,8 +14,9 @@ use octoku_evm::Machine;
 use octoku_prove::sat::{self, Cells};
 use serde::Serialize;
 
-use super::solve::Checked;
-use crate::{error::CliError, output::print_json, solver_args::SolverArgs};
+use crate::opts::solver::SolverArgs;
+use crate::output::Checked;
+use crate::{error::CliError, output::print_json};
 
 /// `octoku solve --sat --json`.
 #[derive(Debug, Serialize)]

@@ -1,20 +1,23 @@
 //! `octoku solve`: solve a board, then have the compiled contract verify it.
 
+mod batch;
+mod sat;
+
 use std::process::ExitCode;
 
 use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
-use super::batch::{self, Batch};
-use super::family::{self, Shape};
+use crate::family::{self, Shape};
+use crate::opts::solver::SolverArgs;
+use crate::opts::target::OwnArgs;
 use crate::{
     error::CliError,
     input,
-    output::{self, print_json},
-    solver_args::SolverArgs,
-    target_args::OwnArgs,
+    output::{self, Checked, print_json},
 };
+use batch::Batch;
 
 /// How often the published `generate` hands out a board with no solution
 /// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
@@ -70,18 +73,6 @@ struct Solved {
     solutions: Option<u64>,
     solutions_capped: Option<bool>,
     reason: Option<String>,
-}
-
-/// What every `octoku solve --json` gives: the start, the solution found
-/// (if any), whether the contract accepts it and at what gas.
-#[derive(Debug, Serialize)]
-pub(crate) struct Checked {
-    #[serde(serialize_with = "output::hex")]
-    pub start: Board,
-    #[serde(serialize_with = "output::hex_opt")]
-    pub solution: Option<Board>,
-    pub valid: bool,
-    pub gas: Option<u64>,
 }
 
 /// Solves the start, verifies the solution in the in-memory EVM.
@@ -142,7 +133,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         }
     };
     if args.sat {
-        return crate::cmd::solve_sat::run(
+        return sat::run(
             start,
             args.count,
             (&puzzle, at),

@@ -17,8 +17,8 @@ use octoku_core::solve;
 use octoku_evm::limits;
 use serde::Serialize;
 
-use super::family::{FormatArg, SizeArgs};
 use crate::error::CliError;
+use crate::family::{FormatArg, SizeArgs};
 
 /// The longest `--bench` asked for: a day.
 const MAX_BENCH_SECONDS: f64 = 86_400.0;

@@ -373,7 +373,7 @@ pub fn solve_sat(
     g: Option<Geometry>,
     start: &str,
     count: Option<u64>,
-    solver: &crate::solver_args::SolverArgs,
+    solver: &crate::opts::solver::SolverArgs,
     json_out: bool,
 ) -> Result<ExitCode, CliError> {
     let parsed = args.read_start(g, start)?;

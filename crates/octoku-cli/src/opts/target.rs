@@ -160,7 +160,8 @@ pub fn code_on_chain(
     rpc_url: Option<String>,
     state: Option<PathBuf>,
 ) -> Result<Code, CliError> {
-    use crate::cmd::onchain::{DEFAULT_STATE, KeyUse, chain_error};
+    use crate::error::chain_error;
+    use crate::opts::chain::{DEFAULT_STATE, KeyUse};
     let at = crate::input::address(address)?;
     let state = state.unwrap_or_else(|| PathBuf::from(DEFAULT_STATE));
     let mut opened = reading(rpc_url, state).open(KeyUse::Read, false)?;
@@ -182,11 +183,11 @@ pub fn code_on_chain(
 
 /// The chain of `rpc_url` (else the embedded chain of `state`), to read
 /// from: no key.
-pub fn reading(rpc_url: Option<String>, state: PathBuf) -> crate::cmd::onchain::ChainArgs {
-    crate::cmd::onchain::ChainArgs {
+pub fn reading(rpc_url: Option<String>, state: PathBuf) -> crate::opts::chain::ChainArgs {
+    crate::opts::chain::ChainArgs {
         rpc_url,
         state,
-        signer: crate::cmd::wallet::SignerArgs {
+        signer: crate::opts::wallet::SignerArgs {
             private_key: None,
             keystore: None,
             account: None,

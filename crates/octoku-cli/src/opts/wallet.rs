@@ -12,7 +12,7 @@ use octoku_chain::{PrivateKey, TxOptions, signer};
 use octoku_core::Address;
 use octoku_evm::limits;
 
-use super::onchain::chain_error;
+use crate::error::chain_error;
 use crate::{error::CliError, input};
 
 /// A command-line secret: kept as typed, never shown by `Debug`.

@@ -15,11 +15,10 @@ use octoku_core::{Address, Board, octoku::explain::contradiction, solve::octoku 
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
-use super::{
-    onchain::{ArenaArgs, ChainArgs, KeyUse, Opened, chain_error, deployments_path},
-    solve::DEAD_END_SHARE,
-    wallet::TxArgs,
-};
+use crate::cmd::solve::DEAD_END_SHARE;
+use crate::error::chain_error;
+use crate::opts::chain::{ArenaArgs, ChainArgs, KeyUse, Opened, deployments_path};
+use crate::opts::wallet::TxArgs;
 use crate::{
     error::CliError,
     outln,
