@@ -591,8 +591,22 @@ pub fn deploy(
         puzzle_tx,
         add_tx: Tx::from(&added.receipt),
     };
-    DeploymentsFile::update(&path, chain_id, |f| f.curta_puzzles.push(record.clone()))
-        .map_err(chain_error)?;
+    // What was sent is said before the local write that can fail.
+    DeploymentsFile::update(&path, chain_id, |f| f.curta_puzzles.push(record.clone())).map_err(
+        |e| {
+            CliError::Chain(format!(
+                "sent, but not recorded: puzzle {puzzle_address} added to Curta {curta} as puzzle id {} (tx {}){}; {}",
+                added.id,
+                record.add_tx.hash,
+                record
+                    .puzzle_tx
+                    .as_ref()
+                    .map(|t| format!(", deployed by tx {}", t.hash))
+                    .unwrap_or_default(),
+                chain_error(e)
+            ))
+        },
+    )?;
     if json {
         print_json(&Added {
             chain: &opened.label,

@@ -233,6 +233,49 @@ fn only_an_unused_authorship_token_adds_a_named_puzzle_whose_board_is_what_gener
 }
 
 #[test]
+fn an_authors_own_creation_code_is_the_puzzle_added_to_curta() {
+    let Some((node, dir, curta, _)) = curta_on_a_node("curta-own") else {
+        return;
+    };
+    let (url, dir, c) = (node.url(), dir.path(), curta.to_string());
+    let own = octoku_evm::artifacts::LOOP_PUZZLE;
+    let file = dir.join("LoopPuzzle.bin");
+    std::fs::write(&file, octoku_core::hex::encode(own.initcode)).unwrap();
+    let bytecode = format!("@{}", file.display());
+    let deploy = |extra: &[&str]| {
+        let mut args = vec![
+            "deploy",
+            "--curta",
+            &c,
+            "--token-id",
+            "1",
+            "--bytecode",
+            &bytecode,
+        ];
+        args.extend(extra);
+        as_account(dir, &url, 1, &args)
+    };
+    // Two puzzles named at once: refused before anything is sent.
+    let r = c.clone();
+    nothing_sent(&node, 1, || deploy(&["--puzzle-address", &r])).fails(2, "--puzzle-address and");
+
+    // The token adds the author's contract, not a built-in puzzle.
+    let added = deploy(&["--json"]).json();
+    assert_eq!(added["puzzle"], Value::Null, "{added}");
+    assert_eq!(added["name"], "loops");
+    let at: Address = added["puzzle_address"].as_str().unwrap().parse().unwrap();
+    let code = node
+        .runtime
+        .block_on(async { node.provider.get_code_at(at).await })
+        .unwrap();
+    assert_eq!(
+        code.as_ref(),
+        own.runtime,
+        "the code added is the author's runtime"
+    );
+}
+
+#[test]
 fn players_solve_in_phases_0_1_and_2_for_the_fee_and_phase_3_is_closed() {
     let Some((node, dir, curta, _)) = curta_on_a_node("curta-solve") else {
         return;

@@ -147,16 +147,27 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let earlier = recorded_deployments(&mut opened)?.len();
     let deployed = deploy_with_arena(&mut opened.chain, initcode.into()).map_err(chain_error)?;
     let record = deployed.record(recorded);
-    // Written only now, after both receipts; added to the earlier ones.
+    // Written only now, after both receipts; added to the earlier ones. What
+    // was sent is said in the error when the write fails.
+    let unrecorded = |e| {
+        CliError::Chain(format!(
+            "sent, but not recorded: puzzle {} (tx {}), arena {} (tx {}); {}",
+            record.puzzle_address,
+            record.puzzle_tx.hash,
+            record.arena,
+            record.arena_tx.hash,
+            chain_error(e)
+        ))
+    };
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {
-            c.add_deployment(record.clone()).map_err(chain_error)?;
+            c.add_deployment(record.clone()).map_err(unrecorded)?;
             c.path().to_path_buf()
         }
         chain::Chain::Rpc(_) => {
             let path = deployments_path(chain_id);
             DeploymentsFile::update(&path, chain_id, |f| f.deployments.push(record.clone()))
-                .map_err(chain_error)?;
+                .map_err(unrecorded)?;
             path
         }
     };
@@ -195,10 +206,21 @@ fn deploy_to_curta(
             "--curta: Curta takes an IPuzzle (name, generate, verify); the 9x9 validator is none: expected --puzzle reference|golf|fair or --puzzle-address".into(),
         ));
     }
-    let source = match &args.puzzle_address {
-        Some(address) => Source::Deployed(input::address(address)?),
-        // `--artifact X` (another branch) gives its compiled creation code here.
-        None => Source::Initcode {
+    let source = match (&args.puzzle_address, args.target.code()?) {
+        (Some(_), Some(code)) => {
+            return Err(CliError::Input(format!(
+                "--puzzle-address and {}: one puzzle is added to Curta; expected either an address already deployed or the author's creation code",
+                code.label
+            )));
+        }
+        (Some(address), None) => Source::Deployed(input::address(address)?),
+        // The author's contract (`--artifact`, `--bytecode`, `--contract`)
+        // by its creation code: the puzzle added is the one named.
+        (None, Some(code)) => Source::Initcode {
+            kind: None,
+            initcode: own_initcode(code)?.0,
+        },
+        (None, None) => Source::Initcode {
             kind: Some(kind),
             initcode: kind.artifact().initcode.to_vec(),
         },
