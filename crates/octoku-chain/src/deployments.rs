@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::{ChainError, state::write_atomic};
 use octoku_evm::Puzzle;
 
-/// A mined transaction: the same three fields wherever one is reported.
+/// A mined transaction: the same four fields wherever one is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MinedTx {
     /// Transaction hash.
@@ -20,6 +20,26 @@ pub struct MinedTx {
     pub block: u64,
     /// Total gas it used (intrinsic cost included).
     pub gas: u64,
+    /// The fee paid, in wei (a decimal string in JSON; 0 on the embedded
+    /// chain, and in records written before fees were kept).
+    #[serde(default, with = "wei_text")]
+    pub fee: u128,
+}
+
+/// Wei as a decimal string in JSON (a u128 does not fit a JSON number
+/// that every reader takes exactly).
+mod wei_text {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(wei: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&wei.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse()
+            .map_err(|_| D::Error::custom(format!("fee {text:?}: expected wei in decimal")))
+    }
 }
 
 impl From<&super::Receipt> for MinedTx {
@@ -28,6 +48,7 @@ impl From<&super::Receipt> for MinedTx {
             hash: r.tx_hash,
             block: r.block,
             gas: r.gas_used,
+            fee: r.fee,
         }
     }
 }
@@ -184,11 +205,13 @@ impl DeploymentsFile {
                             hash: l.puzzle_tx,
                             block: l.puzzle_block,
                             gas: l.puzzle_gas,
+                            fee: 0,
                         },
                         arena_tx: MinedTx {
                             hash: l.arena_tx,
                             block: l.arena_block,
                             gas: l.arena_gas,
+                            fee: 0,
                         },
                     }],
                 },
@@ -275,6 +298,7 @@ mod tests {
             hash: B256::repeat_byte(b),
             block: b.into(),
             gas: 100_000,
+            fee: 0,
         };
         Deployment {
             puzzle: Puzzle::Fair.into(),
@@ -380,7 +404,8 @@ mod tests {
             MinedTx {
                 hash: B256::repeat_byte(8),
                 block: 2,
-                gas: 11
+                gas: 11,
+                fee: 0
             }
         );
     }

@@ -325,6 +325,7 @@ impl EmbeddedChain {
             tx_hash,
             block: number,
             gas_used,
+            fee: 0,
             status: true,
             logs,
             contract_address: created,

@@ -143,7 +143,83 @@ pub struct TxOptions {
     pub request_timeout: Duration,
     /// Longest wait for a receipt and its confirmations.
     pub receipt_timeout: Duration,
+    /// The highest max fee per gas (legacy: gas price) any transaction may
+    /// carry, whether the node quoted it or the user gave it: above it,
+    /// nothing is sent ([`ChainError::FeeAboveCeiling`]).
+    pub fee_ceiling: u128,
+    /// Told each transaction's [`Plan`] just before it is signed and sent.
+    pub announce: Announce,
 }
+
+/// The default [`TxOptions::fee_ceiling`]: 500 gwei per gas.
+pub const DEFAULT_FEE_CEILING: u128 = 500_000_000_000;
+
+/// What a transaction will cost at most, known before it is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The contract called (`None`: a deployment).
+    pub to: Option<Address>,
+    /// Wei sent with it.
+    pub value: U256,
+    /// Its gas limit (the node's estimate unless given).
+    pub gas_limit: u64,
+    /// Max fee per gas (legacy: the gas price), in wei.
+    pub max_fee_per_gas: u128,
+    /// Max priority fee per gas (`None`: legacy), in wei.
+    pub priority_fee_per_gas: Option<u128>,
+}
+
+impl Plan {
+    /// The most the fees can come to: gas limit × max fee per gas, in wei.
+    pub fn max_fee(&self) -> u128 {
+        u128::from(self.gas_limit).saturating_mul(self.max_fee_per_gas)
+    }
+}
+
+/// A hook told each transaction's [`Plan`] before it is sent (the CLI prints
+/// it); the default tells no one.
+#[derive(Clone, Default)]
+pub struct Announce(Option<std::sync::Arc<Hook>>);
+
+/// What an [`Announce`] calls.
+type Hook = dyn Fn(&Plan) + Send + Sync;
+
+impl Announce {
+    /// A hook that calls `f` with each plan.
+    pub fn new(f: impl Fn(&Plan) + Send + Sync + 'static) -> Announce {
+        Announce(Some(std::sync::Arc::new(f)))
+    }
+
+    /// Tells the hook, if any.
+    pub fn tell(&self, plan: &Plan) {
+        if let Some(f) = &self.0 {
+            f(plan);
+        }
+    }
+}
+
+impl fmt::Debug for Announce {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Announce(hook)"
+        } else {
+            "Announce(none)"
+        })
+    }
+}
+
+impl PartialEq for Announce {
+    /// Equal when both tell no one or both tell the same hook.
+    fn eq(&self, other: &Announce) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Announce {}
 
 impl Default for TxOptions {
     fn default() -> TxOptions {
@@ -156,6 +232,8 @@ impl Default for TxOptions {
             confirmations: 1,
             request_timeout: Duration::from_secs(30),
             receipt_timeout: Duration::from_secs(120),
+            fee_ceiling: DEFAULT_FEE_CEILING,
+            announce: Announce::default(),
         }
     }
 }
@@ -170,6 +248,9 @@ pub struct Receipt {
     pub block: u64,
     /// Total gas used by the transaction (intrinsic cost included).
     pub gas_used: u64,
+    /// What the sender paid in fees: gas used × the effective gas price, in
+    /// wei (the embedded chain charges none).
+    pub fee: u128,
     /// Whether it succeeded.
     pub status: bool,
     /// Logs it emitted.
@@ -293,12 +374,49 @@ pub enum ChainError {
     /// Execution halted (out of gas, invalid opcode ...).
     #[error("execution halted: {0}")]
     Halted(String),
+    /// The max fee per gas is above the ceiling: nothing was sent.
+    #[error(
+        "nothing sent: {source_} a max fee of {} per gas, above the ceiling of {} (--fee-ceiling raises it)",
+        gwei(*.quoted),
+        gwei(*.ceiling)
+    )]
+    FeeAboveCeiling {
+        /// Where the fee came from: "the node quotes" or "--gas-price gives".
+        source_: &'static str,
+        /// The max fee per gas, in wei.
+        quoted: u128,
+        /// The ceiling, in wei.
+        ceiling: u128,
+    },
+    /// A mined transaction is no longer in the block it was mined in (a
+    /// reorganisation), or its block changed before the confirmations came.
+    #[error("transaction {hash} was mined in block {block}, but {what}: not confirmed")]
+    Reorged {
+        /// The transaction.
+        hash: B256,
+        /// Where it was first mined.
+        block: u64,
+        /// What the node says now.
+        what: String,
+    },
     /// The node answered with an error that is none of the above.
     #[error("the node refused: {0}")]
     Node(String),
     /// The node or EVM answered something this crate did not expect.
     #[error("{0}")]
     Unexpected(String),
+}
+
+/// Wei per gas in gwei, as a user reads it (`100000 gwei`, `0.5 gwei`).
+pub fn gwei(wei: u128) -> String {
+    let whole = wei / 1_000_000_000;
+    let frac = wei % 1_000_000_000;
+    if frac == 0 {
+        format!("{whole} gwei")
+    } else {
+        let digits = format!("{frac:09}");
+        format!("{whole}.{} gwei", digits.trim_end_matches('0'))
+    }
 }
 
 impl From<octoku_evm::EvmError> for ChainError {

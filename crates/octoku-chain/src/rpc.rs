@@ -18,7 +18,7 @@ use alloy_transport::{TransportError, TransportErrorKind, TransportFut, Transpor
 
 use octoku_evm::limits::{NODE_TEXT, one_line};
 
-use super::{ChainError, LoggedAt, PrivateKey, Receipt, Revert, TxOptions};
+use super::{ChainError, LoggedAt, Plan, PrivateKey, Receipt, Revert, TxOptions};
 
 /// Interval between receipt polls.
 const RECEIPT_POLL: Duration = Duration::from_millis(50);
@@ -286,10 +286,11 @@ impl RpcChain {
         self.request(async move { provider.call(tx).await })
     }
 
-    /// The transaction request with the options applied: gas limit, nonce,
-    /// and the price (legacy: the given or the node's gas price; EIP-1559:
-    /// a fee the user left out is taken from the node's estimate, since
-    /// alloy's filler would replace both).
+    /// The transaction request with the options applied and priced: gas
+    /// limit (given or the node's estimate), nonce, and the price (legacy:
+    /// the given or the node's gas price; EIP-1559: a fee the user left out
+    /// is taken from the node's estimate). A max fee above the ceiling is
+    /// refused here, before anything is signed; the plan is announced.
     fn priced_request(
         &self,
         to: Option<Address>,
@@ -298,13 +299,17 @@ impl RpcChain {
     ) -> Result<TransactionRequest, ChainError> {
         let o = &self.options;
         let mut tx = self.request_for(to, data, value);
-        if let Some(limit) = o.gas_limit {
-            tx = tx.with_gas_limit(limit);
-        }
         if let Some(nonce) = o.nonce {
             tx = tx.with_nonce(nonce);
         }
-        if o.legacy {
+        let quoted = |given: Option<u128>| {
+            if given.is_some() {
+                "--gas-price gives"
+            } else {
+                "the node quotes"
+            }
+        };
+        let (max_fee, priority) = if o.legacy {
             let price = match o.gas_price {
                 Some(p) => p,
                 None => {
@@ -312,32 +317,58 @@ impl RpcChain {
                     self.request(async move { provider.get_gas_price().await })?
                 }
             };
-            return Ok(tx.with_gas_price(price));
-        }
-        if o.gas_price.is_none() && o.priority_gas_price.is_none() {
-            return Ok(tx);
-        }
-        let (max_fee, priority) = match (o.gas_price, o.priority_gas_price) {
-            (Some(max), Some(priority)) => (max, priority),
-            _ => {
-                let provider = self.provider.clone();
-                let estimate =
-                    self.request(async move { provider.estimate_eip1559_fees().await })?;
-                match (o.gas_price, o.priority_gas_price) {
-                    (Some(max), _) => (max, estimate.max_priority_fee_per_gas.min(max)),
-                    (_, Some(priority)) => (estimate.max_fee_per_gas.max(priority), priority),
-                    _ => (estimate.max_fee_per_gas, estimate.max_priority_fee_per_gas),
+            (price, None)
+        } else {
+            let (max_fee, priority) = match (o.gas_price, o.priority_gas_price) {
+                (Some(max), Some(priority)) => (max, priority),
+                _ => {
+                    let provider = self.provider.clone();
+                    let estimate =
+                        self.request(async move { provider.estimate_eip1559_fees().await })?;
+                    match (o.gas_price, o.priority_gas_price) {
+                        (Some(max), _) => (max, estimate.max_priority_fee_per_gas.min(max)),
+                        (_, Some(priority)) => (estimate.max_fee_per_gas.max(priority), priority),
+                        _ => (estimate.max_fee_per_gas, estimate.max_priority_fee_per_gas),
+                    }
                 }
+            };
+            if priority > max_fee {
+                return Err(ChainError::Node(format!(
+                    "priority gas price {priority} is above the max fee per gas {max_fee}"
+                )));
+            }
+            (max_fee, Some(priority))
+        };
+        if max_fee > o.fee_ceiling {
+            return Err(ChainError::FeeAboveCeiling {
+                source_: quoted(o.gas_price),
+                quoted: max_fee,
+                ceiling: o.fee_ceiling,
+            });
+        }
+        let gas_limit = match o.gas_limit {
+            Some(limit) => limit,
+            None => {
+                let provider = self.provider.clone();
+                let request = tx.clone();
+                self.request(async move { provider.estimate_gas(request).await })?
             }
         };
-        if priority > max_fee {
-            return Err(ChainError::Node(format!(
-                "priority gas price {priority} is above the max fee per gas {max_fee}"
-            )));
-        }
-        Ok(tx
-            .with_max_fee_per_gas(max_fee)
-            .with_max_priority_fee_per_gas(priority))
+        tx = tx.with_gas_limit(gas_limit);
+        tx = match priority {
+            None => tx.with_gas_price(max_fee),
+            Some(priority) => tx
+                .with_max_fee_per_gas(max_fee)
+                .with_max_priority_fee_per_gas(priority),
+        };
+        o.announce.tell(&Plan {
+            to,
+            value,
+            gas_limit,
+            max_fee_per_gas: max_fee,
+            priority_fee_per_gas: priority,
+        });
+        Ok(tx)
     }
 
     /// Simulates (eth_call), then signs and sends with `value` wei
@@ -386,14 +417,15 @@ impl RpcChain {
             };
             let mined = receipt.block_number().unwrap_or_default();
             // Confirmed when `confirmations` blocks, the transaction's own
-            // included, are on the chain.
+            // included, are on the chain (in u128: a block number near
+            // 2^64 does not wrap) ...
+            if confirmations <= 1 {
+                return Ok((receipt, None));
+            }
             loop {
-                if confirmations <= 1 {
-                    break;
-                }
                 if let Ok(Ok(latest)) =
                     tokio::time::timeout(request_timeout, provider.get_block_number()).await
-                    && latest + 1 >= mined + confirmations
+                    && u128::from(latest) + 1 >= u128::from(mined) + u128::from(confirmations)
                 {
                     break;
                 }
@@ -402,13 +434,42 @@ impl RpcChain {
                 }
                 tokio::time::sleep(RECEIPT_POLL).await;
             }
-            Ok(receipt)
+            // ... and the receipt, read again at that depth, is still in the
+            // block it was first mined in.
+            let again = match tokio::time::timeout(
+                request_timeout,
+                provider.get_transaction_receipt(hash),
+            )
+            .await
+            {
+                Ok(Ok(again)) => again,
+                Ok(Err(e)) => return Err(e),
+                Err(_) => return Err(late()),
+            };
+            let moved = match again {
+                None => Some("the node no longer has its receipt".to_owned()),
+                Some(again) if again.block_hash() != receipt.block_hash() => Some(format!(
+                    "its receipt now names block {} ({})",
+                    again.block_number().unwrap_or_default(),
+                    again.block_hash().map(|h| h.to_string()).unwrap_or_default()
+                )),
+                Some(_) => None,
+            };
+            Ok((receipt, moved))
         });
-        let receipt = receipt.map_err(|e| self.classify(e))?;
+        let (receipt, moved) = receipt.map_err(|e| self.classify(e))?;
+        if let Some(what) = moved {
+            return Err(ChainError::Reorged {
+                hash,
+                block: receipt.block_number().unwrap_or_default(),
+                what,
+            });
+        }
         Ok(Receipt {
             tx_hash: receipt.transaction_hash(),
             block: receipt.block_number().unwrap_or_default(),
             gas_used: receipt.gas_used(),
+            fee: u128::from(receipt.gas_used()).saturating_mul(receipt.effective_gas_price()),
             status: receipt.status(),
             logs: receipt
                 .inner

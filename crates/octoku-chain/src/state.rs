@@ -185,6 +185,7 @@ impl ChainState {
                     hash: t.hash,
                     block,
                     gas: t.gas_used,
+                    fee: 0,
                 })
         };
         Some(Deployment {
@@ -558,11 +559,13 @@ mod tests {
                 hash: B256::repeat_byte(1),
                 block: 1,
                 gas: 1,
+                fee: 0,
             },
             arena_tx: MinedTx {
                 hash: B256::repeat_byte(2),
                 block: 2,
                 gas: 1,
+                fee: 0,
             },
         });
         state.save(&path).unwrap();
@@ -613,7 +616,8 @@ mod tests {
             MinedTx {
                 hash: B256::repeat_byte(0x22),
                 block: 2,
-                gas: 353_777
+                gas: 353_777,
+                fee: 0,
             }
         );
         assert_eq!(d.puzzle_tx.gas, 227_492);

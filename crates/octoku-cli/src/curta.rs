@@ -249,7 +249,9 @@ pub fn solve_and_send(
     solution: Option<Board>,
 ) -> Result<ExitCode, CliError> {
     require_node(&on.chain)?;
-    let mut opened = on.chain.open_with(KeyUse::Send, false, tx.options()?)?;
+    let mut opened = on
+        .chain
+        .open_with(KeyUse::Send, false, tx.options_shown(on.json)?)?;
     let target = Target::find(&mut opened, on)?;
     let player = opened.chain.sender();
     let (_, start) = read_board(&mut opened, &target, player)?;
@@ -380,6 +382,9 @@ fn send(seat: &mut Seat, solution: Board, value: u128, json: bool) -> Result<Exi
             outln!("paid      {}", ether(value))?;
         }
         outln!("gas used  {}", r.gas_used)?;
+        if r.fee > 0 {
+            outln!("fee paid  {}", ether(r.fee))?;
+        }
         outln!("tx        {} (block {})", r.tx_hash, r.block)?;
     }
     Ok(ExitCode::SUCCESS)
@@ -497,7 +502,7 @@ pub fn deploy(
 ) -> Result<ExitCode, CliError> {
     let curta = crate::input::address(curta_arg)?;
     require_node(chain)?;
-    let mut opened = chain.open_with(KeyUse::Send, false, tx.options()?)?;
+    let mut opened = chain.open_with(KeyUse::Send, false, tx.options_shown(json)?)?;
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
     let path = deployments_path(chain_id);
     // Refuses a deployments file of another chain before spending gas.
@@ -620,9 +625,10 @@ pub fn deploy(
     outln!("author    {author} (Authorship Token {token})")?;
     if let Some(t) = &puzzle_tx {
         outln!(
-            "puzzle    {puzzle_address} ({name:?}, block {}, gas {}, tx {})",
+            "puzzle    {puzzle_address} ({name:?}, block {}, gas {}{}, tx {})",
             t.block,
             t.gas,
+            crate::output::fee_part(t.fee),
             t.hash
         )?;
     } else {
@@ -630,10 +636,11 @@ pub fn deploy(
     }
     let t = &record.add_tx;
     outln!(
-        "curta     {curta}: puzzle id {} (block {}, gas {}, tx {})",
+        "curta     {curta}: puzzle id {} (block {}, gas {}{}, tx {})",
         added.id,
         t.block,
         t.gas,
+        crate::output::fee_part(t.fee),
         t.hash
     )?;
     outln!("recorded  {}", path.display())?;

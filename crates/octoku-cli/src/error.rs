@@ -78,6 +78,7 @@ pub fn chain_error(e: ChainError) -> CliError {
     match e {
         ChainError::Key(m) => CliError::Input(m),
         ChainError::Reverted(_) => CliError::Reverted(e.to_string()),
+        ChainError::FeeAboveCeiling { .. } => CliError::Rejected(e.to_string()),
         other => CliError::Chain(other.to_string()),
     }
 }

@@ -53,7 +53,12 @@ struct Node {
 
 impl Node {
     fn anvil(name: &str) -> Node {
-        let anvil = Anvil::start().expect("anvil starts");
+        Node::anvil_with(name, &[])
+    }
+
+    /// anvil started with its own `flags` too.
+    fn anvil_with(name: &str, flags: &[&str]) -> Node {
+        let anvil = Anvil::start_with(flags).expect("anvil starts");
         Node {
             dir: temp_dir(name),
             flags: ["--rpc-url".into(), anvil.url()],
@@ -127,7 +132,7 @@ impl Node {
         assert_eq!(out["puzzle"], kind);
         assert_eq!(out["chain_id"], 31337);
         for tx in ["puzzle_tx", "arena_tx"] {
-            assert_keys(&out[tx], &["hash", "block", "gas"]);
+            assert_keys(&out[tx], &["hash", "block", "gas", "fee"]);
             assert!(out[tx]["gas"].as_u64().unwrap() > 21_000, "{out}");
         }
         (address(&out["puzzle_address"]), address(&out["arena"]))
@@ -251,7 +256,7 @@ fn deploy_and_three_plays_on_anvil_agree_with_the_state_and_events_alloy_reads()
     assert_eq!(address(&record["puzzle_address"]), puzzle);
     assert_eq!(record["puzzle"], "reference");
     for field in ["puzzle_tx", "arena_tx"] {
-        assert_keys(&record[field], &["hash", "block", "gas"]);
+        assert_keys(&record[field], &["hash", "block", "gas", "fee"]);
     }
     assert!(
         !std::fs::read_dir(node.path("deployments"))
@@ -834,6 +839,11 @@ fn transaction_flags_set_price_nonce_and_confirmations() {
         U256::from(gas) * U256::from(3_000_000_000u64),
         "the sender paid exactly 3 gwei per gas"
     );
+    assert_eq!(
+        played["tx"]["fee"],
+        (u128::from(gas) * 3_000_000_000).to_string(),
+        "the fee shown is the fee paid"
+    );
     // The next nonce is 1 now: a stale 0 is the node's refusal, nothing mined.
     let block = chain.block_number().unwrap();
     node.octoku(&["deploy", "--private-key", DEV_KEYS[1], "--nonce", "0"])
@@ -842,6 +852,97 @@ fn transaction_flags_set_price_nonce_and_confirmations() {
     Node::embedded("txflags")
         .octoku(&["deploy", "--confirmations", "3"])
         .fails(2, "3 confirmations would never come");
+}
+
+/// A node that quotes 100,000 gwei per gas: nothing is sent under the
+/// default ceiling (exit 1, the nonce unchanged); raised, the transaction is
+/// sent, its most expensive case said on stderr first, and the fee shown is
+/// what the balance lost.
+#[test]
+fn a_fee_quote_above_the_ceiling_sends_nothing_and_the_fee_paid_is_shown() {
+    // 100,000 gwei base fee: alloy's estimate doubles it.
+    let node = Node::anvil_with("feeceiling", &["--base-fee", "100000000000000"]);
+    let deployed = node
+        .octoku(&[
+            "deploy",
+            "--puzzle",
+            "fair",
+            "--private-key",
+            DEV_KEYS[0],
+            "--fee-ceiling",
+            "1ether",
+            "--json",
+        ])
+        .json();
+    let arena = deployed["arena"].as_str().unwrap().to_owned();
+    let mut chain = node.alloy();
+    let player = address_of(DEV_KEYS[1]);
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--arena",
+            &arena,
+            "--private-key",
+            DEV_KEYS[1],
+            "--json",
+        ];
+        args.extend(extra);
+        node.octoku(&args)
+    };
+    let nonce = node
+        .anvil
+        .as_ref()
+        .unwrap()
+        .nonce(&player.to_string())
+        .unwrap();
+    play(&[]).fails(1, "above the ceiling of 500 gwei");
+    play(&["--gas-price", "600gwei", "--fee-ceiling", "550gwei"])
+        .fails(1, "--gas-price gives a max fee of 600 gwei per gas");
+    assert_eq!(
+        node.anvil
+            .as_ref()
+            .unwrap()
+            .nonce(&player.to_string())
+            .unwrap(),
+        nonce,
+        "nothing was sent"
+    );
+
+    let before = chain.balance(player).unwrap();
+    let played = play(&["--fee-ceiling", "1000000gwei"]).json();
+    let paid = before - chain.balance(player).unwrap();
+    assert_eq!(played["tx"]["fee"], paid.to_string(), "{played}");
+    assert!(
+        paid > U256::from(10u128.pow(16)),
+        "100,000 gwei per gas was paid"
+    );
+
+    // In text, the plan comes first, the fee paid with the result.
+    let other = address_of(DEV_KEYS[2]);
+    let before = chain.balance(other).unwrap();
+    let text = node
+        .octoku(&[
+            "play",
+            "--arena",
+            &arena,
+            "--private-key",
+            DEV_KEYS[2],
+            "--fee-ceiling",
+            "1000000gwei",
+        ])
+        .ok()
+        .to_owned();
+    let paid: u128 = (before - chain.balance(other).unwrap()).to();
+    let sending = text
+        .lines()
+        .position(|l| l.starts_with("sending   to ") && l.contains("fees at most"));
+    let result = text
+        .lines()
+        .position(|l| l == format!("fee paid  {}", octoku_chain::curta::ether(paid)));
+    assert!(
+        matches!((sending, result), (Some(s), Some(r)) if s < r),
+        "the plan before the fee paid: {text}"
+    );
 }
 
 /// A second deploy keeps the first on record (deployments file and

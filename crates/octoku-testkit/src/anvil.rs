@@ -28,8 +28,14 @@ impl Anvil {
     /// Starts anvil on 127.0.0.1 on a port the system picks (so two tests
     /// never race for one), and returns once it answers JSON-RPC.
     pub fn start() -> Result<Anvil> {
+        Anvil::start_with(&[])
+    }
+
+    /// [`Anvil::start`] with anvil's own flags added (`--base-fee 1e14` ...).
+    pub fn start_with(flags: &[&str]) -> Result<Anvil> {
         let mut command = Command::new(binary()?);
         command.args(["--host", "127.0.0.1", "--port", "0"]);
+        command.args(flags);
         let mut process = Process::spawn("anvil", quiet(&mut command))?;
         // anvil prints "Listening on 127.0.0.1:PORT" once it is bound.
         let port = process.wait_for_line(START_LIMIT, |line| {

@@ -245,7 +245,7 @@ fn own_initcode(code: octoku_evm::Code) -> Result<(Vec<u8>, String), CliError> {
 fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
     let mut opened = args
         .chain
-        .open_with(KeyUse::Send, true, args.tx.options()?)?;
+        .open_with(KeyUse::Send, true, args.tx.options_shown(args.json)?)?;
     if !args.json {
         outln!("chain     {}", opened.label)?;
     }
@@ -257,17 +257,19 @@ fn open_to_send(args: &Args) -> Result<(Opened, u64), CliError> {
 fn print_deployed(deployed: &ArenaDeployment, label: &str) -> Result<(), CliError> {
     let (puzzle, arena) = (&deployed.puzzle, &deployed.arena);
     outln!(
-        "puzzle    {} ({label}, block {}, gas {}, tx {})",
+        "puzzle    {} ({label}, block {}, gas {}{}, tx {})",
         deployed.puzzle_address,
         puzzle.block,
         puzzle.gas_used,
+        crate::output::fee_part(puzzle.fee),
         puzzle.tx_hash
     )?;
     outln!(
-        "arena     {} (block {}, gas {}, tx {})",
+        "arena     {} (block {}, gas {}{}, tx {})",
         deployed.arena_address,
         arena.block,
         arena.gas_used,
+        crate::output::fee_part(arena.fee),
         arena.tx_hash
     )?;
     Ok(())
@@ -311,9 +313,10 @@ fn deploy_classic9(args: &Args, kind: Puzzle) -> Result<ExitCode, CliError> {
         })?;
     } else {
         outln!(
-            "validator {address} (9x9 {label}, block {}, gas {}, tx {})",
+            "validator {address} (9x9 {label}, block {}, gas {}{}, tx {})",
             receipt.block,
             receipt.gas_used,
+            crate::output::fee_part(receipt.fee),
             receipt.tx_hash
         )?;
         // The same chain for the next command: the node, or a state file

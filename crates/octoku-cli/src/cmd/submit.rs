@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_chain::arena;
+use octoku_chain::{arena, curta::ether};
 use octoku_core::{
     Address, Board,
     octoku::explain::{describe, explain},
@@ -141,7 +141,9 @@ pub(crate) struct Seat {
 impl Seat {
     /// Opens the chain to send, finds the arena and reads the signer's board.
     pub(crate) fn take(on: &ArenaArgs, tx: &TxArgs) -> Result<Seat, CliError> {
-        let mut opened = on.chain.open_with(KeyUse::Send, false, tx.options()?)?;
+        let mut opened = on
+            .chain
+            .open_with(KeyUse::Send, false, tx.options_shown(on.json)?)?;
         let info = arena_address(&mut opened, on.arena.as_deref())?;
         let player = opened.chain.sender();
         let start = Board::from_u256(
@@ -193,6 +195,9 @@ pub(crate) fn send_solution(
     } else {
         outln!("rank      {}", solved.rank)?;
         outln!("gas used  {}", r.gas_used)?;
+        if r.fee > 0 {
+            outln!("fee paid  {}", ether(r.fee))?;
+        }
         outln!("tx        {} (block {})", r.tx_hash, r.block)?;
     }
     Ok(ExitCode::SUCCESS)

@@ -8,7 +8,7 @@
 
 use std::{convert::Infallible, fmt, path::PathBuf, str::FromStr, time::Duration};
 
-use octoku_chain::{PrivateKey, TxOptions, signer};
+use octoku_chain::{Announce, Plan, PrivateKey, TxOptions, curta::ether, gwei, signer};
 use octoku_core::Address;
 use octoku_evm::limits;
 
@@ -192,8 +192,12 @@ pub struct TxArgs {
     pub gas_limit: Option<u64>,
     /// Gas price (legacy) or max fee per gas (EIP-1559): wei, or with a unit
     /// (`2gwei`, `0.5gwei`, `1ether`).
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, visible_alias = "max-fee-per-gas", value_name = "PRICE", value_parser = parse_price)]
     pub gas_price: Option<u128>,
+    /// The highest max fee per gas octoku sends with, whoever chose it (the
+    /// node's quote or --gas-price): above it nothing is sent (exit 1).
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, default_value = "500gwei")]
+    pub fee_ceiling: u128,
     /// Max priority fee per gas (EIP-1559), same units as --gas-price.
     #[arg(long, value_name = "PRICE", value_parser = parse_price, conflicts_with = "legacy")]
     pub priority_gas_price: Option<u128>,
@@ -215,6 +219,32 @@ pub struct TxArgs {
 }
 
 impl TxArgs {
+    /// [`TxArgs::options`], and in text output (not `--json`) each
+    /// transaction's most expensive case said on stdout before it is sent.
+    pub fn options_shown(&self, json: bool) -> Result<TxOptions, CliError> {
+        let mut options = self.options()?;
+        if !json {
+            options.announce = Announce::new(|plan: &Plan| {
+                let to = plan
+                    .to
+                    .map_or_else(|| "a deployment".to_owned(), |to| format!("to {to}"));
+                let value = if plan.value.is_zero() {
+                    String::new()
+                } else {
+                    format!(", value {}", ether(plan.value.saturating_to()))
+                };
+                // A failed write shows at the result's line (exit 6).
+                let _ = crate::outln!(
+                    "sending   {to}{value}: fees at most {} (gas limit {} × max fee {})",
+                    ether(plan.max_fee()),
+                    plan.gas_limit,
+                    gwei(plan.max_fee_per_gas)
+                );
+            });
+        }
+        Ok(options)
+    }
+
     /// The options for the chain; a priority fee above the max fee is bad input.
     pub fn options(&self) -> Result<TxOptions, CliError> {
         if let (Some(max), Some(priority)) = (self.gas_price, self.priority_gas_price)
@@ -231,6 +261,7 @@ impl TxArgs {
             nonce: self.nonce,
             legacy: self.legacy,
             confirmations: self.confirmations,
+            fee_ceiling: self.fee_ceiling,
             ..TxOptions::default()
         };
         if let Some(seconds) = self.timeout {
