@@ -740,9 +740,11 @@ impl Exec<'_> {
     fn merge(&mut self, a: State, b: State) -> State {
         // Under the merged guard, a's guard reduces to the branch condition
         // when both come from one fork.
-        let (guard, cond) = match self.terms.split_complement(a.guard, b.guard) {
-            Some((parent, cond)) => (parent, cond),
-            None => (self.terms.or_bool(a.guard, b.guard), a.guard),
+        // (or_bool gives the parent guard itself then: guards are 0/1.)
+        let guard = self.terms.or_bool(a.guard, b.guard);
+        let cond = match self.terms.split_complement(a.guard, b.guard) {
+            Some((_, cond)) => cond,
+            None => a.guard,
         };
         let stack = a
             .stack

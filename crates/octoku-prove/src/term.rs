@@ -455,8 +455,9 @@ impl Terms {
         self.bin(Bin::Or, a, b)
     }
 
-    /// If `a` = x & y and `b` = x & !y for 0/1 terms (in any operand order),
-    /// returns (x, y).
+    /// If `a` = x & y and `b` = x & !y for a 0/1 term y (in any operand
+    /// order), returns (x, y); then `a | b` is `x & 1` (x itself when x is
+    /// 0/1 too).
     pub fn split_complement(&self, a: TermId, b: TermId) -> Option<(TermId, TermId)> {
         let (Node::Bin(Bin::And, a1, a2), Node::Bin(Bin::And, b1, b2)) =
             (self.node(a), self.node(b))
@@ -553,9 +554,11 @@ impl Terms {
                 if cb == Some(U256::ZERO) {
                     return a;
                 }
-                // (x & y) | (x & !y) = x for 0/1 terms: two guards rejoining.
+                // (x & y) | (x & !y) = x & (y | !y) = x & 1 for a 0/1 term
+                // y (x itself may be any word): two guards rejoining.
                 if let Some((x, _)) = self.split_complement(a, b) {
-                    return x;
+                    let one = self.small(1);
+                    return self.bin(Bin::And, x, one);
                 }
             }
             Bin::Xor => {
