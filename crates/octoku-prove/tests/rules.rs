@@ -212,6 +212,8 @@ fn every_rule_is_proved_by_the_solver() {
         rows_checked += 1;
     }
     assert_eq!(rows_checked, RULES.len());
+    // The count docs/proofs.md states.
+    assert_eq!(files.len(), 156);
     let paths: Vec<PathBuf> = files.iter().map(|(_, p)| p.clone()).collect();
     let answers = common::solver()
         .solve_batch(&paths)
@@ -570,5 +572,21 @@ fn rejoining_a_non_boolean_word_keeps_its_low_bit_only() {
     for (xv, yv) in [(2u64, 5u64), (2, 0), (3, 9), (1, 0)] {
         let v = t.eval(w, &[U256::from(xv), U256::from(yv)]);
         assert_eq!(v, U256::from(xv & 1), "x = {xv}, y = {yv}");
+    }
+}
+
+/// docs/proofs.md lists every rule of the table, by name.
+#[test]
+fn the_docs_list_every_rule() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/proofs.md"),
+    )
+    .unwrap();
+    for row in RULES {
+        assert!(
+            docs.contains(&format!("| `{}` | `{}` |", row.name, row.lhs)),
+            "docs/proofs.md has no row for {}",
+            row.name
+        );
     }
 }
