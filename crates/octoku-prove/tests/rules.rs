@@ -105,7 +105,7 @@ fn identity_queries(
                 format!("-case{case}")
             }
         );
-        let mut text = preamble(&terms, &roots, &[name.clone()]);
+        let mut text = preamble(&terms, &roots, std::slice::from_ref(&name));
         for (t, nonzero) in cases {
             let op = if nonzero { "distinct" } else { "=" };
             text.push_str(&format!(
