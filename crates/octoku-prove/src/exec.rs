@@ -740,9 +740,11 @@ impl Exec<'_> {
     fn merge(&mut self, a: State, b: State) -> State {
         // Under the merged guard, a's guard reduces to the branch condition
         // when both come from one fork.
-        let (guard, cond) = match self.terms.split_complement(a.guard, b.guard) {
-            Some((parent, cond)) => (parent, cond),
-            None => (self.terms.or_bool(a.guard, b.guard), a.guard),
+        // (or_bool gives the parent guard itself then: guards are 0/1.)
+        let guard = self.terms.or_bool(a.guard, b.guard);
+        let cond = match self.terms.split_complement(a.guard, b.guard) {
+            Some((_, cond)) => cond,
+            None => a.guard,
         };
         let stack = a
             .stack
@@ -964,13 +966,17 @@ impl Exec<'_> {
                 opcode::EXP => {
                     push = Some(match (t.as_const(args[0]), t.as_const(args[1])) {
                         (Some(b), Some(e)) => t.constant(b.wrapping_pow(e)),
+                        // 0^e is 1 for e = 0, else 0; 1^e is 1.
+                        (Some(b), None) if b.is_zero() => t.is_zero(args[1]),
+                        (Some(b), None) if b == U256::from(1u8) => t.small(1),
                         (Some(b), None) if b == U256::from(2u8) => {
                             let one = t.small(1);
                             t.bin(Bin::Shl, one, args[1])
                         }
                         (Some(b), None) if b.is_power_of_two() => {
-                            // (2^k)^e = 1 << k*e while k*e < 256 (then
-                            // e < 256, so k*e does not wrap), else 0.
+                            // (2^k)^e for k >= 1 (0 and 1 are above) is
+                            // 1 << k*e while k*e < 256 (then e < 256, so
+                            // k*e does not wrap), else 0.
                             let k = t.small(u64::from(b.trailing_zeros() as u32));
                             let one = t.small(1);
                             let bits = t.bin(Bin::Mul, k, args[1]);

@@ -20,6 +20,7 @@ pub mod generate;
 pub mod induction;
 pub mod program;
 pub mod prove;
+pub mod rules;
 pub mod sat;
 pub mod smt;
 pub mod solver;

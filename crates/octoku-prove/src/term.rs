@@ -4,10 +4,16 @@
 //! Every term is a 256-bit word, as on the EVM stack. Comparisons give 0 or 1.
 //! The store keeps one node per distinct (operator, operands), so equal
 //! sub-terms are shared and `TermId` equality is structural equality.
+//!
+//! Every rewrite names its [`Rule`], a row of [`crate::rules::RULES`] (the
+//! table states each as lhs, rhs and side conditions; a test proves each
+//! with the SMT solver).
 
 use std::collections::HashMap;
 
 use octoku_core::U256;
+
+use crate::rules::{RULES, Rule};
 
 /// A term in a [`Terms`] store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -184,6 +190,21 @@ impl Known {
         Known { zeros: !c, ones: c }
     }
 
+    fn not(k: Known) -> Known {
+        Known {
+            zeros: k.ones,
+            ones: k.zeros,
+        }
+    }
+
+    /// The bits known in both sides of an if-then-else.
+    fn either(a: Known, b: Known) -> Known {
+        Known {
+            zeros: a.zeros & b.zeros,
+            ones: a.ones & b.ones,
+        }
+    }
+
     fn boolean() -> Known {
         Known {
             zeros: !U256::from(1u8),
@@ -231,6 +252,9 @@ pub struct Terms {
     table: HashMap<Node, TermId>,
     /// Names of the variables, by index.
     names: Vec<String>,
+    /// How many times each rule was applied, by [`Rule`] (empty until the
+    /// first).
+    applied: Vec<u64>,
 }
 
 impl Terms {
@@ -278,6 +302,40 @@ impl Terms {
         self.known(t).zeros | U256::from(1u8) == U256::MAX
     }
 
+    /// How many times the simplifier applied `rule` in this store.
+    pub fn applied(&self, rule: Rule) -> u64 {
+        self.applied.get(rule as usize).copied().unwrap_or(0)
+    }
+
+    /// Counts an application of `rule`: every rewrite goes through here.
+    fn by(&mut self, rule: Rule) {
+        if self.applied.is_empty() {
+            self.applied = vec![0; RULES.len()];
+        }
+        self.applied[rule as usize] += 1;
+    }
+
+    /// The node `node` as it is, with its known bits, not simplified (for
+    /// checks of the simplifier: a rule's two sides are built this way).
+    pub fn raw(&mut self, node: Node) -> TermId {
+        if let Some(&id) = self.table.get(&node) {
+            return id;
+        }
+        let known = match node {
+            Node::Const(c) => Known::constant(c),
+            Node::Var(_) => Known::NONE,
+            Node::Bin(op, a, b) => self.known_bin(op, a, b),
+            Node::Not(a) => Known::not(self.known(a)),
+            Node::IsZero(_) => Known::boolean(),
+            Node::Ite(_, a, b) => Known::either(self.known(a), self.known(b)),
+        };
+        let id = TermId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 terms"));
+        self.nodes.push(node);
+        self.known.push(known);
+        self.table.insert(node, id);
+        id
+    }
+
     /// The name of variable `n`.
     pub fn var_name(&self, n: u32) -> &str {
         &self.names[n as usize]
@@ -295,6 +353,7 @@ impl Terms {
         if let Some(c) = known.value()
             && !matches!(node, Node::Const(_))
         {
+            self.by(Rule::KnownValue);
             return self.constant(c);
         }
         let id = TermId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 terms"));
@@ -333,17 +392,17 @@ impl Terms {
     /// Bitwise not.
     pub fn not(&mut self, a: TermId) -> TermId {
         match self.node(a) {
-            Node::Const(c) => self.constant(!c),
-            Node::Not(x) => x,
+            Node::Const(c) => {
+                self.by(Rule::FoldNot);
+                self.constant(!c)
+            }
+            Node::Not(x) => {
+                self.by(Rule::NotNot);
+                x
+            }
             _ => {
-                let k = self.known(a);
-                self.intern(
-                    Node::Not(a),
-                    Known {
-                        zeros: k.ones,
-                        ones: k.zeros,
-                    },
-                )
+                let k = Known::not(self.known(a));
+                self.intern(Node::Not(a), k)
             }
         }
     }
@@ -352,8 +411,12 @@ impl Terms {
     /// `(x >> (248 - 8i)) & 0xff` for `i < 32`, else 0.
     pub fn byte(&mut self, i: TermId, x: TermId) -> TermId {
         let ff = self.small(0xff);
+        if self.as_const(i).is_some_and(|i| i >= U256::from(32u8)) {
+            self.by(Rule::ByteFar);
+            return self.small(0);
+        }
+        self.by(Rule::ByteShift);
         let down = match self.as_const(i) {
-            Some(i) if i >= U256::from(32u8) => return self.small(0),
             Some(i) => self.small(248 - 8 * i.to::<u64>()),
             None => {
                 let eight = self.small(8);
@@ -375,16 +438,19 @@ impl Terms {
     /// 1 if `a` is zero, else 0.
     pub fn is_zero(&mut self, a: TermId) -> TermId {
         let k = self.known(a);
-        if k.ones != U256::ZERO {
-            return self.small(0);
-        }
         if let Some(c) = k.value() {
+            self.by(Rule::FoldIsZero);
             return self.small(u64::from(c.is_zero()));
+        }
+        if k.ones != U256::ZERO {
+            self.by(Rule::IsZeroKnownNonZero);
+            return self.small(0);
         }
         // iszero(iszero(iszero(x))) = iszero(x).
         if let Node::IsZero(x) = self.node(a)
             && let Node::IsZero(y) = self.node(x)
         {
+            self.by(Rule::IsZeroThrice);
             return self.is_zero(y);
         }
         self.intern(Node::IsZero(a), Known::boolean())
@@ -393,6 +459,7 @@ impl Terms {
     /// 1 if `a` is non-zero, else 0 (the term itself when it is already 0/1).
     pub fn to_bool(&mut self, a: TermId) -> TermId {
         if self.is_boolean(a) {
+            self.by(Rule::BoolOfBool);
             a
         } else {
             let z = self.is_zero(a);
@@ -403,44 +470,53 @@ impl Terms {
     /// If `c` is non-zero then `a` else `b`.
     pub fn ite(&mut self, c: TermId, a: TermId, b: TermId) -> TermId {
         if a == b {
+            self.by(Rule::IteSame);
             return a;
         }
         let kc = self.known(c);
         if kc.ones != U256::ZERO {
+            self.by(Rule::IteKnownTrue);
             return a;
         }
         if kc.zeros == U256::MAX {
+            self.by(Rule::IteKnownFalse);
             return b;
         }
         if let Node::IsZero(x) = self.node(c) {
+            self.by(Rule::IteNegated);
             return self.ite(x, b, a);
         }
         let (zero, one) = (U256::ZERO, U256::from(1u8));
         match (self.as_const(a), self.as_const(b)) {
-            (Some(x), Some(y)) if x == one && y == zero => return self.to_bool(c),
-            (Some(x), Some(y)) if x == zero && y == one => return self.is_zero(c),
+            (Some(x), Some(y)) if x == one && y == zero => {
+                self.by(Rule::IteOneZero);
+                return self.to_bool(c);
+            }
+            (Some(x), Some(y)) if x == zero && y == one => {
+                self.by(Rule::IteZeroOne);
+                return self.is_zero(c);
+            }
             _ => {}
         }
         // Nested ITE on the same condition.
         if let Node::Ite(c2, a2, _) = self.node(a)
             && c2 == c
         {
+            self.by(Rule::IteNestedThen);
             return self.ite(c, a2, b);
         }
         if let Node::Ite(c2, _, b2) = self.node(b)
             && c2 == c
         {
+            self.by(Rule::IteNestedElse);
             return self.ite(c, a, b2);
         }
+        if !self.is_boolean(c) {
+            self.by(Rule::IteBoolCondition);
+        }
         let c = self.to_bool(c);
-        let (ka, kb) = (self.known(a), self.known(b));
-        self.intern(
-            Node::Ite(c, a, b),
-            Known {
-                zeros: ka.zeros & kb.zeros,
-                ones: ka.ones & kb.ones,
-            },
-        )
+        let k = Known::either(self.known(a), self.known(b));
+        self.intern(Node::Ite(c, a, b), k)
     }
 
     /// Logical and of two 0/1 terms (guards).
@@ -455,8 +531,9 @@ impl Terms {
         self.bin(Bin::Or, a, b)
     }
 
-    /// If `a` = x & y and `b` = x & !y for 0/1 terms (in any operand order),
-    /// returns (x, y).
+    /// If `a` = x & y and `b` = x & !y for a 0/1 term y (in any operand
+    /// order), returns (x, y); then `a | b` is `x & 1` (x itself when x is
+    /// 0/1 too).
     pub fn split_complement(&self, a: TermId, b: TermId) -> Option<(TermId, TermId)> {
         let (Node::Bin(Bin::And, a1, a2), Node::Bin(Bin::And, b1, b2)) =
             (self.node(a), self.node(b))
@@ -483,133 +560,118 @@ impl Terms {
     pub fn bin(&mut self, op: Bin, a: TermId, b: TermId) -> TermId {
         let (ka, kb) = (self.known(a), self.known(b));
         if let (Some(x), Some(y)) = (ka.value(), kb.value()) {
+            self.by(Rule::FoldBin);
             return self.constant(op.eval(x, y));
         }
         let (mut a, mut b) = (a, b);
         if op.commutative() && (self.as_const(a).is_some() || (a > b && self.as_const(b).is_none()))
         {
+            self.by(match op {
+                Bin::Add => Rule::CommuteAdd,
+                Bin::Mul => Rule::CommuteMul,
+                Bin::Eq => Rule::CommuteEq,
+                Bin::And => Rule::CommuteAnd,
+                Bin::Or => Rule::CommuteOr,
+                _ => Rule::CommuteXor,
+            });
             std::mem::swap(&mut a, &mut b);
         }
+        match self.rewrite(op, a, b) {
+            Some(t) => t,
+            None => {
+                let known = self.known_bin(op, a, b);
+                self.intern(Node::Bin(op, a, b), known)
+            }
+        }
+    }
+
+    /// The rewrite of `op(a, b)` (operands in the order [`Terms::bin`]
+    /// puts them: a constant second), if a rule applies.
+    fn rewrite(&mut self, op: Bin, a: TermId, b: TermId) -> Option<TermId> {
         let (ka, kb) = (self.known(a), self.known(b));
         let cb = kb.value();
-        let zero = self.small(0);
         let one_word = U256::from(1u8);
-        match op {
-            Bin::Add if cb == Some(U256::ZERO) => {
-                return a;
+        let rule = match op {
+            Bin::Add if cb == Some(U256::ZERO) => Rule::AddZero,
+            Bin::Sub if cb == Some(U256::ZERO) => Rule::SubZero,
+            Bin::Sub if a == b => Rule::SubSelf,
+            Bin::Mul if cb == Some(U256::ZERO) => Rule::MulZero,
+            Bin::Mul if cb == Some(one_word) => Rule::MulOne,
+            Bin::Mul if cb.is_some_and(|c| c.count_ones() == 1) => Rule::MulPowerOfTwo,
+            Bin::Div if cb == Some(one_word) => Rule::DivOne,
+            Bin::Div if cb.is_some_and(|c| c.count_ones() == 1) => Rule::DivPowerOfTwo,
+            Bin::And if a == b => Rule::AndSelf,
+            // A mask that keeps every possibly-set bit is redundant.
+            Bin::And if cb.is_some() && (!kb.ones & !ka.zeros).is_zero() => Rule::AndMask,
+            Bin::And if (ka.zeros | kb.zeros) == U256::MAX => Rule::AndDisjoint,
+            Bin::Or if a == b => Rule::OrSelf,
+            Bin::Or if cb == Some(U256::ZERO) => Rule::OrZero,
+            Bin::Or if self.split_complement(a, b).is_some() => Rule::OrComplement,
+            Bin::Xor if a == b => Rule::XorSelf,
+            Bin::Xor if cb == Some(U256::ZERO) => Rule::XorZero,
+            Bin::Eq if a == b => Rule::EqSelf,
+            // Some bit known to differ.
+            Bin::Eq if !((ka.ones & kb.zeros) | (ka.zeros & kb.ones)).is_zero() => {
+                Rule::EqKnownDiffer
             }
-            Bin::Sub => {
-                if cb == Some(U256::ZERO) {
-                    return a;
-                }
-                if a == b {
-                    return zero;
-                }
-            }
-            Bin::Mul => {
-                if cb == Some(U256::ZERO) {
-                    return zero;
-                }
-                if cb == Some(one_word) {
-                    return a;
-                }
-                if let Some(c) = cb
-                    && c.count_ones() == 1
-                {
-                    let k = self.small(c.trailing_zeros() as u64);
-                    return self.bin(Bin::Shl, a, k);
-                }
-            }
-            Bin::Div => {
-                if cb == Some(one_word) {
-                    return a;
-                }
-                if let Some(c) = cb
-                    && c.count_ones() == 1
-                {
-                    let k = self.small(c.trailing_zeros() as u64);
-                    return self.bin(Bin::Shr, a, k);
-                }
-            }
-            Bin::And => {
-                if a == b {
-                    return a;
-                }
-                // A mask that keeps every possibly-set bit is redundant.
-                if kb.value().is_some() && (!kb.ones & !ka.zeros).is_zero() {
-                    return a;
-                }
-                if ka.value().is_some() && (!ka.ones & !kb.zeros).is_zero() {
-                    return b;
-                }
-                if (ka.zeros | kb.zeros) == U256::MAX {
-                    return zero;
+            Bin::Eq if cb == Some(U256::ZERO) => Rule::EqZero,
+            Bin::Lt if ka.max() < kb.min() => Rule::LtBelow,
+            Bin::Lt if ka.min() >= kb.max() => Rule::LtAbove,
+            Bin::Shl if cb == Some(U256::ZERO) => Rule::ShlZero,
+            Bin::Shr if cb == Some(U256::ZERO) => Rule::ShrZero,
+            Bin::Sar if cb == Some(U256::ZERO) => Rule::SarZero,
+            Bin::Shl if cb.is_some_and(|k| k >= U256::from(256u32)) => Rule::ShlFar,
+            Bin::Shr if cb.is_some_and(|k| k >= U256::from(256u32)) => Rule::ShrFar,
+            // Two constant shifts in the same direction, both below 256.
+            Bin::Shl | Bin::Shr if cb.is_some() && self.inner_shift(op, a).is_some() => {
+                if op == Bin::Shl {
+                    Rule::ShlShl
+                } else {
+                    Rule::ShrShr
                 }
             }
-            Bin::Or => {
-                if a == b {
-                    return a;
-                }
-                if cb == Some(U256::ZERO) {
-                    return a;
-                }
-                // (x & y) | (x & !y) = x for 0/1 terms: two guards rejoining.
-                if let Some((x, _)) = self.split_complement(a, b) {
-                    return x;
-                }
+            _ => return None,
+        };
+        self.by(rule);
+        let zero = self.small(0);
+        Some(match rule {
+            Rule::AddZero | Rule::SubZero | Rule::MulOne | Rule::DivOne => a,
+            Rule::AndSelf | Rule::AndMask | Rule::OrSelf | Rule::OrZero | Rule::XorZero => a,
+            Rule::ShlZero | Rule::ShrZero | Rule::SarZero => a,
+            Rule::SubSelf | Rule::MulZero | Rule::AndDisjoint | Rule::XorSelf => zero,
+            Rule::EqKnownDiffer | Rule::LtAbove | Rule::ShlFar | Rule::ShrFar => zero,
+            Rule::EqSelf | Rule::LtBelow => self.small(1),
+            Rule::EqZero => self.is_zero(a),
+            Rule::MulPowerOfTwo | Rule::DivPowerOfTwo => {
+                let c = cb.expect("a constant operand");
+                let k = self.small(c.trailing_zeros() as u64);
+                let shift = if op == Bin::Mul { Bin::Shl } else { Bin::Shr };
+                self.bin(shift, a, k)
             }
-            Bin::Xor => {
-                if a == b {
-                    return zero;
-                }
-                if cb == Some(U256::ZERO) {
-                    return a;
-                }
+            Rule::OrComplement => {
+                let (x, _) = self.split_complement(a, b).expect("matched above");
+                let one = self.small(1);
+                self.bin(Bin::And, x, one)
             }
-            Bin::Eq => {
-                if a == b {
-                    return self.small(1);
-                }
-                // Some bit known to differ.
-                if !((ka.ones & kb.zeros) | (ka.zeros & kb.ones)).is_zero() {
-                    return zero;
-                }
-                if cb == Some(U256::ZERO) {
-                    return self.is_zero(a);
-                }
+            Rule::ShlShl | Rule::ShrShr => {
+                let (x, j) = self.inner_shift(op, a).expect("matched above");
+                let total = self.constant(j + cb.expect("a constant shift"));
+                self.bin(op, x, total)
             }
-            Bin::Lt => {
-                if ka.max() < kb.min() {
-                    return self.small(1);
-                }
-                if ka.min() >= kb.max() {
-                    return zero;
-                }
-            }
-            Bin::Shl | Bin::Shr | Bin::Sar => {
-                if cb == Some(U256::ZERO) {
-                    return a;
-                }
-                if let Some(k) = cb {
-                    if k >= U256::from(256u32) && op != Bin::Sar {
-                        return zero;
-                    }
-                    // Combine two constant shifts in the same direction.
-                    if let Node::Bin(op2, x, k2) = self.node(a)
-                        && op2 == op
-                        && op != Bin::Sar
-                        && let Some(k2) = self.as_const(k2)
-                    {
-                        let total = k.saturating_add(k2);
-                        let t = self.constant(total);
-                        return self.bin(op, x, t);
-                    }
-                }
-            }
-            _ => {}
+            _ => unreachable!("{rule:?} is not a rule of a binary operator"),
+        })
+    }
+
+    /// For `a` = `x op j` with a constant `j` below 256 (`op` a left or
+    /// right shift), (x, j).
+    fn inner_shift(&self, op: Bin, a: TermId) -> Option<(TermId, U256)> {
+        match self.node(a) {
+            Node::Bin(op2, x, j) if op2 == op => self
+                .as_const(j)
+                .filter(|&j| j < U256::from(256u32))
+                .map(|j| (x, j)),
+            _ => None,
         }
-        let known = self.known_bin(op, a, b);
-        self.intern(Node::Bin(op, a, b), known)
     }
 
     fn known_bin(&self, op: Bin, a: TermId, b: TermId) -> Known {
@@ -853,6 +915,7 @@ impl Fold {
             return None;
         }
         let bits: Vec<usize> = (0..256).filter(|&i| unknown.bit(i)).collect();
+        terms.by(Rule::SplitOnBit);
         let tree = self.values_over(terms, t, &bits, known.ones);
         Some(tree)
     }
@@ -910,16 +973,19 @@ impl Fold {
         {
             match (terms.node(a), terms.node(b)) {
                 (Node::Ite(c, a1, a2), Node::Ite(d, b1, b2)) if c == d => {
+                    terms.by(Rule::PushBoth);
                     let yes = self.bin(terms, op, a1, b1);
                     let no = self.bin(terms, op, a2, b2);
                     return terms.ite(c, yes, no);
                 }
                 (Node::Ite(c, a1, a2), _) if x * y <= self.limit => {
+                    terms.by(Rule::PushLeft);
                     let yes = self.bin(terms, op, a1, b);
                     let no = self.bin(terms, op, a2, b);
                     return terms.ite(c, yes, no);
                 }
                 (_, Node::Ite(c, b1, b2)) if x * y <= self.limit => {
+                    terms.by(Rule::PushRight);
                     let yes = self.bin(terms, op, a, b1);
                     let no = self.bin(terms, op, a, b2);
                     return terms.ite(c, yes, no);
@@ -939,6 +1005,11 @@ impl Fold {
         let t = if self.leaves(terms, a).is_some_and(|n| n <= self.limit)
             && let Node::Ite(c, a1, a2) = terms.node(a)
         {
+            terms.by(if op == Folded::Not {
+                Rule::PushNot
+            } else {
+                Rule::PushIsZero
+            });
             let yes = self.unary(terms, a1, op);
             let no = self.unary(terms, a2, op);
             terms.ite(c, yes, no)
@@ -961,6 +1032,7 @@ impl Fold {
         let t = if self.leaves(terms, c).is_some_and(|n| n <= self.limit)
             && let Node::Ite(d, c1, c2) = terms.node(c)
         {
+            terms.by(Rule::PushCondition);
             let yes = self.ite(terms, c1, a, b);
             let no = self.ite(terms, c2, a, b);
             terms.ite(d, yes, no)
