@@ -112,7 +112,10 @@ fn main() {
         if matches!(record.class, Class::FalseProved(_) | Class::ProverBug(_)) {
             if let Some(dir) = &save {
                 let mut text = fuzz::hex_of(&record.mutant);
-                text.push_str(&format!("seed: {seed}\nindex: {index}\nverdict: {}\n", record.line()));
+                text.push_str(&format!(
+                    "seed: {seed}\nindex: {index}\nverdict: {}\n",
+                    record.line()
+                ));
                 if let Class::FalseProved(d) = &record.class {
                     text.push_str(&format!(
                         "calldata: {}\n",
@@ -125,7 +128,9 @@ fn main() {
                     "prover-bug"
                 };
                 let path = dir.join(format!("{kind}-seed{seed}-{index}.txt"));
-                if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+                if let Err(e) =
+                    std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text))
+                {
                     eprintln!("prove-fuzz: cannot write {}: {e}", path.display());
                 }
             }

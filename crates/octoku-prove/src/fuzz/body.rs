@@ -79,12 +79,18 @@ const BINARY: [u8; 19] = [
     opcode::SAR,
 ];
 
-const COMMUTATIVE: [u8; 5] = [opcode::ADD, opcode::MUL, opcode::AND, opcode::OR, opcode::XOR];
+const COMMUTATIVE: [u8; 5] = [
+    opcode::ADD,
+    opcode::MUL,
+    opcode::AND,
+    opcode::OR,
+    opcode::XOR,
+];
 
-/// A random expression of at most `depth` levels. EXP and SIGNEXTEND get
-/// the operands the executor models: EXP a constant base that is 1 or a
-/// power of two (any exponent) or a small constant exponent; SIGNEXTEND a
-/// constant byte index.
+/// A random expression of at most `depth` levels. EXP, SIGNEXTEND, ADDMOD
+/// and MULMOD get the operands the executor models: EXP a constant base
+/// that is 1 or a power of two (any exponent) or a small constant
+/// exponent; SIGNEXTEND a constant byte index; ADDMOD and MULMOD constants.
 pub fn expr(rng: &mut SplitMix64, depth: u32) -> Expr {
     if depth == 0 || rng.below(5) == 0 {
         return match rng.below(5) {
@@ -108,7 +114,10 @@ pub fn expr(rng: &mut SplitMix64, depth: u32) -> Expr {
             };
             op(code, vec![a, expr(rng, d)])
         }
-        10 | 11 => op([opcode::ISZERO, opcode::NOT][rng.below(2) as usize], vec![expr(rng, d)]),
+        10 | 11 => op(
+            [opcode::ISZERO, opcode::NOT][rng.below(2) as usize],
+            vec![expr(rng, d)],
+        ),
         12 => {
             let base = [1u64, 2, 4, 16, 256][rng.below(5) as usize];
             op(opcode::EXP, vec![c(base), expr(rng, d)])
@@ -121,9 +130,12 @@ pub fn expr(rng: &mut SplitMix64, depth: u32) -> Expr {
             let b = [0u64, 1, 15, 30, 31, 32, 255][rng.below(7) as usize];
             op(opcode::SIGNEXTEND, vec![c(b), expr(rng, d)])
         }
+        // The executor folds ADDMOD and MULMOD on constants only (it
+        // refuses them on the input): constants at the edges (modulus 0,
+        // 2^256 - 1, sums past 2^256) check its folding against revm.
         15 => op(
             [opcode::ADDMOD, opcode::MULMOD][rng.below(2) as usize],
-            vec![expr(rng, d), expr(rng, d), expr(rng, d)],
+            (0..3).map(|_| Const(edge_constant(rng))).collect(),
         ),
         _ => If(
             Box::new(boolean(rng, d)),
@@ -200,21 +212,29 @@ fn equal_rewrite(e: &Expr, rng: &mut SplitMix64) -> Option<(Expr, &'static str)>
             op(*code, vec![args[1].clone(), args[0].clone()]),
             "operands commuted",
         ),
-        (1, Op(code, args)) if matches!(*code, opcode::LT | opcode::GT | opcode::SLT | opcode::SGT) => {
+        (1, Op(code, args))
+            if matches!(*code, opcode::LT | opcode::GT | opcode::SLT | opcode::SGT) =>
+        {
             let flipped = match *code {
                 opcode::LT => opcode::GT,
                 opcode::GT => opcode::LT,
                 opcode::SLT => opcode::SGT,
                 _ => opcode::SLT,
             };
-            (op(flipped, vec![args[1].clone(), args[0].clone()]), "comparison flipped")
+            (
+                op(flipped, vec![args[1].clone(), args[0].clone()]),
+                "comparison flipped",
+            )
         }
         (2, Op(opcode::SUB, args)) => (
             op(
                 opcode::ADD,
                 vec![
                     args[0].clone(),
-                    op(opcode::ADD, vec![op(opcode::NOT, vec![args[1].clone()]), c(1)]),
+                    op(
+                        opcode::ADD,
+                        vec![op(opcode::NOT, vec![args[1].clone()]), c(1)],
+                    ),
                 ],
             ),
             "a - b as a + ~b + 1",
@@ -222,14 +242,20 @@ fn equal_rewrite(e: &Expr, rng: &mut SplitMix64) -> Option<(Expr, &'static str)>
         (3, Op(opcode::SHL, args)) if matches!(args[0], Const(k) if k < U256::from(256u32)) => {
             let Const(k) = args[0] else { unreachable!() };
             (
-                op(opcode::MUL, vec![args[1].clone(), op(opcode::EXP, vec![c(2), Const(k)])]),
+                op(
+                    opcode::MUL,
+                    vec![args[1].clone(), op(opcode::EXP, vec![c(2), Const(k)])],
+                ),
                 "shl(k, x) as x * 2^k",
             )
         }
         (4, Op(opcode::SHR, args)) if matches!(args[0], Const(k) if k < U256::from(256u32)) => {
             let Const(k) = args[0] else { unreachable!() };
             (
-                op(opcode::DIV, vec![args[1].clone(), Const(U256::from(1u8) << k.to::<usize>())]),
+                op(
+                    opcode::DIV,
+                    vec![args[1].clone(), Const(U256::from(1u8) << k.to::<usize>())],
+                ),
                 "shr(k, x) as x / 2^k",
             )
         }
@@ -237,17 +263,31 @@ fn equal_rewrite(e: &Expr, rng: &mut SplitMix64) -> Option<(Expr, &'static str)>
             op(opcode::ISZERO, vec![op(opcode::XOR, args.clone())]),
             "eq(a, b) as iszero(xor(a, b))",
         ),
-        (6, Op(opcode::NOT, args)) => (op(opcode::SUB, vec![max, args[0].clone()]), "not(x) as max - x"),
+        (6, Op(opcode::NOT, args)) => (
+            op(opcode::SUB, vec![max, args[0].clone()]),
+            "not(x) as max - x",
+        ),
         (7, If(cond, a, b)) => (
-            If(Box::new(op(opcode::ISZERO, vec![(**cond).clone()])), b.clone(), a.clone()),
+            If(
+                Box::new(op(opcode::ISZERO, vec![(**cond).clone()])),
+                b.clone(),
+                a.clone(),
+            ),
             "branches swapped under iszero",
         ),
         (8, _) => {
             let k = Const(rng.u256());
-            (op(opcode::XOR, vec![op(opcode::XOR, vec![x, k.clone()]), k]), "x ^ k ^ k")
+            (
+                op(opcode::XOR, vec![op(opcode::XOR, vec![x, k.clone()]), k]),
+                "x ^ k ^ k",
+            )
         }
         (9, _) => {
-            let m = if rng.below(2) == 0 { Const(rng.u256()) } else { expr(rng, 1) };
+            let m = if rng.below(2) == 0 {
+                Const(rng.u256())
+            } else {
+                expr(rng, 1)
+            };
             (
                 op(
                     opcode::OR,
@@ -265,16 +305,18 @@ fn equal_rewrite(e: &Expr, rng: &mut SplitMix64) -> Option<(Expr, &'static str)>
             2 => (op(opcode::SIGNEXTEND, vec![c(31), x]), "signextend(31, x)"),
             3 => (op(opcode::EXP, vec![x, c(1)]), "exp(x, 1)"),
             4 => (op(opcode::SHL, vec![c(0), x]), "shl(0, x)"),
-            _ => (op(opcode::NOT, vec![op(opcode::NOT, vec![x])]), "not(not(x))"),
+            _ => (
+                op(opcode::NOT, vec![op(opcode::NOT, vec![x])]),
+                "not(not(x))",
+            ),
         },
         (11, _) => (
             If(Box::new(boolean(rng, 1)), Box::new(x.clone()), Box::new(x)),
             "c ? x : x",
         ),
-        (12, Const(v)) if *v == U256::from(1u8) => (
-            op(opcode::EXP, vec![c(1), expr(rng, 1)]),
-            "1 as exp(1, e)",
-        ),
+        (12, Const(v)) if *v == U256::from(1u8) => {
+            (op(opcode::EXP, vec![c(1), expr(rng, 1)]), "1 as exp(1, e)")
+        }
         (13, _) if is_boolean(e) => {
             // (x & c) | (x & !c) = x for a 0/1 x.
             let cond = boolean(rng, 1);
@@ -299,16 +341,29 @@ fn change(e: &Expr, rng: &mut SplitMix64) -> Option<(Expr, String)> {
     Some(match (rng.below(9), e) {
         (0 | 1, Op(code, args)) if args.len() == 2 && BINARY.contains(code) => {
             let to = BINARY[rng.below(BINARY.len() as u64) as usize];
-            (op(to, args.clone()), format!("{} -> {}", name(*code), name(to)))
+            (
+                op(to, args.clone()),
+                format!("{} -> {}", name(*code), name(to)),
+            )
         }
         (2, Op(code, args)) if args.len() == 1 => {
-            let to = if *code == opcode::ISZERO { opcode::NOT } else { opcode::ISZERO };
-            (op(to, args.clone()), format!("{} -> {}", name(*code), name(to)))
+            let to = if *code == opcode::ISZERO {
+                opcode::NOT
+            } else {
+                opcode::ISZERO
+            };
+            (
+                op(to, args.clone()),
+                format!("{} -> {}", name(*code), name(to)),
+            )
         }
         (3, Op(code, args)) if args.len() >= 2 && !COMMUTATIVE.contains(code) => {
             let mut swapped = args.clone();
             swapped.swap(0, 1);
-            (op(*code, swapped), format!("{} operands swapped", name(*code)))
+            (
+                op(*code, swapped),
+                format!("{} operands swapped", name(*code)),
+            )
         }
         (4, Const(v)) => {
             let new = match rng.below(3) {
@@ -318,7 +373,10 @@ fn change(e: &Expr, rng: &mut SplitMix64) -> Option<(Expr, String)> {
             };
             (Const(new), format!("constant 0x{v:x} -> 0x{new:x}"))
         }
-        (5, If(cond, a, b)) => (If(cond.clone(), b.clone(), a.clone()), "branches swapped".to_string()),
+        (5, If(cond, a, b)) => (
+            If(cond.clone(), b.clone(), a.clone()),
+            "branches swapped".to_string(),
+        ),
         (6, _) => {
             // (x & c) | (x & !c) for a 0/1 c: x & 1 on the EVM, not x.
             let cond = boolean(rng, 1);
@@ -455,8 +513,12 @@ impl Asm {
 
     fn expr(&mut self, e: &Expr) {
         match e {
-            Start => self.code.extend_from_slice(&[opcode::PUSH1, 4, opcode::CALLDATALOAD]),
-            Solution => self.code.extend_from_slice(&[opcode::PUSH1, 36, opcode::CALLDATALOAD]),
+            Start => self
+                .code
+                .extend_from_slice(&[opcode::PUSH1, 4, opcode::CALLDATALOAD]),
+            Solution => self
+                .code
+                .extend_from_slice(&[opcode::PUSH1, 36, opcode::CALLDATALOAD]),
             Const(v) => self.push(*v),
             Op(code, args) => {
                 for a in args.iter().rev() {
@@ -486,7 +548,11 @@ mod tests {
 
     #[test]
     fn a_branch_compiles_to_a_jumpi_and_its_targets_are_jumpdests() {
-        let e = If(Box::new(op(opcode::LT, vec![Start, Solution])), Box::new(c(7)), Box::new(c(9)));
+        let e = If(
+            Box::new(op(opcode::LT, vec![Start, Solution])),
+            Box::new(c(7)),
+            Box::new(c(9)),
+        );
         let code = compile(&e);
         let dests = crate::exec::jumpdests(&code);
         assert_eq!(dests.len(), 2);
@@ -495,8 +561,12 @@ mod tests {
 
     #[test]
     fn pairs_are_deterministic_from_the_seed() {
-        let a: Vec<String> = (0..20).map(|i| pair(&mut SplitMix64::new(i)).what).collect();
-        let b: Vec<String> = (0..20).map(|i| pair(&mut SplitMix64::new(i)).what).collect();
+        let a: Vec<String> = (0..20)
+            .map(|i| pair(&mut SplitMix64::new(i)).what)
+            .collect();
+        let b: Vec<String> = (0..20)
+            .map(|i| pair(&mut SplitMix64::new(i)).what)
+            .collect();
         assert_eq!(a, b);
     }
 }

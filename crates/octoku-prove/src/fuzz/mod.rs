@@ -50,7 +50,12 @@ pub enum Subject {
 
 impl Subject {
     /// Every subject, in report order.
-    pub const ALL: [Subject; 4] = [Subject::Golf, Subject::Fair, Subject::Classic9, Subject::Body];
+    pub const ALL: [Subject; 4] = [
+        Subject::Golf,
+        Subject::Fair,
+        Subject::Classic9,
+        Subject::Body,
+    ];
 
     /// The name in reports.
     pub const fn label(self) -> &'static str {
@@ -215,7 +220,12 @@ pub enum Answer {
 /// one query over every input of the subject's call shape. Queries go to
 /// `dir`.
 pub fn prove(mutant: &Mutant, dir: &Path, solver: &Solver) -> Answer {
-    let title = format!("fuzz mutant {} ({}): {}", mutant.index, mutant.subject.label(), mutant.what);
+    let title = format!(
+        "fuzz mutant {} ({}): {}",
+        mutant.index,
+        mutant.subject.label(),
+        mutant.what
+    );
     let codes = (mutant.reference.as_slice(), mutant.code.as_slice());
     // One query over every input (the drivers' splits into cases only add
     // assumptions to the same terms; prove_verify's is tested in
@@ -225,11 +235,18 @@ pub fn prove(mutant: &Mutant, dir: &Path, solver: &Solver) -> Answer {
         note: "Every input.".to_string(),
         assume: None,
     };
-    let result = engine::prove_equal(&mutant.subject.shape(), codes, &[every], &[title], dir, solver)
-        .map(|e| match e.found {
-            Found::Proved => Answer::Proved,
-            Found::Counterexample { values, .. } => Answer::Refuted(values),
-        });
+    let result = engine::prove_equal(
+        &mutant.subject.shape(),
+        codes,
+        &[every],
+        &[title],
+        dir,
+        solver,
+    )
+    .map(|e| match e.found {
+        Found::Proved => Answer::Proved,
+        Found::Counterexample { values, .. } => Answer::Refuted(values),
+    });
     match result {
         Ok(answer) => answer,
         Err(e) => answer_of_error(e),
@@ -276,12 +293,18 @@ pub enum Class {
 
 /// Checks `answer` about `mutant` in revm: a "proved" on `inputs` inputs
 /// past the edge words (stream `seed`), a refutation by replaying it.
-pub fn classify(mutant: &Mutant, answer: &Answer, inputs: u64, seed: u64) -> Result<Class, octoku_evm::EvmError> {
+pub fn classify(
+    mutant: &Mutant,
+    answer: &Answer,
+    inputs: u64,
+    seed: u64,
+) -> Result<Class, octoku_evm::EvmError> {
     let shape = mutant.subject.shape();
     let codes = (mutant.reference.as_slice(), mutant.code.as_slice());
     Ok(match answer {
         Answer::Proved => {
-            let (diff, ran) = oracle::first_difference(mutant.subject.domain(), &shape, codes, inputs, seed)?;
+            let (diff, ran) =
+                oracle::first_difference(mutant.subject.domain(), &shape, codes, inputs, seed)?;
             match diff {
                 Some(d) => Class::FalseProved(d),
                 None => Class::Proved { inputs: ran },
@@ -357,8 +380,14 @@ impl Record {
         let class = match &self.class {
             Class::Proved { inputs } => format!("proved (revm agrees on {inputs} inputs)"),
             Class::Refuted => "refuted (replays)".to_string(),
-            Class::Undecided { refused: true } => "undecided (refused)".to_string(),
-            Class::Undecided { refused: false } => "undecided (solver)".to_string(),
+            Class::Undecided { refused } => format!(
+                "undecided ({}: {})",
+                if *refused { "refused" } else { "solver" },
+                match &self.answer {
+                    Answer::Undecided { why, .. } => why.as_str(),
+                    _ => "",
+                }
+            ),
             Class::FalseProved(d) => format!(
                 "FALSE PROVED: {}: reference {}, mutant {}",
                 show_values(&d.values),

@@ -95,13 +95,18 @@ pub const SNIPPETS: [(&str, &[u8]); 34] = {
         ("smod(x, 0)", &[PUSH0, SWAP1, SMOD]),
         ("sdiv(x, -1)", &[PUSH0, NOT, SWAP1, SDIV]),
         // mulmod(x, 1, 2^256 - 1): x, except 0 for x = 2^256 - 1.
-        ("mulmod(x, 1, not(0))", &[PUSH0, NOT, PUSH1, 1, DUP3, MULMOD, SWAP1, POP]),
+        (
+            "mulmod(x, 1, not(0))",
+            &[PUSH0, NOT, PUSH1, 1, DUP3, MULMOD, SWAP1, POP],
+        ),
         ("addmod(x, 0, 0)", &[PUSH0, PUSH0, DUP3, ADDMOD, SWAP1, POP]),
         ("iszero(iszero(x))", &[ISZERO, ISZERO]),
         // c = iszero(x): (x & c) | (x & iszero(c)).
         (
             "or(and(x, c), and(x, iszero(c))), c = iszero(x)",
-            &[DUP1, ISZERO, DUP2, DUP2, AND, SWAP1, ISZERO, DUP3, AND, OR, SWAP1, POP],
+            &[
+                DUP1, ISZERO, DUP2, DUP2, AND, SWAP1, ISZERO, DUP3, AND, OR, SWAP1, POP,
+            ],
         ),
         // c = lt(x, 16): (x & c) | (x & iszero(c)).
         (
@@ -133,7 +138,8 @@ pub struct Mutation {
 }
 
 fn name(op: u8) -> String {
-    revm::bytecode::opcode::OpCode::new(op).map_or_else(|| format!("0x{op:02x}"), |o| o.as_str().to_string())
+    revm::bytecode::opcode::OpCode::new(op)
+        .map_or_else(|| format!("0x{op:02x}"), |o| o.as_str().to_string())
 }
 
 /// A random mutant of `code` at one of the executed `sites` (pcs in
@@ -266,7 +272,10 @@ fn movable(op: u8) -> bool {
 /// and back). `None` when fewer than 5 bytes of movable, executed,
 /// consecutive instructions start at `pc`, or the code reads itself.
 pub fn insert(code: &[u8], sites: &[Site], pc: usize, rng: &mut SplitMix64) -> Option<Mutation> {
-    if sites.iter().any(|&(_, op)| matches!(op, opcode::CODECOPY | opcode::CODESIZE)) {
+    if sites
+        .iter()
+        .any(|&(_, op)| matches!(op, opcode::CODECOPY | opcode::CODESIZE))
+    {
         return None;
     }
     let executed = |p: usize| sites.iter().any(|&(q, _)| q == p);
@@ -304,7 +313,9 @@ pub fn insert(code: &[u8], sites: &[Site], pc: usize, rng: &mut SplitMix64) -> O
         .filter(|&&(q, _)| (pc..end).contains(&q))
         .map(|&(q, op)| (q, op))
         .next_back()
-        .map_or_else(String::new, |(q, op)| format!(" (after {} at pc {q})", name(op)));
+        .map_or_else(String::new, |(q, op)| {
+            format!(" (after {} at pc {q})", name(op))
+        });
     Some(Mutation {
         code: out,
         what: format!("pc {pc}..{end}: inserted {label}{last}"),
@@ -343,7 +354,10 @@ mod tests {
         assert!(crate::exec::jumpdests(&m.code).contains(&tail));
         // The moved instructions, then the sequence, then PUSH2 4 JUMP.
         assert_eq!(m.code[tail + 1..tail + 6], CODE[0..5]);
-        assert_eq!(m.code[m.code.len() - 4..], [opcode::PUSH2, 0, 4, opcode::JUMP]);
+        assert_eq!(
+            m.code[m.code.len() - 4..],
+            [opcode::PUSH2, 0, 4, opcode::JUMP]
+        );
     }
 
     #[test]

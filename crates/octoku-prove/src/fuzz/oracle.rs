@@ -7,8 +7,8 @@
 
 use alloy_primitives::{Address, Bytes};
 use octoku_core::octoku::symmetry;
-use octoku_core::{Board, U256};
 use octoku_core::rng::SplitMix64;
+use octoku_core::{Board, U256};
 use octoku_evm::{EvmError, Machine, RawOutcome, cases};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -213,7 +213,10 @@ pub fn grid_words(grids: &[Vec<u8>]) -> Vec<U256> {
         .flat_map(|g| {
             let mut padded = g.clone();
             padded.resize(96, 0);
-            padded.chunks(32).map(U256::from_be_slice).collect::<Vec<_>>()
+            padded
+                .chunks(32)
+                .map(U256::from_be_slice)
+                .collect::<Vec<_>>()
         })
         .collect()
 }
@@ -226,7 +229,9 @@ pub struct Pair {
 
 impl std::fmt::Debug for Pair {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pair").field("addresses", &self.addresses).finish()
+        f.debug_struct("Pair")
+            .field("addresses", &self.addresses)
+            .finish()
     }
 }
 
@@ -323,4 +328,3 @@ pub fn first_difference(
         });
     Ok((found.transpose()?.flatten(), total))
 }
-
