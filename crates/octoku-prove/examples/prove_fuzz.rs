@@ -12,7 +12,7 @@
 //! - `PROVE_FUZZ_FIRST`: the first index (default 0), to resume a run;
 //! - `PROVE_FUZZ_INPUTS`: revm inputs per "proved", past the edge words
 //!   (default 100000);
-//! - `PROVE_FUZZ_TIME_LIMIT`: solver seconds per query (default 30);
+//! - `PROVE_FUZZ_TIME_LIMIT`: solver seconds per query (default 20);
 //! - `PROVE_FUZZ_SUBJECTS`: a comma-separated subset of golf, fair,
 //!   classic9, body (default all);
 //! - `PROVE_FUZZ_SAVE`: a directory where every false "proved" and prover
@@ -62,7 +62,7 @@ fn main() {
     let seed: u64 = setting("PROVE_FUZZ_SEED", 1);
     let first: u64 = setting("PROVE_FUZZ_FIRST", 0);
     let inputs: u64 = setting("PROVE_FUZZ_INPUTS", 100_000);
-    let limit: f64 = setting("PROVE_FUZZ_TIME_LIMIT", 30.0);
+    let limit: f64 = setting("PROVE_FUZZ_TIME_LIMIT", 20.0);
     let save = std::env::var_os("PROVE_FUZZ_SAVE").map(std::path::PathBuf::from);
     let subjects = subjects();
     let Ok(limit) = Duration::try_from_secs_f64(limit) else {
