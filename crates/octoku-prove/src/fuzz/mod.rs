@@ -44,12 +44,16 @@ pub enum Subject {
     Fair,
     /// The golfed 9×9 validator, `verify(bytes,bytes)`.
     Classic9,
+    /// The golfed 9×9 validator's mutants proved against the 9×9
+    /// reference through [`classic9::prove_equal`] (the driver of `prove
+    /// verify --puzzle classic9`: six queries through the specifications).
+    Classic9Spec,
     /// A random small verify body and a second one made from it.
     Body,
 }
 
 impl Subject {
-    /// Every subject, in report order.
+    /// The subjects of the default mix ([`subject_of`]), in report order.
     pub const ALL: [Subject; 4] = [
         Subject::Golf,
         Subject::Fair,
@@ -63,24 +67,37 @@ impl Subject {
             Subject::Golf => "golf verify",
             Subject::Fair => "fair verify",
             Subject::Classic9 => "classic9 verify",
+            Subject::Classic9Spec => "classic9 verify vs reference",
             Subject::Body => "random body",
         }
     }
 
-    /// The original runtime code (none for the bodies: each has its own).
+    /// The original runtime code, mutated (none for the bodies: each has
+    /// its own).
     pub fn original(self) -> Option<&'static [u8]> {
         match self {
             Subject::Golf => Some(artifacts::GOLF.runtime),
             Subject::Fair => Some(artifacts::FAIR.runtime),
-            Subject::Classic9 => Some(artifacts::CLASSIC9_GOLF.runtime),
+            Subject::Classic9 | Subject::Classic9Spec => Some(artifacts::CLASSIC9_GOLF.runtime),
             Subject::Body => None,
+        }
+    }
+
+    /// The code a mutant is proved against: the original, or for
+    /// [`Subject::Classic9Spec`] the 9×9 reference.
+    pub fn reference(self) -> Option<&'static [u8]> {
+        match self {
+            Subject::Classic9Spec => Some(artifacts::CLASSIC9_REFERENCE.runtime),
+            other => other.original(),
         }
     }
 
     /// The call shape the proof and the check use.
     pub fn shape(self) -> Shape {
         match self {
-            Subject::Classic9 => classic9::shape(classic9::Function::Verify),
+            Subject::Classic9 | Subject::Classic9Spec => {
+                classic9::shape(classic9::Function::Verify)
+            }
             _ => prove::verify_shape(),
         }
     }
@@ -89,7 +106,7 @@ impl Subject {
     pub fn domain(self) -> Domain {
         match self {
             Subject::Golf | Subject::Fair => Domain::Board8,
-            Subject::Classic9 => Domain::Grid9,
+            Subject::Classic9 | Subject::Classic9Spec => Domain::Grid9,
             Subject::Body => Domain::Words,
         }
     }
@@ -104,13 +121,15 @@ impl Subject {
         let (slot, code) = match self {
             Subject::Golf => (&SITES[0], artifacts::GOLF.runtime),
             Subject::Fair => (&SITES[1], artifacts::FAIR.runtime),
-            Subject::Classic9 => (&SITES[2], artifacts::CLASSIC9_GOLF.runtime),
+            Subject::Classic9 | Subject::Classic9Spec => {
+                (&SITES[2], artifacts::CLASSIC9_GOLF.runtime)
+            }
             Subject::Body => return &[],
         };
         slot.get_or_init(|| {
             let mut rng = SplitMix64::new(0x5173);
             let values = match self {
-                Subject::Classic9 => {
+                Subject::Classic9 | Subject::Classic9Spec => {
                     let grid = octoku_evm::classic9::valid_grid(&mut rng);
                     oracle::grid_words(&[grid.clone(), grid])
                 }
@@ -174,7 +193,7 @@ pub fn mutant(seed: u64, index: u64, subject: Subject) -> Mutant {
                 index,
                 subject,
                 what: m.what,
-                reference: original.to_vec(),
+                reference: subject.reference().unwrap_or(original).to_vec(),
                 code: m.code,
                 equal_by_construction: false,
             }
@@ -227,6 +246,16 @@ pub fn prove(mutant: &Mutant, dir: &Path, solver: &Solver) -> Answer {
         mutant.what
     );
     let codes = (mutant.reference.as_slice(), mutant.code.as_slice());
+    if mutant.subject == Subject::Classic9Spec {
+        let function = classic9::Function::Verify;
+        return match classic9::prove_equal(function, codes.0, codes.1, dir, &title, solver) {
+            Ok(report) => match report.counterexample {
+                None => Answer::Proved,
+                Some(c) => Answer::Refuted(oracle::grid_words(&c.grids)),
+            },
+            Err(e) => answer_of_error(e),
+        };
+    }
     // One query over every input (the drivers' splits into cases only add
     // assumptions to the same terms; prove_verify's is tested in
     // tests/prove_verify.rs): a refutation returns as soon as it is found.
