@@ -144,6 +144,9 @@ fn main() {
         }
         tried += 1;
         index += 1;
+        if tried % 100 == 0 && tried < mutants {
+            println!("{}", total.table().lines().last().unwrap_or_default());
+        }
     }
     println!();
     println!("{}", total.table());

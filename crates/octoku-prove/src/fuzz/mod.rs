@@ -11,9 +11,10 @@
 //! A "proved" is checked on at least 10^5 inputs plus the edge words: any
 //! difference is a **false proved**, the one answer a prover must never
 //! give. A counterexample is replayed: if both codes agree there, the
-//! refutation is a prover bug. A mutant whose code halts in revm (a jump to
-//! a non-JUMPDEST, a stack underflow) is *invalid*; it still counts and
-//! must be refuted. Everything is deterministic from (seed, index) but the
+//! refutation is a prover bug. A mutant whose call fails with no data on a
+//! typical input where the original returns (it halts: a jump to a
+//! non-JUMPDEST, a stack underflow; or reverts empty: a broken selector
+//! test) is *invalid*; it still counts and must be refuted. Everything is deterministic from (seed, index) but the
 //! solver's time-outs.
 
 pub mod body;
@@ -356,9 +357,9 @@ pub fn classify(
     })
 }
 
-/// Whether the mutant's code halts in revm on a typical input (a jump to a
-/// non-JUMPDEST, a stack underflow, an invalid opcode) where the reference
-/// does not.
+/// Whether the mutant's call fails with no data in revm on a typical
+/// input where the reference returns: it halts (a jump to a non-JUMPDEST,
+/// a stack underflow, an invalid opcode) or reverts empty.
 pub fn invalid(mutant: &Mutant) -> Result<bool, octoku_evm::EvmError> {
     let values = mutant.subject.domain().input(0x1a7a, 0);
     let calldata = mutant.subject.shape().calldata(&values);
@@ -391,7 +392,7 @@ pub fn show_outcome(o: &RawOutcome) -> String {
 pub struct Record {
     /// The mutant.
     pub mutant: Mutant,
-    /// Its code halts in revm where the reference returns.
+    /// Its call fails with no data where the reference returns.
     pub invalid: bool,
     /// The prover's answer.
     pub answer: Answer,
@@ -478,7 +479,7 @@ pub struct Tally {
     pub false_proved: u64,
     /// Prover bugs without a false claim.
     pub prover_bugs: u64,
-    /// Invalid mutants (halting in revm).
+    /// Invalid mutants (failing with no data where the original returns).
     pub invalid: u64,
     /// Invalid mutants refuted.
     pub invalid_refuted: u64,
