@@ -30,7 +30,10 @@ const RUN: u64 = 30;
 ///   inserted: the simplifier rewrites it to `x` although it is `x & 1`,
 ///   and the mutant is proved equal: **false proved** (revm: start
 ///   0x7601…0051, solution 0x2765…8351, the original returns 1, the mutant 0).
-const KNOWN_WRONG_ON_MAIN: [u64; 2] = [26, 30];
+/// - 37: the same rewrite in a random body, `x` as `(x & c) | (x & !c)`:
+///   **false proved** (start 2, solution 0: the reference returns 2, the
+///   mutant 0).
+const KNOWN_WRONG_ON_MAIN: [u64; 3] = [26, 30, 37];
 
 /// Mutants of [`SEED`] whose query the solver does not decide within the
 /// limit (a classic9 operator change, a golf constant): they would spend
