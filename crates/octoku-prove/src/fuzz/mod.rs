@@ -347,7 +347,7 @@ pub fn classify(
             } else {
                 Class::ProverBug(format!(
                     "the counterexample {} does not reproduce: both give {}",
-                    show_values(values),
+                    show_values(mutant.subject, values),
                     show_outcome(&r)
                 ))
             }
@@ -368,12 +368,15 @@ pub fn invalid(mutant: &Mutant) -> Result<bool, octoku_evm::EvmError> {
     Ok(!o.success && o.output.is_empty() && r.success)
 }
 
-/// `start = 0x…, solution = 0x…` style text for variable values.
-pub fn show_values(values: &[U256]) -> String {
-    values
+/// The variables' values named as the subject's call shape names them:
+/// `start = 0x…, solution = 0x…`.
+pub fn show_values(subject: Subject, values: &[U256]) -> String {
+    subject
+        .shape()
+        .variables()
         .iter()
-        .enumerate()
-        .map(|(i, v)| format!("v{i} = {v:#x}"))
+        .zip(values)
+        .map(|(name, v)| format!("{name} = {v:#x}"))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -420,7 +423,7 @@ impl Record {
             ),
             Class::FalseProved(d) => format!(
                 "FALSE PROVED: {}: reference {}, mutant {}",
-                show_values(&d.values),
+                show_values(self.mutant.subject, &d.values),
                 show_outcome(&d.reference),
                 show_outcome(&d.other)
             ),
