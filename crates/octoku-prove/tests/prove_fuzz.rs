@@ -33,7 +33,11 @@ const RUN: u64 = 30;
 /// - 37: the same rewrite in a random body, `x` as `(x & c) | (x & !c)`:
 ///   **false proved** (start 2, solution 0: the reference returns 2, the
 ///   mutant 0).
-const KNOWN_WRONG_ON_MAIN: [u64; 3] = [26, 30, 37];
+/// - 530: a body whose `x` (an if-then-else over the input) became
+///   `exp(1, x)`: EXP base 1 modelled as `x < 256` makes the two bodies'
+///   terms equal: **false proved** (start 2^256 - 2, solution 1: the
+///   reference returns 0, the mutant 1).
+const KNOWN_WRONG_ON_MAIN: [u64; 4] = [26, 30, 37, 530];
 
 /// Mutants of [`SEED`] whose query the solver does not decide within the
 /// limit (a classic9 operator change, a golf constant): they would spend
