@@ -10,7 +10,7 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove prove-all package clean
+.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove prove-all prove-fuzz package clean
 
 ## setup: everything the tests use (idempotent): setup-node, setup-solver
 ## and setup-browser
@@ -88,6 +88,22 @@ prove: setup-node setup-solver
 prove-all: setup-node setup-solver
 	$(CARGO) run --release -q -p octoku-cli -- prove generate --puzzle golf --all
 	$(CARGO) test --release -p octoku-prove --test prove_induction -- --ignored
+
+## prove-fuzz: the prover fuzzer's long run (docs/proofs.md): mutants of the
+## golfed contracts and random verify bodies, each proved against its
+## original, every "proved" checked in revm on 10^5 inputs plus the edge
+## words, every refutation replayed; prints the table and exits 1 on any
+## false "proved". PROVE_FUZZ_MUTANTS (default 2000), PROVE_FUZZ_SEED
+## (default 1), PROVE_FUZZ_TIME_LIMIT (solver seconds per query, default 20);
+## false "proved" go to PROVE_FUZZ_SAVE (default target/prove-fuzz)
+PROVE_FUZZ_MUTANTS ?= 2000
+PROVE_FUZZ_SEED ?= 1
+PROVE_FUZZ_TIME_LIMIT ?= 20
+PROVE_FUZZ_SAVE ?= target/prove-fuzz
+prove-fuzz: setup-node setup-solver
+	PROVE_FUZZ_MUTANTS=$(PROVE_FUZZ_MUTANTS) PROVE_FUZZ_SEED=$(PROVE_FUZZ_SEED) \
+	PROVE_FUZZ_TIME_LIMIT=$(PROVE_FUZZ_TIME_LIMIT) PROVE_FUZZ_SAVE=$(PROVE_FUZZ_SAVE) \
+	$(CARGO) run --release -q -p octoku-prove --example prove_fuzz
 
 ## package: what crates.io would get. octoku-core is packaged and built from
 ## its .crate alone (its data files must be inside it); the others depend on

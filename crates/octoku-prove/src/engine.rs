@@ -338,9 +338,27 @@ pub fn replay(codes: &[&[u8]], calldata: &Bytes) -> Result<Vec<RawOutcome>, Prov
     let mut out = Vec::new();
     for code in codes {
         let (address, _) = machine.deploy(&deployer(code))?;
-        out.push(machine.call_raw(address, calldata.clone())?);
+        out.push(call(&mut machine, address, calldata)?);
     }
     Ok(out)
+}
+
+/// Calls `address` with `calldata` in revm, in the executor's terms: a
+/// halt (a bad jump, an invalid opcode, a stack underflow, out of gas) is
+/// a failed call with no data, as [`exec`] models it.
+pub fn call(
+    machine: &mut Machine,
+    address: alloy_primitives::Address,
+    calldata: &Bytes,
+) -> Result<RawOutcome, octoku_evm::EvmError> {
+    match machine.call_raw(address, calldata.clone()) {
+        Err(octoku_evm::EvmError::Halted(_)) => Ok(RawOutcome {
+            success: false,
+            output: Bytes::new(),
+            gas: 0,
+        }),
+        other => other,
+    }
 }
 
 /// Replays the call at `values` on both codes in revm and checks that each

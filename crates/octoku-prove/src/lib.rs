@@ -16,6 +16,7 @@
 pub mod classic9;
 pub mod engine;
 pub mod exec;
+pub mod fuzz;
 pub mod generate;
 pub mod induction;
 pub mod program;

@@ -344,6 +344,11 @@ impl Solver {
         })
     }
 
+    /// The same solver with another time limit per query.
+    pub fn with_limit(self, limit: Duration) -> Solver {
+        Solver { limit, ..self }
+    }
+
     /// The time limit per query.
     pub fn limit(&self) -> Duration {
         self.limit
