@@ -5,7 +5,7 @@ use std::{
     cell::RefCell,
     ops::{Deref, DerefMut},
     process::ExitCode,
-    sync::atomic::{AtomicU64, AtomicUsize, Ordering},
+    sync::atomic::{AtomicU64, Ordering},
     time::Instant,
 };
 
@@ -333,14 +333,12 @@ struct Worker {
 }
 
 impl Worker {
-    /// This thread's machine for `run`, set up now if the thread has none
-    /// (counted in `setups`).
-    fn take(run: u64, setups: &AtomicUsize, load: Option<&Target>) -> Result<Worker, EvmError> {
+    /// This thread's machine for `run`, set up now if the thread has none.
+    fn take(run: u64, load: Option<&Target>) -> Result<Worker, EvmError> {
         let kept = MACHINE.with(|m| m.borrow_mut().take());
         let machine = match kept {
             Some((r, machine)) if r == run => machine,
             _ => {
-                setups.fetch_add(1, Ordering::Relaxed);
                 let mut machine = Machine::new()?;
                 if let Some(target) = load {
                     machine.load(target)?;
@@ -388,14 +386,13 @@ fn fuzz<M: Found>(
     let bar = parallel::progress(args.cases, "cases", args.json);
     parallel::catch_interrupts();
     let run = RUNS.fetch_add(1, Ordering::Relaxed);
-    let setups = AtomicUsize::new(0);
     let started = Instant::now();
     let found = parallel::first_failure(
         &pool,
         args.from..end,
         BATCH,
         &bar,
-        || Worker::take(run, &setups, plan.load).map_err(|error| FuzzError::Machine { error }),
+        || Worker::take(run, plan.load).map_err(|error| FuzzError::Machine { error }),
         |machine, index| {
             check(machine, args.seed, index, plan.puzzles)
                 .map_err(|error| FuzzError::Case { index, error })
