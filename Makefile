@@ -10,7 +10,7 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot prove prove-all prove-fuzz package clean
+.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot fuzz-bench prove prove-all prove-fuzz package clean
 
 ## setup: everything the tests use (idempotent): setup-node, setup-solver
 ## and setup-browser
@@ -73,6 +73,12 @@ forge-build: setup-node
 
 test-forge: forge-build
 	$(NODE_BIN)/forge test
+
+## fuzz-bench: forge's fuzzer and octoku fuzz on the same property and the
+## same number of cases, in cases per CPU-second (RUNS=N per forge property)
+fuzz-bench: setup-node
+	$(CARGO) build --release -q -p octoku-cli
+	@tools/fuzz-bench.sh $(or $(RUNS),20000) target/release/octoku
 
 ## gas-snapshot: accept the current gas figures into gas-snapshot.txt
 gas-snapshot: setup-node

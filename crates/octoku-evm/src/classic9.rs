@@ -181,20 +181,24 @@ pub fn check_at(
 ) -> Result<Option<Mismatch>, EvmError> {
     let case = case(seed, index);
     let expected = mirror::run(&case.calldata, case.value);
-    let mut answers = vec![(
-        "mirror".to_string(),
-        expected.success(),
-        Bytes::from(expected.output()),
-    )];
+    let (success, output) = (expected.success(), expected.output());
     let value = U256::from(u8::from(case.value));
+    let mut agree = true;
+    for (_, to) in validators {
+        let raw = machine.call_raw_paid(*to, Bytes::copy_from_slice(&case.calldata), value)?;
+        agree &= raw.success == success && raw.output[..] == output[..];
+    }
+    if agree {
+        return Ok(None);
+    }
+    // Written out only for a disagreement: the calls are pure, so running
+    // them again gives the same answers.
+    let mut answers = vec![("mirror".to_string(), success, Bytes::from(output))];
     for (who, to) in validators {
         let raw = machine.call_raw_paid(*to, Bytes::copy_from_slice(&case.calldata), value)?;
         answers.push((who.clone(), raw.success, raw.output));
     }
-    let agree = answers
-        .iter()
-        .all(|a| (a.1, &a.2) == (answers[0].1, &answers[0].2));
-    Ok((!agree).then_some(Mismatch {
+    Ok(Some(Mismatch {
         index,
         case,
         answers,

@@ -85,47 +85,73 @@ pub fn check_only(
     puzzles: &[Puzzle],
 ) -> Result<Option<Mismatch>, EvmError> {
     let case = case(seed, index);
+    // Answers are written out only for a disagreement: the calls are pure,
+    // so running them again gives the same answers.
+    if compare(machine, case, puzzles, None)? {
+        return Ok(None);
+    }
     let mut answers = Vec::with_capacity(2 * puzzles.len() + 1);
-    let agree = match case {
-        Case::Generate(address) => {
-            let mut ok = true;
-            for &puzzle in puzzles {
-                let got = machine.generate(puzzle, &address)?.value;
-                let want = puzzle.mirror_generate(&address);
-                ok &= got == want;
-                answers.push((format!("{puzzle} contract"), got.to_hex()));
-                answers.push((format!("{puzzle} mirror"), want.to_hex()));
-            }
-            ok
-        }
-        Case::Fill(seed_word) => {
-            let mut ok = true;
-            for &puzzle in puzzles {
-                let got = machine.fill(puzzle, seed_word)?.value;
-                let want = puzzle.mirror_fill(seed_word);
-                answers.push((format!("{puzzle} harness"), got.to_hex()));
-                answers.push((format!("{puzzle} mirror"), want.to_hex()));
-                ok &= got == want;
-            }
-            ok
-        }
-        Case::Verify(start, solution) => {
-            let want = octoku_core::verify(start, solution);
-            answers.push(("mirror".into(), want.to_string()));
-            let mut ok = true;
-            for &puzzle in puzzles {
-                let got = machine.verify(puzzle, start, solution)?.value;
-                ok &= got == want;
-                answers.push((format!("{puzzle} contract"), got.to_string()));
-            }
-            ok
-        }
-    };
-    Ok((!agree).then_some(Mismatch {
+    compare(machine, case, puzzles, Some(&mut answers))?;
+    Ok(Some(Mismatch {
         index,
         case,
         answers,
     }))
+}
+
+/// Runs `case` on the mirror and on `puzzles`; whether all agree. With
+/// `answers`, also what each side answered, in report order.
+fn compare(
+    machine: &mut Machine,
+    case: Case,
+    puzzles: &[Puzzle],
+    mut answers: Option<&mut Vec<(String, String)>>,
+) -> Result<bool, EvmError> {
+    let keep = answers.is_some();
+    let mut note = |who: String, answer: String| {
+        if let Some(answers) = answers.as_deref_mut() {
+            answers.push((who, answer));
+        }
+    };
+    let mut ok = true;
+    match case {
+        Case::Generate(address) => {
+            for &puzzle in puzzles {
+                let got = machine.generate(puzzle, &address)?.value;
+                let want = puzzle.mirror_generate(&address);
+                ok &= got == want;
+                if keep {
+                    note(format!("{puzzle} contract"), got.to_hex());
+                    note(format!("{puzzle} mirror"), want.to_hex());
+                }
+            }
+        }
+        Case::Fill(seed_word) => {
+            for &puzzle in puzzles {
+                let got = machine.fill(puzzle, seed_word)?.value;
+                let want = puzzle.mirror_fill(seed_word);
+                ok &= got == want;
+                if keep {
+                    note(format!("{puzzle} harness"), got.to_hex());
+                    note(format!("{puzzle} mirror"), want.to_hex());
+                }
+            }
+        }
+        Case::Verify(start, solution) => {
+            let want = octoku_core::verify(start, solution);
+            if keep {
+                note("mirror".into(), want.to_string());
+            }
+            for &puzzle in puzzles {
+                let got = machine.verify(puzzle, start, solution)?.value;
+                ok &= got == want;
+                if keep {
+                    note(format!("{puzzle} contract"), got.to_string());
+                }
+            }
+        }
+    }
+    Ok(ok)
 }
 
 /// Runs one case on an author's IPuzzle at `at` (loaded into `machine`):
@@ -145,40 +171,72 @@ pub fn check_target(
         Case::Fill(word) => Case::Generate(Address::from_word(word.into())),
         other => other,
     };
+    if compare_target(machine, at, case, own_generate, None)? {
+        return Ok(None);
+    }
     let mut answers = Vec::new();
+    compare_target(machine, at, case, own_generate, Some(&mut answers))?;
+    Ok(Some(Mismatch {
+        index,
+        case,
+        answers,
+    }))
+}
+
+/// [`check_target`]'s comparison of `case`; with `answers`, what each side answered.
+fn compare_target(
+    machine: &mut Machine,
+    at: alloy_primitives::Address,
+    case: Case,
+    own_generate: bool,
+    answers: Option<&mut Vec<(String, String)>>,
+) -> Result<bool, EvmError> {
+    let mut written = Vec::new();
     let agree = match case {
         Case::Generate(address) => {
             let got = machine.generate_at(at, &address)?.value;
-            answers.push(("target contract".to_string(), got.to_hex()));
             if own_generate {
                 let again = machine.generate_at(at, &address)?.value;
                 let solvable = matches!(octoku_core::solve::octoku::solve(got), Ok(Some(_)));
-                answers.push(("target again".into(), again.to_hex()));
-                answers.push((
-                    "solver".into(),
-                    if solvable { "solvable" } else { "no solution" }.into(),
-                ));
+                if answers.is_some() {
+                    written = vec![
+                        ("target contract".to_string(), got.to_hex()),
+                        ("target again".into(), again.to_hex()),
+                        (
+                            "solver".into(),
+                            if solvable { "solvable" } else { "no solution" }.into(),
+                        ),
+                    ];
+                }
                 got == again && solvable
             } else {
                 let want = octoku_core::generate(&address);
-                answers.push(("reference mirror".into(), want.to_hex()));
+                if answers.is_some() {
+                    written = vec![
+                        ("target contract".to_string(), got.to_hex()),
+                        ("reference mirror".into(), want.to_hex()),
+                    ];
+                }
                 got == want
             }
         }
         Case::Verify(start, solution) => {
             let want = octoku_core::verify(start, solution);
             let got = machine.verify_at(at, start, solution)?.value;
-            answers.push(("target contract".into(), got.to_string()));
-            answers.push(("reference mirror".into(), want.to_string()));
+            if answers.is_some() {
+                written = vec![
+                    ("target contract".into(), got.to_string()),
+                    ("reference mirror".into(), want.to_string()),
+                ];
+            }
             got == want
         }
-        Case::Fill(_) => unreachable!("mapped to generate above"),
+        Case::Fill(_) => unreachable!("mapped to generate by check_target"),
     };
-    Ok((!agree).then_some(Mismatch {
-        index,
-        case,
-        answers,
-    }))
+    if let Some(answers) = answers {
+        answers.extend(written);
+    }
+    Ok(agree)
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod artifacts;
 pub mod bindings;
 pub mod cases;
 pub mod classic9;
+pub mod frame;
 pub mod fuzz;
 pub mod gas;
 pub mod limits;
@@ -30,7 +31,7 @@ pub mod source_map;
 pub mod target;
 
 pub use artifacts::Artifact;
-pub use machine::{Call, EvmError, GAS_LIMIT, Machine, RawOutcome};
+pub use machine::{Call, EvmError, GAS_LIMIT, Machine, RawOutcome, Work};
 pub use meter::Step;
 pub use puzzle::Puzzle;
 pub use target::{Code, Target};

@@ -2,7 +2,10 @@
 //! one reading of revm's execution results ([`settle`]) that it and the
 //! embedded chain share.
 
-use std::fmt;
+use std::{
+    fmt,
+    sync::atomic::{AtomicU64, Ordering},
+};
 
 use alloy_primitives::{Address, Bytes, Log, TxKind, U256};
 use alloy_sol_types::SolCall;
@@ -21,6 +24,7 @@ use revm::{
 
 use crate::{
     bindings::{IFairHarness, IGolfHarness, IPuzzle, IReferenceHarness},
+    frame::{Frames, Ran},
     meter::{Meter, Step},
     puzzle::Puzzle,
     target::Target,
@@ -126,12 +130,35 @@ pub struct RawOutcome {
 
 /// An in-memory chain with every puzzle implementation and the raw-seed
 /// harnesses (each puzzle's fill code on a raw seed word) deployed.
+///
+/// A call runs on a cleared frame (see [`crate::frame`]) when the code only
+/// computes, and as a whole transaction otherwise; both give the same
+/// success flag, bytes, halt reason and frame gas.
 pub struct Machine {
     evm: Evm,
     nonce: u64,
     /// Every implementation, at [`Puzzle::index`].
     deployed: [Deployed; 3],
+    frames: Frames,
+    work: Work,
 }
+
+/// What a machine has run since it was built: counts, the same on every
+/// run of the same calls, that tests hold per case (a fuzz case runs no
+/// transaction, deploys nothing and builds no EVM).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Transactions revm ran in full: deployments, and calls that needed
+    /// state, the block, a sub-call or a profile.
+    pub transactions: u64,
+    /// Contracts deployed or installed.
+    pub deploys: u64,
+    /// Calls run on the cleared frame.
+    pub frames: u64,
+}
+
+/// EVM contexts built by [`Machine::new`] in this process.
+static CONTEXTS: AtomicU64 = AtomicU64::new(0);
 
 /// One implementation on the machine's chain.
 #[derive(Debug, Clone, Copy, Default)]
@@ -172,10 +199,14 @@ impl Machine {
                 cfg.tx_gas_limit_cap = Some(u64::MAX);
             })
             .build_mainnet_with_inspector(Meter::default());
+        CONTEXTS.fetch_add(1, Ordering::Relaxed);
+        let frames = Frames::new(&evm.ctx.cfg, *evm.instruction.gas_table());
         let mut machine = Machine {
             evm,
             nonce: 0,
             deployed: [Deployed::default(); 3],
+            frames,
+            work: Work::default(),
         };
         for puzzle in Puzzle::ALL {
             let (address, gas) = machine.deploy(puzzle.artifact().initcode)?;
@@ -196,9 +227,22 @@ impl Machine {
         Ok(machine)
     }
 
+    /// EVM contexts [`Machine::new`] has built in this process so far.
+    pub fn contexts_built() -> u64 {
+        CONTEXTS.load(Ordering::Relaxed)
+    }
+
+    /// What this machine has run since it was built.
+    pub fn work(&self) -> Work {
+        self.work
+    }
+
     /// Deploys `initcode`; returns the new address and the transaction's total gas used.
     pub fn deploy(&mut self, initcode: &[u8]) -> Result<(Address, u64), EvmError> {
         let tx = self.tx(TxKind::Create, Bytes::copy_from_slice(initcode));
+        self.frames.forget();
+        self.work.transactions += 1;
+        self.work.deploys += 1;
         let result = self
             .evm
             .transact_commit(tx)
@@ -214,6 +258,8 @@ impl Machine {
     /// Puts `runtime` code at `address` as it is (no constructor runs): a
     /// contract read from a chain, to be called here.
     pub fn install(&mut self, address: Address, runtime: Bytes) {
+        self.frames.forget();
+        self.work.deploys += 1;
         let code = revm::bytecode::Bytecode::new_raw(runtime);
         let info = AccountInfo::new(U256::ZERO, 1, code.hash_slow(), code);
         self.evm
@@ -226,6 +272,11 @@ impl Machine {
     /// The address `puzzle` is deployed at.
     pub fn address_of(&self, puzzle: Puzzle) -> Address {
         self.deployed[puzzle.index()].address
+    }
+
+    /// The address of `puzzle`'s raw-seed harness (contracts/harness/).
+    pub fn harness_of(&self, puzzle: Puzzle) -> Address {
+        self.deployed[puzzle.index()].harness
     }
 
     /// Total gas used by the transaction that deployed `puzzle`.
@@ -259,6 +310,35 @@ impl Machine {
     ) -> Result<RawOutcome, EvmError> {
         let mut tx = self.tx(TxKind::Call(to), data);
         tx.value = value;
+        if !self.evm.inspector.profiling {
+            let ctx = &self.evm.ctx;
+            if let Ran::Done(outcome) =
+                self.frames
+                    .run(&ctx.cfg, &ctx.journaled_state.database, &tx)
+            {
+                self.work.frames += 1;
+                return outcome;
+            }
+        }
+        self.transact_call(tx)
+    }
+
+    /// [`Machine::call_raw_paid`] run as a whole revm transaction, never on
+    /// the cleared frame: what the frame is checked against.
+    pub fn transact_raw(
+        &mut self,
+        to: Address,
+        data: Bytes,
+        value: U256,
+    ) -> Result<RawOutcome, EvmError> {
+        let mut tx = self.tx(TxKind::Call(to), data);
+        tx.value = value;
+        self.transact_call(tx)
+    }
+
+    /// Runs a call transaction without committing it; returns data and frame gas.
+    fn transact_call(&mut self, tx: TxEnv) -> Result<RawOutcome, EvmError> {
+        self.work.transactions += 1;
         self.evm.inspector.spent = 0;
         let result = self
             .evm
@@ -385,6 +465,8 @@ impl Machine {
         match (&code.initcode, &code.runtime) {
             (Some(init), _) => Ok(self.deploy(init)?.0),
             (None, Some(runtime)) => {
+                self.frames.forget();
+                self.work.deploys += 1;
                 // No transaction (the caller's nonce stays): an address of
                 // the code's own, the same on every machine.
                 let address = Address::from_word(alloy_primitives::keccak256(runtime));

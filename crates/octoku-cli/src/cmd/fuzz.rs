@@ -1,7 +1,13 @@
 //! `octoku fuzz`: differential fuzzing of the mirror against every compiled
 //! implementation, on all cores, stopping at the first disagreement.
 
-use std::{process::ExitCode, time::Instant};
+use std::{
+    cell::RefCell,
+    ops::{Deref, DerefMut},
+    process::ExitCode,
+    sync::atomic::{AtomicU64, Ordering},
+    time::Instant,
+};
 
 use octoku_evm::{
     EvmError, Machine, Puzzle, Target, classic9,
@@ -116,6 +122,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         end,
         puzzles: &puzzles,
         target: None,
+        load: None,
         size: None,
         labels,
         before: "",
@@ -140,6 +147,7 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
         end,
         puzzles: &[],
         target: Some(target.label()),
+        load: Some(&target),
         size: None,
         labels: vec![format!("{} (the reference's rule)", target.label())],
         before: "",
@@ -150,9 +158,6 @@ fn run_target(args: &Args, threads: usize, end: u64) -> Result<ExitCode, CliErro
         ),
     };
     fuzz(args, &plan, move |machine, seed, index, _| {
-        if machine.code_at(at).is_empty() {
-            machine.load(&target)?;
-        }
         check_target(machine, at, seed, index, own)
     })
 }
@@ -176,6 +181,7 @@ fn run_target9(
         end,
         puzzles: &[],
         target: Some(label.clone()),
+        load: Some(&target),
         size: Some(9),
         labels: vec![format!("{label} (9x9)")],
         before: " --size 9",
@@ -183,9 +189,6 @@ fn run_target9(
     };
     let validators = [(label, at)];
     fuzz(args, &plan, move |machine, seed, index, _| {
-        if machine.code_at(at).is_empty() {
-            machine.load(&target)?;
-        }
         classic9::check_at(machine, seed, index, &validators)
     })
 }
@@ -215,6 +218,7 @@ fn run_classic9(
         end,
         puzzles: &puzzles,
         target: None,
+        load: None,
         size: Some(9),
         labels: validators.iter().map(|(name, _)| name.clone()).collect(),
         before: " --size 9",
@@ -234,6 +238,8 @@ struct Plan<'a> {
     puzzles: &'a [Puzzle],
     /// The author's contract, when it is the one fuzzed.
     target: Option<String>,
+    /// The code every worker's machine loads once, at the same address.
+    load: Option<&'a Target>,
     /// The `size` of the JSON output.
     size: Option<u8>,
     /// The implementations as the summary line names them.
@@ -306,6 +312,65 @@ enum FuzzError {
     },
 }
 
+/// Fuzz runs started in this process: a worker's machine belongs to one run.
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This worker thread's machine, set up for the run it names.
+    static MACHINE: RefCell<Option<(u64, Machine)>> = const { RefCell::new(None) };
+}
+
+/// A worker thread's machine for one run: built and loaded once per thread
+/// (the contracts deployed, the author's code loaded, the EVM context and
+/// its frame made), lent to each batch the thread runs and kept between
+/// them; every case then runs on that machine's cleared frame.
+struct Worker {
+    run: u64,
+    machine: Option<Machine>,
+}
+
+impl Worker {
+    /// This thread's machine for `run`, set up now if the thread has none.
+    fn take(run: u64, load: Option<&Target>) -> Result<Worker, EvmError> {
+        let kept = MACHINE.with(|m| m.borrow_mut().take());
+        let machine = match kept {
+            Some((r, machine)) if r == run => machine,
+            _ => {
+                let mut machine = Machine::new()?;
+                if let Some(target) = load {
+                    machine.load(target)?;
+                }
+                machine
+            }
+        };
+        Ok(Worker {
+            run,
+            machine: Some(machine),
+        })
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if let Some(machine) = self.machine.take() {
+            MACHINE.with(|m| *m.borrow_mut() = Some((self.run, machine)));
+        }
+    }
+}
+
+impl Deref for Worker {
+    type Target = Machine;
+    fn deref(&self) -> &Machine {
+        self.machine.as_ref().expect("lent until dropped")
+    }
+}
+
+impl DerefMut for Worker {
+    fn deref_mut(&mut self) -> &mut Machine {
+        self.machine.as_mut().expect("lent until dropped")
+    }
+}
+
 /// Runs `check` on cases `args.from..plan.end` and reports as `octoku fuzz` does.
 fn fuzz<M: Found>(
     args: &Args,
@@ -317,13 +382,14 @@ fn fuzz<M: Found>(
     let pool = parallel::pool(threads)?;
     let bar = parallel::progress(args.cases, "cases", args.json);
     parallel::catch_interrupts();
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
     let started = Instant::now();
     let found = parallel::first_failure(
         &pool,
         args.from..end,
         BATCH,
         &bar,
-        || Machine::new().map_err(|error| FuzzError::Machine { error }),
+        || Worker::take(run, plan.load).map_err(|error| FuzzError::Machine { error }),
         |machine, index| {
             check(machine, args.seed, index, plan.puzzles)
                 .map_err(|error| FuzzError::Case { index, error })

@@ -53,6 +53,23 @@ pub fn permutations(n: u8) -> Vec<Vec<u8>> {
     }
 }
 
+/// Permutation number `k` of `0..n` in the order of [`permutations`]
+/// (`permutations(n)[k]`), found without listing the others; `k` is taken
+/// modulo `n!`.
+pub fn nth_permutation(n: u8, k: usize) -> Vec<u8> {
+    let mut left: Vec<u8> = (0..n).collect();
+    // (n - 1)!: how many permutations share each first element.
+    let mut block: usize = (1..usize::from(n)).product();
+    let mut k = k % (block * usize::from(n.max(1)));
+    let mut out = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        out.push(left.remove(k / block));
+        k %= block;
+        block /= left.len().max(1);
+    }
+    out
+}
+
 /// A line map that keeps groups of lines whole: line `g * inner + k` (line
 /// `k` of group `g`, `inner = within[g].len()`) goes to line
 /// `order[g] * inner + within[g][k]`.
@@ -170,6 +187,15 @@ mod tests {
         assert_eq!(p[23], [3, 2, 1, 0]);
         assert!(p.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(permutations(1), [vec![0]]);
+    }
+
+    #[test]
+    fn nth_permutation_is_the_listed_one() {
+        for n in 1..=5u8 {
+            for (k, p) in permutations(n).into_iter().enumerate() {
+                assert_eq!(nth_permutation(n, k), p, "n {n} k {k}");
+            }
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use crate::grid::board::Board;
 pub use crate::grid::symmetry::Symmetry;
-use crate::grid::symmetry::{self as group, line_map, permutations};
+use crate::grid::symmetry::{self as group, line_map, nth_permutation};
 
 /// Number of row maps (band permutations times in-band swaps).
 pub const ROW_MAPS: usize = 384;
@@ -29,17 +29,16 @@ pub const ORDER: u32 = (ROW_MAPS * COL_MAPS) as u32;
 /// as blocks. Map `16 * i + s` moves band `b` to band `permutations(4)[i][b]`
 /// and swaps its two rows when bit `b` of `s` is set.
 pub fn row_maps() -> Vec<Vec<u8>> {
-    let halves = permutations(2);
-    let mut out = Vec::with_capacity(ROW_MAPS);
-    for bands in permutations(4) {
-        for swaps in 0..16usize {
-            let within: Vec<Vec<u8>> = (0..4)
-                .map(|band| halves[swaps >> band & 1].clone())
-                .collect();
-            out.push(line_map(&bands, &within));
-        }
-    }
-    out
+    (0..ROW_MAPS).map(row_map).collect()
+}
+
+/// Row map number `i` of [`row_maps`] (taken modulo [`ROW_MAPS`]), built alone.
+pub fn row_map(i: usize) -> Vec<u8> {
+    let (bands, swaps) = (nth_permutation(4, i / 16), i % 16);
+    let within: Vec<Vec<u8>> = (0..4)
+        .map(|band| nth_permutation(2, swaps >> band & 1))
+        .collect();
+    line_map(&bands, &within)
 }
 
 /// All 1152 column maps: `map[c]` is the destination column of column `c`;
@@ -47,27 +46,29 @@ pub fn row_maps() -> Vec<Vec<u8>> {
 /// `s` is 1 and permutes the left stack's columns by `permutations(4)[i]`,
 /// the right stack's by `permutations(4)[j]`.
 pub fn col_maps() -> Vec<Vec<u8>> {
-    let p = permutations(4);
-    let mut out = Vec::with_capacity(COL_MAPS);
-    for stacks in permutations(2) {
-        for left in &p {
-            for right in &p {
-                out.push(line_map(&stacks, &[left.clone(), right.clone()]));
-            }
-        }
-    }
-    out
+    (0..COL_MAPS).map(col_map).collect()
 }
 
-/// Map number `i` (row map `i / 1152`, column map `i % 1152`); `None` when `i >= 442,368`.
+/// Column map number `i` of [`col_maps`] (taken modulo [`COL_MAPS`]), built alone.
+pub fn col_map(i: usize) -> Vec<u8> {
+    let i = i % COL_MAPS;
+    let (stacks, left, right) = (i / 576, i / 24 % 24, i % 24);
+    line_map(
+        &nth_permutation(2, stacks),
+        &[nth_permutation(4, left), nth_permutation(4, right)],
+    )
+}
+
+/// Map number `i` (row map `i / 1152`, column map `i % 1152`); `None` when
+/// `i >= 442,368`. Builds that one map only (the fuzzer draws one per case).
 pub fn from_index(i: u32) -> Option<Symmetry> {
     if i >= ORDER {
         return None;
     }
     let (r, c) = ((i as usize) / COL_MAPS, (i as usize) % COL_MAPS);
     Some(Symmetry {
-        rows: row_maps().swap_remove(r),
-        cols: col_maps().swap_remove(c),
+        rows: row_map(r),
+        cols: col_map(c),
         transpose: false,
     })
 }
@@ -86,11 +87,12 @@ pub fn all() -> impl Iterator<Item = Symmetry> {
 
 /// Moves every cell (r, c) of `board` by the map `s` of the 8x8 group.
 pub fn apply(s: &Symmetry, board: Board) -> Board {
-    let cells: [u8; 64] = s
-        .apply_cells(&board.cells())
-        .try_into()
-        .expect("a map of the 8x8 group keeps 64 cells");
-    Board::from_cells(&cells)
+    let mut to = [0u8; 64];
+    for (i, &v) in board.cells().iter().enumerate() {
+        let (r, c) = s.destination(i / 8, i % 8);
+        to[8 * r + c] = v;
+    }
+    Board::from_cells(&to)
 }
 
 /// Moves a cell set (bit `i` = reading index `i`) the same way as [`apply`].
