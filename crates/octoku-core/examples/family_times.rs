@@ -28,6 +28,13 @@
 //! nodes, branches; the same on any machine and under any load), then the
 //! median, p90, max, max ÷ median and total of its probes, nodes and
 //! branches;
+//! `slowest solve|count2 FILE K` times each puzzle once, prints the
+//! summary, the total and the K slowest puzzles (each after a `#` line
+//! with its index and time: a set file of the tail);
+//! `partial N GIVENS COUNT SEED` prints COUNT random partial grids of
+//! N×N with GIVENS givens each (placed one by one, a random symbol in a
+//! random empty cell where its row, column and box do not hold it: no
+//! direct conflict, but often no solution), the same for the same seed;
 //! `sparse N STARTS solve|count12 CAP_MS` times `solve` (or `count` to 12;
 //! the fastest of 3 runs, or the first when it takes over 10 ms)
 //! on STARTS sparse starts of N×N (a random solved grid with 10, 20, 38,
@@ -190,6 +197,40 @@ fn sparse_start(g: Geometry, seed: u64, keep: u64, noise: usize) -> Grid {
     Grid::from_cells(g, &cells).expect("symbols 0..=N")
 }
 
+/// Random partial grid `index` of the set (`seed`) of `givens` givens on
+/// `g`: givens placed one by one, each a random symbol in a random empty
+/// cell where no given of its row, column or box has that symbol (so no
+/// direct conflict; the grid may have no solution). At most the cells of
+/// the board.
+fn partial_grid(g: Geometry, givens: usize, seed: u64, index: u64) -> Grid {
+    let mut rng = SplitMix64::for_index(seed, index);
+    let n = g.size();
+    let mut cells = vec![0u8; g.cell_count()];
+    // Symbols (bit v) held by each row, column and box.
+    let (mut rows, mut cols, mut boxes) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    let mut placed = 0;
+    // (Every attempt that fails is one of a bounded number: a board
+    // where no given fits any more ends the placing.)
+    let mut misses = 0;
+    while placed < givens.min(g.cell_count()) && misses < 64 * g.cell_count() {
+        let i = rng.below(g.cell_count() as u64) as usize;
+        let v = 1 + rng.below(n as u64) as u8;
+        let (r, c) = g.position(i);
+        let b = g.box_of(r, c);
+        let bit = 1u32 << v;
+        if cells[i] != 0 || (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+            misses += 1;
+            continue;
+        }
+        cells[i] = v;
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+        placed += 1;
+    }
+    Grid::from_cells(g, &cells).expect("symbols 0..=N")
+}
+
 /// The seed and keep of sparse start `index` of `starts`.
 fn sparse_case(index: usize, starts: usize) -> (u64, u64) {
     let seed = SplitMix64::for_index(0x5ba7_5e16, index as u64).next_u64();
@@ -287,7 +328,7 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration, noise: usize) -> Res
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
         "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
-         | stats solve|count2 FILE | sparse N STARTS solve|count12 CAP_MS [NOISE] \
+         | stats solve|count2 FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
          | sparse-one N SEED KEEP solve|count12 [NOISE]"
             .to_owned()
     };
@@ -317,8 +358,16 @@ fn run(args: &[String]) -> Result<(), Error> {
         for (i, p) in set.iter().enumerate() {
             let s = solve::search_stats(p, limit);
             say(format!(
-                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {}",
-                s.nodes, s.probes, s.forced, s.probes_forcing, s.refuted, s.branches, s.narrowed
+                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {} handovers {} conflicts {}",
+                s.nodes,
+                s.probes,
+                s.forced,
+                s.probes_forcing,
+                s.refuted,
+                s.branches,
+                s.narrowed,
+                s.handovers,
+                s.conflicts
             ))?;
             all.push(s);
         }
@@ -337,6 +386,12 @@ fn run(args: &[String]) -> Result<(), Error> {
         spread("probes", all.iter().map(|s| s.probes).collect())?;
         spread("narrowed", all.iter().map(|s| s.narrowed).collect())?;
         spread("nodes", all.iter().map(|s| s.nodes).collect())?;
+        spread("conflicts", all.iter().map(|s| s.conflicts).collect())?;
+        say(format!(
+            "handed to clause learning: {} of {}",
+            all.iter().filter(|s| s.handovers > 0).count(),
+            all.len()
+        ))?;
         return spread("branches", all.iter().map(|s| s.branches).collect());
     }
     // NOISE, the givens added to each sparse start: 0 unless given.
@@ -347,6 +402,43 @@ fn run(args: &[String]) -> Result<(), Error> {
             _ => Err(usage().into()),
         }
     };
+    if let [what, task, file, k] = args
+        && what == "slowest"
+    {
+        let count2 = match task.as_str() {
+            "solve" => false,
+            "count2" => true,
+            _ => return Err(usage().into()),
+        };
+        let k: usize = k.parse().map_err(|_| usage())?;
+        let set = puzzles(file)?;
+        let times = fastest_each(&set, 1, false, |p| solve_one(p, count2));
+        report(&format!("{task} {file}"), times.clone())?;
+        let total: Duration = times.iter().sum();
+        say(format!("total {:.1} ms", total.as_secs_f64() * 1e3))?;
+        let mut order: Vec<usize> = (0..set.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(times[i]));
+        for &i in order.iter().take(k) {
+            let symbols = Symbols::standard(set[i].geometry().size());
+            let line = text::write(&set[i], &symbols, Form::Line).map_err(|e| e.to_string())?;
+            say(format!("# {i}: {:.1} µs\n{line}", times[i].as_secs_f64() * 1e6))?;
+        }
+        return Ok(());
+    }
+    if let [what, n, givens, count, seed] = args
+        && what == "partial"
+    {
+        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
+        let givens: usize = givens.parse().map_err(|_| usage())?;
+        let count: u64 = count.parse().map_err(|_| usage())?;
+        let seed: u64 = seed.parse().map_err(|_| usage())?;
+        let symbols = Symbols::standard(g.size());
+        for index in 0..count {
+            let p = partial_grid(g, givens, seed, index);
+            say(text::write(&p, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
+        }
+        return Ok(());
+    }
     if let [what, n, seed, keep, op, rest @ ..] = args
         && what == "sparse-one"
     {

@@ -33,12 +33,14 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::Grid;
 use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
 
 mod bands;
+mod cdcl;
 mod locked16;
 mod memo;
 pub mod naive;
@@ -222,6 +224,7 @@ struct State<const W: usize> {
 /// A solver for one geometry at width W, noting its search's events in a
 /// `T` (`()`: nowhere; see [`stats`]).
 struct Solver<const W: usize, T: Tally = ()> {
+    g: Geometry,
     n: usize,
     t: &'static Tables,
     all: [u64; W],
@@ -277,10 +280,17 @@ where
     /// Work (search nodes of the strong search, each counting its
     /// two-candidate cells too) the search may still do before its first
     /// solution ([`Solver::run`]'s cutoffs); `u64::MAX` without a cutoff or
-    /// once a solution is found; 0 once it ran out (the search stopped
-    /// without finishing). Kept out of the solver, which the search only
-    /// reads (a `Cell` there cost 1% on minimal puzzles).
+    /// once a solution is found. Kept out of the solver, which the search
+    /// only reads (a `Cell` there cost 1% on minimal puzzles).
     budget: u64,
+    /// Work the search may still do in all, solutions or not, before the
+    /// board goes to clause learning ([`HANDOVER`]); `u64::MAX`: no bound.
+    total: u64,
+    /// Raised by another thread to stop the search.
+    stop: Option<&'r AtomicBool>,
+    /// Why the search stopped before finishing (`None`: it finished, or
+    /// `found` stopped it).
+    halt: Option<Halt>,
     /// The children of the cells probed on the path (the strong search).
     memo: Memo<State<W>>,
 }
@@ -291,24 +301,44 @@ where
 {
     /// A walk without a cutoff.
     fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r, W> {
-        Walk::cut(rng, u64::MAX)
+        Walk::cut(rng, u64::MAX, u64::MAX, None)
     }
 
-    /// A walk that may do `budget` work before its first solution.
-    fn cut(rng: Option<&'r mut SplitMix64>, budget: u64) -> Walk<'r, W> {
+    /// A walk that may do `budget` work before its first solution and
+    /// `total` in all, and stops when `stop` is raised.
+    fn cut(
+        rng: Option<&'r mut SplitMix64>,
+        budget: u64,
+        total: u64,
+        stop: Option<&'r AtomicBool>,
+    ) -> Walk<'r, W> {
         Walk {
             rng,
             budget,
+            total,
+            stop,
+            halt: None,
             memo: Memo::take(),
         }
     }
 
-    /// Takes `work` from the budget; false (the budget now 0) when it ran out.
+    /// Takes `work` from the budgets; false (the reason in `halt`) when
+    /// one ran out or the stop flag is raised.
     #[inline(always)]
     fn spend(&mut self, work: u64) -> bool {
-        let left = self.budget;
+        let (left, total) = (self.budget, self.total);
         self.budget = left.saturating_sub(work);
-        left > work
+        self.total = total.saturating_sub(work);
+        self.halt = if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            Some(Halt::Stop)
+        } else if total <= work {
+            Some(Halt::Stall)
+        } else if left <= work {
+            Some(Halt::Cutoff)
+        } else {
+            return true;
+        };
+        false
     }
 }
 
@@ -319,6 +349,17 @@ where
     fn drop(&mut self) {
         std::mem::take(&mut self.memo).give_back();
     }
+}
+
+/// Why a walk stopped before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// Its cutoff before a first solution: restart.
+    Cutoff,
+    /// Its total work: hand the board to clause learning.
+    Stall,
+    /// The stop flag.
+    Stop,
 }
 
 /// Each width's memos, kept by the thread ([`Pooled`]).
@@ -343,6 +384,7 @@ where
     fn new(g: Geometry, strong: bool) -> Solver<W, T> {
         let t = Tables::of(g);
         Solver {
+            g,
             n: g.size(),
             t,
             all: words(&t.all),
@@ -718,7 +760,7 @@ where
         // The work of a node: itself and the cells it may probe.
         let work = pairs.iter().map(|w| w.count_ones()).sum::<u32>();
         if !walk.spend(1 + u64::from(work)) {
-            return true; // out of budget: stop (the budget reads 0)
+            return true; // out of budget, or stopped: `walk.halt` says which
         }
         self.tally.note(|t| t.nodes += 1);
         if is_zero(&pairs) {
@@ -951,7 +993,9 @@ where
         self.propagate(&mut s) && self.search(&s, &mut Walk::new(None), &mut |_: &State<W>| true)
     }
 
-    /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
+    /// Runs the search on start `cells`, calling `found` with each
+    /// solution's cells until it returns true; false when `stop` was
+    /// raised before the search finished.
     ///
     /// The strong search without `rng` (solve, count) runs with a cutoff
     /// ([`FIRST_CUTOFF`]) until its first solution. When it runs out first,
@@ -962,30 +1006,35 @@ where
     /// a run finds a solution or finishes without one (every run is a
     /// complete search: none then). When `found` wants more than a
     /// restart's solution, the complete search runs again without a cutoff
-    /// and skips that one, so counts stay exact (and as slow as before).
+    /// and skips that one. All of these share one bound on their work
+    /// ([`HANDOVER`]): past it the board goes to clause learning
+    /// ([`cdcl`]), which reports the solutions not reported yet, so counts
+    /// stay exact and no board keeps the search for long.
     fn run(
         &self,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
+        stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-    ) {
-        self.run_with_cutoffs(cells, rng, found, [FIRST_CUTOFF, RESTART_CUTOFF]);
+    ) -> bool {
+        self.run_capped(cells, rng, stop, found, CAPS)
     }
 
-    /// [`Self::run`] with the first run's cutoff and the restarts' unit as
-    /// given (the tests make restarts happen on small boards with tiny ones).
-    fn run_with_cutoffs(
+    /// [`Self::run`] with the given cutoffs and bound (the tests make
+    /// restarts and handovers happen on small boards with tiny ones).
+    fn run_capped(
         &self,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
+        stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-        [first_cutoff, restart_cutoff]: [u64; 2],
-    ) {
+        caps: Caps,
+    ) -> bool {
         let Some(mut s) = self.start(cells) else {
-            return;
+            return true;
         };
         if !self.propagate(&mut s) {
-            return;
+            return true;
         }
         let mut buf = [0u8; MAX_N * MAX_N];
         let out = &mut buf[..cells.len()];
@@ -994,51 +1043,116 @@ where
                 self.grid(t, out);
                 found(out)
             });
-            return;
+            return true;
         }
+        // The solutions reported, one after another: clause learning
+        // blocks them when the board is handed over.
+        let mut kept: Vec<u8> = Vec::new();
         // The first run: the cutoff holds until the first solution.
-        let mut walk = Walk::cut(None, first_cutoff);
+        let mut walk = Walk::cut(None, caps.first, caps.total, stop);
         self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
+            kept.extend_from_slice(out);
             found(out)
         });
-        let stopped = walk.budget == 0;
+        let (halt, mut left) = (walk.halt, walk.total);
         // (Its memo back to the thread's pool, for the restarts.)
         drop(walk);
-        if !stopped {
-            return; // finished, or stopped by `found`
+        match halt {
+            None => return true, // finished, or stopped by `found`
+            Some(Halt::Stop) => return false,
+            Some(Halt::Stall) => return self.learn(cells, &kept, stop, found),
+            Some(Halt::Cutoff) => {}
         }
         self.tally.note(|t| t.restarts += 1);
         let mut r = SplitMix64::new(fnv1a(cells));
         for k in 1.. {
             let mut got = false;
-            let mut walk = Walk::cut(Some(&mut r), restart_cutoff.saturating_mul(luby(k)));
+            let cutoff = caps.restart.saturating_mul(luby(k));
+            let mut walk = Walk::cut(Some(&mut r), cutoff, left, stop);
             self.search(&s, &mut walk, &mut |t: &State<W>| {
                 self.grid(t, out);
                 got = true;
                 true
             });
+            let halt = walk.halt;
+            left = walk.total;
             if got {
                 break;
             }
-            if walk.budget != 0 {
-                return; // a finished run without a solution: none
+            match halt {
+                None => return true, // a finished run without a solution: none
+                Some(Halt::Stop) => return false,
+                Some(Halt::Stall) => return self.learn(cells, &kept, stop, found),
+                Some(Halt::Cutoff) => self.tally.note(|t| t.restarts += 1),
             }
-            self.tally.note(|t| t.restarts += 1);
         }
+        kept.extend_from_slice(out);
         if found(out) {
-            return;
+            return true;
         }
         // More solutions wanted: the complete search, without the one given.
         let first = buf;
         let mut more = [0u8; MAX_N * MAX_N];
         let more = &mut more[..cells.len()];
-        self.search(&s, &mut Walk::new(None), &mut |t: &State<W>| {
+        let mut walk = Walk::cut(None, u64::MAX, left, stop);
+        self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, more);
-            more != &first[..cells.len()] && found(more)
+            if more == &first[..cells.len()] {
+                return false;
+            }
+            kept.extend_from_slice(more);
+            found(more)
         });
+        let halt = walk.halt;
+        drop(walk);
+        match halt {
+            Some(Halt::Stop) => false,
+            Some(Halt::Stall) => self.learn(cells, &kept, stop, found),
+            _ => true,
+        }
+    }
+
+    /// Hands start `cells` to clause learning ([`cdcl`]), the solutions in
+    /// `kept` already reported; false when `stop` was raised first.
+    fn learn(
+        &self,
+        cells: &[u8],
+        kept: &[u8],
+        stop: Option<&AtomicBool>,
+        found: &mut impl FnMut(&[u8]) -> bool,
+    ) -> bool {
+        let (end, work) = cdcl::run(self.g, cells, kept, stop, found);
+        self.tally.note(|t| {
+            t.handovers += 1;
+            t.conflicts += work.conflicts;
+        });
+        end == cdcl::End::Finished
     }
 }
+
+/// The cutoffs and the bound of the strong search ([`Solver::run`]).
+#[derive(Clone, Copy, Debug)]
+struct Caps {
+    /// The first run's cutoff before a first solution.
+    first: u64,
+    /// The restarts' unit (times the Luby sequence).
+    restart: u64,
+    /// The work of all runs together before clause learning takes over.
+    total: u64,
+}
+
+/// The caps [`solve`] and [`count`] run with.
+const CAPS: Caps = Caps {
+    first: FIRST_CUTOFF,
+    restart: RESTART_CUTOFF,
+    total: HANDOVER,
+};
+
+/// The work (search nodes, each counting its two-candidate cells too) of
+/// the strong search, solutions or not, past which the board goes to
+/// clause learning ([`cdcl`]).
+const HANDOVER: u64 = 40_000;
 
 /// The work (search nodes, each counting its two-candidate cells too) the
 /// strong search may do before its first solution, before it restarts:
@@ -1100,37 +1214,62 @@ impl Path {
         }
     }
 
-    /// Runs the search on the cells of `g`.
+    /// Runs the search on the cells of `g`; false when `stop` was raised
+    /// before it finished. The generic path looks at `stop` at every node
+    /// of its search and every conflict of clause learning; the 9×9 and
+    /// 8×8 paths, whose searches without a solution take milliseconds at
+    /// most, between solutions.
     pub(crate) fn run(
         self,
         g: Geometry,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
+        stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-    ) {
+    ) -> bool {
+        let raised = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let mut halted = false;
+        let mut between = |cells: &[u8]| {
+            halted = raised();
+            halted || found(cells)
+        };
         match self {
-            Path::Bands => bands::run(cells, rng, found),
+            Path::Bands => bands::run(cells, rng, &mut between),
             Path::Octoku => {
                 let cells: &[u8; 64] = cells.try_into().expect("the 8x8 path takes 64 cells");
-                octoku::run(cells, found)
+                octoku::run(cells, &mut between)
             }
             Path::Generic => {
-                with_solver!(g, rng.is_none(), (), |solver| solver.run(cells, rng, found))
+                return with_solver!(g, rng.is_none(), (), |solver| {
+                    solver.run(cells, rng, stop, found)
+                });
             }
         }
+        !halted
     }
 }
 
-/// Runs the search the board's geometry takes.
-fn run(board: &Grid, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
+/// Runs the search the board's geometry takes; false when stopped.
+fn run(
+    board: &Grid,
+    rng: Option<&mut SplitMix64>,
+    stop: Option<&AtomicBool>,
+    found: &mut impl FnMut(&[u8]) -> bool,
+) -> bool {
     let g = board.geometry();
-    Path::of(g, rng.is_some()).run(g, board.cells(), rng, found)
+    Path::of(g, rng.is_some()).run(g, board.cells(), rng, stop, found)
 }
+
+/// A search stopped before its answer: the flag it was given was raised
+/// ([`solve_counting_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search was stopped before it finished")]
+pub struct Stopped;
 
 /// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
 pub fn solve(board: &Grid) -> Option<Grid> {
     let mut out = None;
-    run(board, None, &mut |cells: &[u8]| {
+    run(board, None, None, &mut |cells: &[u8]| {
         out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
@@ -1141,7 +1280,7 @@ pub fn solve(board: &Grid) -> Option<Grid> {
 /// drawn from `rng`): the same seed gives the same grid.
 pub fn solve_random(board: &Grid, rng: &mut SplitMix64) -> Option<Grid> {
     let mut out = None;
-    run(board, Some(rng), &mut |cells: &[u8]| {
+    run(board, Some(rng), None, &mut |cells: &[u8]| {
         out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
@@ -1154,7 +1293,7 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
         return 0;
     }
     let mut n = 0u64;
-    run(board, None, &mut |_: &[u8]| {
+    run(board, None, None, &mut |_: &[u8]| {
         n += 1;
         n >= limit
     });
@@ -1165,17 +1304,32 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
 /// `limit` (at least 1), from one search (what [`solve`] and [`count`]
 /// give apart).
 pub fn solve_counting(board: &Grid, limit: u64) -> (Option<Grid>, u64) {
+    let never = AtomicBool::new(false);
+    solve_counting_until(board, limit, &never).unwrap_or((None, 0))
+}
+
+/// [`solve_counting`], stopped when another thread raises `stop` (a
+/// deadline's timer, a client gone): `Err(Stopped)` then. The search looks
+/// at the flag at each node (and each conflict once clause learning took
+/// over), so it stops within a fraction of a millisecond; on 9×9 and 8×8,
+/// whose searches without a solution take milliseconds at most, between
+/// solutions.
+pub fn solve_counting_until(
+    board: &Grid,
+    limit: u64,
+    stop: &AtomicBool,
+) -> Result<(Option<Grid>, u64), Stopped> {
     let limit = limit.max(1);
     let mut first = None;
     let mut n = 0u64;
-    run(board, None, &mut |cells: &[u8]| {
+    let finished = run(board, None, Some(stop), &mut |cells: &[u8]| {
         if first.is_none() {
             first = Grid::from_cells(board.geometry(), cells).ok();
         }
         n += 1;
         n >= limit
     });
-    (first, n)
+    if finished { Ok((first, n)) } else { Err(Stopped) }
 }
 
 /// The largest side for which [`solvable_without`] searches without
@@ -1214,7 +1368,7 @@ mod tests {
     /// Every solution of `cells` on `path`, up to `limit`.
     fn solutions(path: Path, g: Geometry, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
-        path.run(g, cells, None, &mut |s: &[u8]| {
+        path.run(g, cells, None, None, &mut |s: &[u8]| {
             out.push(s.to_vec());
             out.len() >= limit
         });
@@ -1294,7 +1448,7 @@ mod tests {
             out.push(s.to_vec());
             out.len() >= limit
         };
-        with_solver!(g, strong, (), |solver| solver.run(cells, None, &mut found));
+        with_solver!(g, strong, (), |solver| solver.run(cells, None, None, &mut found));
         out.sort();
         out
     }
@@ -1389,11 +1543,11 @@ mod tests {
     }
 
     /// Every solution (up to `limit`, in the order found) of the strong
-    /// search with `cutoffs` (see `Solver::run_with_cutoffs`), and its counts.
+    /// search with `caps` (see `Solver::run_capped`), and its counts.
     fn cut_solutions(
         g: Geometry,
         cells: &[u8],
-        cutoffs: [u64; 2],
+        caps: Caps,
         limit: usize,
     ) -> (Vec<Vec<u8>>, SearchStats) {
         let mut out = Vec::new();
@@ -1402,7 +1556,7 @@ mod tests {
             out.len() >= limit
         };
         let stats = with_solver!(g, true, Cell<SearchStats>, |solver| {
-            solver.run_with_cutoffs(cells, None, &mut found, cutoffs);
+            assert!(solver.run_capped(cells, None, None, &mut found, caps));
             solver.tally.get()
         });
         (out, stats)
@@ -1425,9 +1579,13 @@ mod tests {
             );
             let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
             let start = random_start(g, rng.below(u64::MAX), keep, noise);
-            let cutoffs = [1 + rng.below(40), 1 + rng.below(5)];
+            let cutoffs = Caps {
+                first: 1 + rng.below(40),
+                restart: 1 + rng.below(5),
+                total: u64::MAX,
+            };
             let (cut, stats) = cut_solutions(g, start.cells(), cutoffs, 12);
-            let (whole, _) = cut_solutions(g, start.cells(), [u64::MAX; 2], 12);
+            let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, 12);
             assert_eq!(cut.len(), whole.len(), "{start:?} {cutoffs:?}");
             let mut distinct = cut.clone();
             distinct.sort();
@@ -1452,6 +1610,103 @@ mod tests {
             restarted > 80 && none > 40,
             "{restarted} restarted, {none} without a solution"
         );
+    }
+
+    /// No cutoff, no bound: the complete search alone.
+    const UNCAPPED: Caps = Caps {
+        first: u64::MAX,
+        restart: u64::MAX,
+        total: u64::MAX,
+    };
+
+    /// With a bound on the search's work small enough that most boards
+    /// go to clause learning (some after the search reported solutions,
+    /// some after restarts), the solutions are exactly the complete
+    /// search's, each once, and every start without one has none.
+    #[test]
+    fn clause_learning_takes_over_with_the_same_solutions() {
+        let mut rng = SplitMix64::new(43);
+        let (mut handed, mut after_some, mut none) = (0, 0, 0);
+        for case in 0..240u64 {
+            let n = [6, 9, 10, 12, 16][case as usize % 5];
+            let g = Geometry::for_size(n).unwrap();
+            let (keep, noise) = (
+                rng.below(256) as u8,
+                [(rng.below(256) as usize, rng.below(17) as u8)],
+            );
+            let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
+            let start = random_start(g, rng.below(u64::MAX), keep, noise);
+            let caps = Caps {
+                first: 1 + rng.below(40),
+                restart: 1 + rng.below(5),
+                total: rng.below(60),
+            };
+            let limit = [1, 2, 12][case as usize % 3];
+            let (cut, stats) = cut_solutions(g, start.cells(), caps, limit);
+            let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, limit);
+            assert_eq!(cut.len(), whole.len(), "{start:?} {caps:?}");
+            let mut distinct = cut.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), cut.len(), "a solution twice: {start:?}");
+            for s in &cut {
+                let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+                assert!(crate::rules::is_solution(&start, &s), "{start:?}");
+            }
+            if whole.len() < limit {
+                let mut whole = whole.clone();
+                whole.sort();
+                assert_eq!(distinct, whole, "{start:?} {caps:?}");
+            }
+            none += u32::from(whole.is_empty());
+            handed += u32::from(stats.handovers > 0);
+            // (A start whose search reported a solution before the bound.)
+            let (early, _) = cut_solutions(g, start.cells(), UNCAPPED, 1);
+            after_some += u32::from(stats.handovers > 0 && stats.nodes > 0 && early.len() == 1);
+        }
+        // The cases reach what they test.
+        assert!(
+            handed > 80 && after_some > 40 && none > 40,
+            "{handed} handed over, {after_some} with solutions, {none} without a solution"
+        );
+    }
+
+    /// Clause learning alone (a bound of 0) finds every solution of random
+    /// starts of every size, as the complete search does.
+    #[test]
+    fn clause_learning_alone_finds_the_complete_searchs_solutions() {
+        let mut rng = SplitMix64::new(7);
+        for case in 0..150u64 {
+            let n = [4, 6, 8, 9, 10, 12, 16][case as usize % 7];
+            let g = Geometry::for_size(n).unwrap();
+            let (keep, noise) = (
+                rng.below(256) as u8,
+                [(rng.below(256) as usize, rng.below(17) as u8)],
+            );
+            let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
+            let start = random_start(g, rng.below(u64::MAX), keep, noise);
+            let mut learnt = Vec::new();
+            let (end, _) = cdcl::run(g, start.cells(), &[], None, &mut |s: &[u8]| {
+                learnt.push(s.to_vec());
+                learnt.len() >= 12
+            });
+            assert_eq!(end, cdcl::End::Finished);
+            let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, 12);
+            assert_eq!(learnt.len(), whole.len(), "{start:?}");
+            learnt.sort();
+            let before = learnt.len();
+            learnt.dedup();
+            assert_eq!(learnt.len(), before, "a solution twice: {start:?}");
+            for s in &learnt {
+                let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+                assert!(crate::rules::is_solution(&start, &s), "{start:?}");
+            }
+            if whole.len() < 12 {
+                let mut whole = whole;
+                whole.sort();
+                assert_eq!(learnt, whole, "{start:?}");
+            }
+        }
     }
 
     #[test]

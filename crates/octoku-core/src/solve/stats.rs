@@ -35,6 +35,11 @@ pub struct SearchStats {
     /// Runs stopped by their cutoff before a first solution, each followed
     /// by a restart (sparse starts; no minimal puzzle has any).
     pub restarts: u64,
+    /// 1 when the search reached its bound and handed the board to clause
+    /// learning, else 0.
+    pub handovers: u64,
+    /// The conflicts clause learning met (0 without a handover).
+    pub conflicts: u64,
 }
 
 /// What the solver calls at each event of its search. `()` ignores them
@@ -74,7 +79,7 @@ pub fn search_stats(board: &Grid, limit: u64) -> SearchStats {
     let limit = limit.max(1);
     with_solver!(g, true, Cell<SearchStats>, |solver| {
         let mut solutions = 0;
-        solver.run(board.cells(), None, &mut |_: &[u8]| {
+        solver.run(board.cells(), None, None, &mut |_: &[u8]| {
             solutions += 1;
             solutions >= limit
         });
