@@ -387,6 +387,7 @@ fn run(args: &[String]) -> Result<(), Error> {
         spread("narrowed", all.iter().map(|s| s.narrowed).collect())?;
         spread("nodes", all.iter().map(|s| s.nodes).collect())?;
         spread("conflicts", all.iter().map(|s| s.conflicts).collect())?;
+        spread("work", all.iter().map(|s| s.work).collect())?;
         say(format!(
             "handed to clause learning: {} of {}",
             all.iter().filter(|s| s.handovers > 0).count(),

@@ -85,8 +85,16 @@ struct Sat {
     learnts: Vec<u32>,
     /// Per literal: the long clauses watching its opposite.
     watches: Vec<Vec<Watch>>,
-    /// Per literal `p`: the literals `q` of binary clauses `(¬p ∨ q)`.
+    /// Per literal `p`: the literals `q` of binary clauses `(¬p ∨ q)` of
+    /// the encoding, `fixed[start[p]..start[p + 1]]` (one block, built
+    /// once: the at-most-one pairs are most clauses, and a list per
+    /// literal cost more in allocation than the whole search), then those
+    /// added later (learnt, blocking) in `bins[p]`.
+    start: Vec<u32>,
+    fixed: Vec<Lit>,
     bins: Vec<Vec<Lit>>,
+    /// A clause being added.
+    scratch: Vec<Lit>,
     activity: Vec<f64>,
     bump: f64,
     heap: Heap,
@@ -124,7 +132,10 @@ impl Sat {
             arena: Vec::new(),
             learnts: Vec::new(),
             watches: vec![Vec::new(); 2 * vars],
+            start: vec![0; 2 * vars + 1],
+            fixed: Vec::new(),
             bins: vec![Vec::new(); 2 * vars],
+            scratch: Vec::new(),
             activity,
             bump: 1.0,
             heap,
@@ -167,10 +178,14 @@ impl Sat {
         if !self.ok {
             return;
         }
-        let mut c: Vec<Lit> = Vec::with_capacity(lits.len());
+        let mut c = std::mem::take(&mut self.scratch);
+        c.clear();
         for &l in lits {
             match self.val(l) {
-                1 => return,
+                1 => {
+                    self.scratch = c;
+                    return;
+                }
                 -1 => {}
                 _ => {
                     if !c.contains(&l) {
@@ -185,6 +200,29 @@ impl Sat {
             2 => self.add_binary(c[0], c[1]),
             _ => {
                 self.add_long(&c, 0);
+            }
+        }
+        self.scratch = c;
+    }
+
+    /// Stores the encoding's binary clauses `(a ∨ b)` in one block.
+    fn fix_binaries(&mut self, pairs: &[(Lit, Lit)]) {
+        let mut count = vec![0u32; self.start.len()];
+        for &(a, b) in pairs {
+            count[not(a) as usize] += 1;
+            count[not(b) as usize] += 1;
+        }
+        let mut at = 0;
+        for (p, c) in count.iter().enumerate() {
+            self.start[p] = at;
+            at += c;
+        }
+        self.fixed = vec![0; at as usize];
+        let mut next = self.start.clone();
+        for &(a, b) in pairs {
+            for (p, q) in [(not(a), b), (not(b), a)] {
+                self.fixed[next[p as usize] as usize] = q;
+                next[p as usize] += 1;
             }
         }
     }
@@ -221,20 +259,27 @@ impl Sat {
             let p = self.trail[self.head];
             self.head += 1;
             // Binary clauses (¬p ∨ q).
-            let bins = std::mem::take(&mut self.bins[p as usize]);
-            for &q in &bins {
+            let (from, to) = (
+                self.start[p as usize] as usize,
+                self.start[p as usize + 1] as usize,
+            );
+            let added = self.bins[p as usize].len();
+            for k in (from..to + added).rev() {
+                let q = if k < to {
+                    self.fixed[k]
+                } else {
+                    self.bins[p as usize][k - to]
+                };
                 match self.val(q) {
                     0 => self.assign(q, BIN | not(p)),
                     -1 => {
                         conflict.clear();
                         conflict.extend([q, not(p)]);
-                        self.bins[p as usize] = bins;
                         return false;
                     }
                     _ => {}
                 }
             }
-            self.bins[p as usize] = bins;
             // Long clauses watching ¬p.
             let false_lit = not(p);
             let mut ws = std::mem::take(&mut self.watches[p as usize]);
@@ -661,18 +706,30 @@ pub(super) struct Work {
     pub restarts: u64,
 }
 
-/// Every solution of start `cells` of `g` but those in `blocked` (whole
-/// solutions, `cells.len()` bytes each, one after another), reported to
-/// `found` until it returns true; stops early when `stop` is raised.
+/// The candidates of start `cells` before any reasoning: bit `d` of
+/// cell `i` when symbol `d + 1` may go there (a given's alone).
+pub(super) fn candidates(g: Geometry, cells: &[u8]) -> Vec<u32> {
+    let all = (1u32 << g.size()) - 1;
+    cells
+        .iter()
+        .map(|&v| if v == 0 { all } else { 1 << (v - 1) })
+        .collect()
+}
+
+/// Every solution of a board of `g` whose cells may hold the symbols of
+/// `cands` (bit `d`: symbol `d + 1`; one bit: a fixed cell; see
+/// [`candidates`]) but those in `blocked` (whole solutions, a byte a
+/// cell, one after another), reported to `found` until it returns true;
+/// stops early when `stop` is raised.
 pub(super) fn run(
     g: Geometry,
-    cells: &[u8],
+    cands: &[u32],
     blocked: &[u8],
     stop: Option<&AtomicBool>,
     found: &mut impl FnMut(&[u8]) -> bool,
 ) -> (End, Work) {
     let mut work = Work::default();
-    let Some((mut sat, vars)) = encode(g, cells) else {
+    let Some((mut sat, vars, cells)) = encode(g, cands) else {
         return (End::Finished, work);
     };
     let block = |sat: &mut Sat, solution: &[u8]| {
@@ -682,7 +739,7 @@ pub(super) fn run(
             .collect();
         sat.add_clause(&clause);
     };
-    for solution in blocked.chunks_exact(cells.len()) {
+    for solution in blocked.chunks_exact(cands.len()) {
         block(&mut sat, solution);
     }
     let mut out = cells.to_vec();
@@ -710,11 +767,23 @@ pub(super) fn run(
     }
 }
 
-/// The clauses of start `cells` and its variables, each `(cell, symbol,
-/// variable)`: one per candidate of an empty cell (a symbol no given of
-/// its row, column or box holds). `None` when two givens clash.
-fn encode(g: Geometry, cells: &[u8]) -> Option<(Sat, Vec<(usize, u8, u32)>)> {
+/// The clauses of candidates `cands` ([`run`]), their variables, each
+/// `(cell, symbol, variable)`, one per candidate of an unfixed cell that no
+/// fixed cell of its row, column or box holds, and the fixed cells (0
+/// elsewhere). `None` when two fixed cells clash.
+#[allow(clippy::type_complexity)]
+fn encode(g: Geometry, cands: &[u32]) -> Option<(Sat, Vec<(usize, u8, u32)>, Vec<u8>)> {
     let n = g.size();
+    let cells: Vec<u8> = cands
+        .iter()
+        .map(|&m| {
+            if m.is_power_of_two() {
+                m.trailing_zeros() as u8 + 1
+            } else {
+                0
+            }
+        })
+        .collect();
     // Symbols (bit d) held by each row, column and box.
     let (mut rows, mut cols, mut boxes) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
     for (i, &v) in cells.iter().enumerate() {
@@ -740,13 +809,14 @@ fn encode(g: Geometry, cells: &[u8]) -> Option<(Sat, Vec<(usize, u8, u32)>)> {
         let (r, c) = g.position(i);
         let held = rows[r] | cols[c] | boxes[g.box_of(r, c)];
         for d in 0..n {
-            if held >> d & 1 == 0 {
+            if (cands[i] & !held) >> d & 1 != 0 {
                 var_of[i * n + d] = vars.len() as u32;
                 vars.push((i, d as u8 + 1, vars.len() as u32));
             }
         }
     }
     let mut sat = Sat::new(vars.len());
+    let mut pairs: Vec<(Lit, Lit)> = Vec::new();
     let mut clause = Vec::with_capacity(n);
     // Each empty cell: one of its candidates, and not two.
     for (i, &v) in cells.iter().enumerate() {
@@ -758,18 +828,24 @@ fn encode(g: Geometry, cells: &[u8]) -> Option<(Sat, Vec<(usize, u8, u32)>)> {
             let x = var_of[i * n + d];
             (x != NONE).then_some(2 * x)
         }));
-        exactly_one(&mut sat, &clause);
+        sat.add_clause(&clause);
+        for (k, &a) in clause.iter().enumerate() {
+            for &b in &clause[k + 1..] {
+                pairs.push((not(a), not(b)));
+            }
+        }
     }
     // Each unit: each symbol it misses in one of its cells, and not two
     // (a pair of cells sharing a row or column as well as a box is
     // already excluded by that line).
     let mut unit_cells = Vec::with_capacity(n);
+    let mut places = Vec::with_capacity(n);
     for unit in g.units() {
         let boxed = matches!(unit, crate::grid::geometry::Unit::Box(_));
         unit_cells.clear();
         unit_cells.extend(g.unit_cells(unit));
         for d in 0..n {
-            let mut places = Vec::with_capacity(n);
+            places.clear();
             let mut held = false;
             for &(r, c) in &unit_cells {
                 let i = g.index(r, c);
@@ -790,21 +866,12 @@ fn encode(g: Geometry, cells: &[u8]) -> Option<(Sat, Vec<(usize, u8, u32)>)> {
             for (k, a) in places.iter().enumerate() {
                 for b in &places[k + 1..] {
                     if !boxed || a.0 != b.0 && a.1 != b.1 {
-                        sat.add_clause(&[a.2 + 1, b.2 + 1]);
+                        pairs.push((a.2 + 1, b.2 + 1));
                     }
                 }
             }
         }
     }
-    Some((sat, vars))
-}
-
-/// One of `lits` (positive literals) true, and no two.
-fn exactly_one(sat: &mut Sat, lits: &[Lit]) {
-    sat.add_clause(lits);
-    for (k, &a) in lits.iter().enumerate() {
-        for &b in &lits[k + 1..] {
-            sat.add_clause(&[not(a), not(b)]);
-        }
-    }
+    sat.fix_binaries(&pairs);
+    Some((sat, vars, cells))
 }

@@ -19,13 +19,16 @@
 //! so a candidate that fails at once is dropped without a branch and the
 //! branch taken is the pair whose children fix the most cells. That keeps
 //! the hardest minimal 12×12 and 16×16 puzzles within a few times the
-//! median (docs/family.md, "Speed"). Until their first solution, solving
-//! and counting restart when the search takes too long, in orders drawn
-//! from the board (sparse 16×16 starts, `Solver::run`). A cell probed
+//! median (docs/family.md, "Speed"). A search that passes a bound on its
+//! work hands the board to clause learning (`cdcl`, `Solver::run`), which
+//! proves a dead end once where the search proves it again in every
+//! branch: no board keeps a solve or a count for long. A cell probed
 //! again below the node that probed it starts from that probe's children
 //! (`memo`; the same children, for less work). Nothing is allocated
 //! while searching, but for a thread's first searches growing its memo
-//! pool. Classic 9×9 boards take a faster path on
+//! pool, and the solutions kept for a handover. Every search can be
+//! stopped from another thread ([`solve_counting_until`]). Classic 9×9
+//! boards take a faster path on
 //! the same idea (`bands`): each symbol's board cut into three 27-bit
 //! bands, with box/row locked candidates from a table.
 
@@ -273,18 +276,14 @@ struct Walk<'r, const W: usize>
 where
     State<W>: Pooled,
 {
-    /// The generator of a random order: shuffled candidates in a branch,
-    /// and for the strong search, probed cells' scores raised by up to an
-    /// eighth and either child first.
+    /// The generator of a random order: shuffled candidates in a branch
+    /// (the plain search of [`solve_random`]).
     rng: Option<&'r mut SplitMix64>,
     /// Work (search nodes of the strong search, each counting its
-    /// two-candidate cells too) the search may still do before its first
-    /// solution ([`Solver::run`]'s cutoffs); `u64::MAX` without a cutoff or
-    /// once a solution is found. Kept out of the solver, which the search
-    /// only reads (a `Cell` there cost 1% on minimal puzzles).
-    budget: u64,
-    /// Work the search may still do in all, solutions or not, before the
-    /// board goes to clause learning ([`HANDOVER`]); `u64::MAX`: no bound.
+    /// two-candidate cells too) the search may still do, solutions or not,
+    /// before the board goes to clause learning ([`HANDOVER`]); `u64::MAX`:
+    /// no bound. Kept out of the solver, which the search only reads (a
+    /// `Cell` there cost 1% on minimal puzzles).
     total: u64,
     /// Raised by another thread to stop the search.
     stop: Option<&'r AtomicBool>,
@@ -299,22 +298,19 @@ impl<'r, const W: usize> Walk<'r, W>
 where
     State<W>: Pooled,
 {
-    /// A walk without a cutoff.
+    /// A walk without a bound.
     fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r, W> {
-        Walk::cut(rng, u64::MAX, u64::MAX, None)
+        Walk::cut(rng, u64::MAX, None)
     }
 
-    /// A walk that may do `budget` work before its first solution and
-    /// `total` in all, and stops when `stop` is raised.
+    /// A walk that may do `total` work, and stops when `stop` is raised.
     fn cut(
         rng: Option<&'r mut SplitMix64>,
-        budget: u64,
         total: u64,
         stop: Option<&'r AtomicBool>,
     ) -> Walk<'r, W> {
         Walk {
             rng,
-            budget,
             total,
             stop,
             halt: None,
@@ -322,19 +318,16 @@ where
         }
     }
 
-    /// Takes `work` from the budgets; false (the reason in `halt`) when
-    /// one ran out or the stop flag is raised.
+    /// Takes `work` from the bound; false (the reason in `halt`) when it
+    /// ran out or the stop flag is raised.
     #[inline(always)]
     fn spend(&mut self, work: u64) -> bool {
-        let (left, total) = (self.budget, self.total);
-        self.budget = left.saturating_sub(work);
+        let total = self.total;
         self.total = total.saturating_sub(work);
         self.halt = if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             Some(Halt::Stop)
         } else if total <= work {
             Some(Halt::Stall)
-        } else if left <= work {
-            Some(Halt::Cutoff)
         } else {
             return true;
         };
@@ -354,9 +347,7 @@ where
 /// Why a walk stopped before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Halt {
-    /// Its cutoff before a first solution: restart.
-    Cutoff,
-    /// Its total work: hand the board to clause learning.
+    /// Its work bound: hand the board to clause learning.
     Stall,
     /// The stop flag.
     Stop,
@@ -677,7 +668,6 @@ where
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         if s.solved == self.all {
-            walk.budget = u64::MAX; // a solution: no cutoff from here
             return found(s);
         }
         if self.strong {
@@ -762,7 +752,10 @@ where
         if !walk.spend(1 + u64::from(work)) {
             return true; // out of budget, or stopped: `walk.halt` says which
         }
-        self.tally.note(|t| t.nodes += 1);
+        self.tally.note(|t| {
+            t.nodes += 1;
+            t.work += 1 + u64::from(work);
+        });
         if is_zero(&pairs) {
             self.tally.note(|t| t.branches += 1);
             return self.branch(s, self.branch_cell(s), walk, found);
@@ -827,11 +820,7 @@ where
                     }
                     (true, true) => {
                         let [a, b] = walk.memo.started();
-                        let mut score = fixed(a) + fixed(b);
-                        // A restart's order: each score raised by up to an eighth.
-                        if let Some(r) = walk.rng.as_deref_mut() {
-                            score += r.below(u64::from(score / 8) + 1) as u32;
-                        }
+                        let score = fixed(a) + fixed(b);
                         let at = walk.memo.keep(i, self.n * self.n);
                         if best.is_none_or(|(most, _)| score > most) {
                             best = Some((score, at));
@@ -851,14 +840,10 @@ where
             t.branches += 1;
         });
         // The child that fixed more cells first: on 16×16 the slowest first
-        // solution takes 2.5 ms instead of 3.3 ms. A restart's order: either
-        // child first, at random.
-        let swap = match walk.rng.as_deref_mut() {
-            Some(r) => r.below(2) == 1,
-            None => {
-                let [a, b] = walk.memo.pair(at);
-                fixed(b) > fixed(a)
-            }
+        // solution takes 2.5 ms instead of 3.3 ms.
+        let swap = {
+            let [a, b] = walk.memo.pair(at);
+            fixed(b) > fixed(a)
         };
         let order = if swap { [1, 0] } else { [0, 1] };
         // (The second child is read after the first returns: its search
@@ -997,19 +982,14 @@ where
     /// solution's cells until it returns true; false when `stop` was
     /// raised before the search finished.
     ///
-    /// The strong search without `rng` (solve, count) runs with a cutoff
-    /// ([`FIRST_CUTOFF`]) until its first solution. When it runs out first,
-    /// a sparse start's search went wrong early (a part without a solution
-    /// that probing cannot refute quickly): it restarts, each run in an
-    /// order drawn from a generator seeded by the cells (the same board,
-    /// the same first solution), on the cutoffs of the Luby sequence, until
-    /// a run finds a solution or finishes without one (every run is a
-    /// complete search: none then). When `found` wants more than a
-    /// restart's solution, the complete search runs again without a cutoff
-    /// and skips that one. All of these share one bound on their work
-    /// ([`HANDOVER`]): past it the board goes to clause learning
-    /// ([`cdcl`]), which reports the solutions not reported yet, so counts
-    /// stay exact and no board keeps the search for long.
+    /// The strong search without `rng` (solve, count) runs within a bound
+    /// on its work ([`HANDOVER`]); past it the board goes to clause
+    /// learning ([`cdcl`]), which reports the solutions not reported yet,
+    /// so counts stay exact and no board keeps the search for long. (A
+    /// sparse 16×16 start whose search went wrong early, into a part
+    /// without a solution that probing cannot refute, took seconds to
+    /// minutes; counting on a partial grid with a quarter of its cells
+    /// given, longer.)
     fn run(
         &self,
         cells: &[u8],
@@ -1017,18 +997,18 @@ where
         stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) -> bool {
-        self.run_capped(cells, rng, stop, found, CAPS)
+        self.run_capped(cells, rng, stop, found, HANDOVER)
     }
 
-    /// [`Self::run`] with the given cutoffs and bound (the tests make
-    /// restarts and handovers happen on small boards with tiny ones).
+    /// [`Self::run`] with the bound `total` (the tests make handovers
+    /// happen on small boards with tiny ones).
     fn run_capped(
         &self,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
         stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-        caps: Caps,
+        total: u64,
     ) -> bool {
         let Some(mut s) = self.start(cells) else {
             return true;
@@ -1048,68 +1028,19 @@ where
         // The solutions reported, one after another: clause learning
         // blocks them when the board is handed over.
         let mut kept: Vec<u8> = Vec::new();
-        // The first run: the cutoff holds until the first solution.
-        let mut walk = Walk::cut(None, caps.first, caps.total, stop);
+        let mut walk = Walk::cut(None, total, stop);
         self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
             kept.extend_from_slice(out);
             found(out)
         });
-        let (halt, mut left) = (walk.halt, walk.total);
-        // (Its memo back to the thread's pool, for the restarts.)
-        drop(walk);
-        match halt {
-            None => return true, // finished, or stopped by `found`
-            Some(Halt::Stop) => return false,
-            Some(Halt::Stall) => return self.learn(cells, &kept, stop, found),
-            Some(Halt::Cutoff) => {}
-        }
-        self.tally.note(|t| t.restarts += 1);
-        let mut r = SplitMix64::new(fnv1a(cells));
-        for k in 1.. {
-            let mut got = false;
-            let cutoff = caps.restart.saturating_mul(luby(k));
-            let mut walk = Walk::cut(Some(&mut r), cutoff, left, stop);
-            self.search(&s, &mut walk, &mut |t: &State<W>| {
-                self.grid(t, out);
-                got = true;
-                true
-            });
-            let halt = walk.halt;
-            left = walk.total;
-            if got {
-                break;
-            }
-            match halt {
-                None => return true, // a finished run without a solution: none
-                Some(Halt::Stop) => return false,
-                Some(Halt::Stall) => return self.learn(cells, &kept, stop, found),
-                Some(Halt::Cutoff) => self.tally.note(|t| t.restarts += 1),
-            }
-        }
-        kept.extend_from_slice(out);
-        if found(out) {
-            return true;
-        }
-        // More solutions wanted: the complete search, without the one given.
-        let first = buf;
-        let mut more = [0u8; MAX_N * MAX_N];
-        let more = &mut more[..cells.len()];
-        let mut walk = Walk::cut(None, u64::MAX, left, stop);
-        self.search(&s, &mut walk, &mut |t: &State<W>| {
-            self.grid(t, more);
-            if more == &first[..cells.len()] {
-                return false;
-            }
-            kept.extend_from_slice(more);
-            found(more)
-        });
         let halt = walk.halt;
+        // (Its memo back to the thread's pool.)
         drop(walk);
         match halt {
+            None => true, // finished, or stopped by `found`
             Some(Halt::Stop) => false,
             Some(Halt::Stall) => self.learn(cells, &kept, stop, found),
-            _ => true,
         }
     }
 
@@ -1122,7 +1053,24 @@ where
         stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
     ) -> bool {
-        let (end, work) = cdcl::run(self.g, cells, kept, stop, found);
+        // The candidates of the propagated start (the same solutions,
+        // fewer variables), or the givens' when they clash or fail.
+        let mut cands = cdcl::candidates(self.g, cells);
+        if let Some(mut s) = self.start(cells)
+            && self.propagate(&mut s)
+        {
+            cands.iter_mut().for_each(|m| *m = 0);
+            for (d, p) in s.pos[..self.n].iter().enumerate() {
+                for (k, &word) in p.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        cands[64 * k + word.trailing_zeros() as usize] |= 1 << d;
+                        word &= word - 1;
+                    }
+                }
+            }
+        }
+        let (end, work) = cdcl::run(self.g, &cands, kept, stop, found);
         self.tally.note(|t| {
             t.handovers += 1;
             t.conflicts += work.conflicts;
@@ -1131,48 +1079,14 @@ where
     }
 }
 
-/// The cutoffs and the bound of the strong search ([`Solver::run`]).
-#[derive(Clone, Copy, Debug)]
-struct Caps {
-    /// The first run's cutoff before a first solution.
-    first: u64,
-    /// The restarts' unit (times the Luby sequence).
-    restart: u64,
-    /// The work of all runs together before clause learning takes over.
-    total: u64,
-}
-
-/// The caps [`solve`] and [`count`] run with.
-const CAPS: Caps = Caps {
-    first: FIRST_CUTOFF,
-    restart: RESTART_CUTOFF,
-    total: HANDOVER,
-};
-
 /// The work (search nodes, each counting its two-candidate cells too) of
 /// the strong search, solutions or not, past which the board goes to
-/// clause learning ([`cdcl`]).
-const HANDOVER: u64 = 40_000;
-
-/// The work (search nodes, each counting its two-candidate cells too) the
-/// strong search may do before its first solution, before it restarts:
-/// about 2.6× the most the first solution of a minimal 16×16 puzzle of
-/// data/size16_minimal.txt takes (4,561; median 920; 12×12 at most 561),
-/// a few ms. A sparse 16×16 start whose search went wrong early took up
-/// to seconds or minutes (one of 1,000, docs/family.md).
-const FIRST_CUTOFF: u64 = 12_000;
-
-/// The cutoff of restart `k` is this times term `k` of the Luby sequence:
-/// 99% of sparse 16×16 starts find a first solution within 410.
-const RESTART_CUTOFF: u64 = 1000;
-
-/// The FNV-1a hash of a board's cells: the restarts' seed (the same board,
-/// the same order on every machine).
-fn fnv1a(cells: &[u8]) -> u64 {
-    cells.iter().fold(0xcbf2_9ce4_8422_2325, |h, &v| {
-        (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+/// clause learning ([`cdcl`]): about 1.2× the most a count to two of a
+/// minimal 16×16 puzzle of data/size16_minimal.txt takes (8,116; median
+/// 1,841: none hands over), about 2 ms of search; clause learning then
+/// takes about 1 ms on a 16×16 partial grid (docs/family.md, "Worst
+/// case").
+const HANDOVER: u64 = 10_000;
 
 /// Term `i` (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
 fn luby(mut i: u64) -> u64 {
@@ -1502,10 +1416,10 @@ mod tests {
     }
 
     /// A sparse 16×16 start whose first branch leads into a part without a
-    /// solution that probing cannot refute quickly: the search without
-    /// restarts took 17 s to find a first solution, the cutoff and
-    /// restarts a few ms. Its work and its first solution are pinned, so a
-    /// lost restart, or an order drawn differently on another machine, fails.
+    /// solution that probing cannot refute quickly: the search alone took
+    /// 17 s to find a first solution; past its bound clause learning
+    /// finds one at once. Its work and its first solution are pinned, so a
+    /// lost handover, or an order that differs on another machine, fails.
     #[test]
     fn a_sparse_16x16_start_with_a_heavy_search_solves_at_once() {
         let g = Geometry::for_size(16).unwrap();
@@ -1513,20 +1427,30 @@ mod tests {
         let solution = solve(&start).expect("a start cut from a solved grid");
         assert!(crate::rules::is_solution(&start, &solution));
         let s = search_stats(&start, 1);
-        assert_eq!((s.solutions, s.restarts, s.nodes), (1, 1, 2129), "{s:?}");
+        assert_eq!(
+            (s.solutions, s.handovers, s.nodes, s.conflicts),
+            (1, 1, 1674, 3),
+            "{s:?}"
+        );
         assert_eq!(
             fnv1a(solution.cells()),
-            7033993080840410669,
+            3529863028672708873,
             "the first solution's FNV-1a hash"
         );
     }
 
-    /// On a start whose first solution comes from a restart (seed
-    /// 1765288248144937629, keep 38: 13 ms on the search without restarts),
-    /// counting goes on with the complete search without that solution:
-    /// 12 distinct valid solutions, the first of them `solve`'s.
+    /// The FNV-1a hash of a board's cells.
+    fn fnv1a(cells: &[u8]) -> u64 {
+        cells.iter().fold(0xcbf2_9ce4_8422_2325, |h, &v| {
+            (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    /// On a start whose search hands over before its first solution (seed
+    /// 1765288248144937629, keep 38), counting to 12 gives 12 distinct
+    /// valid solutions, the first of them `solve`'s.
     #[test]
-    fn counting_past_a_restarts_solution_gives_each_solution_once() {
+    fn counting_past_a_handover_gives_each_solution_once() {
         let g = Geometry::for_size(16).unwrap();
         let start = random_start(g, 1765288248144937629, 38, &[]);
         let mut all = solutions(Path::Generic, g, start.cells(), 12);
@@ -1543,11 +1467,11 @@ mod tests {
     }
 
     /// Every solution (up to `limit`, in the order found) of the strong
-    /// search with `caps` (see `Solver::run_capped`), and its counts.
+    /// search with the bound `total` (see `Solver::run_capped`), and its counts.
     fn cut_solutions(
         g: Geometry,
         cells: &[u8],
-        caps: Caps,
+        total: u64,
         limit: usize,
     ) -> (Vec<Vec<u8>>, SearchStats) {
         let mut out = Vec::new();
@@ -1556,72 +1480,18 @@ mod tests {
             out.len() >= limit
         };
         let stats = with_solver!(g, true, Cell<SearchStats>, |solver| {
-            assert!(solver.run_capped(cells, None, None, &mut found, caps));
+            assert!(solver.run_capped(cells, None, None, &mut found, total));
             solver.tally.get()
         });
         (out, stats)
     }
 
-    /// With cutoffs tiny enough that most runs stop and restart, the
-    /// search finds exactly the solutions of the search without a cutoff
-    /// (none for contradictory starts), each once, the first of them the
-    /// one a search for one solution finds.
-    #[test]
-    fn restarts_find_the_complete_searchs_solutions() {
-        let mut rng = SplitMix64::new(27);
-        let (mut restarted, mut none) = (0, 0);
-        for case in 0..240u64 {
-            let n = [6, 10, 12][case as usize % 3];
-            let g = Geometry::for_size(n).unwrap();
-            let (keep, noise) = (
-                rng.below(256) as u8,
-                [(rng.below(256) as usize, rng.below(17) as u8)],
-            );
-            let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
-            let start = random_start(g, rng.below(u64::MAX), keep, noise);
-            let cutoffs = Caps {
-                first: 1 + rng.below(40),
-                restart: 1 + rng.below(5),
-                total: u64::MAX,
-            };
-            let (cut, stats) = cut_solutions(g, start.cells(), cutoffs, 12);
-            let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, 12);
-            assert_eq!(cut.len(), whole.len(), "{start:?} {cutoffs:?}");
-            let mut distinct = cut.clone();
-            distinct.sort();
-            distinct.dedup();
-            assert_eq!(distinct.len(), cut.len(), "a solution twice: {start:?}");
-            for s in &cut {
-                let s = Grid::from_cells(g, s).expect("a solution holds symbols");
-                assert!(crate::rules::is_solution(&start, &s), "{start:?}");
-            }
-            none += u32::from(whole.is_empty());
-            if whole.len() < 12 {
-                let mut whole = whole;
-                whole.sort();
-                assert_eq!(distinct, whole, "{start:?} {cutoffs:?}");
-            }
-            let (one, _) = cut_solutions(g, start.cells(), cutoffs, 1);
-            assert_eq!(one.first(), cut.first(), "{start:?}");
-            restarted += u32::from(stats.restarts > 0);
-        }
-        // The cases reach what they test (97 restart, 60 have no solution).
-        assert!(
-            restarted > 80 && none > 40,
-            "{restarted} restarted, {none} without a solution"
-        );
-    }
-
-    /// No cutoff, no bound: the complete search alone.
-    const UNCAPPED: Caps = Caps {
-        first: u64::MAX,
-        restart: u64::MAX,
-        total: u64::MAX,
-    };
+    /// No bound: the complete search alone.
+    const UNCAPPED: u64 = u64::MAX;
 
     /// With a bound on the search's work small enough that most boards
     /// go to clause learning (some after the search reported solutions,
-    /// some after restarts), the solutions are exactly the complete
+    /// some before their first), the solutions are exactly the complete
     /// search's, each once, and every start without one has none.
     #[test]
     fn clause_learning_takes_over_with_the_same_solutions() {
@@ -1636,11 +1506,7 @@ mod tests {
             );
             let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
             let start = random_start(g, rng.below(u64::MAX), keep, noise);
-            let caps = Caps {
-                first: 1 + rng.below(40),
-                restart: 1 + rng.below(5),
-                total: rng.below(60),
-            };
+            let caps = rng.below(60);
             let limit = [1, 2, 12][case as usize % 3];
             let (cut, stats) = cut_solutions(g, start.cells(), caps, limit);
             let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, limit);
@@ -1686,7 +1552,8 @@ mod tests {
             let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
             let start = random_start(g, rng.below(u64::MAX), keep, noise);
             let mut learnt = Vec::new();
-            let (end, _) = cdcl::run(g, start.cells(), &[], None, &mut |s: &[u8]| {
+            let cands = cdcl::candidates(g, start.cells());
+            let (end, _) = cdcl::run(g, &cands, &[], None, &mut |s: &[u8]| {
                 learnt.push(s.to_vec());
                 learnt.len() >= 12
             });
