@@ -28,6 +28,11 @@
 //! nodes, branches; the same on any machine and under any load), then the
 //! median, p90, max, max ÷ median and total of its probes, nodes and
 //! branches;
+//! `peer SOLVER FILE` counts each puzzle to two with a DIMACS SAT solver
+//! (e.g. `cadical`; the standard cell/row/column/box encoding, a blocking
+//! clause after the first solution, its child CPU time less an empty
+//! formula's) and with octoku, checks that the counts agree and prints
+//! the sums and the ratio;
 //! `slowest solve|count2 FILE K` times each puzzle once, prints the
 //! summary, the total and the K slowest puzzles (each after a `#` line
 //! with its index and time: a set file of the tail);
@@ -325,10 +330,161 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration, noise: usize) -> Res
     Ok(())
 }
 
+/// The standard CNF of a board of `g`: variable `N * i + d + 1` for
+/// "cell i holds symbol d + 1"; each cell holds one symbol and not two,
+/// each unit holds each symbol once and not twice (pairwise), each given
+/// is a unit clause; `blocked` solutions each get a clause that excludes
+/// them (over the empty cells).
+fn cnf(p: &Grid, blocked: &[Vec<u8>]) -> String {
+    let g = p.geometry();
+    let n = g.size();
+    let x = |i: usize, d: usize| (n * i + d + 1) as i64;
+    let mut clauses: Vec<Vec<i64>> = Vec::new();
+    let exactly_one = |lits: Vec<i64>, clauses: &mut Vec<Vec<i64>>| {
+        for (k, &a) in lits.iter().enumerate() {
+            for &b in &lits[k + 1..] {
+                clauses.push(vec![-a, -b]);
+            }
+        }
+        clauses.push(lits);
+    };
+    for i in 0..g.cell_count() {
+        exactly_one((0..n).map(|d| x(i, d)).collect(), &mut clauses);
+    }
+    for unit in g.units() {
+        let cells: Vec<usize> = g.unit_cells(unit).map(|(r, c)| g.index(r, c)).collect();
+        for d in 0..n {
+            exactly_one(cells.iter().map(|&i| x(i, d)).collect(), &mut clauses);
+        }
+    }
+    for (i, &v) in p.cells().iter().enumerate() {
+        if v != 0 {
+            clauses.push(vec![x(i, usize::from(v) - 1)]);
+        }
+    }
+    for s in blocked {
+        clauses.push(
+            (0..g.cell_count())
+                .filter(|&i| p.cells()[i] == 0)
+                .map(|i| -x(i, usize::from(s[i]) - 1))
+                .collect(),
+        );
+    }
+    let mut out = format!("p cnf {} {}\n", n * g.cell_count(), clauses.len());
+    for c in clauses {
+        for l in c {
+            out.push_str(&l.to_string());
+            out.push(' ');
+        }
+        out.push_str("0\n");
+    }
+    out
+}
+
+/// The CPU time (user and system) of this process's waited-for children.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage writes one rusage, which `u` is.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    assert_eq!(rc, 0, "getrusage(RUSAGE_CHILDREN)");
+    let t = |v: libc::timeval| Duration::new(v.tv_sec as u64, v.tv_usec as u32 * 1000);
+    t(u.ru_utime) + t(u.ru_stime)
+}
+
+/// Runs `solver` (a DIMACS SAT solver reading standard input, printing
+/// `s` and `v` lines) on `text`: the model's true variables (None when
+/// unsatisfiable) and the child's CPU time.
+fn sat_run(solver: &str, text: &str) -> Result<(Option<Vec<i64>>, Duration), Error> {
+    let before = children_cpu();
+    let mut child = std::process::Command::new(solver)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{solver}: {e}"))?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(text.as_bytes())?;
+    let out = child.wait_with_output()?;
+    let spent = children_cpu().saturating_sub(before);
+    let text = String::from_utf8_lossy(&out.stdout);
+    if text.lines().any(|l| l.starts_with("s UNSATISFIABLE")) {
+        return Ok((None, spent));
+    }
+    if !text.lines().any(|l| l.starts_with("s SATISFIABLE")) {
+        return Err(format!("{solver}: no answer line: {text}").into());
+    }
+    let model = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(str::split_whitespace)
+        .filter_map(|w| w.parse::<i64>().ok())
+        .filter(|&v| v > 0)
+        .collect();
+    Ok((Some(model), spent))
+}
+
+/// Counts to two with `solver` on every board of `set`, a blocking clause
+/// after the first solution, against octoku's `count(_, 2)` (thread CPU
+/// time, one run a board after a warm-up); the solver's time is its
+/// child CPU time less an empty formula's (its process start).
+fn peer(solver: &str, file: &str) -> Result<(), Error> {
+    let set = puzzles(file)?;
+    let (_, empty) = sat_run(solver, "p cnf 1 1\n1 0\n")?;
+    let start = (0..5)
+        .map(|_| sat_run(solver, "p cnf 1 1\n1 0\n").map(|r| r.1))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .min()
+        .unwrap_or(empty);
+    for p in &set {
+        black_box(solve::solve(&Grid::empty(p.geometry())));
+    }
+    let (mut ours, mut theirs) = (Duration::ZERO, Duration::ZERO);
+    let (mut worst_ours, mut worst_theirs) = (Duration::ZERO, Duration::ZERO);
+    for p in &set {
+        let t = fastest(1, || solve_one(p, true));
+        let want = solve::count(p, 2);
+        let mut spent = Duration::ZERO;
+        let mut found: Vec<Vec<u8>> = Vec::new();
+        while found.len() < 2 {
+            let (model, time) = sat_run(solver, &cnf(p, &found))?;
+            spent += time.saturating_sub(start);
+            let Some(model) = model else { break };
+            let n = p.geometry().size();
+            let mut cells = vec![0u8; p.geometry().cell_count()];
+            for v in model {
+                let k = (v - 1) as usize;
+                cells[k / n] = (k % n) as u8 + 1;
+            }
+            found.push(cells);
+        }
+        if found.len() as u64 != want {
+            return Err(format!("{file}: {solver} counted {} where octoku counted {want}", found.len()).into());
+        }
+        ours += t;
+        theirs += spent;
+        worst_ours = worst_ours.max(t);
+        worst_theirs = worst_theirs.max(spent);
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    say(format!(
+        "{file}: {} boards, count(2) summed: octoku {:.2} ms, {solver} {:.2} ms (process start {:.2} ms a run subtracted), ratio {:.3}; slowest board: octoku {:.2} ms, {solver} {:.2} ms",
+        set.len(),
+        ms(ours),
+        ms(theirs),
+        ms(start),
+        ours.as_secs_f64() / theirs.as_secs_f64().max(1e-9),
+        ms(worst_ours),
+        ms(worst_theirs)
+    ))
+}
+
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
         "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
-         | stats solve|count2 FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
+         | stats solve|count2 FILE | peer SOLVER FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
          | sparse-one N SEED KEEP solve|count12 [NOISE]"
             .to_owned()
     };
@@ -403,6 +559,11 @@ fn run(args: &[String]) -> Result<(), Error> {
             _ => Err(usage().into()),
         }
     };
+    if let [what, solver, file] = args
+        && what == "peer"
+    {
+        return peer(solver, file);
+    }
     if let [what, task, file, k] = args
         && what == "slowest"
     {

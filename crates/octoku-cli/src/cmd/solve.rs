@@ -1,6 +1,9 @@
 //! `octoku solve`: solve a board, then have the compiled contract verify it.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle, Target};
@@ -21,6 +24,101 @@ use crate::{
 pub(crate) const DEAD_END_SHARE: &str =
     "the published generate gives about 0.34% of addresses such a board";
 
+/// `--timeout`'s default, in seconds: far above any board's time (every
+/// count to 2 takes milliseconds: docs/family.md, "Worst case"), but a
+/// count to a large `--count` may need it raised.
+const DEFAULT_TIMEOUT: u64 = 60;
+
+/// The time limit of each search (`--timeout`): a watchdog thread raises
+/// the stop flag of a search that runs past it. Starting a search costs a
+/// lock and a clock read (no wake-up of the watchdog, which looks a few
+/// times per limit, so a search stops within a twentieth of the limit,
+/// at most 100 ms, after it).
+pub(crate) struct Deadline {
+    limit: Duration,
+    shared: Arc<Watched>,
+    watchdog: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What the watchdog and the searches share.
+struct Watched {
+    /// The running search's stop flag.
+    stop: AtomicBool,
+    /// When the running search started (`None`: none, or flagged), and
+    /// whether the watchdog should end.
+    state: Mutex<(Option<Instant>, bool)>,
+    wake: Condvar,
+}
+
+impl Deadline {
+    /// A watchdog for searches of at most `seconds` each.
+    pub(crate) fn new(seconds: u64) -> Result<Deadline, CliError> {
+        let limit = Duration::from_secs(seconds);
+        let shared = Arc::new(Watched {
+            stop: AtomicBool::new(false),
+            state: Mutex::new((None, false)),
+            wake: Condvar::new(),
+        });
+        let tick = (limit / 20).clamp(Duration::from_millis(1), Duration::from_millis(100));
+        let watched = shared.clone();
+        let watchdog = std::thread::Builder::new()
+            .name("octoku-deadline".into())
+            .spawn(move || {
+                let mut state = watched.state.lock().unwrap_or_else(|e| e.into_inner());
+                while !state.1 {
+                    if state.0.is_some_and(|t| t.elapsed() >= limit) {
+                        watched.stop.store(true, Ordering::Relaxed);
+                        state.0 = None;
+                    }
+                    state = match watched.wake.wait_timeout(state, tick) {
+                        Ok((s, _)) => s,
+                        Err(e) => e.into_inner().0,
+                    };
+                }
+            })
+            .map_err(|e| CliError::Input(format!("cannot start the --timeout watchdog: {e}")))?;
+        Ok(Deadline {
+            limit,
+            shared,
+            watchdog: Some(watchdog),
+        })
+    }
+
+    /// Runs one search with the stop flag the watchdog raises past the
+    /// limit; `what` names the board in the error then.
+    pub(crate) fn run<T>(
+        &self,
+        what: impl FnOnce() -> String,
+        search: impl FnOnce(&AtomicBool) -> Result<T, octoku_core::solve::Stopped>,
+    ) -> Result<T, CliError> {
+        {
+            let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            self.shared.stop.store(false, Ordering::Relaxed);
+            state.0 = Some(Instant::now());
+        }
+        let answer = search(&self.shared.stop);
+        let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.0 = None;
+        answer.map_err(|_| {
+            CliError::TimedOut(format!(
+                "{}: the search passed its time limit of {} s and stopped, no answer; expected a board that answers sooner, or a larger --timeout",
+                what(),
+                self.limit.as_secs()
+            ))
+        })
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        self.shared.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.shared.wake.notify_one();
+        if let Some(w) = self.watchdog.take() {
+            let _ = w.join();
+        }
+    }
+}
+
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -38,6 +136,9 @@ pub struct Args {
     /// Solve the board this address gets from generate instead.
     #[arg(long)]
     address: Option<String>,
+    /// The time limit of each solve and count, in seconds (1 to 86,400): past it the search stops, and the command prints one line and exits 7.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=86_400))]
+    timeout: u64,
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
@@ -93,6 +194,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             count: args.count,
             bench: args.bench,
             json: args.json,
+            timeout: args.timeout,
         };
         return batch::run(&args.size, &batch);
     }
@@ -112,7 +214,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             (Some(start), None) if args.sat => {
                 family::solve_sat(&args.size, g, start, args.count, &args.solver, args.json)
             }
-            (Some(start), None) => family::solve(&args.size, g, start, args.count, args.json),
+            (Some(start), None) => family::solve(
+                &args.size,
+                g,
+                start,
+                args.count,
+                args.json,
+                &Deadline::new(args.timeout)?,
+            ),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
             )),

@@ -287,6 +287,8 @@ where
     total: u64,
     /// Raised by another thread to stop the search.
     stop: Option<&'r AtomicBool>,
+    /// Solutions found so far.
+    found: u64,
     /// Why the search stopped before finishing (`None`: it finished, or
     /// `found` stopped it).
     halt: Option<Halt>,
@@ -313,6 +315,7 @@ where
             rng,
             total,
             stop,
+            found: 0,
             halt: None,
             memo: Memo::take(),
         }
@@ -668,6 +671,10 @@ where
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         if s.solved == self.all {
+            walk.found += 1;
+            if walk.found >= KEEP_LIMIT {
+                walk.total = u64::MAX; // too many to hand over: no bound
+            }
             return found(s);
         }
         if self.strong {
@@ -1031,7 +1038,9 @@ where
         let mut walk = Walk::cut(None, total, stop);
         self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
-            kept.extend_from_slice(out);
+            if kept.len() < KEEP_LIMIT as usize * out.len() {
+                kept.extend_from_slice(out);
+            }
             found(out)
         });
         let halt = walk.halt;
@@ -1087,6 +1096,11 @@ where
 /// takes about 1 ms on a 16×16 partial grid (docs/family.md, "Worst
 /// case").
 const HANDOVER: u64 = 10_000;
+
+/// The most solutions the strong search keeps for a handover (2.5 MB on
+/// 16×16): past them its bound is off (a count to more goes on with the
+/// search alone, as it did before clause learning; its flag still stops it).
+const KEEP_LIMIT: u64 = 10_000;
 
 /// Term `i` (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
 fn luby(mut i: u64) -> u64 {
