@@ -374,7 +374,15 @@ fn the_hard_16x16_partial_grid_counts_to_two_at_once() {
     assert_eq!(v["solutions"], 2);
     assert_eq!(v["solutions_capped"], true);
     let (_dir, file) = file_arg("hard.txt", &format!("{HARD16}\n{HARD16}\n"));
-    let run = octoku!(&["solve", "--size", "16", "--batch", &file[1..], "--count", "2"]);
+    let run = octoku!(&[
+        "solve",
+        "--size",
+        "16",
+        "--batch",
+        &file[1..],
+        "--count",
+        "2"
+    ]);
     assert_eq!(run.code(0), "multiple\nmultiple\n");
 }
 
@@ -388,7 +396,14 @@ fn a_count_past_the_timeout_stops_with_one_line_and_exit_7() {
     let empty = empty.as_str();
     let started = std::time::Instant::now();
     let run = octoku!(&[
-        "solve", "--size", "16", &empty, "--count", "1000000", "--timeout", "1"
+        "solve",
+        "--size",
+        "16",
+        empty,
+        "--count",
+        "1000000",
+        "--timeout",
+        "1"
     ]);
     let elapsed = started.elapsed();
     assert_eq!(run.code, 7, "{}", run.stderr);
@@ -402,11 +417,22 @@ fn a_count_past_the_timeout_stops_with_one_line_and_exit_7() {
     let full = "357814AFB2EC6G9D62F4378G195DABEC9ABGC5DEF3648172D1EC92B68A7GF435134F7825ADB69ECG26C74E9AG1F3D85BG89A6B1DCE2573F4BD5EGCF398471A2657GDB13C4FA8E269C916DA47E5G2BF834BA2EF683CD957G1EF832G59671BCD4AFG35A9E47BC126D8A4DBF3C2568EG9177C2186GBD49F35AE8E695D712G3A4CBF";
     let (_dir, file) = file_arg("empty.txt", &format!("{full}\n{empty}\n"));
     let run = octoku!(&[
-        "solve", "--size", "16", "--batch", &file[1..], "--count", "1000000", "--timeout", "1"
+        "solve",
+        "--size",
+        "16",
+        "--batch",
+        &file[1..],
+        "--count",
+        "1000000",
+        "--timeout",
+        "1"
     ]);
     assert_eq!((run.code, run.stdout.as_str()), (7, ""), "{}", run.stderr);
     assert!(
-        run.stderr.starts_with("octoku: --batch ") && run.stderr.contains(": puzzle 2: the search passed its time limit of 1 s"),
+        run.stderr.starts_with("octoku: --batch ")
+            && run
+                .stderr
+                .contains(": puzzle 2: the search passed its time limit of 1 s"),
         "{}",
         run.stderr
     );

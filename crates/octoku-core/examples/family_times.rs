@@ -28,6 +28,10 @@
 //! nodes, branches; the same on any machine and under any load), then the
 //! median, p90, max, max ÷ median and total of its probes, nodes and
 //! branches;
+//! `shuffle FILE SEED` prints each puzzle of FILE through a random
+//! symmetry of its geometry (`puzzle::transform`: bands, rows in a band,
+//! stacks, columns in a stack, relabelling, transposition; puzzle k's drawn
+//! from SEED and k), the same difficulty in another layout;
 //! `peer SOLVER FILE` counts each puzzle to two with a DIMACS SAT solver
 //! (e.g. `cadical`; the standard cell/row/column/box encoding, a blocking
 //! clause after the first solution, its child CPU time less an empty
@@ -461,7 +465,11 @@ fn peer(solver: &str, file: &str) -> Result<(), Error> {
             found.push(cells);
         }
         if found.len() as u64 != want {
-            return Err(format!("{file}: {solver} counted {} where octoku counted {want}", found.len()).into());
+            return Err(format!(
+                "{file}: {solver} counted {} where octoku counted {want}",
+                found.len()
+            )
+            .into());
         }
         ours += t;
         theirs += spent;
@@ -484,7 +492,7 @@ fn peer(solver: &str, file: &str) -> Result<(), Error> {
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
         "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
-         | stats solve|count2 FILE | peer SOLVER FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
+         | stats solve|count2 FILE | shuffle FILE SEED | peer SOLVER FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
          | sparse-one N SEED KEEP solve|count12 [NOISE]"
             .to_owned()
     };
@@ -559,6 +567,17 @@ fn run(args: &[String]) -> Result<(), Error> {
             _ => Err(usage().into()),
         }
     };
+    if let [what, file, seed] = args
+        && what == "shuffle"
+    {
+        let seed: u64 = seed.parse().map_err(|_| usage())?;
+        for (k, p) in puzzles(file)?.iter().enumerate() {
+            let copy = puzzle::transform(p, &mut SplitMix64::for_index(seed, k as u64));
+            let symbols = Symbols::standard(copy.geometry().size());
+            say(text::write(&copy, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
+        }
+        return Ok(());
+    }
     if let [what, solver, file] = args
         && what == "peer"
     {
@@ -587,7 +606,10 @@ fn run(args: &[String]) -> Result<(), Error> {
         for &i in order.iter().take(k) {
             let symbols = Symbols::standard(set[i].geometry().size());
             let line = text::write(&set[i], &symbols, Form::Line).map_err(|e| e.to_string())?;
-            say(format!("# {i}: {:.1} µs\n{line}", times[i].as_secs_f64() * 1e6))?;
+            say(format!(
+                "# {i}: {:.1} µs\n{line}",
+                times[i].as_secs_f64() * 1e6
+            ))?;
         }
         return Ok(());
     }

@@ -668,7 +668,10 @@ async fn a_practice_search_past_the_limit_gets_503_and_stops() {
     let a = send(&strict, post("/api/puzzle", body, None)).await;
     assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE, "{}", a.body);
     let line = a.error();
-    assert!(line.starts_with("the board's search passed the server's limit of 0 ms"), "{line}");
+    assert!(
+        line.starts_with("the board's search passed the server's limit of 0 ms"),
+        "{line}"
+    );
     assert!(!line.contains('\n'));
     // The search saw its flag and ended (no other test of this binary
     // holds a search for long).

@@ -210,9 +210,8 @@ fn solve_all(
     let limit = batch.count.unwrap_or(1);
     let answer = |k: usize, p: &Grid| {
         let what = || format!("--batch {}: puzzle {}", batch.file, k + 1);
-        let (solution, n) = deadline.run(what, |stop| {
-            solve::solve_counting_until(p, limit, stop)
-        })?;
+        let (solution, n) =
+            deadline.run(what, |stop| solve::solve_counting_until(p, limit, stop))?;
         Ok::<_, CliError>(Answer {
             solution,
             solutions: batch.count.map(|_| n),

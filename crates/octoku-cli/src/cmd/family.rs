@@ -320,9 +320,10 @@ pub fn solve(
     let (start, symbols) = (&parsed.board, &parsed.symbols);
     let g = start.geometry();
     // The first solution and the count, from one search within the time limit.
-    let (solution, n) = deadline.run(|| "START".into(), |stop| {
-        solve::solve_counting_until(start, count.unwrap_or(1), stop)
-    })?;
+    let (solution, n) = deadline.run(
+        || "START".into(),
+        |stop| solve::solve_counting_until(start, count.unwrap_or(1), stop),
+    )?;
     let solutions = count.map(|_| n);
     let reason = match &solution {
         Some(_) => None,

@@ -111,7 +111,11 @@ impl Deadline {
 
 impl Drop for Deadline {
     fn drop(&mut self) {
-        self.shared.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .1 = true;
         self.shared.wake.notify_one();
         if let Some(w) = self.watchdog.take() {
             let _ = w.join();

@@ -116,8 +116,10 @@ const LEARNT: u32 = 1 << 31;
 
 impl Sat {
     fn new(vars: usize) -> Sat {
-        let mut heap = Heap::default();
-        heap.index = vec![NONE; vars];
+        let mut heap = Heap {
+            heap: Vec::with_capacity(vars),
+            index: vec![NONE; vars],
+        };
         let activity = vec![0.0; vars];
         for v in 0..vars {
             heap.insert(v as u32, &activity);
@@ -614,7 +616,6 @@ fn luby(i: u64) -> u64 {
 }
 
 /// A max-heap of variables by activity, with each variable's place.
-#[derive(Default)]
 struct Heap {
     heap: Vec<u32>,
     /// Per variable: its index in `heap`, or `NONE`.

@@ -1257,7 +1257,11 @@ pub fn solve_counting_until(
         n += 1;
         n >= limit
     });
-    if finished { Ok((first, n)) } else { Err(Stopped) }
+    if finished {
+        Ok((first, n))
+    } else {
+        Err(Stopped)
+    }
 }
 
 /// The largest side for which [`solvable_without`] searches without
@@ -1376,7 +1380,8 @@ mod tests {
             out.push(s.to_vec());
             out.len() >= limit
         };
-        with_solver!(g, strong, (), |solver| solver.run(cells, None, None, &mut found));
+        with_solver!(g, strong, (), |solver| solver
+            .run(cells, None, None, &mut found));
         out.sort();
         out
     }
