@@ -244,11 +244,12 @@ pub fn searches_running() -> usize {
 }
 
 /// Runs a practice board's search off the async workers, with a stop flag
-/// raised when `limit` passes (the answer is then 503) or when the request
-/// is dropped (its client went away), so no search outlives its request.
+/// raised when `limit` passes (at once for a limit of 0: every search with
+/// work to do stops) or when the request is dropped (its client went
+/// away), so no search outlives its request. A stopped search answers 503.
 async fn searching<T: Send + 'static>(
     limit: Duration,
-    f: impl FnOnce(&AtomicBool) -> Result<T, ApiError> + Send + 'static,
+    f: impl FnOnce(&AtomicBool) -> Result<T, solve::Stopped> + Send + 'static,
 ) -> Result<T, ApiError> {
     /// Raises the flag when the request ends, however it ends.
     struct RaiseOnDrop(Arc<AtomicBool>);
@@ -264,7 +265,7 @@ async fn searching<T: Send + 'static>(
             SEARCHES.fetch_sub(1, Ordering::SeqCst);
         }
     }
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(limit.is_zero()));
     let _raise = RaiseOnDrop(stop.clone());
     SEARCHES.fetch_add(1, Ordering::SeqCst);
     let counted = Counted;
@@ -272,15 +273,20 @@ async fn searching<T: Send + 'static>(
         let _counted = counted;
         f(&stop)
     });
-    match tokio::time::timeout(limit, task).await {
-        Ok(joined) => joined.map_err(|_| ApiError::internal("the search task failed"))?,
-        Err(_) => Err(ApiError::new(
+    let stopped = || {
+        ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "the board's search passed the server's limit of {} ms and stopped; expected a board that answers sooner",
                 limit.as_millis()
             ),
-        )),
+        )
+    };
+    match tokio::time::timeout(limit, task).await {
+        Ok(joined) => joined
+            .map_err(|_| ApiError::internal("the search task failed"))?
+            .map_err(|_| stopped()),
+        Err(_) => Err(stopped()),
     }
 }
 
@@ -734,15 +740,6 @@ fn practice(
     })
 }
 
-/// The answer of a search stopped by its limit (the flag is raised only
-/// by the limit or a dropped request, whose answer no one reads).
-fn stopped(_: solve::Stopped) -> ApiError {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "the board's search passed the server's limit and stopped; expected a board that answers sooner",
-    )
-}
-
 async fn puzzle(
     State(app): State<App>,
     bytes: Result<Bytes, BytesRejection>,
@@ -766,7 +763,7 @@ async fn puzzle(
             })
             .await?;
             let answer = searching(app.solve_limit, move |stop| {
-                practice(&p.puzzle, &symbols, Some(seed), stop).map_err(stopped)
+                practice(&p.puzzle, &symbols, Some(seed), stop)
             })
             .await?;
             Ok(Json(answer))
@@ -784,7 +781,7 @@ async fn puzzle(
             let parsed =
                 text::read(&text, &options).map_err(|e| ApiError::bad(format!("text: {e}")))?;
             let answer = searching(app.solve_limit, move |stop| {
-                practice(&parsed.board, &parsed.symbols, None, stop).map_err(stopped)
+                practice(&parsed.board, &parsed.symbols, None, stop)
             })
             .await?;
             Ok(Json(answer))
