@@ -6,7 +6,8 @@
 //! 3 the EVM and the Rust mirror disagree, or the EVM failed; 4 the chain
 //! failed (node unreachable, no code, not an arena, state file); 5 the
 //! contract reverted (nothing sent); 6 standard output could not be written;
-//! 130 interrupted (Ctrl-C).
+//! 7 a search passed its time limit (`solve --timeout`); 130 interrupted
+//! (Ctrl-C).
 
 use octoku_chain::ChainError;
 
@@ -21,6 +22,7 @@ Exit status:
   4    the chain failed: node unreachable, no code, not an arena, state file
   5    the contract reverted (simulated first: nothing sent)
   6    standard output could not be written (closed pipe, full disk)
+  7    a search passed its time limit (solve --timeout): no answer
   130  interrupted (Ctrl-C)";
 
 /// Why a command could not answer.
@@ -41,6 +43,9 @@ pub enum CliError {
     /// The contract reverted: a transaction would revert (exit 5).
     #[error("{0}")]
     Reverted(String),
+    /// A search passed its time limit (exit 7).
+    #[error("{0}")]
+    TimedOut(String),
     /// Standard output could not be written (exit 6).
     #[error("cannot write to standard output ({0}); the rest of the output is lost")]
     Output(std::io::Error),
@@ -56,6 +61,7 @@ impl CliError {
             CliError::Chain(_) => 4,
             CliError::Reverted(_) => 5,
             CliError::Output(_) => 6,
+            CliError::TimedOut(_) => 7,
         }
     }
 }

@@ -314,12 +314,17 @@ pub fn solve(
     start: &str,
     count: Option<u64>,
     json_out: bool,
+    deadline: &crate::deadline::Deadline,
 ) -> Result<ExitCode, CliError> {
     let parsed = args.read_start(g, start)?;
     let (start, symbols) = (&parsed.board, &parsed.symbols);
     let g = start.geometry();
-    let solutions = count.map(|n| solve::count(start, n));
-    let solution = solve::solve(start);
+    // The first solution and the count, from one search within the time limit.
+    let (solution, n) = deadline.run(
+        || "START".into(),
+        |stop| solve::solve_counting_until(start, count.unwrap_or(1), stop),
+    )?;
+    let solutions = count.map(|_| n);
     let reason = match &solution {
         Some(_) => None,
         None => Some(

@@ -4,6 +4,7 @@
 
 mod cmd;
 mod curta;
+mod deadline;
 #[cfg(test)]
 mod docs_check;
 mod error;

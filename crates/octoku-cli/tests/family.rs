@@ -363,3 +363,77 @@ fn solve_batch_refuses_a_bad_line_by_its_number_before_printing_anything() {
     let (_dir, empty) = file_arg("empty.txt", "# nothing\n\n");
     octoku!(&["solve", "--size", "9", "--batch", &empty[1..]]).fails(2, "no puzzle in it");
 }
+
+/// The 60-given 16×16 partial grid whose count to two the search alone
+/// never finished: it answers at once now, two solutions or more.
+const HARD16: &str = ".........2.C6.9....4.....9...........5..F....1...1........7GF.........2.AD......2.............5B....6...C...7...BD.E......4...265..D................D....5G..F..4.A.......D9........2G...7...D4..G3.A.E....12.......F........9.7...1...B..9F...E8.6.....2.......";
+
+#[test]
+fn the_hard_16x16_partial_grid_counts_to_two_at_once() {
+    let v = octoku!(&["solve", "--size", "16", HARD16, "--count", "2", "--json"]).json();
+    assert_eq!(v["solutions"], 2);
+    assert_eq!(v["solutions_capped"], true);
+    let (_dir, file) = file_arg("hard.txt", &format!("{HARD16}\n{HARD16}\n"));
+    let run = octoku!(&[
+        "solve",
+        "--size",
+        "16",
+        "--batch",
+        &file[1..],
+        "--count",
+        "2"
+    ]);
+    assert_eq!(run.code(0), "multiple\nmultiple\n");
+}
+
+/// A count that takes longer than `--timeout` (a million solutions of the
+/// empty 16×16 board, alone and in a batch) stops at the limit: one line
+/// naming the board and the limit, exit 7, nothing on stdout; the run
+/// ends within moments of the limit.
+#[test]
+fn a_count_past_the_timeout_stops_with_one_line_and_exit_7() {
+    let empty = ".".repeat(256);
+    let empty = empty.as_str();
+    let started = std::time::Instant::now();
+    let run = octoku!(&[
+        "solve",
+        "--size",
+        "16",
+        empty,
+        "--count",
+        "1000000",
+        "--timeout",
+        "1"
+    ]);
+    let elapsed = started.elapsed();
+    assert_eq!(run.code, 7, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "octoku: START: the search passed its time limit of 1 s and stopped, no answer; expected a board that answers sooner, or a larger --timeout\n"
+    );
+    assert!(elapsed < std::time::Duration::from_secs(10), "{elapsed:?}");
+    // A full grid (one solution at once), then the empty board.
+    let full = "357814AFB2EC6G9D62F4378G195DABEC9ABGC5DEF3648172D1EC92B68A7GF435134F7825ADB69ECG26C74E9AG1F3D85BG89A6B1DCE2573F4BD5EGCF398471A2657GDB13C4FA8E269C916DA47E5G2BF834BA2EF683CD957G1EF832G59671BCD4AFG35A9E47BC126D8A4DBF3C2568EG9177C2186GBD49F35AE8E695D712G3A4CBF";
+    let (_dir, file) = file_arg("empty.txt", &format!("{full}\n{empty}\n"));
+    let run = octoku!(&[
+        "solve",
+        "--size",
+        "16",
+        "--batch",
+        &file[1..],
+        "--count",
+        "1000000",
+        "--timeout",
+        "1"
+    ]);
+    assert_eq!((run.code, run.stdout.as_str()), (7, ""), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("octoku: --batch ")
+            && run
+                .stderr
+                .contains(": puzzle 2: the search passed its time limit of 1 s"),
+        "{}",
+        run.stderr
+    );
+}

@@ -28,6 +28,22 @@
 //! nodes, branches; the same on any machine and under any load), then the
 //! median, p90, max, max ÷ median and total of its probes, nodes and
 //! branches;
+//! `shuffle FILE SEED` prints each puzzle of FILE through a random
+//! symmetry of its geometry (`puzzle::transform`: bands, rows in a band,
+//! stacks, columns in a stack, relabelling, transposition; puzzle k's drawn
+//! from SEED and k), the same difficulty in another layout;
+//! `peer SOLVER FILE` counts each puzzle to two with a DIMACS SAT solver
+//! (e.g. `cadical`; the standard cell/row/column/box encoding, a blocking
+//! clause after the first solution, its child CPU time less an empty
+//! formula's) and with octoku, checks that the counts agree and prints
+//! the sums and the ratio;
+//! `slowest solve|count2 FILE K` times each puzzle once, prints the
+//! summary, the total and the K slowest puzzles (each after a `#` line
+//! with its index and time: a set file of the tail);
+//! `partial N GIVENS COUNT SEED` prints COUNT random partial grids of
+//! N×N with GIVENS givens each (placed one by one, a random symbol in a
+//! random empty cell where its row, column and box do not hold it: no
+//! direct conflict, but often no solution), the same for the same seed;
 //! `sparse N STARTS solve|count12 CAP_MS` times `solve` (or `count` to 12;
 //! the fastest of 3 runs, or the first when it takes over 10 ms)
 //! on STARTS sparse starts of N×N (a random solved grid with 10, 20, 38,
@@ -190,6 +206,40 @@ fn sparse_start(g: Geometry, seed: u64, keep: u64, noise: usize) -> Grid {
     Grid::from_cells(g, &cells).expect("symbols 0..=N")
 }
 
+/// Random partial grid `index` of the set (`seed`) of `givens` givens on
+/// `g`: givens placed one by one, each a random symbol in a random empty
+/// cell where no given of its row, column or box has that symbol (so no
+/// direct conflict; the grid may have no solution). At most the cells of
+/// the board.
+fn partial_grid(g: Geometry, givens: usize, seed: u64, index: u64) -> Grid {
+    let mut rng = SplitMix64::for_index(seed, index);
+    let n = g.size();
+    let mut cells = vec![0u8; g.cell_count()];
+    // Symbols (bit v) held by each row, column and box.
+    let (mut rows, mut cols, mut boxes) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    let mut placed = 0;
+    // (Every attempt that fails is one of a bounded number: a board
+    // where no given fits any more ends the placing.)
+    let mut misses = 0;
+    while placed < givens.min(g.cell_count()) && misses < 64 * g.cell_count() {
+        let i = rng.below(g.cell_count() as u64) as usize;
+        let v = 1 + rng.below(n as u64) as u8;
+        let (r, c) = g.position(i);
+        let b = g.box_of(r, c);
+        let bit = 1u32 << v;
+        if cells[i] != 0 || (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+            misses += 1;
+            continue;
+        }
+        cells[i] = v;
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+        placed += 1;
+    }
+    Grid::from_cells(g, &cells).expect("symbols 0..=N")
+}
+
 /// The seed and keep of sparse start `index` of `starts`.
 fn sparse_case(index: usize, starts: usize) -> (u64, u64) {
     let seed = SplitMix64::for_index(0x5ba7_5e16, index as u64).next_u64();
@@ -284,10 +334,165 @@ fn sparse(n: usize, starts: usize, op: &str, cap: Duration, noise: usize) -> Res
     Ok(())
 }
 
+/// The standard CNF of a board of `g`: variable `N * i + d + 1` for
+/// "cell i holds symbol d + 1"; each cell holds one symbol and not two,
+/// each unit holds each symbol once and not twice (pairwise), each given
+/// is a unit clause; `blocked` solutions each get a clause that excludes
+/// them (over the empty cells).
+fn cnf(p: &Grid, blocked: &[Vec<u8>]) -> String {
+    let g = p.geometry();
+    let n = g.size();
+    let x = |i: usize, d: usize| (n * i + d + 1) as i64;
+    let mut clauses: Vec<Vec<i64>> = Vec::new();
+    let exactly_one = |lits: Vec<i64>, clauses: &mut Vec<Vec<i64>>| {
+        for (k, &a) in lits.iter().enumerate() {
+            for &b in &lits[k + 1..] {
+                clauses.push(vec![-a, -b]);
+            }
+        }
+        clauses.push(lits);
+    };
+    for i in 0..g.cell_count() {
+        exactly_one((0..n).map(|d| x(i, d)).collect(), &mut clauses);
+    }
+    for unit in g.units() {
+        let cells: Vec<usize> = g.unit_cells(unit).map(|(r, c)| g.index(r, c)).collect();
+        for d in 0..n {
+            exactly_one(cells.iter().map(|&i| x(i, d)).collect(), &mut clauses);
+        }
+    }
+    for (i, &v) in p.cells().iter().enumerate() {
+        if v != 0 {
+            clauses.push(vec![x(i, usize::from(v) - 1)]);
+        }
+    }
+    for s in blocked {
+        clauses.push(
+            (0..g.cell_count())
+                .filter(|&i| p.cells()[i] == 0)
+                .map(|i| -x(i, usize::from(s[i]) - 1))
+                .collect(),
+        );
+    }
+    let mut out = format!("p cnf {} {}\n", n * g.cell_count(), clauses.len());
+    for c in clauses {
+        for l in c {
+            out.push_str(&l.to_string());
+            out.push(' ');
+        }
+        out.push_str("0\n");
+    }
+    out
+}
+
+/// The CPU time (user and system) of this process's waited-for children.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage writes one rusage, which `u` is.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    assert_eq!(rc, 0, "getrusage(RUSAGE_CHILDREN)");
+    let t = |v: libc::timeval| Duration::new(v.tv_sec as u64, v.tv_usec as u32 * 1000);
+    t(u.ru_utime) + t(u.ru_stime)
+}
+
+/// Runs `solver` (a DIMACS SAT solver reading standard input, printing
+/// `s` and `v` lines) on `text`: the model's true variables (None when
+/// unsatisfiable) and the child's CPU time.
+fn sat_run(solver: &str, text: &str) -> Result<(Option<Vec<i64>>, Duration), Error> {
+    let before = children_cpu();
+    let mut child = std::process::Command::new(solver)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{solver}: {e}"))?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(text.as_bytes())?;
+    let out = child.wait_with_output()?;
+    let spent = children_cpu().saturating_sub(before);
+    let text = String::from_utf8_lossy(&out.stdout);
+    if text.lines().any(|l| l.starts_with("s UNSATISFIABLE")) {
+        return Ok((None, spent));
+    }
+    if !text.lines().any(|l| l.starts_with("s SATISFIABLE")) {
+        return Err(format!("{solver}: no answer line: {text}").into());
+    }
+    let model = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(str::split_whitespace)
+        .filter_map(|w| w.parse::<i64>().ok())
+        .filter(|&v| v > 0)
+        .collect();
+    Ok((Some(model), spent))
+}
+
+/// Counts to two with `solver` on every board of `set`, a blocking clause
+/// after the first solution, against octoku's `count(_, 2)` (thread CPU
+/// time, one run a board after a warm-up); the solver's time is its
+/// child CPU time less an empty formula's (its process start).
+fn peer(solver: &str, file: &str) -> Result<(), Error> {
+    let set = puzzles(file)?;
+    let (_, empty) = sat_run(solver, "p cnf 1 1\n1 0\n")?;
+    let start = (0..5)
+        .map(|_| sat_run(solver, "p cnf 1 1\n1 0\n").map(|r| r.1))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .min()
+        .unwrap_or(empty);
+    for p in &set {
+        black_box(solve::solve(&Grid::empty(p.geometry())));
+    }
+    let (mut ours, mut theirs) = (Duration::ZERO, Duration::ZERO);
+    let (mut worst_ours, mut worst_theirs) = (Duration::ZERO, Duration::ZERO);
+    for p in &set {
+        let t = fastest(1, || solve_one(p, true));
+        let want = solve::count(p, 2);
+        let mut spent = Duration::ZERO;
+        let mut found: Vec<Vec<u8>> = Vec::new();
+        while found.len() < 2 {
+            let (model, time) = sat_run(solver, &cnf(p, &found))?;
+            spent += time.saturating_sub(start);
+            let Some(model) = model else { break };
+            let n = p.geometry().size();
+            let mut cells = vec![0u8; p.geometry().cell_count()];
+            for v in model {
+                let k = (v - 1) as usize;
+                cells[k / n] = (k % n) as u8 + 1;
+            }
+            found.push(cells);
+        }
+        if found.len() as u64 != want {
+            return Err(format!(
+                "{file}: {solver} counted {} where octoku counted {want}",
+                found.len()
+            )
+            .into());
+        }
+        ours += t;
+        theirs += spent;
+        worst_ours = worst_ours.max(t);
+        worst_theirs = worst_theirs.max(spent);
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    say(format!(
+        "{file}: {} boards, count(2) summed: octoku {:.2} ms, {solver} {:.2} ms (process start {:.2} ms a run subtracted), ratio {:.3}; slowest board: octoku {:.2} ms, {solver} {:.2} ms",
+        set.len(),
+        ms(ours),
+        ms(theirs),
+        ms(start),
+        ours.as_secs_f64() / theirs.as_secs_f64().max(1e-9),
+        ms(worst_ours),
+        ms(worst_theirs)
+    ))
+}
+
 fn run(args: &[String]) -> Result<(), Error> {
     let usage = || {
         "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
-         | stats solve|count2 FILE | sparse N STARTS solve|count12 CAP_MS [NOISE] \
+         | stats solve|count2 FILE | shuffle FILE SEED | peer SOLVER FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
          | sparse-one N SEED KEEP solve|count12 [NOISE]"
             .to_owned()
     };
@@ -317,8 +522,16 @@ fn run(args: &[String]) -> Result<(), Error> {
         for (i, p) in set.iter().enumerate() {
             let s = solve::search_stats(p, limit);
             say(format!(
-                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {}",
-                s.nodes, s.probes, s.forced, s.probes_forcing, s.refuted, s.branches, s.narrowed
+                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {} handovers {} conflicts {}",
+                s.nodes,
+                s.probes,
+                s.forced,
+                s.probes_forcing,
+                s.refuted,
+                s.branches,
+                s.narrowed,
+                s.handovers,
+                s.conflicts
             ))?;
             all.push(s);
         }
@@ -337,6 +550,13 @@ fn run(args: &[String]) -> Result<(), Error> {
         spread("probes", all.iter().map(|s| s.probes).collect())?;
         spread("narrowed", all.iter().map(|s| s.narrowed).collect())?;
         spread("nodes", all.iter().map(|s| s.nodes).collect())?;
+        spread("conflicts", all.iter().map(|s| s.conflicts).collect())?;
+        spread("work", all.iter().map(|s| s.work).collect())?;
+        say(format!(
+            "handed to clause learning: {} of {}",
+            all.iter().filter(|s| s.handovers > 0).count(),
+            all.len()
+        ))?;
         return spread("branches", all.iter().map(|s| s.branches).collect());
     }
     // NOISE, the givens added to each sparse start: 0 unless given.
@@ -347,6 +567,66 @@ fn run(args: &[String]) -> Result<(), Error> {
             _ => Err(usage().into()),
         }
     };
+    if let [what, file, seed] = args
+        && what == "shuffle"
+    {
+        let seed: u64 = seed.parse().map_err(|_| usage())?;
+        for (k, p) in puzzles(file)?.iter().enumerate() {
+            let copy = puzzle::transform(p, &mut SplitMix64::for_index(seed, k as u64));
+            let symbols = Symbols::standard(copy.geometry().size());
+            say(text::write(&copy, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
+        }
+        return Ok(());
+    }
+    if let [what, solver, file] = args
+        && what == "peer"
+    {
+        return peer(solver, file);
+    }
+    if let [what, task, file, k] = args
+        && what == "slowest"
+    {
+        let count2 = match task.as_str() {
+            "solve" => false,
+            "count2" => true,
+            _ => return Err(usage().into()),
+        };
+        let k: usize = k.parse().map_err(|_| usage())?;
+        let set = puzzles(file)?;
+        // The solver's tables of each geometry are built on first use: not timed.
+        for p in &set {
+            black_box(solve::solve(&Grid::empty(p.geometry())));
+        }
+        let times = fastest_each(&set, 1, false, |p| solve_one(p, count2));
+        report(&format!("{task} {file}"), times.clone())?;
+        let total: Duration = times.iter().sum();
+        say(format!("total {:.1} ms", total.as_secs_f64() * 1e3))?;
+        let mut order: Vec<usize> = (0..set.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(times[i]));
+        for &i in order.iter().take(k) {
+            let symbols = Symbols::standard(set[i].geometry().size());
+            let line = text::write(&set[i], &symbols, Form::Line).map_err(|e| e.to_string())?;
+            say(format!(
+                "# {i}: {:.1} µs\n{line}",
+                times[i].as_secs_f64() * 1e6
+            ))?;
+        }
+        return Ok(());
+    }
+    if let [what, n, givens, count, seed] = args
+        && what == "partial"
+    {
+        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
+        let givens: usize = givens.parse().map_err(|_| usage())?;
+        let count: u64 = count.parse().map_err(|_| usage())?;
+        let seed: u64 = seed.parse().map_err(|_| usage())?;
+        let symbols = Symbols::standard(g.size());
+        for index in 0..count {
+            let p = partial_grid(g, givens, seed, index);
+            say(text::write(&p, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
+        }
+        return Ok(());
+    }
     if let [what, n, seed, keep, op, rest @ ..] = args
         && what == "sparse-one"
     {

@@ -685,6 +685,56 @@ fn every_benchmark_puzzle_has_exactly_one_solution_and_its_stated_givens() {
     }
 }
 
+/// The slowest random partial grids of count(2) (data/partial_slowest.txt:
+/// 9×9, 12×12 and 16×16, solvable and not) stay within a bound that does
+/// not depend on the machine: the strong search's work at most its bound
+/// plus one node's, clause learning's conflicts at most 200 (22 at most
+/// today), and the count is `count`'s, the first solution valid.
+#[test]
+fn the_slowest_partial_grids_count_to_two_within_a_bound_on_work() {
+    let puzzles = data_puzzles(include_str!("../data/partial_slowest.txt"));
+    assert!(puzzles.len() >= 25);
+    let mut handed = 0;
+    for p in &puzzles {
+        let s = solve::search_stats(p, 2);
+        let node = 1 + p.geometry().cell_count() as u64;
+        assert!(s.work <= 10_000 + node, "{p:?}: {s:?}");
+        assert!(s.conflicts <= 200, "{p:?}: {s:?}");
+        let (first, n) = solve::solve_counting(p, 2);
+        assert_eq!((n, solve::count(p, 2)), (s.solutions, s.solutions), "{p:?}");
+        match first {
+            Some(f) => assert!(rules::is_solution(p, &f), "{p:?}"),
+            None => assert_eq!(n, 0, "{p:?}"),
+        }
+        handed += s.handovers;
+    }
+    // The set reaches clause learning (10 of its grids hand over).
+    assert!(handed >= 8, "{handed} handed over");
+}
+
+/// A raised stop flag stops a search that has work to do, on the generic
+/// path (the 60-given 16×16 grid) and the 9×9 one (an empty board, at its
+/// first solution); a flag left down changes no answer.
+#[test]
+fn a_raised_stop_flag_stops_the_search_and_a_lowered_one_changes_nothing() {
+    use std::sync::atomic::AtomicBool;
+    let hard = data_puzzles(include_str!("../data/partial_slowest.txt"))
+        .pop()
+        .expect("the 60-given grid is the last");
+    assert_eq!(hard.givens(), 60);
+    let empty9 = Grid::empty(Geometry::CLASSIC);
+    let (up, down) = (AtomicBool::new(true), AtomicBool::new(false));
+    for board in [&hard, &empty9] {
+        assert_eq!(
+            solve::solve_counting_until(board, 2, &up),
+            Err(solve::Stopped)
+        );
+        let (first, n) = solve::solve_counting_until(board, 2, &down).expect("not stopped");
+        assert_eq!(n, 2);
+        assert_eq!(first, solve::solve(board));
+    }
+}
+
 /// Prints the generated benchmark sets (the files in `data/` say which part of the output they are).
 #[test]
 #[ignore = "prints data files: cargo test --release -p octoku-core --test family -- --ignored print_bench_puzzles --nocapture"]

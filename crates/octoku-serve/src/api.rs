@@ -18,6 +18,8 @@
 //! large) or 502 (the chain failed).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::{
     Json, Router,
@@ -178,11 +180,15 @@ struct App {
     backend: Arc<Backend>,
     index: Arc<str>,
     verifier: Verifier,
+    /// The longest a practice board's search may take (`ServeLimits::solve_timeout`).
+    solve_limit: Duration,
 }
 
-/// The routes, behind the guard and the body limit.
-pub fn router(backend: Arc<Backend>, guard: Guard) -> Router {
+/// The routes, behind the guard and the body limit; a practice board's
+/// search stops after `solve_limit`.
+pub fn router(backend: Arc<Backend>, guard: Guard, solve_limit: Duration) -> Router {
     let app = App {
+        solve_limit,
         backend,
         index: page::index_html(guard.token()).into(),
         verifier: Verifier::new(
@@ -222,6 +228,64 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|_| ApiError::internal("the chain task failed"))?
+}
+
+/// Practice boards' searches started and not ended yet (in every server
+/// of the process).
+static SEARCHES: AtomicUsize = AtomicUsize::new(0);
+
+/// How many practice boards' searches run now, in every server of the
+/// process: a search stopped by its time limit, or by its client going,
+/// ends within milliseconds and frees its thread.
+pub fn searches_running() -> usize {
+    SEARCHES.load(Ordering::SeqCst)
+}
+
+/// Runs a practice board's search off the async workers, with a stop flag
+/// raised when `limit` passes (at once for a limit of 0: every search with
+/// work to do stops) or when the request is dropped (its client went
+/// away), so no search outlives its request. A stopped search answers 503.
+async fn searching<T: Send + 'static>(
+    limit: Duration,
+    f: impl FnOnce(&AtomicBool) -> Result<T, solve::Stopped> + Send + 'static,
+) -> Result<T, ApiError> {
+    /// Raises the flag when the request ends, however it ends.
+    struct RaiseOnDrop(Arc<AtomicBool>);
+    impl Drop for RaiseOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    /// Counts the search in [`SEARCHES`] until it ends (or never starts).
+    struct Counted;
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            SEARCHES.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(limit.is_zero()));
+    let _raise = RaiseOnDrop(stop.clone());
+    SEARCHES.fetch_add(1, Ordering::SeqCst);
+    let counted = Counted;
+    let task = tokio::task::spawn_blocking(move || {
+        let _counted = counted;
+        f(&stop)
+    });
+    let stopped = || {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the board's search passed the server's limit of {} ms and stopped; expected a board that answers sooner",
+                limit.as_millis()
+            ),
+        )
+    };
+    match tokio::time::timeout(limit, task).await {
+        Ok(joined) => joined
+            .map_err(|_| ApiError::internal("the search task failed"))?
+            .map_err(|_| stopped()),
+        Err(_) => Err(stopped()),
+    }
 }
 
 /// `GET /api/info`.
@@ -641,12 +705,17 @@ fn geometry_of(size: usize) -> Result<Geometry, ApiError> {
 }
 
 /// A practice board as the page gets it: the solution when unique, the
-/// reason when there is none.
-fn practice(board: &Grid, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzle {
+/// reason when there is none; `Err` when `stop` was raised first.
+fn practice(
+    board: &Grid,
+    symbols: &Symbols,
+    seed: Option<u64>,
+    stop: &AtomicBool,
+) -> Result<PracticePuzzle, solve::Stopped> {
     let g = board.geometry();
-    let solutions = solve::count(board, 2);
+    let (first, solutions) = solve::solve_counting_until(board, 2, stop)?;
     let solution = (solutions == 1)
-        .then(|| solve::solve(board))
+        .then_some(first)
         .flatten()
         .map(|s| s.cells().to_vec());
     let reason = (solutions == 0).then(|| {
@@ -654,7 +723,7 @@ fn practice(board: &Grid, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzl
             .map(|c| c.message(g, &|v| symbols.name(v).to_string()))
             .unwrap_or_else(|| "the search found no completion".into())
     });
-    PracticePuzzle {
+    Ok(PracticePuzzle {
         size: g.size(),
         box_rows: g.box_rows(),
         box_cols: g.box_cols(),
@@ -666,10 +735,13 @@ fn practice(board: &Grid, symbols: &Symbols, seed: Option<u64>) -> PracticePuzzl
         solutions,
         solution,
         reason,
-    }
+    })
 }
 
-async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzle> {
+async fn puzzle(
+    State(app): State<App>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult<PracticePuzzle> {
     let request: PuzzleRequest = body(bytes)?;
     match (request.size, request.text) {
         (Some(size), None) => {
@@ -688,7 +760,11 @@ async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzl
                 puzzle::generate(g, seed, None).map_err(|e| ApiError::internal(e.to_string()))
             })
             .await?;
-            Ok(Json(practice(&p.puzzle, &symbols, Some(seed))))
+            let answer = searching(app.solve_limit, move |stop| {
+                practice(&p.puzzle, &symbols, Some(seed), stop)
+            })
+            .await?;
+            Ok(Json(answer))
         }
         (None, Some(text)) => {
             let options = ReadOptions {
@@ -702,8 +778,10 @@ async fn puzzle(bytes: Result<Bytes, BytesRejection>) -> ApiResult<PracticePuzzl
             };
             let parsed =
                 text::read(&text, &options).map_err(|e| ApiError::bad(format!("text: {e}")))?;
-            let answer =
-                blocking(move || Ok(practice(&parsed.board, &parsed.symbols, None))).await?;
+            let answer = searching(app.solve_limit, move |stop| {
+                practice(&parsed.board, &parsed.symbols, None, stop)
+            })
+            .await?;
             Ok(Json(answer))
         }
         _ => Err(ApiError::bad(

@@ -65,6 +65,10 @@ pub struct ServeLimits {
     /// Most connections served at once; more wait in the kernel's queue
     /// until one ends.
     pub max_connections: usize,
+    /// Longest search of a practice board (`POST /api/puzzle`): then the
+    /// search stops and the answer is 503. A search also stops when its
+    /// client goes.
+    pub solve_timeout: Duration,
 }
 
 impl Default for ServeLimits {
@@ -73,6 +77,7 @@ impl Default for ServeLimits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             max_connections: 256,
+            solve_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -276,6 +281,7 @@ pub fn start(config: Config) -> Result<Running, ServeError> {
     let app = router(
         backend.clone(),
         guard.with_body_timeout(limits.body_timeout),
+        limits.solve_timeout,
     );
     let (tx, rx) = oneshot::channel::<()>();
     let thread = std::thread::Builder::new()

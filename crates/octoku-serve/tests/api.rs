@@ -12,7 +12,7 @@ use octoku_chain::{Chain, PrivateKey, arena, primitives::Address};
 use octoku_core::{Board, octoku::fair::fair_generate, solve::octoku as solve};
 use octoku_evm::Puzzle;
 use octoku_serve::{
-    Backend, Config, MAX_BODY,
+    Backend, Config, MAX_BODY, ServeLimits,
     api::{
         BoardInfo, ErrorBody, Info, Leaderboard, PracticePuzzle, SubmitResponse, TextResponse,
         VerifyResponse,
@@ -44,7 +44,11 @@ fn config(name: &str) -> (Config, TempDir) {
 fn app_with(config: &Config) -> Router {
     let backend = Arc::new(Backend::open(config).expect("backend opens"));
     let addr: SocketAddr = BOUND.parse().unwrap();
-    router(backend, Guard::with_token("127.0.0.1", addr, TOKEN.into()))
+    router(
+        backend,
+        Guard::with_token("127.0.0.1", addr, TOKEN.into()),
+        ServeLimits::default().solve_timeout,
+    )
 }
 
 fn app(name: &str) -> (Router, TempDir) {
@@ -635,4 +639,45 @@ async fn practice_text_reads_and_writes_the_header_form() {
             .status,
         StatusCode::BAD_REQUEST
     );
+}
+
+/// The 60-given 16×16 partial grid whose count to two the search alone
+/// never finished (the last board of the core's data/partial_slowest.txt).
+const HARD16: &str = ".........2.C6.9....4.....9...........5..F....1...1........7GF.........2.AD......2.............5B....6...C...7...BD.E......4...265..D................D....5G..F..4.A.......D9........2G...7...D4..G3.A.E....12.......F........9.7...1...B..9F...E8.6.....2.......";
+
+/// A practice board's search within the server's limit answers (the hard
+/// 16×16 grid: two solutions or more); past the limit (0 here: every
+/// search passes it) the answer is 503 with one line, and the stopped
+/// search ends, its thread freed, within moments.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_search_past_the_limit_gets_503_and_stops() {
+    let (app, _dir) = app("practice-limit");
+    let body = json!({ "text": HARD16 }).to_string();
+    let a = send(&app, post("/api/puzzle", body.clone(), None)).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let p: PracticePuzzle = a.json();
+    assert_eq!((p.size, p.solutions, p.solution), (16, 2, None));
+
+    let (config, _dir2) = config("practice-limit-zero");
+    let backend = Arc::new(Backend::open(&config).expect("backend opens"));
+    let guard = Guard::with_token("127.0.0.1", BOUND.parse().unwrap(), TOKEN.into());
+    let strict = router(backend, guard, std::time::Duration::ZERO);
+    let started = std::time::Instant::now();
+    let a = send(&strict, post("/api/puzzle", body, None)).await;
+    assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE, "{}", a.body);
+    let line = a.error();
+    assert!(
+        line.starts_with("the board's search passed the server's limit of 0 ms"),
+        "{line}"
+    );
+    assert!(!line.contains('\n'));
+    // The search saw its flag and ended (no other test of this binary
+    // holds a search for long).
+    while octoku_serve::api::searches_running() > 0 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "a stopped search still runs"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
 }

@@ -16,6 +16,7 @@ const LIMITS: ServeLimits = ServeLimits {
     header_timeout: Duration::from_secs(1),
     body_timeout: Duration::from_secs(1),
     max_connections: 2,
+    solve_timeout: Duration::from_secs(10),
 };
 
 /// A server on a free loopback port with short limits, on a fresh

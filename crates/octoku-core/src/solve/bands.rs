@@ -862,7 +862,7 @@ mod tests {
     /// The solutions `path` finds for `cells`, up to `limit`, in its order.
     fn solutions(path: Path, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
-        path.run(Geometry::CLASSIC, cells, None, &mut |s: &[u8]| {
+        path.run(Geometry::CLASSIC, cells, None, None, &mut |s: &[u8]| {
             out.push(s.to_vec());
             out.len() >= limit
         });

@@ -19,13 +19,16 @@
 //! so a candidate that fails at once is dropped without a branch and the
 //! branch taken is the pair whose children fix the most cells. That keeps
 //! the hardest minimal 12×12 and 16×16 puzzles within a few times the
-//! median (docs/family.md, "Speed"). Until their first solution, solving
-//! and counting restart when the search takes too long, in orders drawn
-//! from the board (sparse 16×16 starts, `Solver::run`). A cell probed
+//! median (docs/family.md, "Speed"). A search that passes a bound on its
+//! work hands the board to clause learning (`cdcl`, `Solver::run`), which
+//! proves a dead end once where the search proves it again in every
+//! branch: no board keeps a solve or a count for long. A cell probed
 //! again below the node that probed it starts from that probe's children
 //! (`memo`; the same children, for less work). Nothing is allocated
 //! while searching, but for a thread's first searches growing its memo
-//! pool. Classic 9×9 boards take a faster path on
+//! pool, and the solutions kept for a handover. Every search can be
+//! stopped from another thread ([`solve_counting_until`]). Classic 9×9
+//! boards take a faster path on
 //! the same idea (`bands`): each symbol's board cut into three 27-bit
 //! bands, with box/row locked candidates from a table.
 
@@ -33,12 +36,14 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::Grid;
 use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
 
 mod bands;
+mod cdcl;
 mod locked16;
 mod memo;
 pub mod naive;
@@ -222,6 +227,7 @@ struct State<const W: usize> {
 /// A solver for one geometry at width W, noting its search's events in a
 /// `T` (`()`: nowhere; see [`stats`]).
 struct Solver<const W: usize, T: Tally = ()> {
+    g: Geometry,
     n: usize,
     t: &'static Tables,
     all: [u64; W],
@@ -270,17 +276,22 @@ struct Walk<'r, const W: usize>
 where
     State<W>: Pooled,
 {
-    /// The generator of a random order: shuffled candidates in a branch,
-    /// and for the strong search, probed cells' scores raised by up to an
-    /// eighth and either child first.
+    /// The generator of a random order: shuffled candidates in a branch
+    /// (the plain search of [`solve_random`]).
     rng: Option<&'r mut SplitMix64>,
     /// Work (search nodes of the strong search, each counting its
-    /// two-candidate cells too) the search may still do before its first
-    /// solution ([`Solver::run`]'s cutoffs); `u64::MAX` without a cutoff or
-    /// once a solution is found; 0 once it ran out (the search stopped
-    /// without finishing). Kept out of the solver, which the search only
-    /// reads (a `Cell` there cost 1% on minimal puzzles).
-    budget: u64,
+    /// two-candidate cells too) the search may still do, solutions or not,
+    /// before the board goes to clause learning ([`HANDOVER`]); `u64::MAX`:
+    /// no bound. Kept out of the solver, which the search only reads (a
+    /// `Cell` there cost 1% on minimal puzzles).
+    total: u64,
+    /// Raised by another thread to stop the search.
+    stop: Option<&'r AtomicBool>,
+    /// Solutions found so far.
+    found: u64,
+    /// Why the search stopped before finishing (`None`: it finished, or
+    /// `found` stopped it).
+    halt: Option<Halt>,
     /// The children of the cells probed on the path (the strong search).
     memo: Memo<State<W>>,
 }
@@ -289,26 +300,41 @@ impl<'r, const W: usize> Walk<'r, W>
 where
     State<W>: Pooled,
 {
-    /// A walk without a cutoff.
+    /// A walk without a bound.
     fn new(rng: Option<&'r mut SplitMix64>) -> Walk<'r, W> {
-        Walk::cut(rng, u64::MAX)
+        Walk::cut(rng, u64::MAX, None)
     }
 
-    /// A walk that may do `budget` work before its first solution.
-    fn cut(rng: Option<&'r mut SplitMix64>, budget: u64) -> Walk<'r, W> {
+    /// A walk that may do `total` work, and stops when `stop` is raised.
+    fn cut(
+        rng: Option<&'r mut SplitMix64>,
+        total: u64,
+        stop: Option<&'r AtomicBool>,
+    ) -> Walk<'r, W> {
         Walk {
             rng,
-            budget,
+            total,
+            stop,
+            found: 0,
+            halt: None,
             memo: Memo::take(),
         }
     }
 
-    /// Takes `work` from the budget; false (the budget now 0) when it ran out.
+    /// Takes `work` from the bound; false (the reason in `halt`) when it
+    /// ran out or the stop flag is raised.
     #[inline(always)]
     fn spend(&mut self, work: u64) -> bool {
-        let left = self.budget;
-        self.budget = left.saturating_sub(work);
-        left > work
+        let total = self.total;
+        self.total = total.saturating_sub(work);
+        self.halt = if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            Some(Halt::Stop)
+        } else if total <= work {
+            Some(Halt::Stall)
+        } else {
+            return true;
+        };
+        false
     }
 }
 
@@ -319,6 +345,15 @@ where
     fn drop(&mut self) {
         std::mem::take(&mut self.memo).give_back();
     }
+}
+
+/// Why a walk stopped before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// Its work bound: hand the board to clause learning.
+    Stall,
+    /// The stop flag.
+    Stop,
 }
 
 /// Each width's memos, kept by the thread ([`Pooled`]).
@@ -343,6 +378,7 @@ where
     fn new(g: Geometry, strong: bool) -> Solver<W, T> {
         let t = Tables::of(g);
         Solver {
+            g,
             n: g.size(),
             t,
             all: words(&t.all),
@@ -635,7 +671,10 @@ where
         found: &mut impl FnMut(&State<W>) -> bool,
     ) -> bool {
         if s.solved == self.all {
-            walk.budget = u64::MAX; // a solution: no cutoff from here
+            walk.found += 1;
+            if walk.found >= KEEP_LIMIT {
+                walk.total = u64::MAX; // too many to hand over: no bound
+            }
             return found(s);
         }
         if self.strong {
@@ -718,9 +757,12 @@ where
         // The work of a node: itself and the cells it may probe.
         let work = pairs.iter().map(|w| w.count_ones()).sum::<u32>();
         if !walk.spend(1 + u64::from(work)) {
-            return true; // out of budget: stop (the budget reads 0)
+            return true; // out of budget, or stopped: `walk.halt` says which
         }
-        self.tally.note(|t| t.nodes += 1);
+        self.tally.note(|t| {
+            t.nodes += 1;
+            t.work += 1 + u64::from(work);
+        });
         if is_zero(&pairs) {
             self.tally.note(|t| t.branches += 1);
             return self.branch(s, self.branch_cell(s), walk, found);
@@ -785,11 +827,7 @@ where
                     }
                     (true, true) => {
                         let [a, b] = walk.memo.started();
-                        let mut score = fixed(a) + fixed(b);
-                        // A restart's order: each score raised by up to an eighth.
-                        if let Some(r) = walk.rng.as_deref_mut() {
-                            score += r.below(u64::from(score / 8) + 1) as u32;
-                        }
+                        let score = fixed(a) + fixed(b);
                         let at = walk.memo.keep(i, self.n * self.n);
                         if best.is_none_or(|(most, _)| score > most) {
                             best = Some((score, at));
@@ -809,14 +847,10 @@ where
             t.branches += 1;
         });
         // The child that fixed more cells first: on 16×16 the slowest first
-        // solution takes 2.5 ms instead of 3.3 ms. A restart's order: either
-        // child first, at random.
-        let swap = match walk.rng.as_deref_mut() {
-            Some(r) => r.below(2) == 1,
-            None => {
-                let [a, b] = walk.memo.pair(at);
-                fixed(b) > fixed(a)
-            }
+        // solution takes 2.5 ms instead of 3.3 ms.
+        let swap = {
+            let [a, b] = walk.memo.pair(at);
+            fixed(b) > fixed(a)
         };
         let order = if swap { [1, 0] } else { [0, 1] };
         // (The second child is read after the first returns: its search
@@ -951,41 +985,43 @@ where
         self.propagate(&mut s) && self.search(&s, &mut Walk::new(None), &mut |_: &State<W>| true)
     }
 
-    /// Runs the search on start `cells`, calling `found` with each solution's cells until it returns true.
+    /// Runs the search on start `cells`, calling `found` with each
+    /// solution's cells until it returns true; false when `stop` was
+    /// raised before the search finished.
     ///
-    /// The strong search without `rng` (solve, count) runs with a cutoff
-    /// ([`FIRST_CUTOFF`]) until its first solution. When it runs out first,
-    /// a sparse start's search went wrong early (a part without a solution
-    /// that probing cannot refute quickly): it restarts, each run in an
-    /// order drawn from a generator seeded by the cells (the same board,
-    /// the same first solution), on the cutoffs of the Luby sequence, until
-    /// a run finds a solution or finishes without one (every run is a
-    /// complete search: none then). When `found` wants more than a
-    /// restart's solution, the complete search runs again without a cutoff
-    /// and skips that one, so counts stay exact (and as slow as before).
+    /// The strong search without `rng` (solve, count) runs within a bound
+    /// on its work ([`HANDOVER`]); past it the board goes to clause
+    /// learning ([`cdcl`]), which reports the solutions not reported yet,
+    /// so counts stay exact and no board keeps the search for long. (A
+    /// sparse 16×16 start whose search went wrong early, into a part
+    /// without a solution that probing cannot refute, took seconds to
+    /// minutes; counting on a partial grid with a quarter of its cells
+    /// given, longer.)
     fn run(
         &self,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
+        stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-    ) {
-        self.run_with_cutoffs(cells, rng, found, [FIRST_CUTOFF, RESTART_CUTOFF]);
+    ) -> bool {
+        self.run_capped(cells, rng, stop, found, HANDOVER)
     }
 
-    /// [`Self::run`] with the first run's cutoff and the restarts' unit as
-    /// given (the tests make restarts happen on small boards with tiny ones).
-    fn run_with_cutoffs(
+    /// [`Self::run`] with the bound `total` (the tests make handovers
+    /// happen on small boards with tiny ones).
+    fn run_capped(
         &self,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
+        stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-        [first_cutoff, restart_cutoff]: [u64; 2],
-    ) {
+        total: u64,
+    ) -> bool {
         let Some(mut s) = self.start(cells) else {
-            return;
+            return true;
         };
         if !self.propagate(&mut s) {
-            return;
+            return true;
         }
         let mut buf = [0u8; MAX_N * MAX_N];
         let out = &mut buf[..cells.len()];
@@ -994,71 +1030,77 @@ where
                 self.grid(t, out);
                 found(out)
             });
-            return;
+            return true;
         }
-        // The first run: the cutoff holds until the first solution.
-        let mut walk = Walk::cut(None, first_cutoff);
+        // The solutions reported, one after another: clause learning
+        // blocks them when the board is handed over.
+        let mut kept: Vec<u8> = Vec::new();
+        let mut walk = Walk::cut(None, total, stop);
         self.search(&s, &mut walk, &mut |t: &State<W>| {
             self.grid(t, out);
+            if kept.len() < KEEP_LIMIT as usize * out.len() {
+                kept.extend_from_slice(out);
+            }
             found(out)
         });
-        let stopped = walk.budget == 0;
-        // (Its memo back to the thread's pool, for the restarts.)
+        let halt = walk.halt;
+        // (Its memo back to the thread's pool.)
         drop(walk);
-        if !stopped {
-            return; // finished, or stopped by `found`
+        match halt {
+            None => true, // finished, or stopped by `found`
+            Some(Halt::Stop) => false,
+            Some(Halt::Stall) => self.learn(cells, &kept, stop, found),
         }
-        self.tally.note(|t| t.restarts += 1);
-        let mut r = SplitMix64::new(fnv1a(cells));
-        for k in 1.. {
-            let mut got = false;
-            let mut walk = Walk::cut(Some(&mut r), restart_cutoff.saturating_mul(luby(k)));
-            self.search(&s, &mut walk, &mut |t: &State<W>| {
-                self.grid(t, out);
-                got = true;
-                true
-            });
-            if got {
-                break;
+    }
+
+    /// Hands start `cells` to clause learning ([`cdcl`]), the solutions in
+    /// `kept` already reported; false when `stop` was raised first.
+    fn learn(
+        &self,
+        cells: &[u8],
+        kept: &[u8],
+        stop: Option<&AtomicBool>,
+        found: &mut impl FnMut(&[u8]) -> bool,
+    ) -> bool {
+        // The candidates of the propagated start (the same solutions,
+        // fewer variables), or the givens' when they clash or fail.
+        let mut cands = cdcl::candidates(self.g, cells);
+        if let Some(mut s) = self.start(cells)
+            && self.propagate(&mut s)
+        {
+            cands.iter_mut().for_each(|m| *m = 0);
+            for (d, p) in s.pos[..self.n].iter().enumerate() {
+                for (k, &word) in p.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        cands[64 * k + word.trailing_zeros() as usize] |= 1 << d;
+                        word &= word - 1;
+                    }
+                }
             }
-            if walk.budget != 0 {
-                return; // a finished run without a solution: none
-            }
-            self.tally.note(|t| t.restarts += 1);
         }
-        if found(out) {
-            return;
-        }
-        // More solutions wanted: the complete search, without the one given.
-        let first = buf;
-        let mut more = [0u8; MAX_N * MAX_N];
-        let more = &mut more[..cells.len()];
-        self.search(&s, &mut Walk::new(None), &mut |t: &State<W>| {
-            self.grid(t, more);
-            more != &first[..cells.len()] && found(more)
+        let (end, work) = cdcl::run(self.g, &cands, kept, stop, found);
+        self.tally.note(|t| {
+            t.handovers += 1;
+            t.conflicts += work.conflicts;
         });
+        end == cdcl::End::Finished
     }
 }
 
-/// The work (search nodes, each counting its two-candidate cells too) the
-/// strong search may do before its first solution, before it restarts:
-/// about 2.6× the most the first solution of a minimal 16×16 puzzle of
-/// data/size16_minimal.txt takes (4,561; median 920; 12×12 at most 561),
-/// a few ms. A sparse 16×16 start whose search went wrong early took up
-/// to seconds or minutes (one of 1,000, docs/family.md).
-const FIRST_CUTOFF: u64 = 12_000;
+/// The work (search nodes, each counting its two-candidate cells too) of
+/// the strong search, solutions or not, past which the board goes to
+/// clause learning ([`cdcl`]): about 1.2× the most a count to two of a
+/// minimal 16×16 puzzle of data/size16_minimal.txt takes (8,116; median
+/// 1,841: none hands over), about 2 ms of search; clause learning then
+/// takes about 1 ms on a 16×16 partial grid (docs/family.md, "Worst
+/// case").
+const HANDOVER: u64 = 10_000;
 
-/// The cutoff of restart `k` is this times term `k` of the Luby sequence:
-/// 99% of sparse 16×16 starts find a first solution within 410.
-const RESTART_CUTOFF: u64 = 1000;
-
-/// The FNV-1a hash of a board's cells: the restarts' seed (the same board,
-/// the same order on every machine).
-fn fnv1a(cells: &[u8]) -> u64 {
-    cells.iter().fold(0xcbf2_9ce4_8422_2325, |h, &v| {
-        (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+/// The most solutions the strong search keeps for a handover (2.5 MB on
+/// 16×16): past them its bound is off (a count to more goes on with the
+/// search alone, as it did before clause learning; its flag still stops it).
+const KEEP_LIMIT: u64 = 10_000;
 
 /// Term `i` (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
 fn luby(mut i: u64) -> u64 {
@@ -1100,37 +1142,62 @@ impl Path {
         }
     }
 
-    /// Runs the search on the cells of `g`.
+    /// Runs the search on the cells of `g`; false when `stop` was raised
+    /// before it finished. The generic path looks at `stop` at every node
+    /// of its search and every conflict of clause learning; the 9×9 and
+    /// 8×8 paths, whose searches without a solution take milliseconds at
+    /// most, between solutions.
     pub(crate) fn run(
         self,
         g: Geometry,
         cells: &[u8],
         rng: Option<&mut SplitMix64>,
+        stop: Option<&AtomicBool>,
         found: &mut impl FnMut(&[u8]) -> bool,
-    ) {
+    ) -> bool {
+        let raised = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let mut halted = false;
+        let mut between = |cells: &[u8]| {
+            halted = raised();
+            halted || found(cells)
+        };
         match self {
-            Path::Bands => bands::run(cells, rng, found),
+            Path::Bands => bands::run(cells, rng, &mut between),
             Path::Octoku => {
                 let cells: &[u8; 64] = cells.try_into().expect("the 8x8 path takes 64 cells");
-                octoku::run(cells, found)
+                octoku::run(cells, &mut between)
             }
             Path::Generic => {
-                with_solver!(g, rng.is_none(), (), |solver| solver.run(cells, rng, found))
+                return with_solver!(g, rng.is_none(), (), |solver| {
+                    solver.run(cells, rng, stop, found)
+                });
             }
         }
+        !halted
     }
 }
 
-/// Runs the search the board's geometry takes.
-fn run(board: &Grid, rng: Option<&mut SplitMix64>, found: &mut impl FnMut(&[u8]) -> bool) {
+/// Runs the search the board's geometry takes; false when stopped.
+fn run(
+    board: &Grid,
+    rng: Option<&mut SplitMix64>,
+    stop: Option<&AtomicBool>,
+    found: &mut impl FnMut(&[u8]) -> bool,
+) -> bool {
     let g = board.geometry();
-    Path::of(g, rng.is_some()).run(g, board.cells(), rng, found)
+    Path::of(g, rng.is_some()).run(g, board.cells(), rng, stop, found)
 }
+
+/// A search stopped before its answer: the flag it was given was raised
+/// ([`solve_counting_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the search was stopped before it finished")]
+pub struct Stopped;
 
 /// Solves a board: `Some(grid)` keeps every given; `None` means no solution.
 pub fn solve(board: &Grid) -> Option<Grid> {
     let mut out = None;
-    run(board, None, &mut |cells: &[u8]| {
+    run(board, None, None, &mut |cells: &[u8]| {
         out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
@@ -1141,7 +1208,7 @@ pub fn solve(board: &Grid) -> Option<Grid> {
 /// drawn from `rng`): the same seed gives the same grid.
 pub fn solve_random(board: &Grid, rng: &mut SplitMix64) -> Option<Grid> {
     let mut out = None;
-    run(board, Some(rng), &mut |cells: &[u8]| {
+    run(board, Some(rng), None, &mut |cells: &[u8]| {
         out = Grid::from_cells(board.geometry(), cells).ok();
         true
     });
@@ -1154,7 +1221,7 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
         return 0;
     }
     let mut n = 0u64;
-    run(board, None, &mut |_: &[u8]| {
+    run(board, None, None, &mut |_: &[u8]| {
         n += 1;
         n >= limit
     });
@@ -1165,17 +1232,36 @@ pub fn count(board: &Grid, limit: u64) -> u64 {
 /// `limit` (at least 1), from one search (what [`solve`] and [`count`]
 /// give apart).
 pub fn solve_counting(board: &Grid, limit: u64) -> (Option<Grid>, u64) {
+    let never = AtomicBool::new(false);
+    solve_counting_until(board, limit, &never).unwrap_or((None, 0))
+}
+
+/// [`solve_counting`], stopped when another thread raises `stop` (a
+/// deadline's timer, a client gone): `Err(Stopped)` then. The search looks
+/// at the flag at each node (and each conflict once clause learning took
+/// over), so it stops within a fraction of a millisecond; on 9×9 and 8×8,
+/// whose searches without a solution take milliseconds at most, between
+/// solutions.
+pub fn solve_counting_until(
+    board: &Grid,
+    limit: u64,
+    stop: &AtomicBool,
+) -> Result<(Option<Grid>, u64), Stopped> {
     let limit = limit.max(1);
     let mut first = None;
     let mut n = 0u64;
-    run(board, None, &mut |cells: &[u8]| {
+    let finished = run(board, None, Some(stop), &mut |cells: &[u8]| {
         if first.is_none() {
             first = Grid::from_cells(board.geometry(), cells).ok();
         }
         n += 1;
         n >= limit
     });
-    (first, n)
+    if finished {
+        Ok((first, n))
+    } else {
+        Err(Stopped)
+    }
 }
 
 /// The largest side for which [`solvable_without`] searches without
@@ -1214,7 +1300,7 @@ mod tests {
     /// Every solution of `cells` on `path`, up to `limit`.
     fn solutions(path: Path, g: Geometry, cells: &[u8], limit: usize) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
-        path.run(g, cells, None, &mut |s: &[u8]| {
+        path.run(g, cells, None, None, &mut |s: &[u8]| {
             out.push(s.to_vec());
             out.len() >= limit
         });
@@ -1294,7 +1380,8 @@ mod tests {
             out.push(s.to_vec());
             out.len() >= limit
         };
-        with_solver!(g, strong, (), |solver| solver.run(cells, None, &mut found));
+        with_solver!(g, strong, (), |solver| solver
+            .run(cells, None, None, &mut found));
         out.sort();
         out
     }
@@ -1348,10 +1435,10 @@ mod tests {
     }
 
     /// A sparse 16×16 start whose first branch leads into a part without a
-    /// solution that probing cannot refute quickly: the search without
-    /// restarts took 17 s to find a first solution, the cutoff and
-    /// restarts a few ms. Its work and its first solution are pinned, so a
-    /// lost restart, or an order drawn differently on another machine, fails.
+    /// solution that probing cannot refute quickly: the search alone took
+    /// 17 s to find a first solution; past its bound clause learning
+    /// finds one at once. Its work and its first solution are pinned, so a
+    /// lost handover, or an order that differs on another machine, fails.
     #[test]
     fn a_sparse_16x16_start_with_a_heavy_search_solves_at_once() {
         let g = Geometry::for_size(16).unwrap();
@@ -1359,20 +1446,30 @@ mod tests {
         let solution = solve(&start).expect("a start cut from a solved grid");
         assert!(crate::rules::is_solution(&start, &solution));
         let s = search_stats(&start, 1);
-        assert_eq!((s.solutions, s.restarts, s.nodes), (1, 1, 2129), "{s:?}");
+        assert_eq!(
+            (s.solutions, s.handovers, s.nodes, s.conflicts),
+            (1, 1, 1674, 3),
+            "{s:?}"
+        );
         assert_eq!(
             fnv1a(solution.cells()),
-            7033993080840410669,
+            3529863028672708873,
             "the first solution's FNV-1a hash"
         );
     }
 
-    /// On a start whose first solution comes from a restart (seed
-    /// 1765288248144937629, keep 38: 13 ms on the search without restarts),
-    /// counting goes on with the complete search without that solution:
-    /// 12 distinct valid solutions, the first of them `solve`'s.
+    /// The FNV-1a hash of a board's cells.
+    fn fnv1a(cells: &[u8]) -> u64 {
+        cells.iter().fold(0xcbf2_9ce4_8422_2325, |h, &v| {
+            (h ^ u64::from(v)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    /// On a start whose search hands over before its first solution (seed
+    /// 1765288248144937629, keep 38), counting to 12 gives 12 distinct
+    /// valid solutions, the first of them `solve`'s.
     #[test]
-    fn counting_past_a_restarts_solution_gives_each_solution_once() {
+    fn counting_past_a_handover_gives_each_solution_once() {
         let g = Geometry::for_size(16).unwrap();
         let start = random_start(g, 1765288248144937629, 38, &[]);
         let mut all = solutions(Path::Generic, g, start.cells(), 12);
@@ -1389,11 +1486,11 @@ mod tests {
     }
 
     /// Every solution (up to `limit`, in the order found) of the strong
-    /// search with `cutoffs` (see `Solver::run_with_cutoffs`), and its counts.
+    /// search with the bound `total` (see `Solver::run_capped`), and its counts.
     fn cut_solutions(
         g: Geometry,
         cells: &[u8],
-        cutoffs: [u64; 2],
+        total: u64,
         limit: usize,
     ) -> (Vec<Vec<u8>>, SearchStats) {
         let mut out = Vec::new();
@@ -1402,22 +1499,25 @@ mod tests {
             out.len() >= limit
         };
         let stats = with_solver!(g, true, Cell<SearchStats>, |solver| {
-            solver.run_with_cutoffs(cells, None, &mut found, cutoffs);
+            assert!(solver.run_capped(cells, None, None, &mut found, total));
             solver.tally.get()
         });
         (out, stats)
     }
 
-    /// With cutoffs tiny enough that most runs stop and restart, the
-    /// search finds exactly the solutions of the search without a cutoff
-    /// (none for contradictory starts), each once, the first of them the
-    /// one a search for one solution finds.
+    /// No bound: the complete search alone.
+    const UNCAPPED: u64 = u64::MAX;
+
+    /// With a bound on the search's work small enough that most boards
+    /// go to clause learning (some after the search reported solutions,
+    /// some before their first), the solutions are exactly the complete
+    /// search's, each once, and every start without one has none.
     #[test]
-    fn restarts_find_the_complete_searchs_solutions() {
-        let mut rng = SplitMix64::new(27);
-        let (mut restarted, mut none) = (0, 0);
+    fn clause_learning_takes_over_with_the_same_solutions() {
+        let mut rng = SplitMix64::new(43);
+        let (mut handed, mut after_some, mut none) = (0, 0, 0);
         for case in 0..240u64 {
-            let n = [6, 10, 12][case as usize % 3];
+            let n = [6, 9, 10, 12, 16][case as usize % 5];
             let g = Geometry::for_size(n).unwrap();
             let (keep, noise) = (
                 rng.below(256) as u8,
@@ -1425,10 +1525,11 @@ mod tests {
             );
             let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
             let start = random_start(g, rng.below(u64::MAX), keep, noise);
-            let cutoffs = [1 + rng.below(40), 1 + rng.below(5)];
-            let (cut, stats) = cut_solutions(g, start.cells(), cutoffs, 12);
-            let (whole, _) = cut_solutions(g, start.cells(), [u64::MAX; 2], 12);
-            assert_eq!(cut.len(), whole.len(), "{start:?} {cutoffs:?}");
+            let caps = rng.below(60);
+            let limit = [1, 2, 12][case as usize % 3];
+            let (cut, stats) = cut_solutions(g, start.cells(), caps, limit);
+            let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, limit);
+            assert_eq!(cut.len(), whole.len(), "{start:?} {caps:?}");
             let mut distinct = cut.clone();
             distinct.sort();
             distinct.dedup();
@@ -1437,21 +1538,61 @@ mod tests {
                 let s = Grid::from_cells(g, s).expect("a solution holds symbols");
                 assert!(crate::rules::is_solution(&start, &s), "{start:?}");
             }
+            if whole.len() < limit {
+                let mut whole = whole.clone();
+                whole.sort();
+                assert_eq!(distinct, whole, "{start:?} {caps:?}");
+            }
             none += u32::from(whole.is_empty());
+            handed += u32::from(stats.handovers > 0);
+            // (A start whose search reported a solution before the bound.)
+            let (early, _) = cut_solutions(g, start.cells(), UNCAPPED, 1);
+            after_some += u32::from(stats.handovers > 0 && stats.nodes > 0 && early.len() == 1);
+        }
+        // The cases reach what they test.
+        assert!(
+            handed > 80 && after_some > 40 && none > 40,
+            "{handed} handed over, {after_some} with solutions, {none} without a solution"
+        );
+    }
+
+    /// Clause learning alone (a bound of 0) finds every solution of random
+    /// starts of every size, as the complete search does.
+    #[test]
+    fn clause_learning_alone_finds_the_complete_searchs_solutions() {
+        let mut rng = SplitMix64::new(7);
+        for case in 0..150u64 {
+            let n = [4, 6, 8, 9, 10, 12, 16][case as usize % 7];
+            let g = Geometry::for_size(n).unwrap();
+            let (keep, noise) = (
+                rng.below(256) as u8,
+                [(rng.below(256) as usize, rng.below(17) as u8)],
+            );
+            let (keep, noise) = tractable(n, keep, &noise[..(case % 2) as usize]);
+            let start = random_start(g, rng.below(u64::MAX), keep, noise);
+            let mut learnt = Vec::new();
+            let cands = cdcl::candidates(g, start.cells());
+            let (end, _) = cdcl::run(g, &cands, &[], None, &mut |s: &[u8]| {
+                learnt.push(s.to_vec());
+                learnt.len() >= 12
+            });
+            assert_eq!(end, cdcl::End::Finished);
+            let (whole, _) = cut_solutions(g, start.cells(), UNCAPPED, 12);
+            assert_eq!(learnt.len(), whole.len(), "{start:?}");
+            learnt.sort();
+            let before = learnt.len();
+            learnt.dedup();
+            assert_eq!(learnt.len(), before, "a solution twice: {start:?}");
+            for s in &learnt {
+                let s = Grid::from_cells(g, s).expect("a solution holds symbols");
+                assert!(crate::rules::is_solution(&start, &s), "{start:?}");
+            }
             if whole.len() < 12 {
                 let mut whole = whole;
                 whole.sort();
-                assert_eq!(distinct, whole, "{start:?} {cutoffs:?}");
+                assert_eq!(learnt, whole, "{start:?}");
             }
-            let (one, _) = cut_solutions(g, start.cells(), cutoffs, 1);
-            assert_eq!(one.first(), cut.first(), "{start:?}");
-            restarted += u32::from(stats.restarts > 0);
         }
-        // The cases reach what they test (97 restart, 60 have no solution).
-        assert!(
-            restarted > 80 && none > 40,
-            "{restarted} restarted, {none} without a solution"
-        );
     }
 
     #[test]

@@ -304,7 +304,7 @@ pub(super) fn run(cells: &[u8; 64], found: &mut dyn FnMut(&[u8]) -> bool) {
 pub fn solve(start: Board) -> Result<Option<Board>, SolveError> {
     let cells = checked_cells(start)?;
     let mut out = None;
-    super::Path::Octoku.run(G, &cells, None, &mut |s: &[u8]| {
+    super::Path::Octoku.run(G, &cells, None, None, &mut |s: &[u8]| {
         out = <&[u8; 64]>::try_from(s).ok().map(Board::from_cells);
         true
     });

@@ -32,9 +32,14 @@ pub struct SearchStats {
     /// Nodes that branched: on the best probed pair, or on a cell with the
     /// fewest candidates when no cell has two.
     pub branches: u64,
-    /// Runs stopped by their cutoff before a first solution, each followed
-    /// by a restart (sparse starts; no minimal puzzle has any).
-    pub restarts: u64,
+    /// The work the search's bound counts: each node and its
+    /// two-candidate cells.
+    pub work: u64,
+    /// 1 when the search reached its bound and handed the board to clause
+    /// learning, else 0.
+    pub handovers: u64,
+    /// The conflicts clause learning met (0 without a handover).
+    pub conflicts: u64,
 }
 
 /// What the solver calls at each event of its search. `()` ignores them
@@ -62,8 +67,8 @@ impl Tally for Cell<SearchStats> {
 /// [`solve`](super::solve) and [`count`](super::count) run on every size but
 /// 9×9 and 8×8, which have faster paths) on `board` until `limit` solutions
 /// are found (at least 1: unlike `count`, a limit of 0 still looks for
-/// one), and returns what it did: every run, where a first solution took
-/// past the first cutoff and the search restarted. With `limit` 1 that is
+/// one), and returns what it did, clause learning included where the
+/// search reached its bound. With `limit` 1 that is
 /// the work of a first solution; with 2, of [`is_unique`](super::is_unique).
 ///
 /// The counts are the same on any machine and under any load, so a change
@@ -74,7 +79,7 @@ pub fn search_stats(board: &Grid, limit: u64) -> SearchStats {
     let limit = limit.max(1);
     with_solver!(g, true, Cell<SearchStats>, |solver| {
         let mut solutions = 0;
-        solver.run(board.cells(), None, &mut |_: &[u8]| {
+        solver.run(board.cells(), None, None, &mut |_: &[u8]| {
             solutions += 1;
             solutions >= limit
         });

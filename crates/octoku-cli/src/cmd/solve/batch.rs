@@ -17,6 +17,7 @@ use octoku_core::solve;
 use octoku_evm::limits;
 use serde::Serialize;
 
+use crate::deadline::Deadline;
 use crate::error::CliError;
 use crate::family::{FormatArg, SizeArgs};
 
@@ -46,6 +47,8 @@ pub struct Batch<'a> {
     pub bench: Option<f64>,
     /// `--json`.
     pub json: bool,
+    /// `--timeout`: each puzzle's time limit, in seconds.
+    pub timeout: u64,
 }
 
 /// One puzzle's answer: its first solution and, with `--count`, how many
@@ -97,7 +100,8 @@ pub fn run(size: &SizeArgs, batch: &Batch) -> Result<ExitCode, CliError> {
     let symbols = size.symbols(g)?;
     let puzzles = read_puzzles(batch.file, g, &symbols)?;
     let symbols = symbols.unwrap_or_else(|| Symbols::standard(g.size()));
-    let (answers, per_puzzle) = solve_all(&puzzles, batch.count, batch.bench);
+    let deadline = Deadline::new(batch.timeout)?;
+    let (answers, per_puzzle) = solve_all(&puzzles, batch, &deadline)?;
     let summary = Summary {
         puzzles: answers.len(),
         solved: answers
@@ -193,33 +197,40 @@ fn read_puzzles(file: &str, g: Geometry, symbols: &Option<Symbols>) -> Result<Ve
     Ok(puzzles)
 }
 
-/// Solves every puzzle (with `count`, counts up to it in the same search),
-/// then again until `bench` seconds have passed; the answers of the first
-/// pass and the solving time per puzzle over every pass, in µs.
-fn solve_all(puzzles: &[Grid], count: Option<u64>, bench: Option<f64>) -> (Vec<Answer>, f64) {
-    let answer = |p: &Grid| match count {
-        Some(limit) => {
-            let (solution, n) = solve::solve_counting(p, limit);
-            Answer {
-                solution,
-                solutions: Some(n),
-            }
-        }
-        None => Answer {
-            solution: solve::solve(p),
-            solutions: None,
-        },
+/// Solves every puzzle (with `--count`, counts up to it in the same
+/// search), each within the time limit, then again until `--bench`
+/// seconds have passed; the answers of the first pass and the solving time
+/// per puzzle over every pass, in µs. A puzzle past the limit stops the
+/// batch (nothing is printed).
+fn solve_all(
+    puzzles: &[Grid],
+    batch: &Batch,
+    deadline: &Deadline,
+) -> Result<(Vec<Answer>, f64), CliError> {
+    let limit = batch.count.unwrap_or(1);
+    let answer = |k: usize, p: &Grid| {
+        let what = || format!("--batch {}: puzzle {}", batch.file, k + 1);
+        let (solution, n) =
+            deadline.run(what, |stop| solve::solve_counting_until(p, limit, stop))?;
+        Ok::<_, CliError>(Answer {
+            solution,
+            solutions: batch.count.map(|_| n),
+        })
     };
     let started = Instant::now();
-    let answers: Vec<Answer> = puzzles.iter().map(answer).collect();
+    let answers = puzzles
+        .iter()
+        .enumerate()
+        .map(|(k, p)| answer(k, p))
+        .collect::<Result<Vec<Answer>, _>>()?;
     let mut passes = 1u64;
-    let least = Duration::from_secs_f64(bench.unwrap_or(0.0));
+    let least = Duration::from_secs_f64(batch.bench.unwrap_or(0.0));
     while started.elapsed() < least {
-        for p in puzzles {
-            black_box(answer(black_box(p)));
+        for (k, p) in puzzles.iter().enumerate() {
+            black_box(answer(k, black_box(p))?);
         }
         passes += 1;
     }
     let spent = started.elapsed().as_secs_f64() * 1e6;
-    (answers, spent / (passes as f64 * puzzles.len() as f64))
+    Ok((answers, spent / (passes as f64 * puzzles.len() as f64)))
 }

@@ -9,6 +9,7 @@ use octoku_core::{Address, Board, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
+use crate::deadline::Deadline;
 use crate::family::{self, Shape};
 use crate::opts::solver::SolverArgs;
 use crate::opts::target::OwnArgs;
@@ -23,6 +24,11 @@ use batch::Batch;
 /// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
 pub(crate) const DEAD_END_SHARE: &str =
     "the published generate gives about 0.34% of addresses such a board";
+
+/// `--timeout`'s default, in seconds: far above any board's time (every
+/// count to 2 takes milliseconds: docs/family.md, "Worst case"), but a
+/// count to a large `--count` may need it raised.
+const DEFAULT_TIMEOUT: u64 = 60;
 
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
@@ -41,6 +47,9 @@ pub struct Args {
     /// Solve the board this address gets from generate instead.
     #[arg(long)]
     address: Option<String>,
+    /// The time limit of each solve and count, in seconds (1 to 86,400): past it the search stops, and the command prints one line and exits 7.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=86_400))]
+    timeout: u64,
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
@@ -84,6 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             count: args.count,
             bench: args.bench,
             json: args.json,
+            timeout: args.timeout,
         };
         return batch::run(&args.size, &batch);
     }
@@ -103,7 +113,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             (Some(start), None) if args.sat => {
                 family::solve_sat(&args.size, g, start, args.count, &args.solver, args.json)
             }
-            (Some(start), None) => family::solve(&args.size, g, start, args.count, args.json),
+            (Some(start), None) => family::solve(
+                &args.size,
+                g,
+                start,
+                args.count,
+                args.json,
+                &Deadline::new(args.timeout)?,
+            ),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
             )),
