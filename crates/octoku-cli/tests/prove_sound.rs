@@ -36,7 +36,8 @@ fn project(
     let contracts = dir.join("contracts");
     std::fs::create_dir_all(&contracts).unwrap();
     std::fs::write(dir.join("foundry.toml"), "[profile.default]\n").unwrap();
-    let read = |name: &str| std::fs::read_to_string(checkout().join("contracts").join(name)).unwrap();
+    let read =
+        |name: &str| std::fs::read_to_string(checkout().join("contracts").join(name)).unwrap();
     std::fs::write(
         contracts.join("GolfedPuzzle.sol"),
         frame(read("GolfedPuzzle.sol")),
@@ -182,7 +183,14 @@ fn a_fill_that_loops_forever_on_one_seed_is_not_proved() {
     let solc = solc().display().to_string();
     let target = format!("{}:OctokuGolf", source.display());
     let run = octoku!(&[
-        "prove", "generate", "--all", "--json", "--contract", &target, "--solc", &solc,
+        "prove",
+        "generate",
+        "--all",
+        "--json",
+        "--contract",
+        &target,
+        "--solc",
+        &solc,
     ]);
     run.code(3);
     let v: Value = serde_json::from_str(&run.stdout).unwrap();

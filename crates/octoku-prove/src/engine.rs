@@ -664,8 +664,7 @@ pub fn prove_pair(
                 .map(|(n, v)| format!("{n} = {v:#x}"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let (r, i) =
-                replay_checked(pair, shape, (reference, implementation), &values, &input)?;
+            let (r, i) = replay_checked(pair, shape, (reference, implementation), &values, &input)?;
             if r.success == i.success && r.output == i.output {
                 return Err(ProveError::Unsound(format!(
                     "the counterexample {input} does not reproduce in revm"

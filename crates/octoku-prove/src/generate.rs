@@ -831,10 +831,8 @@ pub fn prove_patterns(
     }
     // Before "proved": both fills' terms against revm on seeds, those of
     // the class proved claimed equal.
-    let all_proved = counterexample.is_none()
-        && pending
-            .iter()
-            .all(|p| p.result == Some(CaseResult::Proved));
+    let all_proved =
+        counterexample.is_none() && pending.iter().all(|p| p.result == Some(CaseResult::Proved));
     let validated = if all_proved {
         let class: std::collections::HashSet<Pattern> =
             pending.iter().map(|p| p.pattern.clone()).collect();

@@ -74,9 +74,10 @@ impl Modeled {
     /// The first term of the outcome whose value is not revm's.
     fn first_difference(&self, run: &RawOutcome) -> String {
         let word = |k: usize| {
-            self.terms
-                .get(2 + k)
-                .map_or_else(|| format!("data word {k}"), |t| format!("data word {k} ({t})"))
+            self.terms.get(2 + k).map_or_else(
+                || format!("data word {k}"),
+                |t| format!("data word {k} ({t})"),
+            )
         };
         if self.success != run.success {
             format!("the success flag ({})", self.terms[0])
@@ -126,11 +127,9 @@ impl Agreement {
         }
         match self {
             Agreement::Same => a.output == b.output,
-            Agreement::Cells => a
-                .output
-                .iter()
-                .zip(b.output.iter())
-                .all(|(x, y)| ((x >> 4) == 0) == ((y >> 4) == 0) && ((x & 15) == 0) == ((y & 15) == 0)),
+            Agreement::Cells => a.output.iter().zip(b.output.iter()).all(|(x, y)| {
+                ((x >> 4) == 0) == ((y >> 4) == 0) && ((x & 15) == 0) == ((y & 15) == 0)
+            }),
         }
     }
 }
@@ -194,9 +193,21 @@ pub fn validate(
 pub fn edge_words() -> Vec<U256> {
     let one = U256::from(1u8);
     let m1 = U256::MAX / U256::from(15u8);
-    let mut words = vec![U256::ZERO, one, one << 255, U256::MAX, m1, m1 * U256::from(8u8)];
+    let mut words = vec![
+        U256::ZERO,
+        one,
+        one << 255,
+        U256::MAX,
+        m1,
+        m1 * U256::from(8u8),
+    ];
     words.extend([1usize, 2, 3, 4, 7, 31, 32, 63, 64, 128, 160, 252, 254].map(|k| one << k));
-    words.extend([m1 * U256::from(7u8), U256::MAX >> 4, U256::MAX << 4, U256::from(0xffu8)]);
+    words.extend([
+        m1 * U256::from(7u8),
+        U256::MAX >> 4,
+        U256::MAX << 4,
+        U256::from(0xffu8),
+    ]);
     words
 }
 
@@ -322,10 +333,7 @@ fn fill_input(programs: [Program<'_>; 2], label: String, args: [U256; 2], claime
 /// an address: edge seeds, short and colliding seeds (raw-seed programs),
 /// keccak256 seeds of random addresses, until `claim` (given the seed)
 /// holds on at least [`MIN_INPUTS`] of them.
-pub fn fill_inputs(
-    programs: [Program<'_>; 2],
-    mut claim: impl FnMut(U256) -> bool,
-) -> Vec<Input> {
+pub fn fill_inputs(programs: [Program<'_>; 2], mut claim: impl FnMut(U256) -> bool) -> Vec<Input> {
     use octoku_core::octoku::generate::seed_of;
     use octoku_evm::cases;
     let mut rng = SplitMix64::new(0x5eed_7a11);

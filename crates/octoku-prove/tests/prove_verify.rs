@@ -147,9 +147,13 @@ fn a_wrong_term_model_is_caught_by_the_validation_and_not_proved() {
     let shape = octoku_prove::prove::verify_shape();
     let (terms, call) = shape.symbolic();
     // The model: the golf's terms; the code that runs: the mutant.
-    let pair =
-        engine::execute_pair(terms, &call, artifacts::REFERENCE.runtime, artifacts::GOLF.runtime)
-            .unwrap();
+    let pair = engine::execute_pair(
+        terms,
+        &call,
+        artifacts::REFERENCE.runtime,
+        artifacts::GOLF.runtime,
+    )
+    .unwrap();
     let cases = [Case {
         tag: "all".into(),
         note: "every input".into(),
@@ -167,9 +171,15 @@ fn a_wrong_term_model_is_caught_by_the_validation_and_not_proved() {
     );
     match answer {
         Err(ProveError::Unsound(why)) => {
-            assert!(why.starts_with("translation validation: on start = "), "{why}");
+            assert!(
+                why.starts_with("translation validation: on start = "),
+                "{why}"
+            );
             assert!(why.contains("the implementation's terms give"), "{why}");
-            assert!(why.contains("first differing term: data word 0 (t"), "{why}");
+            assert!(
+                why.contains("first differing term: data word 0 (t"),
+                "{why}"
+            );
         }
         Err(e) => panic!("failed for another reason: {e}"),
         Ok(proof) => panic!("a wrong model answered {:?}", proof.found),

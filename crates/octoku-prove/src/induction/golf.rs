@@ -544,11 +544,7 @@ impl<'a> Setup<'a> {
                 let start = self.layout.view(golf_start.pc, &golf_start.stack);
                 // Every step to a cut lowers the measure (termination).
                 let measure = match from {
-                    Some(from) => measure(
-                        terms,
-                        (from, &start),
-                        (to, &gv),
-                    ),
+                    Some(from) => measure(terms, (from, &start), (to, &gv)),
                     // The entry is no loop step.
                     None => terms.small(1),
                 };
@@ -616,7 +612,7 @@ fn describe(kind: Kind) -> (String, String) {
         Kind::Related(c) => (
             format!("related-{}", c.name()),
             format!(
-                "a related state at {} steps to a related or escaped state (reference: {} segment(s))",
+                "a related state at {} steps to a related or escaped state at a later cut, or at the same loop head with a smaller s (reference: {} segment(s))",
                 c.name(),
                 if matches!(c, Cut::Join(_)) { 2 } else { 1 }
             ),
@@ -627,12 +623,15 @@ fn describe(kind: Kind) -> (String, String) {
         ),
         Kind::Escaped(c) => (
             format!("escaped-{}", c.name()),
-            format!("an escaped state at {} steps to an escaped state", c.name()),
+            format!(
+                "an escaped state at {} steps to an escaped state at a later cut, or at the same loop head with a smaller s",
+                c.name()
+            ),
         ),
         Kind::Slow(c) => (
             format!("slow-{}", c.name()),
             format!(
-                "a slow-loop state at {} steps to a slow-loop state, or both return the same board",
+                "a slow-loop state at {} steps to a slow-loop state with a larger i, or the same i and a later cut or a smaller s, or both return the same board",
                 c.name()
             ),
         ),

@@ -354,17 +354,16 @@ impl<'a> Pair<'a> {
         agree: Agreement,
     ) -> Result<Report, InductionError> {
         let (lemmas, name) = decide(queries, dir, solver)?;
-        let validated = if lemmas.len() == queries.len()
-            && lemmas.iter().all(|l| l.proved == Some(true))
-        {
-            Some(crate::validate::validate_fills(
-                [self.reference, self.implementation],
-                |_| true,
-                agree,
-            )?)
-        } else {
-            None
-        };
+        let validated =
+            if lemmas.len() == queries.len() && lemmas.iter().all(|l| l.proved == Some(true)) {
+                Some(crate::validate::validate_fills(
+                    [self.reference, self.implementation],
+                    |_| true,
+                    agree,
+                )?)
+            } else {
+                None
+            };
         let replay = match lemmas.last() {
             Some(l) if l.proved == Some(false) => {
                 let q = queries
