@@ -143,7 +143,7 @@ fn an_immutable_set_by_the_constructor_is_refuted_in_every_form() {
         args.extend(form.iter().map(String::as_str));
         let run = octoku!(&args);
         let out = run.code(1);
-        let proof: Value = serde_json::from_str(&out).unwrap();
+        let proof: Value = serde_json::from_str(out).unwrap();
         assert_eq!(proof["result"], "counterexample", "{form:?}: {proof}");
         let (start, solution) = (
             proof["start"].as_str().unwrap(),
