@@ -28,6 +28,8 @@ fn prove_verify_fair_proves_and_reports_its_figures() {
         &[
             "puzzle",
             "result",
+            "domain",
+            "validated_inputs",
             "solver",
             "solve_seconds",
             "execution_seconds",
@@ -42,6 +44,11 @@ fn prove_verify_fair_proves_and_reports_its_figures() {
         ],
     );
     assert_proved(&v, "fair");
+    assert_eq!(
+        v["domain"],
+        "every call verify(uint256,uint256) with 68 bytes of calldata (the selector and two words) and no value"
+    );
+    assert!(v["validated_inputs"].as_u64().unwrap() >= 100, "{v}");
     assert_eq!(v["start"], Value::Null);
     assert_keys(
         &v["reference"],
@@ -69,6 +76,8 @@ fn prove_generate_golf_proves_a_redraw_class_and_reports_its_figures() {
             "property",
             "result",
             "class",
+            "domain",
+            "validated_inputs",
             "max_redraws",
             "compare",
             "patterns",
@@ -161,6 +170,8 @@ fn prove_verify_classic9_proves_in_six_queries() {
             "puzzle",
             "function",
             "result",
+            "domain",
+            "validated_inputs",
             "solver",
             "solve_seconds",
             "execution_seconds",
@@ -176,6 +187,7 @@ fn prove_verify_classic9_proves_in_six_queries() {
     );
     assert_eq!(v["result"], "proved");
     assert_eq!(v["function"], "verify(bytes,bytes)");
+    assert!(v["validated_inputs"].as_u64().unwrap() >= 100, "{v}");
     let steps = v["steps"].as_array().unwrap();
     let names: Vec<&str> = steps.iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, octoku_prove::classic9::STEPS);

@@ -21,7 +21,11 @@ pub struct Code {
     pub label: String,
     /// Creation code (constructor and runtime), when known.
     pub initcode: Option<Vec<u8>>,
-    /// Runtime code as deployed, when known without deploying.
+    /// Runtime code as a file states it (an artifact's `deployedBytecode`,
+    /// with every immutable still zero), or as read from a chain. Only the
+    /// code read from a chain is run as is: creation code, when known, is
+    /// always deployed and what its constructor leaves is what runs
+    /// ([`Code::deployed_runtime`]).
     pub runtime: Option<Vec<u8>>,
     /// solc's compressed source map of the runtime code, when known.
     pub source_map: Option<String>,
@@ -43,6 +47,25 @@ pub struct SourceFile {
 }
 
 impl Code {
+    /// The runtime code this contract runs as, the one code every command
+    /// proves, fuzzes, profiles and checks: its creation code run in revm
+    /// (the constructor included, so immutables hold what it sets), and the
+    /// code the deployment leaves; for code read from a chain (no creation
+    /// code), that code. An artifact's `deployedBytecode` is never used in
+    /// its place: it holds zeros where the constructor writes immutables.
+    pub fn deployed_runtime(&self) -> Result<Vec<u8>, crate::EvmError> {
+        let mut machine = crate::Machine::new()?;
+        let at = machine.load(&Target::Code(self.clone()))?;
+        let runtime = machine.code_at(at);
+        if runtime.is_empty() {
+            return Err(crate::EvmError::Halted(format!(
+                "deploying {} left no runtime code; expected creation code that returns a contract",
+                self.label
+            )));
+        }
+        Ok(runtime)
+    }
+
     /// The source lines of `runtime` (this code as deployed), when the code
     /// carries a source map: the texts of the files found (at most
     /// [`FILE_CAP`] bytes each); the lines of a file not found read as

@@ -25,6 +25,7 @@ use crate::smt;
 use crate::solver::{Answer, Solver};
 use crate::spec9::{self, Cut};
 use crate::term::{TermId, Terms};
+use crate::validate::{self, Validated};
 
 pub use crate::spec9::CELLS;
 
@@ -98,6 +99,9 @@ pub struct Report {
     pub function: Function,
     /// `None` when proved; else the differing grids and both replayed results.
     pub counterexample: Option<Counterexample>,
+    /// When proved: both sides' terms checked against revm
+    /// ([`crate::validate`]); a report says "proved" only with it.
+    pub validated: Option<Validated>,
     /// Both sides, the queries (one file per step), the solver and the
     /// times (the steps' solver runs added up).
     pub figures: Figures,
@@ -309,6 +313,7 @@ pub fn prove_equal(
         .collect();
     let dir_path = dir.to_path_buf();
     let report = move |counterexample,
+                       validated,
                        Steps {
                            done: steps,
                            solver_name: solver,
@@ -316,6 +321,7 @@ pub fn prove_equal(
                        }| Report {
         function,
         counterexample,
+        validated,
         figures: Figures {
             reference: ref_side,
             implementation: imp_side,
@@ -391,7 +397,7 @@ pub fn prove_equal(
         let grids = grids_of(function, &engine::model_values(terms, &values));
         let counterexample = replay_checked(&pair, &shape, (reference, implementation), grids)?;
         return match counterexample {
-            Some(c) => Ok(report(Some(c), steps)),
+            Some(c) => Ok(report(Some(c), None, steps)),
             None => Err(ProveError::Inconclusive {
                 why: "the implementation differs from the specification W on an input where it agrees with the reference, so this proof's decomposition does not apply",
                 query: dir.join("implementation.smt2"),
@@ -439,7 +445,25 @@ pub fn prove_equal(
             )));
         }
     }
-    Ok(report(None, steps))
+    let validated = engine::validate_pair(
+        &pair,
+        &shape,
+        (reference, implementation),
+        &validate::grid_values(args.len()),
+    )?;
+    Ok(report(None, Some(validated), steps))
+}
+
+/// The calls a 9×9 proof of `function` covers, in words.
+pub fn domain(function: Function) -> String {
+    let n = function.arguments().len();
+    format!(
+        "every call {} with {} 81-byte argument{} in the standard ABI encoding ({} bytes of calldata) and no value",
+        function.signature(),
+        if n == 2 { "two" } else { "one" },
+        if n == 2 { "s" } else { "" },
+        4 + 32 * n + n * (32 + 96)
+    )
 }
 
 /// Replays `grids` in revm on both contracts (checking each side's terms

@@ -25,6 +25,7 @@ use crate::exec::{self, Call, Cell, Limits, Outcome, Stats};
 use crate::smt;
 use crate::solver::{self, Answer, Solver};
 use crate::term::{TermId, Terms};
+use crate::validate::{self, Agreement, Validated};
 
 /// What went wrong, short of an answer.
 #[derive(Debug, thiserror::Error)]
@@ -505,8 +506,9 @@ pub struct Case {
 /// The answer of [`prove_equal`].
 #[derive(Debug, Clone)]
 pub enum Found {
-    /// Equal on every input.
-    Proved,
+    /// Equal on every input of the shape, and both sides' terms checked
+    /// against revm ([`crate::validate`]).
+    Proved(Validated),
     /// They differ on this input, replayed in revm.
     Counterexample {
         /// The variables' values, in [`Shape::variables`] order.
@@ -571,14 +573,34 @@ pub struct Equivalence {
 /// (after checking each side's terms against revm).
 pub fn prove_equal(
     shape: &Shape,
+    codes: (&[u8], &[u8]),
+    cases: &[Case],
+    header: &[String],
+    dir: &Path,
+    solver: &Solver,
+    samples: &[Vec<U256>],
+) -> Result<Equivalence, ProveError> {
+    let (terms, call) = shape.symbolic();
+    let pair = execute_pair(terms, &call, codes.0, codes.1)?;
+    prove_pair(&pair, shape, codes, cases, header, dir, solver, samples)
+}
+
+/// [`prove_equal`] on codes already executed into `pair` (whose terms a
+/// test may change, to see the validation catch a wrong model): the
+/// queries, the solver, and before "proved" the validation of both sides'
+/// terms against revm on `samples` (variable values in
+/// [`Shape::variables`] order, at least [`validate::MIN_INPUTS`]).
+#[allow(clippy::too_many_arguments)]
+pub fn prove_pair(
+    pair: &Pair,
+    shape: &Shape,
     (reference, implementation): (&[u8], &[u8]),
     cases: &[Case],
     header: &[String],
     dir: &Path,
     solver: &Solver,
+    samples: &[Vec<U256>],
 ) -> Result<Equivalence, ProveError> {
-    let (terms, call) = shape.symbolic();
-    let pair = execute_pair(terms, &call, reference, implementation)?;
     let (r, i) = (pair.reference_side, pair.implementation_side);
     let mut header = header.to_vec();
     header.extend([
@@ -639,7 +661,12 @@ pub fn prove_equal(
         .find(|s| matches!(s.answer, Answer::Sat(_)))
         .or_else(|| solved_all.iter().find(|s| s.answer == Answer::Unknown));
     let found = match decisive.map(|s| &s.answer) {
-        None | Some(Answer::Unsat) => Found::Proved,
+        None | Some(Answer::Unsat) => Found::Proved(validate_pair(
+            pair,
+            shape,
+            (reference, implementation),
+            samples,
+        )?),
         Some(Answer::Unknown) => {
             return Err(ProveError::Undecided {
                 solver: solver_name,
@@ -655,8 +682,7 @@ pub fn prove_equal(
                 .map(|(n, v)| format!("{n} = {v:#x}"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let (r, i) =
-                replay_checked(&pair, shape, (reference, implementation), &values, &input)?;
+            let (r, i) = replay_checked(pair, shape, (reference, implementation), &values, &input)?;
             if r.success == i.success && r.output == i.output {
                 return Err(ProveError::Unsound(format!(
                     "the counterexample {input} does not reproduce in revm"
@@ -681,6 +707,42 @@ pub fn prove_equal(
             exec_time: pair.exec_time,
         },
     })
+}
+
+/// Checks both sides' terms of `pair` against revm on `samples` (values
+/// of the shape's variables), and that revm's two results agree there: the
+/// validation every "proved" of a [`Shape`] goes through.
+pub fn validate_pair(
+    pair: &Pair,
+    shape: &Shape,
+    (reference, implementation): (&[u8], &[u8]),
+    samples: &[Vec<U256>],
+) -> Result<Validated, ProveError> {
+    let names = shape.variables();
+    let inputs: Vec<validate::Input> = samples
+        .iter()
+        .map(|values| {
+            let calldata = shape.calldata(values);
+            validate::Input {
+                label: names
+                    .iter()
+                    .zip(values)
+                    .map(|(n, v)| format!("{n} = {v:#x}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                values: [values.clone(), values.clone()],
+                calldata: [calldata.clone(), calldata],
+                claimed: true,
+            }
+        })
+        .collect();
+    let outcomes = [&pair.reference, &pair.implementation];
+    validate::validate(
+        [reference, implementation],
+        &inputs,
+        |side, values| Ok(validate::Modeled::of(&pair.terms, outcomes[side], values)),
+        Agreement::Same,
+    )
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ use crate::program::{Input, Program};
 use crate::smt;
 use crate::solver::{Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
+use crate::validate::{self, Agreement, Validated};
 
 /// Digits the fill places.
 const DIGITS: usize = 8;
@@ -366,12 +367,15 @@ pub struct GenerateReport {
     pub check_time: Duration,
     /// Wall time of the solver processes.
     pub solve_time: Duration,
+    /// When every pattern was proved: both fills' terms checked against
+    /// revm on seeds of the class ([`crate::validate`]).
+    pub validated: Option<Validated>,
 }
 
 impl GenerateReport {
-    /// Whether every pattern was proved.
+    /// Whether every pattern was proved (and the proof validated).
     pub fn proved(&self) -> bool {
-        self.cases.iter().all(|c| c.result == CaseResult::Proved)
+        self.validated.is_some() && self.cases.iter().all(|c| c.result == CaseResult::Proved)
     }
 
     /// Number of patterns with this result kind.
@@ -825,6 +829,24 @@ pub fn prove_patterns(
             }
         }
     }
+    // Before "proved": both fills' terms against revm on seeds, those of
+    // the class proved claimed equal.
+    let all_proved =
+        counterexample.is_none() && pending.iter().all(|p| p.result == Some(CaseResult::Proved));
+    let validated = if all_proved {
+        let class: std::collections::HashSet<Pattern> =
+            pending.iter().map(|p| p.pattern.clone()).collect();
+        Some(validate::validate_fills(
+            [reference, implementation],
+            |seed| class.contains(&pattern_of(seed)),
+            match compare {
+                Compare::Board => Agreement::Same,
+                Compare::Cells => Agreement::Cells,
+            },
+        )?)
+    } else {
+        None
+    };
     let cases = pending
         .into_iter()
         .map(|p| Case {
@@ -846,6 +868,7 @@ pub fn prove_patterns(
         exec_time,
         check_time,
         solve_time,
+        validated,
     })
 }
 

@@ -11,7 +11,9 @@
 //! bit-vector terms ([`term`]); [`smt`] writes the question "can two outcomes
 //! differ?" as SMT-LIB2 (QF_BV) and [`solver`] asks an SMT solver. An `unsat`
 //! answer proves the two contracts equal on every input; a `sat` answer gives
-//! inputs that are replayed on the real contracts in revm.
+//! inputs that are replayed on the real contracts in revm. No proof says
+//! "proved" before [`validate`] has checked both programs' terms against
+//! revm on concrete inputs.
 
 pub mod classic9;
 pub mod engine;
@@ -27,3 +29,4 @@ pub mod smt;
 pub mod solver;
 pub mod spec9;
 pub mod term;
+pub mod validate;

@@ -16,9 +16,13 @@ use crate::exec::{self, Call, Limits, Outcome, Stats};
 use crate::smt;
 use crate::solver::Solver;
 use crate::term::Terms;
+use crate::validate::{self, Validated};
 
 /// The selector of `verify(uint256,uint256)`.
 pub const VERIFY_SELECTOR: [u8; 4] = IPuzzle::verifyCall::SELECTOR;
+
+/// The calls a proof of `verify` covers, in words.
+pub const DOMAIN: &str = "every call verify(uint256,uint256) with 68 bytes of calldata (the selector and two words) and no value";
 
 /// The call shape of `verify(uint256 start, uint256 solution)`.
 pub fn verify_shape() -> Shape {
@@ -28,8 +32,9 @@ pub fn verify_shape() -> Shape {
 /// The answer to "do these two verify functions ever differ?".
 #[derive(Debug, Clone)]
 pub enum Verdict {
-    /// They agree on all 2^512 inputs.
-    Proved,
+    /// They agree on every call of [`verify_shape`] ([`DOMAIN`]), and both
+    /// sides' terms were checked against revm ([`crate::validate`]).
+    Proved(Validated),
     /// They differ on this input, as replayed in revm.
     Counterexample {
         /// The `start` argument.
@@ -114,9 +119,10 @@ pub fn prove_verify(
         &[format!("octoku: {title}")],
         query,
         solver,
+        &validate::verify_values(),
     )?;
     let verdict = match proof.found {
-        Found::Proved => Verdict::Proved,
+        Found::Proved(v) => Verdict::Proved(v),
         Found::Counterexample {
             values,
             reference,

@@ -1,5 +1,5 @@
 //! The proofs themselves: the golfed and fair `verify` equal the reference's
-//! on all 2^512 inputs, from the compiled runtime bytecode; mutants of the
+//! on every call of 68 bytes and no value, from the compiled runtime bytecode; mutants of the
 //! golfed bytecode are refuted with a counterexample replayed in revm, except
 //! the one that drops a truly redundant check.
 
@@ -27,7 +27,7 @@ fn prove(implementation: &[u8], dir: &str, title: &str) -> Report {
 
 fn assert_proved(report: &Report) {
     assert!(
-        matches!(report.verdict, Verdict::Proved),
+        matches!(report.verdict, Verdict::Proved(_)),
         "expected a proof, got {:?}",
         report.verdict
     );
@@ -45,7 +45,7 @@ fn assert_refuted(report: &Report) {
             reference.success != implementation.success
                 || reference.output != implementation.output
         ),
-        Verdict::Proved => panic!("a mutant was proved equal to the reference"),
+        Verdict::Proved(_) => panic!("a mutant was proved equal to the reference"),
     }
 }
 
@@ -132,4 +132,56 @@ fn mutant_checking_no_subgrid_is_refuted() {
         "mutants/no-subgrid",
         "golf checking no subgrid",
     ));
+}
+
+/// A wrong term model is caught by the validation against revm, never
+/// reported proved: the terms of the golfed verify stand for a mutant
+/// (`mul(7, m1)` → `mul(6, m1)`) that revm runs. The solver proves those
+/// terms equal to the reference's (they are the golf's), and the check of
+/// the implementation's terms against revm's run of the mutant must stop
+/// the proof, naming the input and the term.
+#[test]
+fn a_wrong_term_model_is_caught_by_the_validation_and_not_proved() {
+    use octoku_prove::engine::{self, Case, ProveError};
+    let mutant = mutate(artifacts::GOLF.runtime, &[0x60, 0x07, 0x85, 0x02], 1, 0x06).unwrap();
+    let shape = octoku_prove::prove::verify_shape();
+    let (terms, call) = shape.symbolic();
+    // The model: the golf's terms; the code that runs: the mutant.
+    let pair = engine::execute_pair(
+        terms,
+        &call,
+        artifacts::REFERENCE.runtime,
+        artifacts::GOLF.runtime,
+    )
+    .unwrap();
+    let cases = [Case {
+        tag: "all".into(),
+        note: "every input".into(),
+        assume: None,
+    }];
+    let answer = engine::prove_pair(
+        &pair,
+        &shape,
+        (artifacts::REFERENCE.runtime, &mutant),
+        &cases,
+        &["octoku: a wrong model".into()],
+        &common::query_dir("wrong-model"),
+        &common::solver(),
+        &octoku_prove::validate::verify_values(),
+    );
+    match answer {
+        Err(ProveError::Unsound(why)) => {
+            assert!(
+                why.starts_with("translation validation: on start = "),
+                "{why}"
+            );
+            assert!(why.contains("the implementation's terms give"), "{why}");
+            assert!(
+                why.contains("first differing term: data word 0 (t"),
+                "{why}"
+            );
+        }
+        Err(e) => panic!("failed for another reason: {e}"),
+        Ok(proof) => panic!("a wrong model answered {:?}", proof.found),
+    }
 }

@@ -252,11 +252,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             )
             .map_err(|e| CliError::Evm(format!("check {label}: the proof: {e}")))?;
             checks.push(match report.verdict {
-                Verdict::Proved => check(
+                Verdict::Proved(v) => check(
                     "proof",
                     true,
                     format!(
-                        "verify = the reference's on all 2^512 inputs ({}, {:.1} s; queries {})",
+                        "verify = the reference's on {} (terms checked against revm on {} inputs; {}, {:.1} s; queries {})",
+                        octoku_prove::prove::DOMAIN,
+                        v.inputs(),
                         report.figures.solver,
                         report.figures.solve_time.as_secs_f64(),
                         report.figures.query.display()

@@ -1,5 +1,6 @@
 //! `octoku prove verify`: prove from the compiled runtime bytecode that an
-//! implementation's verify equals the reference's on all 2^512 inputs
+//! implementation's verify equals the reference's on every call of 68 bytes
+//! and no value
 //! (crates/octoku-prove; docs/proofs.md). `octoku prove generate`: the same
 //! for generate's fill on every seed with at most K redraws (docs/proofs.md,
 //! "generate: what is and is not proved").
@@ -138,6 +139,11 @@ struct Proof {
     puzzle: String,
     /// "proved" or "counterexample".
     result: &'static str,
+    /// The calls the proof covers, in words.
+    domain: &'static str,
+    /// Inputs on which both contracts' terms were checked against revm
+    /// before "proved" (null when refuted).
+    validated_inputs: Option<usize>,
     solver: String,
     solve_seconds: f64,
     execution_seconds: f64,
@@ -191,15 +197,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     prove_code(puzzle.label(), puzzle.artifact().runtime, &args)
 }
 
-/// The runtime code of the author's contract (deployed in revm when only
-/// its creation code is known).
+/// The runtime code of the author's contract as it runs: its creation code
+/// deployed in revm, constructor included (never an artifact's
+/// `deployedBytecode`, whose immutables are zero).
 fn runtime_of(code: &octoku_evm::target::Code) -> Result<Vec<u8>, CliError> {
-    if let Some(r) = &code.runtime {
-        return Ok(r.clone());
-    }
-    let mut machine = octoku_evm::Machine::new()?;
-    let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
-    Ok(machine.code_at(at).to_vec())
+    Ok(code.deployed_runtime()?)
 }
 
 /// Proves the runtime code `runtime` (called `label`) equal to the
@@ -225,7 +227,7 @@ fn prove_code(label: &str, runtime: &[u8], args: &VerifyArgs) -> Result<ExitCode
         print_text(label, &report)?;
     }
     Ok(match report.verdict {
-        Verdict::Proved => ExitCode::SUCCESS,
+        Verdict::Proved(_) => ExitCode::SUCCESS,
         Verdict::Counterexample { .. } => ExitCode::from(1),
     })
 }
@@ -234,6 +236,11 @@ fn proof_json(puzzle: &str, r: &Report) -> Proof {
     let mut proof = Proof {
         puzzle: puzzle.to_string(),
         result: "proved",
+        domain: octoku_prove::prove::DOMAIN,
+        validated_inputs: match &r.verdict {
+            Verdict::Proved(v) => Some(v.inputs()),
+            Verdict::Counterexample { .. } => None,
+        },
         solver: r.figures.solver.clone(),
         solve_seconds: r.figures.solve_time.as_secs_f64(),
         execution_seconds: r.figures.exec_time.as_secs_f64(),
@@ -272,8 +279,15 @@ fn outcome(success: bool, data: &[u8]) -> String {
 
 fn print_text(puzzle: &str, r: &Report) -> std::io::Result<()> {
     match &r.verdict {
-        Verdict::Proved => {
-            crate::outln!("proved for all 2^512 inputs: {puzzle} verify = reference verify")?
+        Verdict::Proved(v) => {
+            crate::outln!(
+                "proved for {}: {puzzle} verify = reference verify",
+                octoku_prove::prove::DOMAIN
+            )?;
+            crate::outln!(
+                "validated both contracts' terms against revm on {} inputs",
+                v.inputs()
+            )?;
         }
         Verdict::Counterexample {
             start,
@@ -325,6 +339,11 @@ struct Classic9Proof {
     function: &'static str,
     /// "proved" or "counterexample".
     result: &'static str,
+    /// The calls the proof covers, in words.
+    domain: String,
+    /// Inputs on which both contracts' terms were checked against revm
+    /// before "proved" (null when refuted).
+    validated_inputs: Option<usize>,
     solver: String,
     solve_seconds: f64,
     execution_seconds: f64,
@@ -384,6 +403,12 @@ fn classic9(
         CliError::Evm(format!("prove verify {what}: {e}"))
     })?;
     let hex = |g: &[u8]| octoku_core::hex::encode(g);
+    if r.counterexample.is_none() && r.validated.is_none() {
+        return Err(CliError::Evm(format!(
+            "prove verify classic9 {label}: no counterexample and no validation against revm; nothing is proved"
+        )));
+    }
+    let domain = octoku_prove::classic9::domain(Function::Verify);
     if json {
         let c = r.counterexample.as_ref();
         print_json(&Classic9Proof {
@@ -398,6 +423,8 @@ fn classic9(
             } else {
                 "proved"
             },
+            domain: domain.clone(),
+            validated_inputs: r.validated.as_ref().map(|v| v.inputs()),
             solver: r.figures.solver.clone(),
             solve_seconds: r.figures.solve_time.as_secs_f64(),
             execution_seconds: r.figures.exec_time.as_secs_f64(),
@@ -423,9 +450,15 @@ fn classic9(
         })?;
     } else {
         match &r.counterexample {
-            None => crate::outln!(
-                "proved for all 2^1296 argument pairs: classic9 {label} verify(bytes,bytes) = reference verify (81-byte arguments, standard encoding)"
-            )?,
+            None => {
+                crate::outln!(
+                    "proved for {domain}: classic9 {label} verify(bytes,bytes) = reference verify"
+                )?;
+                crate::outln!(
+                    "validated both contracts' terms against revm on {} inputs",
+                    r.validated.as_ref().map_or(0, |v| v.inputs())
+                )?;
+            }
             Some(c) => {
                 crate::outln!("refuted: classic9 {label} verify differs from the reference's")?;
                 for (name, g) in ["start", "solution"].iter().zip(&c.grids) {
@@ -469,6 +502,11 @@ struct GenerateProof {
     result: &'static str,
     /// The class of seeds, in words.
     class: String,
+    /// The calls the proof covers, in words.
+    domain: String,
+    /// Inputs on which both programs' terms were checked against revm
+    /// before "proved" (null otherwise).
+    validated_inputs: Option<usize>,
     max_redraws: usize,
     /// "board" (golf) or "cells" (fair).
     compare: &'static str,
@@ -570,10 +608,14 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     };
     let result = if r.counterexample.is_some() {
         "counterexample"
-    } else if open.is_empty() {
+    } else if r.proved() {
         "proved"
     } else {
         "undecided"
+    };
+    let domain = match own {
+        Some(_) => GENERATE_DOMAIN.to_string(),
+        None => harness_domain(builtin),
     };
     let query_bytes = r.cases.iter().map(|c| c.query_bytes).sum();
     if args.common.json {
@@ -583,6 +625,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
             property: "generate",
             result,
             class: class.clone(),
+            domain: domain.clone(),
+            validated_inputs: r.validated.as_ref().map(|v| v.inputs()),
             max_redraws: k,
             compare: match compare {
                 Compare::Board => "board",
@@ -634,9 +678,15 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
                     outcome(c.implementation.success, &c.implementation.output)
                 )?;
             }
-            (None, true) => {
-                crate::outln!("proved for {class}: {puzzle} {subject} gives {what} as {against}")?
+            (None, true) if r.proved() => {
+                crate::outln!("proved for {class}: {puzzle} {subject} gives {what} as {against}")?;
+                crate::outln!("calls     {domain}")?;
+                crate::outln!(
+                    "validated both programs' terms against revm on {} inputs",
+                    r.validated.as_ref().map_or(0, |v| v.inputs())
+                )?;
             }
+            (None, true) => crate::outln!("not validated against revm: nothing is proved")?,
             (None, false) => crate::outln!(
                 "undecided: {} of {} patterns not decided ({}); nothing is proved for them",
                 open.len(),
@@ -667,6 +717,11 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     if r.counterexample.is_some() {
         return Ok(ExitCode::from(1));
     }
+    if open.is_empty() && !r.proved() {
+        return Err(CliError::Evm(format!(
+            "prove generate{flags}: every pattern answered unsat but the proof was not validated against revm; nothing is proved"
+        )));
+    }
     if !open.is_empty() {
         return Err(CliError::Evm(format!(
             "prove generate{flags}: undecided: {} of {} patterns (OCTOKU_SOLVER_TIME_LIMIT seconds per query, default 600, or more paths than the refinement rounds follow); nothing is proved for them",
@@ -675,6 +730,20 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The calls a proof of an author's `generate(address)` covers.
+const GENERATE_DOMAIN: &str = "every call generate(address) with 36 bytes of calldata (the selector and one word below 2^160) and no value";
+
+/// The calls a proof of a built-in fill covers: its raw-seed harness's.
+fn harness_domain(puzzle: Puzzle) -> String {
+    let signature = match puzzle {
+        Puzzle::Fair => "fairFromSeed(uint256)",
+        _ => "fill(uint256)",
+    };
+    format!(
+        "every call {signature} of the raw-seed harness (against the reference harness's generateFromSeed(uint256)) with 36 bytes of calldata and no value"
+    )
 }
 
 /// A name made safe for a directory name: letters, digits, '-' and '_'.

@@ -36,6 +36,11 @@ pub struct TargetArgs {
     /// solc on the PATH).
     #[arg(long, value_name = "PATH", env = "OCTOKU_SOLC", requires = "contract")]
     pub solc: Option<PathBuf>,
+    /// ABI-encoded constructor arguments (0x hex), appended to the creation
+    /// code of --artifact, --bytecode or --contract before it is deployed:
+    /// what runs, and is proved, is what that constructor leaves.
+    #[arg(long, value_name = "0xHEX")]
+    pub constructor_args: Option<String>,
 }
 
 impl TargetArgs {
@@ -59,6 +64,9 @@ impl TargetArgs {
         if let (Some(_), Some(solc)) = (&self.contract, &self.solc) {
             out.push_str(&format!(" --solc {}", solc.display()));
         }
+        if let Some(args) = &self.constructor_args {
+            out.push_str(&format!(" --constructor-args {args}"));
+        }
         out
     }
 
@@ -70,10 +78,25 @@ impl TargetArgs {
             octoku_evm::target::from_bytecode(b)
         } else if let Some(c) = &self.contract {
             octoku_evm::target::compile(c, self.solc.as_deref())
+        } else if self.constructor_args.is_some() {
+            return Err(CliError::Input(
+                "--constructor-args takes --artifact, --bytecode or --contract; expected one of them".into(),
+            ));
         } else {
             return Ok(None);
         };
-        code.map(Some).map_err(|e| CliError::Input(e.to_string()))
+        let mut code = code.map_err(|e| CliError::Input(e.to_string()))?;
+        if let Some(args) = &self.constructor_args {
+            let args = octoku_core::hex::decode(args.trim()).map_err(|e| {
+                CliError::Input(format!(
+                    "--constructor-args {args}: not hex ({e}); expected the ABI-encoded arguments, 0x…"
+                ))
+            })?;
+            if let Some(init) = &mut code.initcode {
+                init.extend_from_slice(&args);
+            }
+        }
+        Ok(Some(code))
     }
 }
 

@@ -19,6 +19,7 @@ use super::golf::{REF_HEAD, bit, m1, nibble_marks, r};
 use super::{InductionError, Pair, Program, Query, all, eq, eq_c, lt_c, shr};
 use crate::exec::{self, Call, Limits, Outcome, Reached, Snapshot};
 use crate::term::{Bin, TermId, Terms};
+use crate::validate::Agreement;
 
 /// The fair fill's draw loop head.
 const DRAW: usize = 363;
@@ -560,5 +561,7 @@ pub fn prove_selected(
         .into_iter()
         .filter(|q| keep(&q.name))
         .collect();
-    setup.pair.prove(&queries, began.elapsed(), dir, solver)
+    setup
+        .pair
+        .prove(&queries, began.elapsed(), dir, solver, Agreement::Cells)
 }

@@ -26,8 +26,11 @@
 //! of the reference; `B_D` and `B_P` step to each other or both calls return
 //! the same board. Every state of the golfed fill at a cut is covered, so
 //! by induction over its cuts both calls return the same on every seed.
-//! Each step that returns to the same loop head strictly lowers `s` (or
-//! raises `i`), so the induction is over at most 43 draws per loop.
+//! Every step lemma also requires its step to lower a termination measure
+//! (`measure`: a later cut, or a skip loop's head again with a smaller `s`;
+//! in the slow loop a larger `i`, or a later cut, or a smaller `s`), so no
+//! seed makes the golfed fill loop forever between its cuts: a code that
+//! comes back to a cut without progress refutes the lemma of that step.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -43,6 +46,7 @@ use super::{
 use crate::exec::{Reached, Snapshot};
 use crate::solver::Solver;
 use crate::term::{Bin, TermId, Terms};
+use crate::validate::Agreement;
 
 /// The reference's inner loop head.
 pub(super) const REF_HEAD: usize = 583;
@@ -122,6 +126,57 @@ impl Cut {
 
     fn fast(self) -> bool {
         matches!(self, Cut::Join(_) | Cut::Loop(_))
+    }
+
+    /// The cut's place in the order the golfed fill passes its cuts within
+    /// a phase: L2 < J2 < L3 < J3 < ... < L8 < J8, and D < P.
+    fn rank(self) -> u64 {
+        match self {
+            Cut::Loop(d) => 2 * d,
+            Cut::Join(d) => 2 * d + 1,
+            Cut::SlowDraw => 0,
+            Cut::SlowPlace => 1,
+        }
+    }
+}
+
+/// 0/1: the step from the cut `from` (its loop variables, in the harness's
+/// order) to the cut `to` lowers the golfed fill's termination measure, a
+/// lexicographic order that has no infinite descending chain:
+///
+/// - the phase: the fast path before the slow loop, never back;
+/// - on the fast path: a later cut ([`Cut::rank`]), or the same cut (a skip
+///   loop's head) with a smaller `s` (unsigned);
+/// - in the slow loop: a larger `i` (unsigned, so at most 2^256 times), or
+///   the same `i` and a later cut (D before P), or the same `i` and cut
+///   with a smaller `s`.
+///
+/// A step lemma's conclusion requires it, so a loop of the code that comes
+/// back to a cut without progress (say a loop around a cell search that
+/// spins on one seed) refutes the lemma instead of proving it: the lemmas
+/// then prove equal results for every seed on which the golfed fill
+/// terminates, and that it terminates on every seed.
+fn measure(terms: &mut Terms, (from, x): (Cut, &[TermId]), (to, y): (Cut, &[TermId])) -> TermId {
+    let (zero, one) = (terms.small(0), terms.small(1));
+    let later = |terms: &mut Terms, s_from: TermId, s_to: TermId| {
+        use std::cmp::Ordering;
+        match to.rank().cmp(&from.rank()) {
+            Ordering::Greater => one,
+            Ordering::Equal => terms.bin(Bin::Lt, s_to, s_from),
+            Ordering::Less => zero,
+        }
+    };
+    match (from.fast(), to.fast()) {
+        (true, true) => later(terms, x[g::S], y[g::S]),
+        (true, false) => one,
+        (false, true) => zero,
+        (false, false) => {
+            let up = terms.bin(Bin::Lt, x[gs::I], y[gs::I]);
+            let same_i = eq(terms, x[gs::I], y[gs::I]);
+            let on = later(terms, x[gs::S], y[gs::S]);
+            let same = terms.and_bool(same_i, on);
+            terms.or_bool(up, same)
+        }
     }
 }
 
@@ -487,22 +542,11 @@ impl<'a> Setup<'a> {
                 let fits_g = template.fits(terms, g);
                 let gv = self.layout.view(g.pc, &g.stack);
                 let start = self.layout.view(golf_start.pc, &golf_start.stack);
-                // A step back to the same loop head lowers the seed (the
-                // slow loop's placing step raises i instead).
-                let measure = match (from, to) {
-                    (Some(Cut::Loop(_)), Cut::Loop(_)) | (Some(Cut::SlowDraw), _) => {
-                        let s = if to.fast() { g::S } else { gs::S };
-                        let s0 = if from.is_some_and(Cut::fast) {
-                            g::S
-                        } else {
-                            gs::S
-                        };
-                        terms.bin(Bin::Lt, gv[s], start[s0])
-                    }
-                    (Some(Cut::SlowPlace), Cut::SlowDraw) => {
-                        terms.bin(Bin::Lt, start[gs::I], gv[gs::I])
-                    }
-                    _ => terms.small(1),
+                // Every step to a cut lowers the measure (termination).
+                let measure = match from {
+                    Some(from) => measure(terms, (from, &start), (to, &gv)),
+                    // The entry is no loop step.
+                    None => terms.small(1),
                 };
                 let head = |terms: &mut Terms, rend: &Reached| match rend {
                     Reached::Cut(r) if r.pc == REF_HEAD => Some((
@@ -568,7 +612,7 @@ fn describe(kind: Kind) -> (String, String) {
         Kind::Related(c) => (
             format!("related-{}", c.name()),
             format!(
-                "a related state at {} steps to a related or escaped state (reference: {} segment(s))",
+                "a related state at {} steps to a related or escaped state at a later cut, or at the same loop head with a smaller s (reference: {} segment(s))",
                 c.name(),
                 if matches!(c, Cut::Join(_)) { 2 } else { 1 }
             ),
@@ -579,12 +623,15 @@ fn describe(kind: Kind) -> (String, String) {
         ),
         Kind::Escaped(c) => (
             format!("escaped-{}", c.name()),
-            format!("an escaped state at {} steps to an escaped state", c.name()),
+            format!(
+                "an escaped state at {} steps to an escaped state at a later cut, or at the same loop head with a smaller s",
+                c.name()
+            ),
         ),
         Kind::Slow(c) => (
             format!("slow-{}", c.name()),
             format!(
-                "a slow-loop state at {} steps to a slow-loop state, or both return the same board",
+                "a slow-loop state at {} steps to a slow-loop state with a larger i, or the same i and a later cut or a smaller s, or both return the same board",
                 c.name()
             ),
         ),
@@ -786,7 +833,9 @@ pub fn prove(
             .filter(|q| names.contains(&q.name.as_str()))
             .collect(),
     };
-    setup.pair.prove(&queries, began.elapsed(), dir, solver)
+    setup
+        .pair
+        .prove(&queries, began.elapsed(), dir, solver, Agreement::Same)
 }
 
 impl Setup<'_> {

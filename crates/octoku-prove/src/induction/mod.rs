@@ -37,6 +37,7 @@ use crate::prove::deployer;
 use crate::smt;
 use crate::solver::{Answer, Solver};
 use crate::term::{Bin, TermId, Terms};
+use crate::validate::{Agreement, Validated};
 
 /// The variable that stands for keccak256 of the 20 bytes of `address` (the
 /// calldata word of a [`Program::call`]), as the executor names it, when the
@@ -190,15 +191,21 @@ pub fn trace(program: Program<'_>, seed: U256, cuts: &HashSet<usize>) -> Result<
         memory: Vec::new(),
     };
     let mut states = Vec::new();
+    // One run's instructions over all its segments: a program that loops
+    // forever through its cuts is refused here, as one that loops between
+    // them is by the executor, instead of filling memory with states.
+    let limits = Limits::default();
+    let mut steps = 0;
     loop {
-        let (segments, _) = exec::execute_from(
-            &mut terms,
-            program.code,
-            &call,
-            Limits::default(),
-            &at,
-            cuts,
-        )?;
+        let (segments, stats) =
+            exec::execute_from(&mut terms, program.code, &call, limits, &at, cuts)?;
+        steps += stats.steps;
+        if steps > limits.steps_per_path {
+            return Err(ExecError::LoopBound {
+                pc: at.pc,
+                steps: limits.steps_per_path,
+            });
+        }
         // The address and its hash are the only variables.
         let hashed = hash.as_ref().is_none_or(|h| terms.var_names().contains(h));
         let values: Vec<U256> = terms
@@ -333,14 +340,30 @@ impl<'a> Pair<'a> {
     /// `dir`, up to the first that is not proved; a refuted lemma's state is
     /// replayed in revm (the implementation from the query's first start,
     /// the reference from its second).
+    ///
+    /// When every lemma asked is proved, both programs' terms are checked
+    /// against revm on seeds (or addresses) first, and their results must
+    /// agree by `agree` ([`crate::validate`]): a report without that is
+    /// never "proved".
     pub fn prove(
         &self,
         queries: &[Query],
         built: Duration,
         dir: &Path,
         solver: &Solver,
+        agree: Agreement,
     ) -> Result<Report, InductionError> {
         let (lemmas, name) = decide(queries, dir, solver)?;
+        let validated =
+            if lemmas.len() == queries.len() && lemmas.iter().all(|l| l.proved == Some(true)) {
+                Some(crate::validate::validate_fills(
+                    [self.reference, self.implementation],
+                    |_| true,
+                    agree,
+                )?)
+            } else {
+                None
+            };
         let replay = match lemmas.last() {
             Some(l) if l.proved == Some(false) => {
                 let q = queries
@@ -358,6 +381,7 @@ impl<'a> Pair<'a> {
             setup: built,
             queries: dir.to_path_buf(),
             replay,
+            validated,
         })
     }
 }
@@ -695,12 +719,18 @@ pub struct Report {
     pub queries: PathBuf,
     /// The first refuted lemma's state, replayed.
     pub replay: Option<Replay>,
+    /// When every lemma was proved: both programs' terms checked against
+    /// revm ([`crate::validate`]).
+    pub validated: Option<Validated>,
 }
 
 impl Report {
-    /// Every lemma asked was proved, and all of them were asked.
+    /// Every lemma asked was proved, all of them were asked, and the proof
+    /// was validated against revm.
     pub fn proved(&self) -> bool {
-        self.lemmas.len() == self.total && self.lemmas.iter().all(|l| l.proved == Some(true))
+        self.validated.is_some()
+            && self.lemmas.len() == self.total
+            && self.lemmas.iter().all(|l| l.proved == Some(true))
     }
 
     /// The first lemma that was not proved.

@@ -29,6 +29,11 @@ struct AllSeeds {
     /// "proved", "counterexample", "refuted lemma" or "undecided".
     result: &'static str,
     class: &'static str,
+    /// The calls the proof covers, in words.
+    domain: String,
+    /// Inputs on which both programs' terms were checked against revm
+    /// before "proved" (null otherwise).
+    validated_inputs: Option<usize>,
     method: &'static str,
     total_lemmas: usize,
     lemmas: Vec<LemmaJson>,
@@ -158,12 +163,22 @@ pub(super) fn generate_all(
     });
     let counterexample = differs && failed.is_some_and(|l| l.name == "entry");
     let result = match failed {
-        None => "proved",
+        None if r.proved() => "proved",
+        None => {
+            return Err(CliError::Evm(format!(
+                "{command}: every lemma answered unsat but the proof was not validated against revm; nothing is proved"
+            )));
+        }
         Some(_) if counterexample => "counterexample",
         Some(l) if l.proved == Some(false) => "refuted lemma",
         Some(_) => "undecided",
     };
     let check: f64 = r.lemmas.iter().map(|l| l.check.as_secs_f64()).sum();
+    let domain = if own.is_some() {
+        super::GENERATE_DOMAIN.to_string()
+    } else {
+        super::harness_domain(puzzle)
+    };
     let class = if own.is_some() {
         "every address, for every value of keccak256 of its 20 bytes (every 256-bit seed)"
     } else {
@@ -175,6 +190,8 @@ pub(super) fn generate_all(
             property: "generate",
             result,
             class,
+            domain: domain.clone(),
+            validated_inputs: r.validated.as_ref().map(|v| v.inputs()),
             method: "induction over the draws",
             total_lemmas: r.total,
             lemmas: r
@@ -229,6 +246,13 @@ pub(super) fn generate_all(
                 r.lemmas.len() - 1,
                 r.total
             )?,
+        }
+        if let Some(v) = &r.validated {
+            crate::outln!("calls     {domain}")?;
+            crate::outln!(
+                "validated both programs' terms against revm on {} inputs",
+                v.inputs()
+            )?;
         }
         for l in &r.lemmas {
             crate::outln!(
