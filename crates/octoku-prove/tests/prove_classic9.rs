@@ -40,7 +40,10 @@ fn prove(function: Function, implementation: &[u8], dir: &str, title: &str) -> R
 fn golf_proved(function: Function, dir: &str, title: &str) -> Report {
     let report = prove(function, artifacts::CLASSIC9_GOLF.runtime, dir, title);
     assert!(report.counterexample.is_none(), "{title}");
-    let validated = report.validated.as_ref().expect("proved only when validated");
+    let validated = report
+        .validated
+        .as_ref()
+        .expect("proved only when validated");
     assert!(validated.inputs() >= 100, "{title}");
     let names: Vec<&str> = report.steps.iter().map(|s| s.name).collect();
     assert_eq!(names, octoku_prove::classic9::STEPS);

@@ -103,6 +103,15 @@ impl Subject {
         }
     }
 
+    /// The inputs the prover's own validation checks its terms on before
+    /// a "proved" (in [`Subject::shape`]'s variable order).
+    pub fn samples(self) -> Vec<Vec<U256>> {
+        match self {
+            Subject::Classic9 | Subject::Classic9Spec => crate::validate::grid_values(2),
+            _ => crate::validate::verify_values(),
+        }
+    }
+
     /// The inputs the check uses.
     pub fn domain(self) -> Domain {
         match self {
@@ -272,9 +281,10 @@ pub fn prove(mutant: &Mutant, dir: &Path, solver: &Solver) -> Answer {
         &[title],
         dir,
         solver,
+        &mutant.subject.samples(),
     )
     .map(|e| match e.found {
-        Found::Proved => Answer::Proved,
+        Found::Proved(_) => Answer::Proved,
         Found::Counterexample { values, .. } => Answer::Refuted(values),
     });
     match result {
