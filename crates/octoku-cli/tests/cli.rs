@@ -422,7 +422,7 @@ fn exit_statuses_are_listed_in_help() {
         .collect();
     assert_eq!(
         codes,
-        ["0", "1", "2", "3", "4", "5", "6", "130"],
+        ["0", "1", "2", "3", "4", "5", "6", "7", "130"],
         "{section}"
     );
     assert!(section.contains("the contract reverted"), "{section}");
