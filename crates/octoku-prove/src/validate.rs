@@ -363,6 +363,23 @@ pub fn fill_inputs(programs: [Program<'_>; 2], mut claim: impl FnMut(U256) -> bo
         for s in seeds {
             out.push(push(U256::ZERO, s, format!("seed {s:#x}")));
         }
+        // A claim over a few patterns (seeds spent after at most one
+        // redraw ...) holds on few real seeds: more sparse and colliding
+        // seeds, until MIN_INPUTS are claimed (a bounded number of draws).
+        for k in 0..64 * MIN_INPUTS {
+            if out.iter().filter(|i| i.claimed).count() >= MIN_INPUTS {
+                break;
+            }
+            let s = if k % 2 == 0 {
+                cases::sparse_seed(&mut rng)
+            } else {
+                cases::colliding_seed(&mut rng)
+            };
+            let input = push(U256::ZERO, s, format!("seed {s:#x}"));
+            if input.claimed {
+                out.push(input);
+            }
+        }
     }
     // Real seeds: keccak256 of addresses (edge addresses first), at least
     // 16 of them, and until MIN_INPUTS inputs are claimed.
