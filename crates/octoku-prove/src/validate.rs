@@ -241,6 +241,22 @@ pub fn verify_values() -> Vec<Vec<U256>> {
     out
 }
 
+/// The call variables of 81-byte grids: three words per grid (bytes
+/// 0..31, 32..63, 64..80, zero-padded), in order.
+pub fn grid_words(grids: &[Vec<u8>]) -> Vec<U256> {
+    grids
+        .iter()
+        .flat_map(|g| {
+            let mut padded = g.clone();
+            padded.resize(96, 0);
+            padded
+                .chunks(32)
+                .map(U256::from_be_slice)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Inputs of a 9×9 validator's function taking `grids` 81-byte arguments
 /// (values: three words per argument, bytes 0..31, 32..63, 64..80): real
 /// grids and starts (valid, two cells swapped, a byte 0 or 10..255), bytes
@@ -248,18 +264,6 @@ pub fn verify_values() -> Vec<Vec<U256>> {
 pub fn grid_values(grids: usize) -> Vec<Vec<U256>> {
     const CELLS: usize = crate::classic9::CELLS;
     let mut rng = SplitMix64::new(0x0c1a_5519);
-    let words = |gs: &[Vec<u8>]| -> Vec<U256> {
-        gs.iter()
-            .flat_map(|g| {
-                let mut padded = g.clone();
-                padded.resize(96, 0);
-                padded
-                    .chunks(32)
-                    .map(U256::from_be_slice)
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
     let mut out = Vec::new();
     for k in 0..80u64 {
         let grid = octoku_evm::classic9::valid_grid(&mut rng);
@@ -279,13 +283,13 @@ pub fn grid_values(grids: usize) -> Vec<Vec<U256>> {
         } else {
             vec![solution]
         };
-        out.push(words(&args));
+        out.push(grid_words(&args));
     }
     for _ in 0..12 {
         let args: Vec<Vec<u8>> = (0..grids)
             .map(|_| (0..CELLS).map(|_| rng.below(256) as u8).collect())
             .collect();
-        out.push(words(&args));
+        out.push(grid_words(&args));
     }
     for e in edge_words() {
         out.push(vec![e; 3 * grids]);

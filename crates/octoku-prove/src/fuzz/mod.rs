@@ -141,7 +141,7 @@ impl Subject {
             let values = match self {
                 Subject::Classic9 | Subject::Classic9Spec => {
                     let grid = octoku_evm::classic9::valid_grid(&mut rng);
-                    oracle::grid_words(&[grid.clone(), grid])
+                    crate::validate::grid_words(&[grid.clone(), grid])
                 }
                 _ => {
                     let (s, g) = cases::verify_case(cases::VerifyClass::Valid, &mut rng);
@@ -261,7 +261,7 @@ pub fn prove(mutant: &Mutant, dir: &Path, solver: &Solver) -> Answer {
         return match classic9::prove_equal(function, codes.0, codes.1, dir, &title, solver) {
             Ok(report) => match report.counterexample {
                 None => Answer::Proved,
-                Some(c) => Answer::Refuted(oracle::grid_words(&c.grids)),
+                Some(c) => Answer::Refuted(crate::validate::grid_words(&c.grids)),
             },
             Err(e) => answer_of_error(e),
         };

@@ -154,7 +154,7 @@ impl Domain {
                     4 => solution.swap(rng.below(81) as usize, rng.below(81) as usize),
                     _ => solution.iter_mut().for_each(|b| *b = rng.below(256) as u8),
                 }
-                grid_words(&[start, solution])
+                crate::validate::grid_words(&[start, solution])
             }
         }
     }
@@ -204,21 +204,6 @@ fn word(rng: &mut SplitMix64) -> U256 {
         5 => (one << 255) ^ U256::from(rng.below(4)),
         _ => rng.u256(),
     }
-}
-
-/// The variables (three words per argument) of 81-byte grids.
-pub fn grid_words(grids: &[Vec<u8>]) -> Vec<U256> {
-    grids
-        .iter()
-        .flat_map(|g| {
-            let mut padded = g.clone();
-            padded.resize(96, 0);
-            padded
-                .chunks(32)
-                .map(U256::from_be_slice)
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 /// Two codes deployed on one in-memory chain, called alike.
