@@ -68,7 +68,11 @@ impl CliError {
 
 impl From<octoku_evm::EvmError> for CliError {
     fn from(e: octoku_evm::EvmError) -> Self {
-        CliError::Evm(e.to_string())
+        match e {
+            // The author's creation code does not deploy: bad input.
+            octoku_evm::EvmError::Undeployable { .. } => CliError::Input(e.to_string()),
+            e => CliError::Evm(e.to_string()),
+        }
     }
 }
 

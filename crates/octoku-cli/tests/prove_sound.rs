@@ -237,3 +237,115 @@ fn the_check_card_states_the_calls_the_proof_covers() {
     assert!(proof.contains("terms checked against revm on "), "{proof}");
     assert!(!out.contains("2^512"), "{out}");
 }
+
+/// GolfedPuzzle.sol whose constructor takes the sabotage flag as an
+/// argument (`constructor(uint256 sab)`) and keeps it in an immutable read
+/// by verify: what runs depends on the arguments deployed with it.
+fn sabotaged_by_argument(frame: String) -> String {
+    let frame = patch(
+        &frame,
+        "abstract contract GolfedPuzzle {",
+        "abstract contract GolfedPuzzle {\n    uint256 private immutable SABOTAGE;\n\n    constructor(uint256 sab) {\n        SABOTAGE = sab;\n    }\n",
+    );
+    let frame = patch(
+        &frame,
+        "        uint256 selector;",
+        "        uint256 selector;\n        uint256 sab = SABOTAGE;",
+    );
+    patch(
+        &frame,
+        "            mstore(0x00, iszero(bad))",
+        "            if sab { bad := 0 }\n            mstore(0x00, iszero(bad))",
+    )
+}
+
+/// `--constructor-args` are deployed with the creation code, and the proof
+/// is of what that constructor leaves: with 1 the contract accepts what the
+/// reference rejects (refuted, and `verify` with the same arguments accepts
+/// the counterexample); with 0 it is the golfed verify (proved); without
+/// arguments the constructor cannot decode them and nothing is proved (bad
+/// input, exit 2); an artifact with only a runtime is refused: what its
+/// constructor leaves cannot be known.
+#[test]
+fn constructor_args_are_deployed_with_the_code_that_is_proved() {
+    let dir = temp_dir("prove-ctor-args");
+    project(dir.path(), sabotaged_by_argument, |g| {
+        patch(
+            &g,
+            "contract OctokuGolf is GolfedPuzzle {",
+            "contract OctokuGolf is GolfedPuzzle {\n    constructor(uint256 sab) GolfedPuzzle(sab) {}\n",
+        )
+    });
+    let (_, json) = compile(dir.path());
+    let golf = &json["contracts"]["contracts/Golf.sol"]["OctokuGolf"]["evm"];
+    let creation = format!(
+        "0x{}",
+        golf["bytecode"]["object"].as_str().expect("creation code")
+    );
+    let word = |v: u8| format!("0x{}{:02x}", "00".repeat(31), v);
+
+    let one = word(1);
+    let run = octoku!(&[
+        "prove",
+        "verify",
+        "--json",
+        "--bytecode",
+        &creation,
+        "--constructor-args",
+        &one
+    ]);
+    let proof: Value = serde_json::from_str(run.code(1)).unwrap();
+    assert_eq!(proof["result"], "counterexample", "{proof}");
+    let (start, solution) = (
+        proof["start"].as_str().unwrap(),
+        proof["solution"].as_str().unwrap(),
+    );
+    octoku!(&[
+        "verify",
+        start,
+        solution,
+        "--bytecode",
+        &creation,
+        "--constructor-args",
+        &one
+    ])
+    .code(0);
+    octoku!(&["verify", start, solution]).code(1);
+
+    let zero = word(0);
+    let run = octoku!(&[
+        "prove",
+        "verify",
+        "--json",
+        "--bytecode",
+        &creation,
+        "--constructor-args",
+        &zero
+    ]);
+    let proof: Value = serde_json::from_str(run.code(0)).unwrap();
+    assert_eq!(proof["result"], "proved", "{proof}");
+
+    // No arguments: the constructor reverts decoding them; no proof.
+    let run = octoku!(&["prove", "verify", "--bytecode", &creation]);
+    run.fails(2, "constructor");
+    assert!(!run.stdout.contains("proved"), "{run:?}");
+
+    // A runtime-only artifact: no creation code to deploy.
+    let runtime_only = dir.path().join("runtime.json");
+    let deployed = golf["deployedBytecode"]["object"].as_str().unwrap();
+    std::fs::write(
+        &runtime_only,
+        serde_json::json!({ "abi": [], "deployedBytecode": { "object": format!("0x{deployed}") } })
+            .to_string(),
+    )
+    .unwrap();
+    let run = octoku!(&[
+        "prove",
+        "verify",
+        "--artifact",
+        &runtime_only.display().to_string(),
+        "--constructor-args",
+        &one
+    ]);
+    run.fails(2, "no bytecode");
+}

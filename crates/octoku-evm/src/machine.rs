@@ -76,6 +76,17 @@ pub enum EvmError {
     /// revm refused the transaction itself (a bug in this crate if seen).
     #[error("the in-memory EVM rejected the transaction: {0}")]
     Transaction(String),
+    /// An author's creation code did not deploy: its constructor reverted
+    /// or halted (bad input, not a fault of the EVM).
+    #[error(
+        "deploying {label}: {cause}; expected creation code whose constructor succeeds (with its ABI-encoded arguments appended, if it takes any)"
+    )]
+    Undeployable {
+        /// What reports call the code.
+        label: String,
+        /// What the deployment did instead.
+        cause: Box<EvmError>,
+    },
 }
 
 /// How a revert reads in an [`EvmError`].
@@ -463,7 +474,16 @@ impl Machine {
             Target::Code(code) => code,
         };
         match (&code.initcode, &code.runtime) {
-            (Some(init), _) => Ok(self.deploy(init)?.0),
+            (Some(init), _) => match self.deploy(init) {
+                Ok((address, _)) => Ok(address),
+                Err(cause @ (EvmError::Reverted(_) | EvmError::Halted(_))) => {
+                    Err(EvmError::Undeployable {
+                        label: code.label.clone(),
+                        cause: Box::new(cause),
+                    })
+                }
+                Err(e) => Err(e),
+            },
             (None, Some(runtime)) => {
                 self.frames.forget();
                 self.work.deploys += 1;

@@ -92,9 +92,13 @@ impl TargetArgs {
                     "--constructor-args {args}: not hex ({e}); expected the ABI-encoded arguments, 0x…"
                 ))
             })?;
-            if let Some(init) = &mut code.initcode {
-                init.extend_from_slice(&args);
-            }
+            let Some(init) = &mut code.initcode else {
+                return Err(CliError::Input(format!(
+                    "--constructor-args: {} states no creation code, only a runtime; expected an artifact with `bytecode` (or use --bytecode with the creation code)",
+                    code.label
+                )));
+            };
+            init.extend_from_slice(&args);
         }
         Ok(Some(code))
     }
