@@ -59,7 +59,7 @@ pub enum CardError {
     #[error(transparent)]
     Evm(#[from] EvmError),
     /// The proof could not be run (no answer from the solver, a query not written).
-    #[error("check {label}: the proof: {source}")]
+    #[error("check {label}: the proof")]
     Proof {
         /// The target's label.
         label: String,

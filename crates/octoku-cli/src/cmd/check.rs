@@ -62,7 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         card::report_card(&target, &options, solver.as_ref().zip(dir.as_deref())).map_err(|e| {
             match e {
                 CardError::Evm(e) => CliError::from(e),
-                proof @ CardError::Proof { .. } => CliError::Evm(proof.to_string()),
+                proof @ CardError::Proof { .. } => CliError::EvmCause(Box::new(proof)),
             }
         })?;
     render(&card, args.json)?;
