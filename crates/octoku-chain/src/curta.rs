@@ -19,8 +19,12 @@ use octoku_core::{
     octoku::explain::{describe, explain},
 };
 
-use super::{Chain, ChainError, LoggedAt, Receipt, Revert, arena::call, leaderboard};
-use octoku_evm::{EvmError, Machine, bindings::IPuzzle};
+use super::{
+    Chain, ChainError, LoggedAt, Receipt, Revert,
+    arena::{self, call},
+    leaderboard,
+};
+use octoku_evm::{EvmError, Machine, Puzzle, bindings::IPuzzle};
 
 alloy_sol_types::sol! {
     /// Curta: puzzles added with an Authorship Token, solved for a Flag.
@@ -647,6 +651,198 @@ pub fn local_name(initcode: &[u8]) -> Result<Option<String>, EvmError> {
         .success
         .then(|| IPuzzle::nameCall::abi_decode_returns(&outcome.output).ok())
         .flatten())
+}
+
+/// Where the puzzle added to Curta comes from ([`check_add`], [`publish`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Creation code to deploy first (`--puzzle P`; `--artifact X` adds
+    /// its compiled contract here), and which puzzle it is when known.
+    Initcode {
+        /// The puzzle kind (`None`: a contract not built here).
+        kind: Option<Puzzle>,
+        /// Creation code, constructor arguments included.
+        initcode: Vec<u8>,
+    },
+    /// A contract already deployed (`--puzzle-address A`).
+    Deployed(Address),
+}
+
+/// Why Curta would refuse `addPuzzle`, decided from the chain's state
+/// before anything is sent ([`check_add`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AddRefusal {
+    /// The Authorship Token was never minted.
+    #[error("Authorship Token {token} of Curta {curta} does not exist (never minted)")]
+    NoToken {
+        /// The token id.
+        token: u64,
+        /// The Curta contract.
+        curta: Address,
+    },
+    /// The sender does not own the token.
+    #[error(
+        "{author} does not own Authorship Token {token} (its owner is {owner}; Curta would revert with Unauthorized())"
+    )]
+    NotOwner {
+        /// The sender.
+        author: Address,
+        /// The token id.
+        token: u64,
+        /// Its owner.
+        owner: Address,
+    },
+    /// The token has added a puzzle already.
+    #[error(
+        "Authorship Token {token} has already added a puzzle to Curta {curta} (Curta would revert with AuthorshipTokenAlreadyUsed({token}))"
+    )]
+    TokenUsed {
+        /// The token id.
+        token: u64,
+        /// The Curta contract.
+        curta: Address,
+    },
+    /// The puzzle has no `name()`, or an empty one.
+    #[error("{what}, and Curta adds only named puzzles (PuzzleNotNamed())")]
+    Unnamed {
+        /// What is wrong with its name.
+        what: String,
+    },
+    /// The puzzle's address is zero or Curta itself.
+    #[error(
+        "--puzzle-address {puzzle} is {}, which Curta refuses (PuzzleInvalidAddress())",
+        if puzzle.is_zero() { "zero" } else { "Curta itself" }
+    )]
+    InvalidAddress {
+        /// The address given.
+        puzzle: Address,
+    },
+}
+
+/// Why a puzzle could not be added to Curta.
+#[derive(Debug, thiserror::Error)]
+pub enum AddError {
+    /// Curta would refuse it: nothing sent.
+    #[error("nothing sent: {0}")]
+    Refused(#[from] AddRefusal),
+    /// The chain failed, or the address is not Curta.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    /// The creation code could not be run here (to read its `name()`).
+    #[error(transparent)]
+    Evm(#[from] EvmError),
+}
+
+/// Whether Curta at `curta` would add the puzzle of `source` with the
+/// sender's Authorship Token `token`: the puzzle's kind and `name()`, or why
+/// not. Nothing is sent.
+///
+/// ```no_run
+/// use octoku_chain::{Chain, PrivateKey, curta::{self, Source}};
+/// use octoku_evm::Puzzle;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // A node where Curta is deployed, and the key of an Authorship Token's owner.
+/// let mut chain = Chain::rpc("http://127.0.0.1:8545", &PrivateKey::anvil_default())?;
+/// let curta = "0x0000000006bC8D9e5e9d436217B88De704a9F307".parse()?;
+/// let source = Source::Initcode { kind: Some(Puzzle::Fair), initcode: Puzzle::Fair.artifact().initcode.to_vec() };
+/// let (kind, name) = curta::check_add(&mut chain, curta, 7, &source)?;
+/// let added = curta::publish(&mut chain, curta, 7, source)?;
+/// println!("{name:?} ({kind:?}) is puzzle {} at {}", added.added.id, added.puzzle);
+/// # Ok(())
+/// # }
+/// ```
+pub fn check_add(
+    chain: &mut Chain,
+    curta: Address,
+    token: u64,
+    source: &Source,
+) -> Result<(Option<Puzzle>, String), AddError> {
+    require_curta(chain, curta)?;
+    let author = chain.sender();
+    let token_id = U256::from(token);
+    match token_owner(chain, curta, token_id)? {
+        None => return Err(AddRefusal::NoToken { token, curta }.into()),
+        Some(owner) if owner != author => {
+            return Err(AddRefusal::NotOwner {
+                author,
+                token,
+                owner,
+            }
+            .into());
+        }
+        Some(_) => {}
+    }
+    if token_used(chain, curta, token_id)? {
+        return Err(AddRefusal::TokenUsed { token, curta }.into());
+    }
+    let unnamed = |what: String| AddError::Refused(AddRefusal::Unnamed { what });
+    match source {
+        Source::Initcode { kind, initcode } => match local_name(initcode)? {
+            Some(name) if !name.is_empty() => Ok((*kind, name)),
+            Some(_) => Err(unnamed("the puzzle's name() is empty".into())),
+            None => Err(unnamed("the puzzle has no name()".into())),
+        },
+        Source::Deployed(puzzle) => {
+            if puzzle.is_zero() || *puzzle == curta {
+                return Err(AddRefusal::InvalidAddress { puzzle: *puzzle }.into());
+            }
+            chain.require_code(*puzzle)?;
+            let name = match arena::puzzle_name(chain, *puzzle) {
+                Ok(name) if name.is_empty() => {
+                    return Err(unnamed(format!("the name() of {puzzle} is empty")));
+                }
+                Ok(name) => name,
+                Err(ChainError::Reverted(_) | ChainError::Unexpected(_)) => {
+                    return Err(unnamed(format!("{puzzle} has no name()")));
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let kind = arena::identify_puzzle(chain, *puzzle)?;
+            Ok((kind, name))
+        }
+    }
+}
+
+/// A puzzle [`publish`] added to Curta.
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// The puzzle contract.
+    pub puzzle: Address,
+    /// Its deployment, when [`publish`] deployed it.
+    pub deployed: Option<Receipt>,
+    /// Curta's `addPuzzle`: the new id and its receipt.
+    pub added: Added,
+}
+
+/// Deploys the puzzle of `source` unless it exists, and adds it to Curta at
+/// `curta` with the Authorship Token `token` (after [`check_add`]).
+pub fn publish(
+    chain: &mut Chain,
+    curta: Address,
+    token: u64,
+    source: Source,
+) -> Result<Published, ChainError> {
+    let (puzzle, deployed) = match source {
+        Source::Initcode { initcode, .. } => {
+            let receipt = chain.deploy(initcode.into())?;
+            let address = receipt.contract_address.ok_or_else(|| {
+                ChainError::Unexpected(format!(
+                    "deployment {} created no contract",
+                    receipt.tx_hash
+                ))
+            })?;
+            (address, Some(receipt))
+        }
+        Source::Deployed(address) => (address, None),
+    };
+    let added = add_puzzle(chain, curta, puzzle, U256::from(token))?;
+    Ok(Published {
+        puzzle,
+        deployed,
+        added,
+    })
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use octoku_chain::{
     ChainError, Receipt, arena,
-    curta::{self, CurtaPuzzle},
+    curta::{self, AddError, CurtaPuzzle, Source},
     deployments::{CurtaPuzzleRecord, DeploymentsFile},
     primitives::U256,
 };
@@ -464,20 +464,6 @@ pub fn leaderboard(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Where the puzzle added to Curta comes from.
-pub enum Source {
-    /// Creation code to deploy first (`--puzzle P`; `--artifact X` adds
-    /// its compiled contract here), and which puzzle it is when known.
-    Initcode {
-        /// The puzzle kind (`None`: a contract not built here).
-        kind: Option<Puzzle>,
-        /// Creation code, constructor arguments included.
-        initcode: Vec<u8>,
-    },
-    /// A contract already deployed (`--puzzle-address A`).
-    Deployed(Address),
-}
-
 /// `octoku deploy --curta --json`.
 #[derive(Debug, Serialize)]
 struct Added<'a> {
@@ -507,85 +493,19 @@ pub fn deploy(
     let path = deployments_path(chain_id);
     // Refuses a deployments file of another chain before spending gas.
     DeploymentsFile::load(&path, chain_id).map_err(|e| CliError::Input(e.to_string()))?;
-    curta::require_curta(&mut opened.chain, curta).map_err(chain_error)?;
     let author = opened.chain.sender();
-    let token_id = U256::from(token);
-    match curta::token_owner(&mut opened.chain, curta, token_id).map_err(chain_error)? {
-        None => {
-            return Err(CliError::Rejected(format!(
-                "nothing sent: Authorship Token {token} of Curta {curta} does not exist (never minted)"
-            )));
-        }
-        Some(owner) if owner != author => {
-            return Err(CliError::Rejected(format!(
-                "nothing sent: {author} does not own Authorship Token {token} (its owner is {owner}; Curta would revert with Unauthorized())"
-            )));
-        }
-        Some(_) => {}
-    }
-    if curta::token_used(&mut opened.chain, curta, token_id).map_err(chain_error)? {
-        return Err(CliError::Rejected(format!(
-            "nothing sent: Authorship Token {token} has already added a puzzle to Curta {curta} (Curta would revert with AuthorshipTokenAlreadyUsed({token}))"
-        )));
-    }
-    let unnamed = |what: String| {
-        CliError::Rejected(format!(
-            "nothing sent: {what}, and Curta adds only named puzzles (PuzzleNotNamed())"
-        ))
-    };
-    let (kind, name) = match &source {
-        Source::Initcode { kind, initcode } => {
-            let name = curta::local_name(initcode).map_err(CliError::from)?;
-            match name {
-                Some(name) if !name.is_empty() => (*kind, name),
-                Some(_) => return Err(unnamed("the puzzle's name() is empty".into())),
-                None => return Err(unnamed("the puzzle has no name()".into())),
-            }
-        }
-        Source::Deployed(puzzle) => {
-            if puzzle.is_zero() || *puzzle == curta {
-                return Err(CliError::Rejected(format!(
-                    "nothing sent: --puzzle-address {puzzle} is {}, which Curta refuses (PuzzleInvalidAddress())",
-                    if puzzle.is_zero() {
-                        "zero"
-                    } else {
-                        "Curta itself"
-                    }
-                )));
-            }
-            opened.chain.require_code(*puzzle).map_err(chain_error)?;
-            let name = match arena::puzzle_name(&mut opened.chain, *puzzle) {
-                Ok(name) if name.is_empty() => {
-                    return Err(unnamed(format!("the name() of {puzzle} is empty")));
-                }
-                Ok(name) => name,
-                Err(ChainError::Reverted(_) | ChainError::Unexpected(_)) => {
-                    return Err(unnamed(format!("{puzzle} has no name()")));
-                }
-                Err(e) => return Err(chain_error(e)),
-            };
-            let kind = arena::identify_puzzle(&mut opened.chain, *puzzle).map_err(chain_error)?;
-            (kind, name)
-        }
-    };
+    let (kind, name) =
+        curta::check_add(&mut opened.chain, curta, token, &source).map_err(|e| match e {
+            AddError::Refused(_) => CliError::Rejected(e.to_string()),
+            AddError::Chain(e) => chain_error(e),
+            AddError::Evm(e) => CliError::from(e),
+        })?;
     if !json {
         outln!("chain     {}", opened.label)?;
     }
-    let (puzzle_address, puzzle_tx) = match source {
-        Source::Initcode { initcode, .. } => {
-            let receipt = opened.chain.deploy(initcode.into()).map_err(chain_error)?;
-            let address = receipt.contract_address.ok_or_else(|| {
-                CliError::Chain(format!(
-                    "deployment {} created no contract",
-                    receipt.tx_hash
-                ))
-            })?;
-            (address, Some(Tx::from(&receipt)))
-        }
-        Source::Deployed(address) => (address, None),
-    };
-    let added = curta::add_puzzle(&mut opened.chain, curta, puzzle_address, token_id)
-        .map_err(chain_error)?;
+    let published = curta::publish(&mut opened.chain, curta, token, source).map_err(chain_error)?;
+    let (puzzle_address, added) = (published.puzzle, published.added);
+    let puzzle_tx = published.deployed.as_ref().map(Tx::from);
     let record = CurtaPuzzleRecord {
         curta,
         puzzle_id: added.id,

@@ -43,6 +43,10 @@ pub enum CliError {
     /// The contract reverted: a transaction would revert (exit 5).
     #[error("{0}")]
     Reverted(String),
+    /// The EVM or a proof failed: the library's error, kept whole so its
+    /// causes (`source()`) are printed after it (exit 3).
+    #[error(transparent)]
+    EvmCause(Box<dyn std::error::Error + Send + Sync>),
     /// A search passed its time limit (exit 7).
     #[error("{0}")]
     TimedOut(String),
@@ -56,7 +60,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) => 2,
-            CliError::Evm(_) => 3,
+            CliError::Evm(_) | CliError::EvmCause(_) => 3,
             CliError::Rejected(_) => 1,
             CliError::Chain(_) => 4,
             CliError::Reverted(_) => 5,
@@ -64,6 +68,18 @@ impl CliError {
             CliError::TimedOut(_) => 7,
         }
     }
+}
+
+/// `e` and its causes (each `source()` in turn) on one line, joined by ": ".
+pub fn one_line(e: &dyn std::error::Error) -> String {
+    let mut line = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        line.push_str(": ");
+        line.push_str(&c.to_string());
+        cause = c.source();
+    }
+    line
 }
 
 impl From<octoku_evm::EvmError> for CliError {
@@ -90,5 +106,23 @@ pub fn chain_error(e: ChainError) -> CliError {
         ChainError::Reverted(_) => CliError::Reverted(e.to_string()),
         ChainError::FeeAboveCeiling { .. } => CliError::Rejected(e.to_string()),
         other => CliError::Chain(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library error wrapped whole prints as one line: the error, then each cause.
+    #[test]
+    fn a_kept_error_prints_with_its_causes_on_one_line() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("the proof")]
+        struct Outer(#[source] std::io::Error);
+        let e = CliError::EvmCause(Box::new(Outer(std::io::Error::other("the solver died"))));
+        assert_eq!(one_line(&e), "the proof: the solver died");
+        assert_eq!(e.exit_code(), 3);
+        // A message without causes is printed as it is.
+        assert_eq!(one_line(&CliError::Input("bad".into())), "bad");
     }
 }

@@ -136,7 +136,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            crate::errln!("octoku: {e}");
+            crate::errln!("octoku: {}", error::one_line(&e));
             ExitCode::from(e.exit_code())
         }
     }

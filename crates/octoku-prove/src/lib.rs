@@ -15,6 +15,7 @@
 //! "proved" before [`validate`] has checked both programs' terms against
 //! revm on concrete inputs.
 
+pub mod card;
 pub mod classic9;
 pub mod engine;
 pub mod exec;

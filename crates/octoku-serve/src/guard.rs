@@ -25,7 +25,7 @@ use axum::{
 
 use http_body_util::BodyExt;
 
-use crate::{MAX_BODY, ServeError, api::ApiError};
+use crate::{MAX_BODY, ServeError, api_error::ApiError};
 
 /// Header carrying the per-server token.
 pub const TOKEN_HEADER: &str = "x-octoku-token";

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod api;
+pub mod api_error;
 pub mod backend;
 pub mod guard;
 pub mod page;

@@ -11,7 +11,7 @@ use octoku_core::Address;
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
-use crate::curta::{self, Source};
+use crate::curta;
 use crate::error::chain_error;
 use crate::opts::chain::{
     ChainArgs, DEFAULT_STATE, KeyUse, Opened, deployments_path, recorded_deployments,
@@ -23,6 +23,7 @@ use crate::{
     input, outln,
     output::{self, Tx, print_json},
 };
+use octoku_chain::curta::Source;
 
 /// `octoku deploy --json`: the record as kept on file, the chain, where it
 /// was recorded and how many deployments were on record before it.

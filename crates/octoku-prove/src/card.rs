@@ -1,0 +1,528 @@
+//! The report card of an IPuzzle before it is published (`octoku check`):
+//! shape (name, generate, verify answer), purity, verify equal to the
+//! reference (structured cases, then the proof), generate equal to the
+//! reference (or, with [`Generate::Own`], deterministic and solvable), gas
+//! beside the reference's, and runtime size. The card holds when no check
+//! fails ([`Card::ok`]).
+//!
+//! ```
+//! use octoku_evm::{Puzzle, Target};
+//! use octoku_prove::card::{Generate, Options, Status, report_card};
+//!
+//! let options = Options { generate: Generate::Reference, cases: 64, addresses: 8 };
+//! // No SMT solver: the proof is shown as skipped, not failed.
+//! let card = report_card(&Target::Builtin(Puzzle::Golf), &options, None).unwrap();
+//! assert!(card.ok);
+//! assert_eq!(card.checks.iter().filter(|c| c.status == Status::Skipped).count(), 1);
+//! ```
+
+use std::path::Path;
+
+use octoku_core::rng::SplitMix64;
+use octoku_core::{Address, Board};
+use octoku_evm::cases::{self, VerifyClass};
+use octoku_evm::target::impure_opcodes;
+use octoku_evm::{EvmError, Machine, Puzzle, RawOutcome, Target};
+use serde::Serialize;
+
+use crate::prove::{ProveError, Verdict, prove_verify};
+use crate::solver::Solver;
+
+/// The EIP-170 limit on runtime code.
+pub const MAX_RUNTIME: usize = 24_576;
+
+/// What generate must do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Generate {
+    /// The reference's board for every address.
+    #[default]
+    Reference,
+    /// Its own boards: the same every time, and every one solvable.
+    Own,
+}
+
+/// How much the card samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// What generate must do.
+    pub generate: Generate,
+    /// Structured verify cases compared with the reference (64 at least are run).
+    pub cases: u64,
+    /// Addresses whose boards are compared (or solved, with [`Generate::Own`]); at least 1.
+    pub addresses: u64,
+}
+
+/// Why the card could not be made (a failing check is not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    /// The EVM failed.
+    #[error(transparent)]
+    Evm(#[from] EvmError),
+    /// The proof could not be run (no answer from the solver, a query not written).
+    #[error("check {label}: the proof")]
+    Proof {
+        /// The target's label.
+        label: String,
+        /// What went wrong.
+        #[source]
+        source: Box<ProveError>,
+    },
+}
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// It holds.
+    Ok,
+    /// It fails.
+    Fail,
+    /// Not run (the proof without a solver).
+    Skipped,
+}
+
+impl Status {
+    /// `ok`, `fail` or `skipped`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Fail => "fail",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One line of the card.
+#[derive(Debug, Serialize)]
+pub struct Check {
+    /// `shape`, `pure`, `verify`, `proof`, `generate` or `size`.
+    pub name: &'static str,
+    /// How it came out.
+    pub status: Status,
+    /// One line saying what was checked and found.
+    pub detail: String,
+    /// Inputs where the target and the reference differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<Counterexample>,
+}
+
+/// Inputs where the target and the reference differ, and both answers.
+#[derive(Debug, Serialize)]
+pub struct Counterexample {
+    /// The address (checksummed) whose board differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// The start, as `0x` and 64 hex digits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// The solution, as `0x` and 64 hex digits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
+    /// What the reference answers.
+    pub reference: String,
+    /// What the target answers.
+    pub target: String,
+}
+
+/// The whole card (`octoku check --json`).
+#[derive(Debug, Serialize)]
+pub struct Card {
+    /// The target's label.
+    pub target: String,
+    /// Whether no check fails (a skipped check is shown, not failed).
+    pub ok: bool,
+    /// The checks in order.
+    pub checks: Vec<Check>,
+    /// Bytes of runtime code.
+    pub runtime_bytes: usize,
+    /// Gas beside the reference's.
+    pub gas: Gas,
+}
+
+/// Execution gas of the target and the reference on the same inputs
+/// (`[target, reference]`).
+#[derive(Debug, Serialize)]
+pub struct Gas {
+    /// verify of a valid solution.
+    pub verify_valid: [u64; 2],
+    /// verify of a solution whose wrong given is in the last cell read.
+    pub verify_invalid: [u64; 2],
+    /// generate of the probe address.
+    pub generate: [u64; 2],
+}
+
+fn outcome(o: &RawOutcome) -> String {
+    format!(
+        "{} {}",
+        if o.success { "returns" } else { "reverts" },
+        o.output
+    )
+}
+
+fn check(name: &'static str, ok: bool, detail: String) -> Check {
+    Check {
+        name,
+        status: if ok { Status::Ok } else { Status::Fail },
+        detail,
+        counterexample: None,
+    }
+}
+
+/// The structured verify inputs: every class of the gas report, mutated
+/// grids, Latin squares, generated starts, and a valid grid with one wrong
+/// given at each of the 64 cells in turn.
+fn verify_inputs(count: u64) -> Vec<(Board, Board)> {
+    let mut rng = SplitMix64::new(0x0c7a_5eed);
+    let grid = cases::valid_grid(&mut rng);
+    let mut inputs: Vec<(Board, Board)> = (0..64)
+        .map(|i| {
+            let wrong = grid.cells()[i] % 8 + 1;
+            (cases::with_index(grid, i, wrong), grid)
+        })
+        .collect();
+    while (inputs.len() as u64) < count.max(64) {
+        let pair = match rng.below(8) {
+            0..=3 => cases::verify_case(VerifyClass::ALL[rng.below(4) as usize], &mut rng),
+            4 => cases::mutated(&mut rng),
+            5 => (Board::EMPTY, cases::latin(&mut rng)),
+            6 => cases::generated_start(&mut rng),
+            _ => (cases::small_digits(&mut rng), cases::small_digits(&mut rng)),
+        };
+        inputs.push(pair);
+    }
+    inputs
+}
+
+/// Makes the card of `target`. `proof` is the SMT solver and the directory
+/// its queries are written to; `None` skips the proof (the card says so).
+pub fn report_card(
+    target: &Target,
+    options: &Options,
+    proof: Option<(&Solver, &Path)>,
+) -> Result<Card, CardError> {
+    let label = target.label();
+    let mut evm = Machine::new()?;
+    let at = evm.load(target)?;
+    let reference = evm.address_of(Puzzle::Reference);
+    let runtime = evm.code_at(at);
+    let mut rng = SplitMix64::new(0xadd7_e55e);
+    let addresses: Vec<Address> = (0..options.addresses.max(1))
+        .map(|_| cases::address(&mut rng))
+        .collect();
+    let inputs = verify_inputs(options.cases);
+    let probe = addresses[0];
+
+    let mut checks = vec![shape(&mut evm, at, probe, inputs[0])];
+    checks.push(purity(&mut evm, at, &inputs, &addresses)?);
+    checks.push(verify_cases(&mut evm, at, reference, &inputs)?);
+    checks.push(match proof {
+        None => Check {
+            status: Status::Skipped,
+            ..check("proof", false, "--no-prove: verify not proved".into())
+        },
+        Some((solver, dir)) => verify_proof(&label, &runtime, solver, dir)?,
+    });
+    checks.push(match options.generate {
+        Generate::Reference => generate_equal(&mut evm, at, reference, &addresses)?,
+        Generate::Own => generate_own(&mut evm, at, &addresses),
+    });
+    checks.push(check(
+        "size",
+        !runtime.is_empty() && runtime.len() <= MAX_RUNTIME,
+        format!(
+            "{} bytes of runtime code (limit {MAX_RUNTIME}; the reference's {})",
+            runtime.len(),
+            Puzzle::Reference.artifact().runtime.len()
+        ),
+    ));
+    let gas = gas(&mut evm, at, reference, probe)?;
+    // A check the user skipped (no proof) is shown, not failed.
+    let ok = checks.iter().all(|c| c.status != Status::Fail);
+    Ok(Card {
+        target: label,
+        ok,
+        checks,
+        runtime_bytes: runtime.len(),
+        gas,
+    })
+}
+
+/// Shape: name() is a non-empty string, generate and verify answer.
+fn shape(
+    evm: &mut Machine,
+    at: Address,
+    probe: Address,
+    (start, solution): (Board, Board),
+) -> Check {
+    let name = evm.name_at(at).map(|c| c.value);
+    let generated = evm.generate_at(at, &probe);
+    let verified = evm.verify_at(at, start, solution);
+    match (&name, &generated, &verified) {
+        (Ok(n), Ok(_), Ok(_)) if !n.is_empty() => check(
+            "shape",
+            true,
+            format!("name() is {n:?}; generate and verify answer"),
+        ),
+        (Ok(_), Ok(_), Ok(_)) => check("shape", false, "name() is empty".into()),
+        (Err(e), _, _) => check("shape", false, format!("name() fails: {e}")),
+        (_, Err(e), _) => check("shape", false, format!("generate({probe}) fails: {e}")),
+        (_, _, Err(e)) => check("shape", false, format!("verify fails: {e}")),
+    }
+}
+
+/// Purity: no state, calls, logs or context reads on the sampled calls,
+/// and the same answers twice.
+fn purity(
+    evm: &mut Machine,
+    at: Address,
+    inputs: &[(Board, Board)],
+    addresses: &[Address],
+) -> Result<Check, CardError> {
+    let mut impure = Vec::new();
+    let mut same = true;
+    for (i, &(start, solution)) in inputs.iter().take(16).enumerate() {
+        let call = |evm: &mut Machine| {
+            let data = octoku_evm::target::verify_calldata(start, solution);
+            evm.profile_raw(at, data)
+        };
+        let (first, steps) = call(evm)?;
+        let (again, _) = call(evm)?;
+        same &= first.output == again.output && first.success == again.success;
+        impure.extend(impure_opcodes(&steps));
+        let address = addresses[i % addresses.len()];
+        let data = octoku_evm::target::generate_calldata(&address);
+        let (first, steps) = evm.profile_raw(at, data.clone())?;
+        let (again, _) = evm.profile_raw(at, data)?;
+        same &= first.output == again.output && first.success == again.success;
+        impure.extend(impure_opcodes(&steps));
+    }
+    impure.sort_unstable();
+    impure.dedup();
+    Ok(if impure.is_empty() && same {
+        check(
+            "pure",
+            true,
+            "no storage, calls, logs, block or transaction reads in 32 sampled calls; the same answers twice".into(),
+        )
+    } else if !impure.is_empty() {
+        check("pure", false, format!("runs {}", impure.join(", ")))
+    } else {
+        check(
+            "pure",
+            false,
+            "two identical calls answered differently".into(),
+        )
+    })
+}
+
+/// verify on the structured cases, beside the reference.
+fn verify_cases(
+    evm: &mut Machine,
+    at: Address,
+    reference: Address,
+    inputs: &[(Board, Board)],
+) -> Result<Check, CardError> {
+    let mut differ = None;
+    for &(start, solution) in inputs {
+        let ours = evm.verify_raw_at(at, start, solution)?;
+        let theirs = evm.verify_raw_at(reference, start, solution)?;
+        if ours.success != theirs.success || ours.output != theirs.output {
+            differ = Some(Counterexample {
+                address: None,
+                start: Some(start.to_hex()),
+                solution: Some(solution.to_hex()),
+                reference: outcome(&theirs),
+                target: outcome(&ours),
+            });
+            break;
+        }
+    }
+    Ok(match differ {
+        None => check(
+            "verify",
+            true,
+            format!(
+                "equal to the reference on {} structured cases",
+                inputs.len()
+            ),
+        ),
+        Some(c) => Check {
+            counterexample: Some(c),
+            ..check("verify", false, "differs from the reference".into())
+        },
+    })
+}
+
+/// verify proved equal to the reference's by the SMT solver.
+fn verify_proof(
+    label: &str,
+    runtime: &[u8],
+    solver: &Solver,
+    dir: &Path,
+) -> Result<Check, CardError> {
+    let report = prove_verify(
+        Puzzle::Reference.artifact().runtime,
+        runtime,
+        dir,
+        &format!("{label} verify = reference verify"),
+        solver,
+    )
+    .map_err(|source| CardError::Proof {
+        label: label.to_string(),
+        source: Box::new(source),
+    })?;
+    Ok(match report.verdict {
+        Verdict::Proved(v) => check(
+            "proof",
+            true,
+            format!(
+                "verify = the reference's on {} (terms checked against revm on {} inputs; {}, {:.1} s; queries {})",
+                crate::prove::DOMAIN,
+                v.inputs(),
+                report.figures.solver,
+                report.figures.solve_time.as_secs_f64(),
+                report.figures.query.display()
+            ),
+        ),
+        Verdict::Counterexample {
+            start,
+            solution,
+            reference,
+            implementation,
+        } => Check {
+            counterexample: Some(Counterexample {
+                address: None,
+                start: Some(Board(start).to_hex()),
+                solution: Some(Board(solution).to_hex()),
+                reference: outcome(&reference),
+                target: outcome(&implementation),
+            }),
+            ..check(
+                "proof",
+                false,
+                "refuted: a counterexample, replayed in revm".into(),
+            )
+        },
+    })
+}
+
+/// generate equal to the reference's on every sampled address.
+fn generate_equal(
+    evm: &mut Machine,
+    at: Address,
+    reference: Address,
+    addresses: &[Address],
+) -> Result<Check, CardError> {
+    let mut differ = None;
+    for address in addresses {
+        let ours = evm.generate_raw_at(at, address)?;
+        let theirs = evm.generate_raw_at(reference, address)?;
+        if ours.success != theirs.success || ours.output != theirs.output {
+            differ = Some(Counterexample {
+                address: Some(address.to_checksum(None)),
+                start: None,
+                solution: None,
+                reference: outcome(&theirs),
+                target: outcome(&ours),
+            });
+            break;
+        }
+    }
+    Ok(match differ {
+        None => check(
+            "generate",
+            true,
+            format!("equal to the reference on {} addresses", addresses.len()),
+        ),
+        Some(c) => Check {
+            counterexample: Some(c),
+            ..check(
+                "generate",
+                false,
+                "differs from the reference (--generate own if that is meant)".into(),
+            )
+        },
+    })
+}
+
+/// generate's own boards: the same every time, and every one solvable.
+fn generate_own(evm: &mut Machine, at: Address, addresses: &[Address]) -> Check {
+    let mut unsolvable = Vec::new();
+    let mut failed = None;
+    for address in addresses {
+        let first = evm.generate_at(at, address);
+        let again = evm.generate_at(at, address);
+        match (first, again) {
+            (Ok(a), Ok(b)) if a.value == b.value => {
+                if !matches!(octoku_core::solve::octoku::solve(a.value), Ok(Some(_))) {
+                    unsolvable.push((*address, a.value));
+                }
+            }
+            (Ok(a), Ok(b)) => {
+                failed.get_or_insert(format!(
+                    "not deterministic: {address} got {} then {}",
+                    a.value.to_hex(),
+                    b.value.to_hex()
+                ));
+            }
+            (Err(e), _) | (_, Err(e)) => {
+                failed.get_or_insert(format!("generate({address}) fails: {e}"));
+            }
+        }
+    }
+    match (failed, unsolvable.first()) {
+        (Some(f), _) => check("generate", false, f),
+        (None, None) => check(
+            "generate",
+            true,
+            format!(
+                "deterministic, and all {} sampled boards solvable",
+                addresses.len()
+            ),
+        ),
+        (None, Some((address, board))) => Check {
+            counterexample: Some(Counterexample {
+                address: Some(address.to_checksum(None)),
+                start: Some(board.to_hex()),
+                solution: None,
+                reference: "solvable boards".into(),
+                target: "a board with no solution".into(),
+            }),
+            ..check(
+                "generate",
+                false,
+                format!(
+                    "{} of {} sampled boards have no solution",
+                    unsolvable.len(),
+                    addresses.len()
+                ),
+            )
+        },
+    }
+}
+
+/// Gas beside the reference's: a valid solution, the given wrong in the
+/// last cell read, and generate of the probe address.
+fn gas(
+    evm: &mut Machine,
+    at: Address,
+    reference: Address,
+    probe: Address,
+) -> Result<Gas, CardError> {
+    let mut rng = SplitMix64::new(3);
+    let (valid_start, valid) = cases::verify_case(VerifyClass::Valid, &mut rng);
+    let (late_start, late) = cases::verify_case(VerifyClass::InvalidLate, &mut rng);
+    let gas_of = |evm: &mut Machine, to| -> Result<[u64; 3], CardError> {
+        Ok([
+            evm.verify_raw_at(to, valid_start, valid)?.gas,
+            evm.verify_raw_at(to, late_start, late)?.gas,
+            evm.generate_raw_at(to, &probe)?.gas,
+        ])
+    };
+    let (ours, theirs) = (gas_of(evm, at)?, gas_of(evm, reference)?);
+    Ok(Gas {
+        verify_valid: [ours[0], theirs[0]],
+        verify_invalid: [ours[1], theirs[1]],
+        generate: [ours[2], theirs[2]],
+    })
+}
