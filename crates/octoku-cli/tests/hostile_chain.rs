@@ -41,7 +41,7 @@ fn a_transaction_never_mined_is_named_by_its_hash_not_as_an_unreachable_node() {
     let started = Instant::now();
     let run = octoku!()
         .dir(dir.path())
-        .args(&[
+        .args([
             "deploy",
             "--puzzle",
             "fair",
@@ -78,7 +78,7 @@ fn a_receipt_taken_back_by_a_reorg_is_not_confirmed() {
     let url = anvil.url();
     let deployed: Value = octoku!()
         .dir(dir.path())
-        .args(&[
+        .args([
             "deploy",
             "--puzzle",
             "fair",
@@ -98,7 +98,7 @@ fn a_receipt_taken_back_by_a_reorg_is_not_confirmed() {
         move || {
             octoku!()
                 .dir(&dir)
-                .args(&[
+                .args([
                     "play",
                     "--arena",
                     &arena,
@@ -156,7 +156,7 @@ fn a_deployment_that_cannot_be_recorded_names_what_was_sent() {
     std::fs::create_dir_all(dir.path().join("deployments/31337.json.lock")).unwrap();
     let run = octoku!()
         .dir(dir.path())
-        .args(&[
+        .args([
             "deploy",
             "--puzzle",
             "fair",

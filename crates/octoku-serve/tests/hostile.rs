@@ -124,8 +124,7 @@ fn a_port_in_use_is_refused_as_input_before_the_chain_is_opened() {
         state: dir.path().join("chain.json"),
         ..Config::default()
     })
-    .err()
-    .expect("the port is taken");
+    .expect_err("the port is taken");
     assert!(matches!(e, octoku_serve::ServeError::Input(_)), "{e:?}");
     let line = e.to_string();
     assert!(
@@ -165,8 +164,7 @@ fn a_site_is_written_through_a_link_and_a_from_block_past_the_chain_is_refused()
         from_block: Some(1_000_000),
         ..Config::default()
     })
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(matches!(e, octoku_serve::ServeError::Input(_)), "{e:?}");
     assert!(
         e.to_string()
