@@ -174,9 +174,15 @@ pub fn identify_puzzle(chain: &mut Chain, puzzle: Address) -> Result<Option<Puzz
         .find(|p| p.artifact().runtime == code.as_ref()))
 }
 
-/// `puzzle.name()` of any deployed IPuzzle.
+/// `puzzle.name()` of any deployed IPuzzle, as one line of at most
+/// [`octoku_evm::limits::NODE_TEXT`] characters (control characters and
+/// escapes removed): the contract writes it, to terminals and pages.
 pub fn puzzle_name(chain: &mut Chain, puzzle: Address) -> Result<String, ChainError> {
-    call(chain, puzzle, &IPuzzle::nameCall {})
+    let name: String = call(chain, puzzle, &IPuzzle::nameCall {})?;
+    Ok(octoku_evm::limits::one_line(
+        &name,
+        octoku_evm::limits::NODE_TEXT,
+    ))
 }
 
 /// `puzzle.generate(player)` of any deployed IPuzzle (an eth_call: nothing
@@ -243,3 +249,54 @@ pub fn decode_solved(log: &Log) -> Option<IArena::Solved> {
 
 /// The `Solved` event's topic 0.
 pub const SOLVED_TOPIC: B256 = IArena::Solved::SIGNATURE_HASH;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PrivateKey;
+
+    /// Creation code of a contract whose every call returns `text`
+    /// ABI-encoded as one `string` (what `name()` answers).
+    fn returning_string(text: &[u8]) -> Vec<u8> {
+        let len = u32::try_from(text.len()).unwrap().to_be_bytes();
+        let size = (0x40 + text.len().div_ceil(32) * 32) as u32;
+        let size = size.to_be_bytes();
+        // mem[0] = 0x20 (offset), mem[0x20] = len, mem[0x40..] = the text
+        // copied from the code after these 29 bytes; return the encoding.
+        let mut runtime = vec![0x60, 0x20, 0x60, 0x00, 0x52];
+        runtime.extend([0x62, len[1], len[2], len[3], 0x60, 0x20, 0x52]);
+        runtime.extend([
+            0x62, len[1], len[2], len[3], 0x61, 0x00, 29, 0x60, 0x40, 0x39,
+        ]);
+        runtime.extend([0x62, size[1], size[2], size[3], 0x60, 0x00, 0xf3]);
+        assert_eq!(runtime.len(), 29);
+        runtime.extend(text);
+        let rlen = u16::try_from(runtime.len()).unwrap().to_be_bytes();
+        // Copies the runtime (after these 12 bytes) to memory and returns it.
+        let mut init = vec![0x61, rlen[0], rlen[1], 0x80, 0x60, 12, 0x60, 0x00, 0x39];
+        init.extend([0x60, 0x00, 0xf3]);
+        assert_eq!(init.len(), 12);
+        init.extend(runtime);
+        init
+    }
+
+    /// A `name()` of 20 KB that starts with terminal escapes reaches the
+    /// user as one clean line of at most 200 characters, its length said.
+    #[test]
+    fn a_contracts_long_name_with_escapes_is_cut_to_one_clean_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.json");
+        let mut chain = Chain::embedded(&path, &PrivateKey::anvil_default(), true).unwrap();
+        let mut text = b"\x1b[2J\x1b]0;owned\x07".to_vec();
+        text.extend(std::iter::repeat_n(b'A', 20_000));
+        let at = chain
+            .deploy(returning_string(&text).into())
+            .unwrap()
+            .contract_address
+            .unwrap();
+        let name = puzzle_name(&mut chain, at).unwrap();
+        assert!(name.chars().count() < 240, "{} characters", name.len());
+        assert!(!name.chars().any(char::is_control), "{name:?}");
+        assert!(name.contains("bytes in all"), "{name}");
+    }
+}

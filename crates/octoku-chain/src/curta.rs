@@ -156,6 +156,16 @@ pub enum ChoiceError {
     Chain(#[from] ChainError),
 }
 
+/// Curta's puzzle ids as a user reads them: `it has no puzzles yet` for
+/// a Curta whose last id is 0, else `its puzzles are 1 to N`.
+pub fn puzzle_range(last_id: u32) -> String {
+    match last_id {
+        0 => "it has no puzzles yet".to_owned(),
+        1 => "its one puzzle is 1".to_owned(),
+        n => format!("its puzzles are 1 to {n}"),
+    }
+}
+
 /// The Curta puzzle a command means: `curta` and `id` (`--curta`,
 /// `--puzzle-id`), each defaulting to the latest `octoku deploy --curta`
 /// recorded in `file` (read from `path`); checked to be Curta and an
@@ -191,13 +201,15 @@ pub fn choose(
         (None, Some(r)) => r.puzzle_id,
         (None, None) => {
             return Err(ChoiceError::Input(format!(
-                "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N (1 to {last_id})"
+                "no --puzzle-id given and none recorded for Curta {curta}: expected --puzzle-id N ({})",
+                puzzle_range(last_id)
             )));
         }
     };
     let puzzle = get_puzzle(chain, curta, id)?.ok_or_else(|| {
         ChoiceError::Input(format!(
-            "--puzzle-id {id}: Curta {curta} has no such puzzle (its puzzles are 1 to {last_id})"
+            "--puzzle-id {id}: Curta {curta} has no such puzzle ({})",
+            puzzle_range(last_id)
         ))
     })?;
     let record = file.and_then(|f| {
@@ -850,6 +862,14 @@ mod tests {
     use alloy_sol_types::SolError;
 
     use super::*;
+
+    /// A Curta with no puzzle is said to have none, not "1 to 0".
+    #[test]
+    fn puzzle_ranges_read_for_none_one_and_many() {
+        assert_eq!(puzzle_range(0), "it has no puzzles yet");
+        assert_eq!(puzzle_range(1), "its one puzzle is 1");
+        assert_eq!(puzzle_range(7), "its puzzles are 1 to 7");
+    }
 
     #[test]
     fn error_selectors_are_curtas() {

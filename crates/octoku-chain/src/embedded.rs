@@ -62,6 +62,21 @@ impl fmt::Debug for EmbeddedChain {
     }
 }
 
+/// `path`, or the file it links to when it is a symbolic link (through
+/// every link); a link to nothing is refused, as nothing could be locked
+/// or written through it without replacing the link.
+fn follow_link(path: &Path) -> Result<PathBuf, ChainError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
+            ChainError::State(format!(
+                "the embedded chain {} is a link to a file that cannot be opened ({e}); expected a link to a state file written by octoku, or the file's own path",
+                path.display()
+            ))
+        }),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
 impl EmbeddedChain {
     /// Opens the state at `path`. When the file does not exist: with
     /// `create`, a genesis state is written there; without, an error tells to
@@ -74,6 +89,11 @@ impl EmbeddedChain {
                 path.display()
             ))
         };
+        // A link is followed to its file: the lock is taken beside that file
+        // and the rename replaces it, not the link (which would leave the
+        // real state without the new transactions).
+        let resolved = follow_link(path)?;
+        let path = resolved.as_path();
         // A device or a pipe would be locked through a sibling (`/dev/zero.lock`)
         // and read forever: refused before anything is created.
         octoku_evm::limits::require_regular(path)
@@ -439,6 +459,33 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("chain.json");
         (dir, path)
+    }
+
+    /// A state file reached through a symbolic link is locked and written
+    /// where it is: the link stays a link and the file behind it gets the
+    /// transaction; a link to nothing is refused and left alone.
+    #[test]
+    fn a_state_file_behind_a_link_is_written_through_it() {
+        let (dir, real) = temp_state();
+        drop(Chain::embedded(&real, &PrivateKey::anvil_default(), true).unwrap());
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut chain = Chain::embedded(&link, &PrivateKey::anvil_default(), false).unwrap();
+        chain.send(Address::repeat_byte(1), Bytes::new()).unwrap();
+        drop(chain);
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(ChainState::load(&real).unwrap().block, 1);
+        assert!(!dir.path().join("link.json.lock").exists());
+
+        let dangling = dir.path().join("dangling.json");
+        std::os::unix::fs::symlink(dir.path().join("nothing.json"), &dangling).unwrap();
+        let e = Chain::embedded(&dangling, &PrivateKey::anvil_default(), true).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("is a link to a file that cannot be opened"),
+            "{e}"
+        );
+        assert!(!dir.path().join("nothing.json").exists());
     }
 
     #[test]

@@ -399,6 +399,21 @@ pub enum ChainError {
         /// What the node says now.
         what: String,
     },
+    /// The transaction was sent, but no receipt (or not enough
+    /// confirmations) came within the receipt timeout.
+    #[error(
+        "transaction {hash} sent, but no receipt with {confirmations} confirmation(s) from {url} within {waited}: it may still be mined (look it up by its hash before sending again)"
+    )]
+    NotMined {
+        /// The transaction.
+        hash: B256,
+        /// The confirmations waited for.
+        confirmations: u64,
+        /// The node's URL, redacted.
+        url: String,
+        /// How long octoku waited (`120 s`).
+        waited: String,
+    },
     /// The node answered with an error that is none of the above.
     #[error("the node refused: {0}")]
     Node(String),
@@ -563,6 +578,13 @@ impl Chain {
         data: Bytes,
         value: U256,
     ) -> Result<Receipt, ChainError> {
+        // A call to an address without code succeeds in the simulation and
+        // would be mined, fee paid, doing nothing (an arena gone with a
+        // restarted node): refused before anything is sent. A plain
+        // transfer (no data) needs no code.
+        if !data.is_empty() {
+            self.require_code(to)?;
+        }
         match self {
             Chain::Embedded(c) => c.send(Some(to), data, value),
             Chain::Rpc(c) => c.send(Some(to), data, value),

@@ -25,7 +25,11 @@ const RECEIPT_POLL: Duration = Duration::from_millis(50);
 
 /// A node, a signer for the key, and the runtime the requests run on.
 pub struct RpcChain {
+    /// The URL as octoku shows it: [`redact_url`] of the one given.
     url: String,
+    /// What [`redact_url`] hides of the given URL ([`url_secrets`]): taken
+    /// out of the transport's errors, which name the URL they failed on.
+    secrets: Vec<String>,
     runtime: tokio::runtime::Runtime,
     provider: DynProvider,
     sender: Address,
@@ -57,8 +61,9 @@ impl RpcChain {
             .enable_all()
             .build()
             .map_err(|e| ChainError::Unexpected(format!("cannot start the async runtime: {e}")))?;
+        let shown = redact_url(url);
         let unreachable = |reason: String| ChainError::Unreachable {
-            url: url.to_string(),
+            url: shown.clone(),
             reason,
         };
         if url.starts_with("wss://") || url.starts_with("ws://") {
@@ -80,6 +85,7 @@ impl RpcChain {
             .timeout(options.request_timeout)
             .build()
             .map_err(|e| unreachable(error_chain(&e)))?;
+        let secrets = url_secrets(&endpoint);
         let transport = CappedHttp {
             client,
             url: endpoint,
@@ -91,7 +97,8 @@ impl RpcChain {
             .connect_client(RpcClient::new(transport, is_local))
             .erased();
         let mut chain = RpcChain {
-            url: url.to_string(),
+            url: shown,
+            secrets,
             runtime,
             provider,
             sender,
@@ -103,7 +110,15 @@ impl RpcChain {
         Ok(chain)
     }
 
-    /// The node's URL.
+    /// `text` with every secret of the URL replaced by `<redacted>`.
+    fn scrub(&self, mut text: String) -> String {
+        for secret in &self.secrets {
+            text = text.replace(secret.as_str(), "<redacted>");
+        }
+        text
+    }
+
+    /// The node's URL, redacted ([`redact_url`]): what octoku shows of it.
     pub fn url(&self) -> &str {
         &self.url
     }
@@ -176,9 +191,21 @@ impl RpcChain {
             {
                 ChainError::Node(e.to_string())
             }
+            RpcError::Transport(TransportErrorKind::Custom(e))
+                if e.downcast_ref::<NotMined>().is_some() =>
+            {
+                let late = e.downcast_ref::<NotMined>().expect("checked above");
+                ChainError::NotMined {
+                    hash: late.hash,
+                    confirmations: late.confirmations,
+                    url: self.url.clone(),
+                    waited: seconds(late.waited),
+                }
+            }
             RpcError::Transport(kind) => ChainError::Unreachable {
                 url: self.url.clone(),
-                reason: one_line(&error_chain(&kind), NODE_TEXT),
+                // reqwest names the URL in its errors: its secrets taken out.
+                reason: one_line(&self.scrub(error_chain(&kind)), NODE_TEXT),
             },
             RpcError::NullResp => {
                 ChainError::Unexpected(format!("the node at {} answered null", self.url))
@@ -389,17 +416,17 @@ impl RpcChain {
             *nonce += 1;
         }
         let provider = self.provider.clone();
-        let url = self.url.clone();
         let (request_timeout, receipt_timeout) =
             (self.options.request_timeout, self.options.receipt_timeout);
         let confirmations = self.options.confirmations.max(1);
         let receipt = self.runtime.block_on(async move {
             let deadline = tokio::time::Instant::now() + receipt_timeout;
             let late = || {
-                TransportErrorKind::custom_str(&format!(
-                    "transaction {hash} sent, but no receipt with {confirmations} confirmation(s) from {url} within {}",
-                    seconds(receipt_timeout)
-                ))
+                TransportErrorKind::custom(NotMined {
+                    hash,
+                    confirmations,
+                    waited: receipt_timeout,
+                })
             };
             let receipt = loop {
                 match tokio::time::timeout(request_timeout, provider.get_transaction_receipt(hash))
@@ -436,22 +463,23 @@ impl RpcChain {
             }
             // ... and the receipt, read again at that depth, is still in the
             // block it was first mined in.
-            let again = match tokio::time::timeout(
-                request_timeout,
-                provider.get_transaction_receipt(hash),
-            )
-            .await
-            {
-                Ok(Ok(again)) => again,
-                Ok(Err(e)) => return Err(e),
-                Err(_) => return Err(late()),
-            };
+            let again =
+                match tokio::time::timeout(request_timeout, provider.get_transaction_receipt(hash))
+                    .await
+                {
+                    Ok(Ok(again)) => again,
+                    Ok(Err(e)) => return Err(e),
+                    Err(_) => return Err(late()),
+                };
             let moved = match again {
                 None => Some("the node no longer has its receipt".to_owned()),
                 Some(again) if again.block_hash() != receipt.block_hash() => Some(format!(
                     "its receipt now names block {} ({})",
                     again.block_number().unwrap_or_default(),
-                    again.block_hash().map(|h| h.to_string()).unwrap_or_default()
+                    again
+                        .block_hash()
+                        .map(|h| h.to_string())
+                        .unwrap_or_default()
                 )),
                 Some(_) => None,
             };
@@ -499,6 +527,90 @@ fn http_status_line(http: &alloy_transport::HttpError) -> String {
             http.status
         )
     }
+}
+
+/// A sent transaction without its receipt (or its confirmations) in time:
+/// carried through alloy's transport error, then made a
+/// [`ChainError::NotMined`].
+#[derive(Debug, thiserror::Error)]
+#[error("transaction {hash} sent, but not mined with {confirmations} confirmation(s) in time")]
+struct NotMined {
+    hash: B256,
+    confirmations: u64,
+    waited: Duration,
+}
+
+/// The length from which a path segment of an RPC URL is taken for a key
+/// (Infura's and Alchemy's are 32 characters; `v2`, `rpc`, `mainnet` are
+/// shorter).
+const KEY_LIKE: usize = 12;
+
+/// What [`redact_url`] hides of `url`: its user name and password, its
+/// query and fragment, and its path segments of [`KEY_LIKE`] characters or
+/// more, longest first (a query holds its keys, replaced whole).
+fn url_secrets(url: &reqwest::Url) -> Vec<String> {
+    let mut secrets: Vec<String> = [
+        Some(url.username()),
+        url.password(),
+        url.query(),
+        url.fragment(),
+    ]
+    .into_iter()
+    .flatten()
+    .chain(url.path().split('/').filter(|s| s.len() >= KEY_LIKE))
+    .filter(|s| !s.is_empty())
+    .map(str::to_owned)
+    .collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets
+}
+
+/// `url` as octoku may show it: credentials (`user:password@`), the query,
+/// the fragment and every path segment of [`KEY_LIKE`] characters or more
+/// (an API key) replaced by `<redacted>`; text that is no URL becomes
+/// `<an RPC URL that does not parse>`. A loopback URL without any of them,
+/// `http://127.0.0.1:8545`, is shown as given.
+pub fn redact_url(url: &str) -> String {
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return "<an RPC URL that does not parse>".to_owned();
+    };
+    let mut shown = format!("{}://", parsed.scheme());
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        shown.push_str("<redacted>@");
+    }
+    shown.push_str(parsed.host_str().unwrap_or_default());
+    if let Some(port) = parsed.port() {
+        shown.push_str(&format!(":{port}"));
+    }
+    let path = parsed.path();
+    // `http://host` parses to the path `/`: shown only when it was given.
+    let slash_given = url
+        .split_once("://")
+        .and_then(|(_, rest)| {
+            rest.find(['/', '?', '#'])
+                .map(|i| rest[i..].starts_with('/'))
+        })
+        .unwrap_or(false);
+    if path != "/" || slash_given {
+        let segments: Vec<&str> = path
+            .split('/')
+            .map(|segment| {
+                if segment.len() >= KEY_LIKE {
+                    "<redacted>"
+                } else {
+                    segment
+                }
+            })
+            .collect();
+        shown.push_str(&segments.join("/"));
+    }
+    if parsed.query().is_some() {
+        shown.push_str("?<redacted>");
+    }
+    if parsed.fragment().is_some() {
+        shown.push_str("#<redacted>");
+    }
+    shown
 }
 
 /// The node's answer passed [`octoku_evm::limits::RPC_RESPONSE`].
@@ -595,4 +707,64 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No credential, key or query of an RPC URL survives; what says
+    /// which node it is (scheme, host, port, short path words) does.
+    #[test]
+    fn redact_url_keeps_the_node_and_drops_credentials_keys_and_queries() {
+        let cases = [
+            ("http://127.0.0.1:8545", "http://127.0.0.1:8545"),
+            ("http://127.0.0.1:8545/", "http://127.0.0.1:8545/"),
+            (
+                "http://127.0.0.1:8545/?key=k",
+                "http://127.0.0.1:8545/?<redacted>",
+            ),
+            (
+                "http://127.0.0.1:8545?key=k",
+                "http://127.0.0.1:8545?<redacted>",
+            ),
+            (
+                "https://alice:s3cret@node.example:8443/rpc",
+                "https://<redacted>@node.example:8443/rpc",
+            ),
+            (
+                "https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161",
+                "https://mainnet.infura.io/v3/<redacted>",
+            ),
+            (
+                "https://node.example/rpc?apikey=k3y&x=1#frag",
+                "https://node.example/rpc?<redacted>#<redacted>",
+            ),
+            (
+                "not a url at all s3cret",
+                "<an RPC URL that does not parse>",
+            ),
+        ];
+        for (given, shown) in cases {
+            assert_eq!(redact_url(given), shown, "{given}");
+        }
+    }
+
+    /// The URL octoku keeps for its messages is the redacted one, from the
+    /// refusal of an unreachable node on.
+    #[test]
+    fn an_unreachable_node_is_named_without_its_credentials() {
+        // Port 9 on loopback (discard) refuses the connection at once.
+        let e = RpcChain::connect(
+            "http://bob:hunter2@127.0.0.1:9/v2/AKEYAKEYAKEYAKEY?token=t0k3n",
+            &PrivateKey::anvil_default(),
+            super::super::TxOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        for secret in ["bob", "hunter2", "AKEYAKEYAKEYAKEY", "t0k3n"] {
+            assert!(!e.contains(secret), "{secret} in {e}");
+        }
+        assert!(e.contains("127.0.0.1:9"), "{e}");
+    }
 }

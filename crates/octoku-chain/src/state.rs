@@ -210,6 +210,15 @@ impl ChainState {
         if self.chain_id == 0 {
             return Err(Impossible::ChainIdZero);
         }
+        // The next block's number and timestamp must not wrap.
+        if self.block >= MAX_BLOCK {
+            return Err(Impossible::BlockTooHigh { block: self.block });
+        }
+        if self.genesis_timestamp > MAX_GENESIS_TIMESTAMP {
+            return Err(Impossible::TimestampTooHigh {
+                timestamp: self.genesis_timestamp,
+            });
+        }
         let mut previous = 0;
         for (i, tx) in self.transactions.iter().enumerate() {
             if tx.block <= previous {
@@ -401,6 +410,15 @@ fn temp_sibling(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
+/// The embedded chain's last block: 2^40 (a 12 s chain would take 400,000
+/// years to reach it), far enough below 2^64 that no block number or
+/// timestamp (12 s a block after genesis) can wrap.
+pub const MAX_BLOCK: u64 = 1 << 40;
+
+/// The latest genesis time a state file may name: 2^62 seconds, so that
+/// genesis plus 12 s times [`MAX_BLOCK`] stays below 2^64.
+pub const MAX_GENESIS_TIMESTAMP: u64 = 1 << 62;
+
 /// Why a state file could not have been produced by the embedded chain,
 /// naming the field (see [`ChainState::check`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -409,6 +427,20 @@ pub enum Impossible {
     /// No chain has id 0.
     #[error("field \"chain_id\" is 0")]
     ChainIdZero,
+    /// A height the next block's number or timestamp would wrap past.
+    #[error("field \"block\" is {block}, at or above the embedded chain's last block {MAX_BLOCK}")]
+    BlockTooHigh {
+        /// The height found.
+        block: u64,
+    },
+    /// A genesis time the blocks' timestamps would wrap past.
+    #[error(
+        "field \"genesis_timestamp\" is {timestamp}, above the embedded chain's limit {MAX_GENESIS_TIMESTAMP}"
+    )]
+    TimestampTooHigh {
+        /// The timestamp found.
+        timestamp: u64,
+    },
     /// A transaction in a block not above the previous one's.
     #[error(
         "field \"transactions[{i}].block\" is {block} after block {previous}: each transaction has its own block, numbered upwards from 1"
@@ -522,6 +554,28 @@ mod tests {
             status: true,
             logs: Vec::new(),
         }
+    }
+
+    /// A height or genesis time the next block would wrap past (a hand-edited
+    /// `"block": 18446744073709551615`) is refused on load, before the next
+    /// transaction could make it 0.
+    #[test]
+    fn a_block_height_or_genesis_time_that_would_wrap_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.json");
+        let mut state = ChainState::genesis(31337);
+        state.block = MAX_BLOCK - 1;
+        state.save(&path).unwrap();
+        assert_eq!(ChainState::load(&path).unwrap().block, MAX_BLOCK - 1);
+        for block in [MAX_BLOCK, u64::MAX] {
+            state.block = block;
+            state.save(&path).unwrap();
+            assert_load_refused(&path, &format!("field \"block\" is {block}, at or above"));
+        }
+        state.block = 0;
+        state.genesis_timestamp = u64::MAX;
+        state.save(&path).unwrap();
+        assert_load_refused(&path, "field \"genesis_timestamp\" is 18446744073709551615");
     }
 
     /// A state whose block height is below its last transaction's block (the

@@ -691,3 +691,38 @@ fn every_output_into_a_full_disk_or_a_closed_pipe_is_exit_6_in_one_line() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `#` among `--symbols` is a symbol, not a comment: a batch line that
+/// starts with it is a puzzle and is answered (a comment skipped there
+/// would shift every answer after it).
+#[test]
+fn a_batch_line_starting_with_a_hash_symbol_is_a_puzzle_not_a_comment() {
+    let dir = temp_dir("batch-hash-symbol");
+    let file = dir.path().join("hash.txt");
+    let batch = |file: &Path, symbols: &[&str]| {
+        let out = octoku!()
+            .args(["solve", "--size", "4", "--batch", file.to_str().unwrap()])
+            .args(symbols)
+            .run();
+        out.ok().to_owned()
+    };
+    // Without `#` among the symbols, a `#` line is a comment.
+    std::fs::write(&file, "# four by four\n1..4..1..1.....1\n").unwrap();
+    let plain = batch(&file, &[]);
+    assert_eq!(plain.lines().count(), 1, "{plain}");
+    // The same board with 1, 2, 3, 4 written #, a, b, c, twice: both lines
+    // are puzzles, answered alike.
+    std::fs::write(&file, "#..c..#..#.....#\n#..c..#..#.....#\n").unwrap();
+    let hashed = batch(&file, &["--symbols", "#abc"]);
+    let back: String = hashed
+        .chars()
+        .map(|c| match c {
+            '#' => '1',
+            'a' => '2',
+            'b' => '3',
+            'c' => '4',
+            other => other,
+        })
+        .collect();
+    assert_eq!(back, format!("{plain}{plain}"), "{hashed}");
+}

@@ -70,8 +70,13 @@ pub enum EvmError {
     /// Execution halted (out of gas, invalid opcode, ...).
     #[error("execution halted: {0}")]
     Halted(String),
-    /// The return data did not decode as the function's return type.
-    #[error("could not decode the contract's return data: {0}")]
+    /// The return data did not decode as the function's return type (the
+    /// decoder's words, which may quote the data, cut to one line of
+    /// [`crate::limits::NODE_TEXT`] characters when shown).
+    #[error(
+        "could not decode the contract's return data: {}",
+        crate::limits::one_line(.0, crate::limits::NODE_TEXT)
+    )]
     Decode(String),
     /// revm refused the transaction itself (a bug in this crate if seen).
     #[error("the in-memory EVM rejected the transaction: {0}")]
@@ -89,12 +94,21 @@ pub enum EvmError {
     },
 }
 
-/// How a revert reads in an [`EvmError`].
+/// The most revert data an [`EvmError`] shows: the contract chooses its
+/// data, up to megabytes of it.
+pub const DATA_SHOWN: usize = 64;
+
+/// How a revert reads in an [`EvmError`]: its data, the first
+/// [`DATA_SHOWN`] bytes and the length when longer.
 fn reverted(data: &Bytes) -> String {
-    if data.is_empty() {
-        "the contract reverted without data".to_owned()
-    } else {
-        format!("the contract reverted with {data}")
+    match data.get(..DATA_SHOWN) {
+        _ if data.is_empty() => "the contract reverted without data".to_owned(),
+        Some(head) if data.len() > DATA_SHOWN => format!(
+            "the contract reverted with {}… ({} bytes)",
+            Bytes::copy_from_slice(head),
+            data.len()
+        ),
+        _ => format!("the contract reverted with {data}"),
     }
 }
 
@@ -543,5 +557,32 @@ impl Machine {
             gas_price: 0,
             ..Default::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Megabytes of revert or return data from a contract reach the user as
+    /// one short line: the first bytes and the length.
+    #[test]
+    fn a_contracts_long_revert_or_return_data_is_cut_when_shown() {
+        let long = Bytes::from(vec![0xab; 2 << 20]);
+        let shown = EvmError::Reverted(long).to_string();
+        assert!(shown.len() < 200, "{} characters", shown.len());
+        assert!(
+            shown.ends_with(&format!("… ({} bytes)", 2 << 20)),
+            "{shown}"
+        );
+        let short = EvmError::Reverted(Bytes::from(vec![0xab; 4])).to_string();
+        assert_eq!(short, "the contract reverted with 0xabababab");
+        let decode = EvmError::Decode(format!(
+            "type check failed with data: {}",
+            "ab".repeat(1 << 20)
+        ));
+        let shown = decode.to_string();
+        assert!(shown.chars().count() < 300, "{} characters", shown.len());
+        assert!(!shown.contains('\n'));
     }
 }

@@ -14,6 +14,40 @@ use crate::puzzle::Puzzle;
 /// The most bytes of an artifact, bytecode file or source read.
 pub const FILE_CAP: u64 = 64 << 20;
 
+/// The most a compiler may print on standard output for `--contract`: 64
+/// MiB (the standard JSON of a file's contracts, bytecode and source maps
+/// only, is a few hundred KiB for a large one). Past it the compiler is
+/// killed.
+pub const COMPILER_OUTPUT: u64 = 64 << 20;
+
+/// Makes the compiler receive SIGKILL when the thread that spawned it ends,
+/// which includes octoku ending by any signal, so no compiler outlives it
+/// (as `octoku_prove`'s solvers).
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: prctl, getppid and _exit are async-signal-safe, as the code
+    // between fork and exec must be; nothing here allocates or locks.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent died before prctl took effect: end now.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Other systems: the compiler stays in octoku's process group (a
+/// terminal's Ctrl-C reaches it too).
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut Command) {}
+
 /// An author's compiled contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Code {
@@ -202,6 +236,16 @@ pub enum TargetError {
         solc: PathBuf,
         /// Why.
         error: std::io::Error,
+    },
+    /// The compiler printed more than [`COMPILER_OUTPUT`] bytes; it was killed.
+    #[error(
+        "--contract: {} printed more than {} and was stopped; expected a compiler's standard-JSON output",
+        solc.display(),
+        crate::limits::size(COMPILER_OUTPUT)
+    )]
+    CompilerOutputTooLarge {
+        /// The compiler.
+        solc: PathBuf,
     },
     /// The compiler printed no standard-JSON output.
     #[error("--contract: {} gave no standard-JSON output ({status}): {stderr}", solc.display())]
@@ -497,7 +541,8 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, TargetError> {
         }
     });
     let solc = find_solc(solc, &root);
-    let mut child = Command::new(&solc)
+    let mut command = Command::new(&solc);
+    command
         .args(["--standard-json", "--base-path"])
         .arg(&root)
         .arg("--allow-paths")
@@ -505,32 +550,59 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, TargetError> {
         .current_dir(&root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| TargetError::NoCompiler {
-            solc: solc.clone(),
-            error,
-        })?;
+        .stderr(Stdio::piped());
+    die_with_parent(&mut command);
+    let mut child = command.spawn().map_err(|error| TargetError::NoCompiler {
+        solc: solc.clone(),
+        error,
+    })?;
     let failed = |error| TargetError::CompilerFailed {
         solc: solc.clone(),
         error,
     };
-    {
+    // The source goes in and the answers come out at once (a compiler that
+    // writes before it has read everything would block a write-then-read);
+    // each answer is read to its bound only.
+    let mut stdin = child.stdin.take().expect("piped");
+    let text = input.to_string();
+    let writer = std::thread::spawn(move || {
         use std::io::Write;
-        let mut stdin = child.stdin.take().expect("piped");
-        stdin
-            .write_all(input.to_string().as_bytes())
-            .map_err(failed)?;
+        // An error here (the compiler closed its input) shows in its answer.
+        let _ = stdin.write_all(text.as_bytes());
+    });
+    let stderr = child.stderr.take().expect("piped");
+    let errors = std::thread::spawn(move || {
+        let mut head = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut std::io::Read::take(stderr, 64 << 10), &mut head);
+        head
+    });
+    let stdout = child.stdout.take().expect("piped");
+    let read = crate::limits::read_bytes(stdout, COMPILER_OUTPUT);
+    if read.is_err() {
+        // Past the bound, or unreadable: the compiler is stopped, not left.
+        let _ = child.kill();
     }
-    let out = child.wait_with_output().map_err(failed)?;
-    let output: Value = serde_json::from_slice(&out.stdout).map_err(|_| TargetError::NoOutput {
+    let status = child.wait().map_err(failed)?;
+    let _ = writer.join();
+    let stderr = errors.join().unwrap_or_default();
+    let stdout = match read {
+        Ok(bytes) => bytes,
+        Err(ReadError::TooLarge { .. }) => {
+            return Err(TargetError::CompilerOutputTooLarge { solc: solc.clone() });
+        }
+        Err(ReadError::Io(e)) => return Err(failed(e)),
+        Err(other) => return Err(failed(std::io::Error::other(other.to_string()))),
+    };
+    let output: Value = serde_json::from_slice(&stdout).map_err(|_| TargetError::NoOutput {
         solc: solc.clone(),
-        status: out.status,
-        stderr: String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_string(),
+        status,
+        stderr: crate::limits::one_line(
+            String::from_utf8_lossy(&stderr)
+                .lines()
+                .next()
+                .unwrap_or(""),
+            crate::limits::NODE_TEXT,
+        ),
     })?;
     if let Some(errors) = output.get("errors").and_then(Value::as_array) {
         let first = errors
@@ -639,6 +711,33 @@ pub fn impure_opcodes(steps: &[crate::Step]) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A compiler that prints without end (`yes`) is read to
+    /// [`COMPILER_OUTPUT`] only, killed, and said to be one; memory stays
+    /// near the bound, and the call returns in moments.
+    #[test]
+    fn a_compiler_that_prints_without_end_is_stopped_at_the_bound() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("foundry.toml"), "").unwrap();
+        let source = dir.path().join("P.sol");
+        std::fs::write(&source, "contract P {}").unwrap();
+        let solc = dir.path().join("endless-solc");
+        std::fs::write(&solc, "#!/bin/sh\nexec yes 0123456789abcdef\n").unwrap();
+        std::fs::set_permissions(&solc, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let started = std::time::Instant::now();
+        let e = compile(source.to_str().unwrap(), Some(&solc)).unwrap_err();
+        assert!(
+            matches!(e, TargetError::CompilerOutputTooLarge { .. }),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("printed more than 64 MiB and was stopped"),
+            "{e}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    }
 
     #[test]
     fn a_colon_names_a_contract_unless_the_path_has_it() {

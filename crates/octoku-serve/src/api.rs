@@ -703,3 +703,42 @@ async fn puzzle_text(bytes: Result<Bytes, BytesRejection>) -> ApiResult<TextResp
         .map_err(|e| ApiError::bad(format!("text: {e}")))?;
     Ok(Json(TextResponse { text }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search whose request is dropped (its client went away) sees its
+    /// stop flag and ends at once, long before its time limit: the search
+    /// here spins until the flag is raised, as a search past every bound
+    /// would.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_whose_client_goes_is_stopped_and_frees_its_thread() {
+        let ended = Arc::new(AtomicBool::new(false));
+        let seen = ended.clone();
+        let request = tokio::spawn(searching(Duration::from_secs(600), move |stop| {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            seen.store(true, Ordering::SeqCst);
+            Err::<(), _>(solve::Stopped)
+        }));
+        let started = std::time::Instant::now();
+        while searches_running() == 0 {
+            assert!(started.elapsed() < Duration::from_secs(30), "never started");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!ended.load(Ordering::SeqCst), "the search runs");
+        // The client goes: hyper drops the request's future.
+        request.abort();
+        let dropped = std::time::Instant::now();
+        while !ended.load(Ordering::SeqCst) || searches_running() > 0 {
+            assert!(
+                dropped.elapsed() < Duration::from_secs(10),
+                "the search outlived its request"
+            );
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+}

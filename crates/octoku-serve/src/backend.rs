@@ -217,6 +217,15 @@ impl Backend {
             (Game::Arena(arena), puzzle, None, block)
         };
         let kind = arena::identify_puzzle(&mut chain, puzzle).map_err(chain_failure)?;
+        // Log queries from past the chain would find no solver, ever.
+        if let Some(from) = config.from_block {
+            let latest = chain.block_number().map_err(chain_failure)?;
+            if from > latest {
+                return Err(ServeError::Input(format!(
+                    "--from-block {from} is past the chain's latest block {latest}; expected a block from 0 to {latest}"
+                )));
+            }
+        }
         // The chain (and on the embedded chain the state file's lock) is
         // released here: each request opens it again.
         drop(chain);

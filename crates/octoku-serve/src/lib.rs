@@ -268,9 +268,23 @@ impl Drop for Running {
 /// Blocking; call it outside any async runtime.
 pub fn start(config: Config) -> Result<Running, ServeError> {
     let ip = config.ip()?;
+    // The port first: one in use is said before the chain is opened (on a
+    // fresh embedded chain, before anything is deployed).
+    let listener = TcpListener::bind(SocketAddr::new(ip, config.port)).map_err(|e| {
+        let port = config.port;
+        match e.kind() {
+            std::io::ErrorKind::AddrInUse => ServeError::Input(format!(
+                "cannot listen on {ip}:{port}: the port is in use by another program; expected a free port (--port 0 takes any free one)"
+            )),
+            std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::AddrNotAvailable => {
+                ServeError::Input(format!(
+                    "cannot listen on {ip}:{port}: {e}; expected a port above 1023 on an address of this machine"
+                ))
+            }
+            _ => ServeError::Io(format!("cannot listen on {ip}:{port}: {e}")),
+        }
+    })?;
     let backend = Arc::new(Backend::open(&config)?);
-    let listener = TcpListener::bind(SocketAddr::new(ip, config.port))
-        .map_err(|e| ServeError::Io(format!("cannot listen on {ip}:{}: {e}", config.port)))?;
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Io(format!("cannot read the bound address: {e}")))?;

@@ -41,21 +41,38 @@ pub struct Site {
 
 /// Checks that `url` can stand in the page's policy as its one
 /// `connect-src`: `http://` or `https://`, no space, quote, comma,
-/// semicolon or fragment.
+/// semicolon or fragment, and no credentials (`user:password@`: the page
+/// would publish them, and browsers refuse to fetch such a URL). The URL is
+/// named redacted in the refusal.
 pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
+    let shown = octoku_chain::rpc::redact_url(url);
     let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
     let bad = url
         .chars()
         .find(|c| c.is_whitespace() || c.is_control() || "'\";,<>\\#".contains(*c));
+    let credentials = has_userinfo(url);
     match (scheme_ok, bad) {
+        (true, None) if credentials => Err(ServeError::Input(format!(
+            "--rpc-url {shown}: the URL carries credentials (user:password@), which the page would publish; expected a URL the page may show to everyone (a key restricted to the site's origin, or a public node)"
+        ))),
         (true, None) => Ok(()),
         (false, _) => Err(ServeError::Input(format!(
-            "--rpc-url {url:?}: expected an http:// or https:// URL"
+            "--rpc-url {shown}: expected an http:// or https:// URL"
         ))),
         (true, Some(c)) => Err(ServeError::Input(format!(
-            "--rpc-url {url:?}: {c:?} cannot stand in the page's Content-Security-Policy; expected a URL without spaces, quotes, commas, semicolons or a fragment"
+            "--rpc-url {shown}: {c:?} cannot stand in the page's Content-Security-Policy; expected a URL without spaces, quotes, commas, semicolons or a fragment"
         ))),
     }
+}
+
+/// Whether the authority of `url` (between `://` and the next `/`, `?` or
+/// `#`) holds an `@`: a user name or password.
+fn has_userinfo(url: &str) -> bool {
+    url.split_once("://").is_some_and(|(_, rest)| {
+        rest.split(['/', '?', '#'])
+            .next()
+            .is_some_and(|authority| authority.contains('@'))
+    })
 }
 
 impl Site {
@@ -152,6 +169,21 @@ pub fn check_target(dir: &Path, force: bool) -> Result<(), ServeError> {
 /// whole site, never part of it. A non-empty `dir` is refused unless
 /// `force`, which replaces it whole.
 pub fn write(dir: &Path, files: &[(&str, String)], force: bool) -> Result<(), ServeError> {
+    // A link to a directory is written through: the site goes where it
+    // points (a rename onto the link itself would fail or replace it).
+    let followed;
+    let dir = match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            followed = std::fs::canonicalize(dir).map_err(|e| {
+                ServeError::Input(format!(
+                    "{}: a link to nothing ({e}); expected a directory, or a link to one",
+                    dir.display()
+                ))
+            })?;
+            followed.as_path()
+        }
+        _ => dir,
+    };
     check_target(dir, force)?;
     let name = dir.file_name().ok_or_else(|| {
         ServeError::Input(format!(

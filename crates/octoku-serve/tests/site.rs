@@ -267,6 +267,17 @@ fn an_rpc_url_the_policy_cannot_hold_is_refused() {
         assert!(matches!(e, ServeError::Input(_)), "{bad}: {e}");
         assert!(!e.to_string().contains('\n'), "one line: {e}");
     }
+    // Credentials would be published by the page: refused, and not repeated.
+    for bad in [
+        "http://alice:s3cret@127.0.0.1:8545",
+        "https://t0k3n@eth.example/v2/AKEYAKEYAKEYAKEY",
+    ] {
+        let e = site::check_rpc_url(bad).unwrap_err().to_string();
+        assert!(e.contains("credentials"), "{bad}: {e}");
+        for secret in ["alice", "s3cret", "t0k3n", "AKEYAKEYAKEYAKEY"] {
+            assert!(!e.contains(secret), "{secret} in {e}");
+        }
+    }
     site::check_rpc_url("http://127.0.0.1:8545").unwrap();
     site::check_rpc_url("https://eth.example/v2/KEY").unwrap();
 }

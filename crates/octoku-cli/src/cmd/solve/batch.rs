@@ -177,10 +177,12 @@ fn read_puzzles(file: &str, g: Geometry, symbols: &Option<Symbols>) -> Result<Ve
         geometry: Some(g),
         symbols: symbols.clone(),
     };
+    // `#` starts a comment line unless it is one of the board's symbols.
+    let comments = symbols.as_ref().is_none_or(|s| s.value("#").is_none());
     let mut puzzles = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || (comments && line.starts_with('#')) {
             continue;
         }
         // One line is read in the line form (a grid needs a line per row);
