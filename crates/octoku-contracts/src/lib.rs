@@ -164,7 +164,7 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
         .map_err(|e| format!("cannot run the solc adapter {}: {e}", solc_path.display()))?;
 
     let mut sources = Sources::new();
-    collect_sources(&root, &contracts, &mut sources)?;
+    collect_sources(root, &contracts, &mut sources)?;
     for fixture in DERIVED {
         let text = derive(&sources, fixture)?;
         sources.insert(PathBuf::from(fixture.path), Source::new(text));
