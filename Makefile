@@ -10,7 +10,7 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot fuzz-bench prove prove-all prove-fuzz package clean
+.PHONY: contracts install-test dist setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot fuzz-bench prove prove-all prove-fuzz package clean
 
 ## setup: everything the tests use (idempotent): setup-node, setup-solver
 ## and setup-browser
@@ -111,14 +111,34 @@ prove-fuzz: setup-node setup-solver
 	PROVE_FUZZ_TIME_LIMIT=$(PROVE_FUZZ_TIME_LIMIT) PROVE_FUZZ_SAVE=$(PROVE_FUZZ_SAVE) \
 	$(CARGO) run --release -q -p octoku-prove --example prove_fuzz
 
-## package: what crates.io would get. octoku-core is packaged and built from
-## its .crate alone (its data files must be inside it); the others depend on
-## crates not yet published, so only their file lists are made
-package: setup-node
-	$(CARGO) package --quiet --allow-dirty -p octoku-core
-	@for crate in octoku-evm octoku-chain octoku-prove octoku-serve octoku-cli; do \
-	  $(CARGO) package --quiet --allow-dirty --list -p $$crate > /dev/null || exit 1; \
-	done
+## package: what crates.io would get: every published crate packaged and
+## built from its .crate alone (the unpublished ones resolved through cargo's
+## temporary local registry), with no Node, solc or Python; the verifying
+## build is cargo's dev profile in target/debug, without debug info
+package:
+	CARGO_PROFILE_DEV_DEBUG=0 $(CARGO) package --workspace --exclude octoku-testkit --exclude octoku-contracts --quiet --allow-dirty
+
+## install-test: `cargo install` of octoku-cli from the packaged crates into
+## a fresh CARGO_HOME with only cargo, rustc and the C toolchain on PATH (no
+## node, npm or python), then the binary used from an empty directory
+## (tools/install-test.sh; SOLVER=CMD picks prove's SMT-LIB2 solver, default
+## z3). Not part of `make test`: it builds the CLI a second time
+install-test: package
+	INSTALL_TARGET_DIR=$(CURDIR)/target tools/install-test.sh
+
+## dist: target/dist/octoku-VERSION-x86_64-unknown-linux-gnu.tar.gz (binary,
+## LICENSE, README, bash/zsh/fish completions) and its .sha256, then the
+## archived binary run from an empty directory (tools/dist.sh)
+dist:
+	CARGO=$(CARGO) tools/dist.sh
+
+## contracts: compile contracts/ with the pinned solc into the files
+## octoku-evm embeds (crates/octoku-evm/src/generated/); the test of
+## crates/octoku-contracts fails when they differ. To embed another
+## contract, add one line to WANTED in crates/octoku-contracts/src/lib.rs,
+## then run this
+contracts: setup-node
+	$(CARGO) run --release -q -p octoku-contracts
 
 clean:
 	rm -rf target node_modules $(SOLVER_VENV)

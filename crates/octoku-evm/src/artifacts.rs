@@ -1,4 +1,5 @@
-//! Bytecode of the contracts, compiled by `build.rs` with the pinned solc.
+//! Bytecode of the contracts, compiled with the pinned solc into
+//! `src/generated/` by crates/octoku-contracts (`make contracts`).
 
 /// One compiled contract.
 #[derive(Debug, Clone, Copy)]
@@ -15,4 +16,4 @@ pub struct Artifact {
     pub source_map: &'static str,
 }
 
-include!(concat!(env!("OUT_DIR"), "/artifacts.rs"));
+include!("generated/artifacts.rs");

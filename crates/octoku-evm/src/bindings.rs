@@ -4,8 +4,9 @@
 //! pure mirror decodes calls with it); a test holds it to
 //! `contracts/classic9/IClassic9.sol`.
 
-// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> }`, written by build.rs.
-include!(concat!(env!("OUT_DIR"), "/interfaces.rs"));
+// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> }`, generated
+// (`make contracts`).
+include!("generated/interfaces.rs");
 
 pub use octoku_core::classic9::IClassic9;
 
@@ -32,10 +33,10 @@ alloy_sol_types::sol! {
 mod tests {
     use alloy_sol_types::{SolCall, SolError};
 
-    /// `sol! { <contracts/classic9/IClassic9.sol> }`, written by build.rs.
+    /// `sol! { <contracts/classic9/IClassic9.sol> }`, generated (`make contracts`).
     mod from_sol {
         #![allow(dead_code)]
-        include!(concat!(env!("OUT_DIR"), "/classic9_interface.rs"));
+        include!("generated/classic9_interface.rs");
     }
 
     #[test]

@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 use octoku_core::U256;
 
 /// The helper that decides files with the bitwuzla Python package
-/// (`tools/smt-solve.py`), passed to `python -I -c`: never read from disk.
-const SCRIPT: &str = include_str!("../../../tools/smt-solve.py");
+/// (`solver/smt-solve.py`, linked from `tools/`), passed to `python -I -c`: never read from disk.
+const SCRIPT: &str = include_str!("../solver/smt-solve.py");
 
 /// The pinned solver package, as `octoku setup solver` installs it
 /// (`tools/solver-requirements.txt`: comments and one requirement).
-pub const REQUIREMENTS: &str = include_str!("../../../tools/solver-requirements.txt");
+pub const REQUIREMENTS: &str = include_str!("../solver/requirements.txt");
 
 /// The environment variable naming a solver command.
 pub const SOLVER_ENV: &str = "OCTOKU_SOLVER";
