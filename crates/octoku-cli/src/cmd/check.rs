@@ -71,6 +71,9 @@ struct Counterexample {
     solution: Option<String>,
     reference: String,
     target: String,
+    /// Why the reference answers as it does, in words (verify only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
 }
 
 /// `octoku check --json`.
@@ -97,6 +100,28 @@ fn outcome(o: &RawOutcome) -> String {
         if o.success { "returns" } else { "reverts" },
         o.output
     )
+}
+
+/// A verify call's answer as a verdict: `true` or `false` for an ABI bool,
+/// else the raw outcome.
+fn verdict(o: &RawOutcome) -> String {
+    let word = o.output.as_ref();
+    match word.split_last() {
+        Some((&last, rest))
+            if o.success && word.len() == 32 && last <= 1 && rest.iter().all(|&b| b == 0) =>
+        {
+            (last == 1).to_string()
+        }
+        _ => format!("{} (no bool)", outcome(o)),
+    }
+}
+
+/// The explainer's reason for the reference's answer on a verify input.
+fn reason(start: Board, solution: Board) -> String {
+    match octoku_core::octoku::explain::explain(start, solution).first() {
+        Some(problem) => octoku_core::octoku::explain::describe(problem),
+        None => "a valid solution".into(),
+    }
 }
 
 fn check(name: &'static str, ok: bool, detail: String) -> Check {
@@ -142,6 +167,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let label = target.label();
     // The solver is chosen before any work: a bad setting is bad input.
     let solver = (!args.no_prove).then(|| args.solver.solver()).transpose()?;
+    let phase = crate::progress::Phase::reported(format!("check {label}"), args.json);
+    phase.set(format!("check {label}: shape and purity"));
     let mut evm = Machine::new()?;
     let at = evm.load(&target)?;
     let reference = evm.address_of(Puzzle::Reference);
@@ -207,6 +234,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     });
 
     // verify: structured cases, then the proof.
+    phase.set(format!(
+        "check {label}: verify on {} structured cases",
+        inputs.len()
+    ));
     let mut differ = None;
     for &(start, solution) in &inputs {
         let ours = evm.verify_raw_at(at, start, solution)?;
@@ -216,8 +247,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 address: None,
                 start: Some(start.to_hex()),
                 solution: Some(solution.to_hex()),
-                reference: outcome(&theirs),
-                target: outcome(&ours),
+                reference: verdict(&theirs),
+                target: verdict(&ours),
+                reason: Some(reason(start, solution)),
             });
             break;
         }
@@ -242,6 +274,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ..check("proof", false, "--no-prove: verify not proved".into())
         }),
         Some(solver) => {
+            phase.set(format!(
+                "check {label}: proving verify = the reference's (SMT solver)"
+            ));
             let dir = args.solver.query_dir("check")?;
             let report = prove_verify(
                 Puzzle::Reference.artifact().runtime,
@@ -274,8 +309,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         address: None,
                         start: Some(Board(start).to_hex()),
                         solution: Some(Board(solution).to_hex()),
-                        reference: outcome(&reference),
-                        target: outcome(&implementation),
+                        reference: verdict(&reference),
+                        target: verdict(&implementation),
+                        reason: Some(reason(Board(start), Board(solution))),
                     }),
                     ..check(
                         "proof",
@@ -288,6 +324,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
 
     // generate.
+    phase.set(format!(
+        "check {label}: generate on {} addresses",
+        addresses.len()
+    ));
     checks.push(match args.generate {
         GenerateRule::Reference => {
             let mut differ = None;
@@ -301,6 +341,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         solution: None,
                         reference: outcome(&theirs),
                         target: outcome(&ours),
+                        reason: None,
                     });
                     break;
                 }
@@ -362,6 +403,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         solution: None,
                         reference: "solvable boards".into(),
                         target: "a board with no solution".into(),
+                        reason: octoku_core::octoku::explain::contradiction(*board),
                     }),
                     ..check(
                         "generate",
@@ -406,6 +448,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         generate: [ours[2], theirs[2]],
     };
 
+    phase.done();
     // A check the user skipped (--no-prove) is shown, not failed.
     let ok = checks.iter().all(|c| c.status != "fail");
     if args.json {
@@ -419,7 +462,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         crate::outln!("check     {label}")?;
         for c in &checks {
-            crate::outln!("{:<7} {:<9} {}", c.status, c.name, c.detail)?;
+            let status = match c.status {
+                "ok" => crate::style::paint(crate::style::OK, format!("{:<7}", c.status)),
+                "fail" => crate::style::paint(crate::style::FAIL, format!("{:<7}", c.status)),
+                other => crate::style::paint(crate::style::WARN, format!("{other:<7}")),
+            };
+            crate::outln!("{status} {:<9} {}", c.name, c.detail)?;
             if let Some(x) = &c.counterexample {
                 for (k, v) in [
                     ("address", &x.address),
@@ -432,6 +480,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 }
                 crate::outln!("          reference {}", x.reference)?;
                 crate::outln!("          {label:<9} {}", x.target)?;
+                if let Some(why) = &x.reason {
+                    crate::outln!("          why       {why}")?;
+                }
             }
         }
         crate::outln!(
