@@ -19,6 +19,12 @@ const SOLUTION: &str = "0x723586141846325745736182862145732368174554172836678453
 /// `octoku ARGS` with its stdout on a pseudo-terminal (as in a shell), with
 /// `env` set and the color variables of the caller removed; what it wrote.
 fn on_a_tty(args: &[&str], env: &[(&str, &str)]) -> String {
+    on_a_tty_with(args, env, false)
+}
+
+/// [`on_a_tty`], with stderr on the terminal too when `stderr` is set
+/// (else it is discarded).
+fn on_a_tty_with(args: &[&str], env: &[(&str, &str)], stderr: bool) -> String {
     let (mut master, mut slave) = (-1, -1);
     // SAFETY: openpty writes two new descriptors, owned below.
     let made = unsafe {
@@ -38,12 +44,17 @@ fn on_a_tty(args: &[&str], env: &[(&str, &str)]) -> String {
         command.env_remove(name);
     }
     command.env("TERM", "xterm-256color");
+    let err = if stderr {
+        Stdio::from(slave.try_clone().expect("dup"))
+    } else {
+        Stdio::null()
+    };
     command
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::from(slave))
-        .stderr(Stdio::null());
+        .stderr(err);
     let mut child = command.spawn().expect("octoku runs");
     // The child holds the only other copy of the slave: once it exits,
     // reading the master ends (EIO on Linux).
@@ -340,4 +351,27 @@ fn version_is_the_long_form() {
         assert!(lines[3].starts_with("solc     0.8."), "{}", lines[3]);
         assert!(lines[4].starts_with("revm     "), "{}", lines[4]);
     }
+}
+
+/// A step that takes a while shows a spinner naming its phase on a
+/// terminal's stderr; with --json, or with stderr not a terminal, nothing
+/// but the answer is written.
+#[test]
+fn spinners_name_the_phase_on_a_terminal_only() {
+    let check = ["check", "--puzzle", "golf", "--no-prove"];
+    let tty = on_a_tty_with(&check, &[], true);
+    assert!(tty.contains("check golf: "), "a spinner: {tty:?}");
+    assert!(tty.contains("all checks hold"), "{tty:?}");
+    let json = on_a_tty_with(&[&check[..], &["--json"]].concat(), &[], true);
+    assert!(
+        !json.contains("check golf: "),
+        "silent under --json: {json:?}"
+    );
+    let piped = plain(&check);
+    piped.code(0);
+    assert!(
+        piped.stderr.is_empty(),
+        "nothing on a piped stderr: {:?}",
+        piped.stderr
+    );
 }
