@@ -25,15 +25,24 @@ fn main() {
     println!("cargo:rustc-env=OCTOKU_PROFILE={profile}");
     println!("cargo:rustc-env=OCTOKU_REVM_VERSION={revm}");
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=Cargo.lock");
-    println!("cargo:rerun-if-changed=../../Cargo.lock");
+    for lock in ["Cargo.lock", "../../Cargo.lock"] {
+        watch(&dir.join(lock));
+    }
+}
+
+/// Reruns this script when `path` changes; a path that does not exist is
+/// not watched (cargo would rerun the script on every build).
+fn watch(path: &Path) {
+    if path.exists() {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
 }
 
 /// The commit a packaged crate was made from (`None` outside a package;
 /// "unknown" in a package made without git).
 fn packaged_commit(dir: &Path) -> Option<String> {
     let info = dir.join(".cargo_vcs_info.json");
-    println!("cargo:rerun-if-changed={}", info.display());
+    watch(&info);
     let text = fs::read_to_string(info).ok()?;
     let sha = text
         .split("\"sha1\"")
@@ -67,7 +76,7 @@ fn git_commit(dir: &Path) -> String {
     .into_iter()
     .flatten()
     {
-        println!("cargo:rerun-if-changed={}", dir.join(path).display());
+        watch(&dir.join(path));
     }
     commit
 }
