@@ -473,6 +473,14 @@ impl Chain {
         Ok(Chain::Rpc(Box::new(RpcChain::connect(url, key, options)?)))
     }
 
+    /// Connects to the node at `url`, sending as `from`, an account the node
+    /// unlocked (`eth_sendTransaction`; no key here).
+    pub fn rpc_unlocked(url: &str, from: Address, options: TxOptions) -> Result<Chain, ChainError> {
+        Ok(Chain::Rpc(Box::new(RpcChain::connect_unlocked(
+            url, from, options,
+        )?)))
+    }
+
     /// Sets how the following transactions are priced, numbered and awaited.
     pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), ChainError> {
         match self {

@@ -57,6 +57,26 @@ impl RpcChain {
     ) -> Result<RpcChain, ChainError> {
         let signer = key.signer()?;
         let sender = signer.address();
+        RpcChain::connect_as(url, Some(signer), sender, options)
+    }
+
+    /// Connects to `url` sending as `from`, an account the node itself
+    /// unlocked (anvil's, or a dev node's): transactions go out unsigned
+    /// through `eth_sendTransaction`, as cast's `--unlocked` does.
+    pub fn connect_unlocked(
+        url: &str,
+        from: Address,
+        options: TxOptions,
+    ) -> Result<RpcChain, ChainError> {
+        RpcChain::connect_as(url, None, from, options)
+    }
+
+    fn connect_as(
+        url: &str,
+        signer: Option<alloy_signer_local::PrivateKeySigner>,
+        sender: Address,
+        options: TxOptions,
+    ) -> Result<RpcChain, ChainError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -92,10 +112,14 @@ impl RpcChain {
             limit: octoku_evm::limits::RPC_RESPONSE,
         };
         let is_local = alloy_transport::utils::guess_local_url(url);
-        let provider = ProviderBuilder::new()
-            .wallet(EthereumWallet::from(signer))
-            .connect_client(RpcClient::new(transport, is_local))
-            .erased();
+        let client = RpcClient::new(transport, is_local);
+        let provider = match signer {
+            Some(signer) => ProviderBuilder::new()
+                .wallet(EthereumWallet::from(signer))
+                .connect_client(client)
+                .erased(),
+            None => ProviderBuilder::new().connect_client(client).erased(),
+        };
         let mut chain = RpcChain {
             url: shown,
             secrets,

@@ -199,7 +199,7 @@ pub fn board(mut opened: Opened, on: &ArenaArgs, player: Address) -> Result<Exit
     outln!("author    {}", target.puzzle.author)?;
     outln!("address   {player}")?;
     outln!()?;
-    outln!("{}", start.grid())?;
+    outln!("{}", crate::style::grid(start, start, None))?;
     outln!()?;
     outln!("start     {}", start.to_hex())?;
     outln!("phase     {}", PHASES[usize::from(phase.min(3))])?;

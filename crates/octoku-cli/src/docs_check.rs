@@ -1,6 +1,6 @@
 //! The documentation stays true to the binary: every `octoku ...` command
 //! line in README.md and docs/*.md parses with the real clap definition
-//! ([`Cli`]), and every relative link (with its `#anchor`) resolves.
+//! ([`crate::Cli`]), and every relative link (with its `#anchor`) resolves.
 //!
 //! A command line is a line of a shell code block (fence `sh`, `bash`,
 //! `shell`, `console`, or none) or an inline code span whose command is
@@ -15,11 +15,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use clap::CommandFactory;
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser as Markdown, Tag, TagEnd};
-
-use crate::Cli;
 
 /// One markdown file of the documentation.
 struct Doc {
@@ -284,12 +282,14 @@ fn check_command(args: &[String], named: bool) -> Result<(), Problem> {
         return Ok(()); // the program's name
     }
     if named && args.len() == 2 && !args[1].starts_with('-') {
-        return match Cli::command().find_subcommand(&args[1]) {
+        return match crate::Shaped::command().find_subcommand(&args[1]) {
             Some(_) => Ok(()),
             None => Err(Problem::NoCommand(args[1].clone())),
         };
     }
-    match Cli::try_parse_from(args) {
+    // As main parses: the help's shape (-j, -r), --json before the command.
+    let argv = args.iter().map(Into::into).collect();
+    match crate::parse(argv, crate::style::ColorWhen::Never) {
         Ok(_) => Ok(()),
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => Ok(()),
         Err(e) => Err(Problem::Refused(

@@ -9,6 +9,7 @@ mod deadline;
 mod docs_check;
 mod error;
 mod family;
+mod help;
 mod input;
 #[cfg(test)]
 mod layers_check;
@@ -17,10 +18,12 @@ mod opts;
 mod out;
 mod output;
 mod parallel;
+mod progress;
+mod style;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::error::{CliError, EXIT_CODES};
 
@@ -31,6 +34,12 @@ struct Cli {
     /// More logs on stderr: -v what octoku does, -vv also alloy's requests.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// Print JSON instead of text: the command's own --json, given before it.
+    #[arg(short = 'j', long)]
+    json: bool,
+    /// When to color the output: auto (a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t, global = true)]
+    color: style::ColorWhen,
     #[command(subcommand)]
     command: Command,
 }
@@ -98,7 +107,10 @@ fn main() -> ExitCode {
             unsafe { std::env::remove_var(name) };
         }
     }
-    let cli = match Cli::try_parse() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let color = help::color_flag(&argv);
+    style::init(color);
+    let cli = match parse(argv, color) {
         Ok(cli) => cli,
         Err(e) => {
             // clap's own words, usage and tips; --help and --version go to
@@ -126,7 +138,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(args),
         Command::Submit(args) => cmd::submit::run(args),
         Command::Leaderboard(args) => cmd::leaderboard::run(args),
-        Command::Completions(args) => cmd::completions::run::<Cli>(args),
+        Command::Completions(args) => cmd::completions::run::<Shaped>(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Setup(args) => cmd::setup::run(args),
@@ -140,6 +152,48 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// The command line as its help shows it ([`help::shape`]).
+struct Shaped;
+
+impl CommandFactory for Shaped {
+    fn command() -> clap::Command {
+        help::shape(Cli::command())
+    }
+    fn command_for_update() -> clap::Command {
+        help::shape(Cli::command_for_update())
+    }
+}
+
+/// Parses `argv`; `octoku --json COMMAND` (or `-j`) is `octoku COMMAND --json`.
+fn parse(mut argv: Vec<std::ffi::OsString>, color: style::ColorWhen) -> Result<Cli, clap::Error> {
+    let command = Shaped::command().color(color.clap());
+    let mut matches = command.clone().try_get_matches_from(&argv)?;
+    if matches.get_flag("json") {
+        let (mut leaf, mut leaf_command) = (&matches, &command);
+        while let Some((name, sub)) = leaf.subcommand() {
+            leaf = sub;
+            leaf_command = leaf_command.find_subcommand(name).unwrap_or(leaf_command);
+        }
+        let has_json = leaf_command.get_arguments().any(|a| a.get_id() == "json");
+        match leaf.try_get_one::<bool>("json") {
+            Ok(Some(true)) => {}
+            Ok(_) if has_json => {
+                // Before a `--` (arguments after it are values), else last.
+                let at = argv.iter().position(|a| a == "--").unwrap_or(argv.len());
+                argv.insert(at, "--json".into());
+                matches = command.clone().try_get_matches_from(&argv)?;
+            }
+            _ => {
+                return Err(command.clone().error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--json: this command has no JSON output; expected it without --json",
+                ));
+            }
+        }
+    }
+    Cli::from_arg_matches(&matches)
 }
 
 /// Exit status of a command that ran to the end.

@@ -1,6 +1,7 @@
 //! Writing to standard output without panicking: `println!` panics when
 //! stdout is a closed pipe or a full disk; these macros return the error,
-//! which becomes exit status 6.
+//! which becomes exit status 6. Both streams go through `anstream`, which
+//! drops color codes where color is off ([`crate::style`]).
 
 /// Like `println!`, but returns `std::io::Result<()>`.
 #[macro_export]
@@ -16,16 +17,18 @@ macro_rules! outln {
 /// Writes one line and flushes, so a failure shows at the line that failed.
 pub fn write_line(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_fmt(args)?;
-    out.write_all(b"\n")?;
-    out.flush()
+    crate::progress::suspend(|| {
+        let mut out = anstream::stdout().lock();
+        out.write_fmt(args)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    })
 }
 
 /// Writes `text` as it is (no newline added) and flushes.
 pub fn write_text(text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
+    let mut out = anstream::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()
 }
@@ -36,6 +39,6 @@ pub fn write_text(text: &str) -> std::io::Result<()> {
 macro_rules! errln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = writeln!(anstream::stderr(), $($arg)*);
     }};
 }

@@ -325,8 +325,8 @@ fn deploy_and_three_plays_on_anvil_agree_with_the_state_and_events_alloy_reads()
     }
 }
 
-/// Refusals that depend on what is on the chain: a second solve is the
-/// arena's revert (exit 5, simulated, nothing paid), a wrong solution is
+/// Refusals that depend on what is on the chain: a second solve is refused
+/// before sending (exit 1, nothing paid, as on Curta), a wrong solution is
 /// refused locally (exit 1, nothing sent), a key without ether is the
 /// node's refusal (exit 4), and a node that goes away mid-run is exit 4.
 #[test]
@@ -341,21 +341,33 @@ fn reverts_wrong_solutions_and_a_vanished_node_send_nothing() {
     };
     let mut chain = node.alloy();
 
-    // Solve once, then again: AlreadySolved with the solver's address, exit 5
-    // (a revert; 1 is "invalid").
+    // Solve once, then again: refused before sending (exit 1, as Curta's
+    // path does), naming the solver and the arena's AlreadySolved.
     assert_eq!(
         as_player(&["play", "--json"], DEV_KEYS[1]).json()["rank"],
         1
     );
     let before = chain.balance(address_of(DEV_KEYS[1])).unwrap();
-    as_player(&["play"], DEV_KEYS[1])
-        .fails(5, &format!("AlreadySolved({})", address_of(DEV_KEYS[1])));
-    // A repeat with a wrong solution is still AlreadySolved (checked first).
-    as_player(&["submit", "0x1234"], DEV_KEYS[1]).fails(5, "AlreadySolved(");
+    let refused = as_player(&["play"], DEV_KEYS[1]);
+    refused.fails(
+        1,
+        &format!(
+            "nothing sent: {} has already solved this arena (rank 1",
+            address_of(DEV_KEYS[1])
+        ),
+    );
+    assert!(
+        !refused.stdout.contains("sending"),
+        "nothing is announced: {}",
+        refused.stdout
+    );
+    // A repeat with a wrong solution is still "already solved" (checked first).
+    as_player(&["submit", "0x1234"], DEV_KEYS[1])
+        .fails(1, &format!("AlreadySolved({})", address_of(DEV_KEYS[1])));
     assert_eq!(
         chain.balance(address_of(DEV_KEYS[1])).unwrap(),
         before,
-        "a simulated revert must send nothing"
+        "a refused second solve must send nothing"
     );
 
     // A wrong solution: the local check refuses it (exit 1), nothing sent.
@@ -591,7 +603,7 @@ fn embedded_chain_persists_across_invocations() {
     assert_seat_keys(&submitted, &PLAY_KEYS);
 
     node.octoku(&["play"])
-        .fails(5, &format!("AlreadySolved({DEV_0})"));
+        .fails(1, &format!("AlreadySolved({DEV_0})"));
     let after = node.octoku(&["board", "--json"]).json();
     assert_eq!(
         (
@@ -1294,4 +1306,90 @@ fn an_authors_puzzle_on_a_node_runs_through_puzzle_address() {
         .octoku(&[&["check", "--no-prove", "--json"][..], &on_node].concat())
         .json();
     assert_eq!(card["ok"], true, "{card}");
+}
+
+/// `--unlocked --from A` sends from an account anvil unlocked, with no key
+/// here (eth_sendTransaction, as cast's --unlocked): deploy and play go
+/// through and the arena records A as the solver; `-r` is --rpc-url and
+/// `-j` (also before the command) is --json. Without --from, or without a
+/// node, --unlocked is bad input (exit 2).
+#[test]
+fn unlocked_accounts_deploy_and_play_without_a_key() {
+    let node = Node::anvil("unlocked");
+    let url = node.at().to_string();
+    let from = DEV_ACCOUNTS[3];
+    let from_address: Address = from.parse().unwrap();
+    let deployed = node
+        .without_chain(&["-j", "deploy", "-r", &url, "--unlocked", "--from", from])
+        .json();
+    assert_eq!(address(&deployed["deployer"]), from_address);
+    let arena = deployed["arena"].as_str().unwrap().to_string();
+    let played = node
+        .without_chain(&[
+            "play",
+            "-r",
+            &url,
+            "--arena",
+            &arena,
+            "--unlocked",
+            "--from",
+            from,
+            "-j",
+        ])
+        .json();
+    assert_eq!(played["rank"], 1, "{played}");
+    assert_eq!(address(&played["address"]), from_address);
+    let mut chain = node.alloy();
+    let arena: Address = arena.parse().unwrap();
+    let solved = arena::solved_at(&mut chain, arena, from_address).unwrap();
+    assert_eq!(solved.rank, 1);
+
+    let refused = node.without_chain(&[
+        "play",
+        "-r",
+        &url,
+        "--arena",
+        &arena.to_string(),
+        "--unlocked",
+    ]);
+    refused.code(2);
+    assert!(refused.stderr.contains("--from"), "{}", refused.stderr);
+    node.without_chain(&["play", "--unlocked", "--from", from])
+        .fails(
+            2,
+            "--unlocked sends from an account a node unlocked; expected --rpc-url and --from",
+        );
+    node.without_chain(&[
+        "play",
+        "-r",
+        &url,
+        "--unlocked",
+        "--from",
+        from,
+        "--private-key",
+        DEV_KEYS[3],
+    ])
+    .code(2);
+}
+
+/// On the embedded chain, a second `play` by the same account is refused
+/// before anything is sent (exit 1, as on Curta): the state's block number
+/// does not move.
+#[test]
+fn a_second_play_on_the_embedded_chain_is_refused_and_sends_nothing() {
+    let node = Node::embedded("already-solved");
+    node.octoku(&["deploy", "--json"]).json();
+    assert_eq!(node.octoku(&["play", "--json"]).json()["rank"], 1);
+    let before = node.octoku(&["leaderboard", "--json"]).json();
+    let refused = node.octoku(&["play"]);
+    refused.fails(
+        1,
+        &format!("nothing sent: {DEV_0} has already solved this arena (rank 1"),
+    );
+    assert!(
+        !refused.stdout.contains("sending"),
+        "nothing announced: {}",
+        refused.stdout
+    );
+    assert_eq!(node.octoku(&["leaderboard", "--json"]).json(), before);
 }

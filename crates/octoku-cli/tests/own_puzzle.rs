@@ -494,3 +494,106 @@ fn prove_generate_proves_an_authors_copy_and_refutes_a_one_byte_patch() {
     );
     assert_ne!(proof["reference_output"], proof["implementation_output"]);
 }
+
+/// check's counterexamples are verdicts with the explainer's reason: on
+/// the slip, the reference says false (and why), the slip true; the JSON
+/// carries the same words.
+#[test]
+fn check_counterexamples_are_verdicts_with_the_reason() {
+    let dir = temp_dir("own-puzzle");
+    let form = &forms(dir.path(), artifacts::LOOP_PUZZLE_SLIP)[0];
+    let out = octoku!(&with(&["check", "--no-prove"], form));
+    out.code(1);
+    let lines: Vec<&str> = out.stdout.lines().map(str::trim).collect();
+    assert!(lines.contains(&"reference false"), "{}", out.stdout);
+    assert!(lines.contains(&"LoopPuzzleSlip true"), "{}", out.stdout);
+    let why = lines
+        .iter()
+        .find(|l| l.starts_with("why "))
+        .unwrap_or_else(|| panic!("a why line: {}", out.stdout));
+    assert!(
+        why.contains("row ") || why.contains("column ") || why.contains("given"),
+        "{why}"
+    );
+    assert!(!out.stdout.contains("returns 0x"), "{}", out.stdout);
+    let card = json_of(&octoku!(&with(&["check", "--no-prove", "--json"], form)));
+    let c = &card["checks"][2]["counterexample"];
+    assert_eq!(
+        (c["reference"].as_str(), c["target"].as_str()),
+        (Some("false"), Some("true"))
+    );
+    assert_eq!(c["reason"].as_str(), why.strip_prefix("why").map(str::trim));
+}
+
+/// fuzz on a puzzle whose generate is its own (the fair puzzle as an
+/// author's artifact) stops at the first generate case with the hint check
+/// gives, --generate own; with it, the run passes.
+#[test]
+fn fuzz_on_an_own_generate_hints_generate_own() {
+    let dir = temp_dir("own-puzzle");
+    let form = &forms(dir.path(), octoku_evm::Puzzle::Fair.artifact())[0];
+    let out = octoku!(&with(&["fuzz", "--cases", "2000"], form));
+    out.code(1);
+    assert!(out.stdout.contains("generate("), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("hint: if your puzzle has its own generate, add --generate own"),
+        "{}",
+        out.stdout
+    );
+    let v = json_of(&octoku!(&with(
+        &["fuzz", "--cases", "2000", "--json"],
+        form
+    )));
+    assert!(
+        v["mismatch"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("--generate own"),
+        "{v}"
+    );
+    (octoku!(&with(
+        &["fuzz", "--cases", "2000", "--generate", "own"],
+        form
+    )))
+    .code(0);
+}
+
+/// gas --profile on a Foundry artifact without `ast` says why every line
+/// reads as compiler-generated (and how to fix it) instead of keeping quiet;
+/// with `ast`, no warning.
+#[test]
+fn gas_profile_warns_when_an_artifact_lacks_its_ast() {
+    const START: &str = "0x0000000000003000007001000000000000000040500000060000000000020008";
+    const SOLUTION: &str = "0x7235861418463257457361828621457323681745541728366784532131527468";
+    let dir = temp_dir("own-puzzle");
+    let a = artifacts::LOOP_PUZZLE;
+    let form = &forms(dir.path(), a)[0];
+    // The project's source beside its out/, as in the author's checkout.
+    let source = dir.path().join(a.source);
+    std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+    std::fs::copy(checkout().join(a.source), &source).unwrap();
+    std::fs::write(dir.path().join("foundry.toml"), "[profile.default]\n").unwrap();
+    let path = &form[1];
+    let profile = |form: &[String]| {
+        octoku!(&with(
+            &["gas", "--profile", "verify", START, SOLUTION],
+            form
+        ))
+    };
+    let with_ast = profile(form);
+    with_ast.code(0);
+    assert!(!with_ast.stderr.contains("warning"), "{}", with_ast.stderr);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc.as_object_mut().unwrap().remove("ast");
+    let bare = dir.path().join("bare.json");
+    std::fs::write(&bare, doc.to_string()).unwrap();
+    let bare_form = ["--artifact".to_string(), bare.display().to_string()];
+    let out = profile(&bare_form);
+    out.code(0);
+    assert!(
+        out.stderr.starts_with("octoku: warning: ") && out.stderr.contains("ast = true"),
+        "{}",
+        out.stderr
+    );
+}

@@ -100,6 +100,36 @@ impl Code {
         Ok(runtime)
     }
 
+    /// Why a gas profile of this code cannot name its source lines though
+    /// it has a source map: the map's files are unnamed (a Foundry artifact
+    /// built without `ast`) or not on this machine. `None` when the lines
+    /// can be named, or when the code came without a source map at all
+    /// (`--bytecode`, a deployed address: the profile is by opcode).
+    pub fn profile_gaps(&self) -> Option<String> {
+        if self.source_map.as_deref().is_none_or(str::is_empty) {
+            return None;
+        }
+        if self.sources.is_empty() {
+            return Some(format!(
+                "{} names no source file (a Foundry artifact needs its `ast`: add `ast = true` to foundry.toml and run forge build again): every line reads as compiler-generated",
+                self.label
+            ));
+        }
+        let missing: Vec<String> = self
+            .sources
+            .iter()
+            .filter(|f| !f.path.is_file())
+            .map(|f| f.path.display().to_string())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "{}'s source {} not found: its lines read as compiler-generated (run from the project root)",
+                self.label,
+                missing.join(", ")
+            )
+        })
+    }
+
     /// The source lines of `runtime` (this code as deployed), when the code
     /// carries a source map: the texts of the files found (at most
     /// [`FILE_CAP`] bytes each); the lines of a file not found read as

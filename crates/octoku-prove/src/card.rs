@@ -122,6 +122,10 @@ pub struct Counterexample {
     pub reference: String,
     /// What the target answers.
     pub target: String,
+    /// Why the reference answers as it does, in words: the explainer's
+    /// first problem for verify, the contradiction for an unsolvable board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// The whole card (`octoku check --json`).
@@ -157,6 +161,28 @@ fn outcome(o: &RawOutcome) -> String {
         if o.success { "returns" } else { "reverts" },
         o.output
     )
+}
+
+/// A verify call's answer as a verdict: `true` or `false` for an ABI bool,
+/// else the raw outcome.
+fn verdict(o: &RawOutcome) -> String {
+    let word = o.output.as_ref();
+    match word.split_last() {
+        Some((&last, rest))
+            if o.success && word.len() == 32 && last <= 1 && rest.iter().all(|&b| b == 0) =>
+        {
+            (last == 1).to_string()
+        }
+        _ => format!("{} (no bool)", outcome(o)),
+    }
+}
+
+/// The explainer's reason for the reference's answer on a verify input.
+fn reason(start: Board, solution: Board) -> String {
+    match octoku_core::octoku::explain::explain(start, solution).first() {
+        Some(problem) => octoku_core::octoku::explain::describe(problem),
+        None => "a valid solution".into(),
+    }
 }
 
 fn check(name: &'static str, ok: bool, detail: String) -> Check {
@@ -212,16 +238,22 @@ pub fn report_card(
     let inputs = verify_inputs(options.cases);
     let probe = addresses[0];
 
+    crate::progress::phase("shape and purity");
     let mut checks = vec![shape(&mut evm, at, probe, inputs[0])];
     checks.push(purity(&mut evm, at, &inputs, &addresses)?);
+    crate::progress::phase(&format!("verify on {} structured cases", inputs.len()));
     checks.push(verify_cases(&mut evm, at, reference, &inputs)?);
     checks.push(match proof {
         None => Check {
             status: Status::Skipped,
             ..check("proof", false, "--no-prove: verify not proved".into())
         },
-        Some((solver, dir)) => verify_proof(&label, &runtime, solver, dir)?,
+        Some((solver, dir)) => {
+            crate::progress::phase("proving verify = the reference's (SMT solver)");
+            verify_proof(&label, &runtime, solver, dir)?
+        }
     });
+    crate::progress::phase(&format!("generate on {} addresses", addresses.len()));
     checks.push(match options.generate {
         Generate::Reference => generate_equal(&mut evm, at, reference, &addresses)?,
         Generate::Own => generate_own(&mut evm, at, &addresses),
@@ -331,8 +363,9 @@ fn verify_cases(
                 address: None,
                 start: Some(start.to_hex()),
                 solution: Some(solution.to_hex()),
-                reference: outcome(&theirs),
-                target: outcome(&ours),
+                reference: verdict(&theirs),
+                target: verdict(&ours),
+                reason: Some(reason(start, solution)),
             });
             break;
         }
@@ -394,8 +427,9 @@ fn verify_proof(
                 address: None,
                 start: Some(Board(start).to_hex()),
                 solution: Some(Board(solution).to_hex()),
-                reference: outcome(&reference),
-                target: outcome(&implementation),
+                reference: verdict(&reference),
+                target: verdict(&implementation),
+                reason: Some(reason(Board(start), Board(solution))),
             }),
             ..check(
                 "proof",
@@ -424,6 +458,7 @@ fn generate_equal(
                 solution: None,
                 reference: outcome(&theirs),
                 target: outcome(&ours),
+                reason: None,
             });
             break;
         }
@@ -487,6 +522,7 @@ fn generate_own(evm: &mut Machine, at: Address, addresses: &[Address]) -> Check 
                 solution: None,
                 reference: "solvable boards".into(),
                 target: "a board with no solution".into(),
+                reason: octoku_core::octoku::explain::contradiction(*board),
             }),
             ..check(
                 "generate",

@@ -581,6 +581,7 @@ pub fn prove_equal(
     samples: &[Vec<U256>],
 ) -> Result<Equivalence, ProveError> {
     let (terms, call) = shape.symbolic();
+    crate::progress::phase("executing both codes symbolically");
     let pair = execute_pair(terms, &call, codes.0, codes.1)?;
     prove_pair(&pair, shape, codes, cases, header, dir, solver, samples)
 }
@@ -638,6 +639,11 @@ pub fn prove_pair(
         files.push(queries.write(&format!("{}.smt2", case.tag), &text)?);
     }
     // Every case at once (one solver process each).
+    crate::progress::phase(&format!(
+        "solving {} {} with the SMT solver",
+        files.len(),
+        if files.len() == 1 { "query" } else { "queries" }
+    ));
     let solve_began = Instant::now();
     let answers: Vec<Result<solver::Solved, solver::SolverError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = files
@@ -661,12 +667,10 @@ pub fn prove_pair(
         .find(|s| matches!(s.answer, Answer::Sat(_)))
         .or_else(|| solved_all.iter().find(|s| s.answer == Answer::Unknown));
     let found = match decisive.map(|s| &s.answer) {
-        None | Some(Answer::Unsat) => Found::Proved(validate_pair(
-            pair,
-            shape,
-            (reference, implementation),
-            samples,
-        )?),
+        None | Some(Answer::Unsat) => Found::Proved({
+            crate::progress::phase("validating both sides' terms against revm");
+            validate_pair(pair, shape, (reference, implementation), samples)?
+        }),
         Some(Answer::Unknown) => {
             return Err(ProveError::Undecided {
                 solver: solver_name,

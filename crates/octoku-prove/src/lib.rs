@@ -23,6 +23,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod induction;
 pub mod program;
+pub mod progress;
 pub mod prove;
 pub mod rules;
 pub mod sat;

@@ -89,19 +89,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let bar = parallel::progress(0, "classes of 8-cell sets", args.json);
     parallel::catch_interrupts();
     watch_interrupts(bar.clone());
+    // Enumerating the classes takes most of the time: a spinner says so,
+    // then the bar counts the classes solved.
+    let enumerating = std::sync::Mutex::new(Some(crate::progress::Phase::start(
+        "enumerating the classes of 8-cell sets under symmetry",
+        args.json,
+    )));
     let eight = audit_k(8, threads, &|done, total| {
         if done == 0 {
             // Solving starts now (the classes were just enumerated): time
             // the rate and ETA from here.
-            bar.reset();
+            if let Ok(mut phase) = enumerating.lock() {
+                phase.take();
+            }
             bar.set_length(total);
+            bar.reset();
         }
         bar.set_position(done);
     });
+    drop(enumerating);
     bar.finish_and_clear();
+    let phase = crate::progress::Phase::start("auditing the boards with fewer givens", args.json);
     let fewer: Vec<(usize, AuditReport)> = (1..8)
         .map(|k| (k, audit_k(k, threads, &|_, _| {})))
         .collect();
+    phase.done();
     let seconds = started.elapsed().as_secs_f64();
     let total = binomial(64, 8);
     if eight.cell_sets != total {

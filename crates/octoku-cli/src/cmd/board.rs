@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         outln!("puzzle    {}", info.puzzle_label())?;
         outln!("address   {player}")?;
         outln!()?;
-        outln!("{}", start.grid())?;
+        outln!("{}", crate::style::grid(start, start, None))?;
         outln!()?;
         outln!("start     {}", start.to_hex())?;
         if solved.rank != 0 {
@@ -167,7 +167,7 @@ fn puzzle_board(
         outln!("puzzle    {puzzle} ({name:?})")?;
         outln!("address   {player}")?;
         outln!()?;
-        outln!("{}", start.grid())?;
+        outln!("{}", crate::style::grid(start, start, None))?;
         outln!()?;
         outln!("start     {}", start.to_hex())?;
     }

@@ -58,6 +58,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         cases: args.cases,
         addresses: args.addresses,
     };
+    let phase = crate::progress::Phase::reported(format!("check {}", target.label()), args.json);
     let card =
         card::report_card(&target, &options, solver.as_ref().zip(dir.as_deref())).map_err(|e| {
             match e {
@@ -65,6 +66,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 proof @ CardError::Proof { .. } => CliError::EvmCause(Box::new(proof)),
             }
         })?;
+    phase.done();
     render(&card, args.json)?;
     crate::exit(card.ok)
 }
@@ -84,7 +86,13 @@ fn render(card: &Card, json: bool) -> Result<(), CliError> {
     } else {
         crate::outln!("check     {label}")?;
         for c in checks {
-            crate::outln!("{:<7} {:<9} {}", c.status.as_str(), c.name, c.detail)?;
+            let style = match c.status {
+                Status::Ok => crate::style::OK,
+                Status::Fail => crate::style::FAIL,
+                Status::Skipped => crate::style::WARN,
+            };
+            let status = crate::style::paint(style, format!("{:<7}", c.status.as_str()));
+            crate::outln!("{status} {:<9} {}", c.name, c.detail)?;
             if let Some(x) = &c.counterexample {
                 for (k, v) in [
                     ("address", &x.address),
@@ -97,6 +105,9 @@ fn render(card: &Card, json: bool) -> Result<(), CliError> {
                 }
                 crate::outln!("          reference {}", x.reference)?;
                 crate::outln!("          {label:<9} {}", x.target)?;
+                if let Some(why) = &x.reason {
+                    crate::outln!("          why       {why}")?;
+                }
             }
         }
         crate::outln!(

@@ -83,7 +83,13 @@ struct Disagreement {
     description: String,
     answers: Vec<Answer>,
     reproduce: String,
+    /// What to try when the author's generate is meant to differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
 }
+
+/// Said when an author's generate differs from the reference's, as `check` says it.
+const GENERATE_OWN_HINT: &str = "if your puzzle has its own generate, add --generate own (then each board must be the same every time and solvable)";
 
 /// What one side answered.
 #[derive(Debug, Serialize)]
@@ -256,11 +262,19 @@ trait Found: std::fmt::Display + Send {
     fn index(&self) -> u64;
     /// What each side answered.
     fn answers(&self) -> Vec<Answer>;
+    /// Whether the case is a call of generate.
+    fn is_generate(&self) -> bool {
+        false
+    }
 }
 
 impl Found for octoku_evm::fuzz::Mismatch {
     fn index(&self) -> u64 {
         self.index
+    }
+
+    fn is_generate(&self) -> bool {
+        matches!(self.case, octoku_evm::fuzz::Case::Generate(_))
     }
 
     fn answers(&self) -> Vec<Answer> {
@@ -449,17 +463,25 @@ fn fuzz<M: Found>(
                 args.seed,
                 m.index()
             );
+            let hint = (m.is_generate()
+                && plan.target.is_some()
+                && args.generate == GenerateRule::Reference)
+                .then_some(GENERATE_OWN_HINT);
             if args.json {
                 out.mismatch = Some(Disagreement {
                     index: m.index(),
                     description: m.to_string(),
                     answers: m.answers(),
                     reproduce: replay,
+                    hint,
                 });
                 print_json(&out)?;
             } else {
                 crate::outln!("case {}: {m}", m.index())?;
                 crate::outln!("reproduce: {replay}")?;
+                if let Some(hint) = hint {
+                    crate::outln!("hint: {hint}")?;
+                }
             }
             Ok(ExitCode::from(1))
         }

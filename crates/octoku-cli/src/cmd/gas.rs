@@ -121,6 +121,9 @@ fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
         // The author's code as loaded; its lines when it carries a source map.
         Some(code) => {
             let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
+            if let Some(warning) = code.profile_gaps() {
+                crate::errln!("octoku: warning: {warning}");
+            }
             let lines = code.source_lines(&machine.code_at(at));
             let p = gas::profile_call(&mut machine, at, call.calldata(), lines.as_ref())?;
             (code.label.clone(), p)

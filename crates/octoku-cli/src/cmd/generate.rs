@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         crate::outln!("address  {address}")?;
         crate::outln!("puzzle   {} (in-memory EVM; {note})", puzzle)?;
         crate::outln!()?;
-        crate::outln!("{}", call.value.grid())?;
+        crate::outln!("{}", crate::style::grid(call.value, call.value, None))?;
         crate::outln!()?;
         crate::outln!("start    {}", call.value.to_hex())?;
         crate::outln!("gas      {} (execution gas of generate)", call.gas)?;

@@ -163,6 +163,11 @@ struct Proof {
 /// revm), 2 bad input, 3 when the executor refuses, the solver is missing or
 /// gives up, or a counterexample does not replay.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let json = match &args.what {
+        What::Verify(a) => a.common.json,
+        What::Generate(a) => a.common.json,
+    };
+    let _phase = crate::progress::Phase::reported("proving", json);
     let args = match args.what {
         What::Verify(args) => args,
         What::Generate(args) => return generate(args),

@@ -48,6 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )
     })?;
     let python = solver::venv_python(&venv);
+    let phase = crate::progress::Phase::start("making the virtual environment", false);
     if !python.exists() {
         step(
             Command::new(&args.python).args(["-m", "venv"]).arg(&venv),
@@ -55,6 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )?;
     }
     let wanted = requirements();
+    phase.set(format!("installing {} with pip", wanted.join(" ")));
     step(
         Command::new(&python)
             .args([
@@ -68,7 +70,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .args(&wanted),
         &format!("pip install {}", wanted.join(" ")),
     )?;
+    phase.set("checking that the solver answers a query");
     check(&python)?;
+    phase.done();
     crate::outln!("installed {} into {}", wanted.join(" "), venv.display())?;
     crate::outln!("python    {}", python.display())?;
     crate::outln!(

@@ -94,10 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;
-    // A player who already solved gets the arena's own AlreadySolved.
-    let solved = arena::solved_at(&mut seat.opened.chain, seat.info.arena, seat.player)
-        .map_err(chain_error)?;
-    if solved.rank == 0 && !verify(seat.start, solution) {
+    if !verify(seat.start, solution) {
         return Err(CliError::Rejected(rejection(&seat, solution)));
     }
     send_solution(&mut seat, solution, args.on.json)
@@ -149,6 +146,16 @@ impl Seat {
         let start = Board::from_u256(
             arena::board_of(&mut opened.chain, info.arena, player).map_err(chain_error)?,
         );
+        // As Curta's path does: a second solve is refused here (exit 1),
+        // before anything is sent, instead of the arena's revert.
+        let solved =
+            arena::solved_at(&mut opened.chain, info.arena, player).map_err(chain_error)?;
+        if solved.rank > 0 {
+            return Err(CliError::Rejected(format!(
+                "nothing sent: {player} has already solved this arena (rank {} in block {}; the arena would revert with AlreadySolved({player}))",
+                solved.rank, solved.block
+            )));
+        }
         Ok(Seat {
             opened,
             info,

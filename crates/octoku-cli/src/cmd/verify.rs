@@ -15,7 +15,7 @@ use crate::opts::target::TargetArgs;
 use crate::{
     error::CliError,
     input,
-    output::{self, Problems, print_json, print_problems},
+    output::{self, Problems, print_json},
 };
 
 /// Arguments of `octoku verify`.
@@ -145,7 +145,8 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             call.value
         )));
     }
-    let problems: Vec<String> = explain(start, solution).iter().map(describe).collect();
+    let found = explain(start, solution);
+    let problems: Vec<String> = found.iter().map(describe).collect();
     if args.json {
         print_json(&Verdict {
             valid: call.value,
@@ -156,17 +157,23 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             problems: Problems::new(&problems),
         })?;
     } else if call.value {
-        crate::outln!("valid    the contract accepts this solution")?;
+        crate::outln!(
+            "{}    the contract accepts this solution",
+            crate::style::paint(crate::style::OK, "valid")
+        )?;
         if own && !mirror {
             crate::outln!("note     the reference rejects it")?;
         }
         crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     } else {
-        crate::outln!("invalid  the contract rejects this solution")?;
+        crate::outln!(
+            "{}  the contract rejects this solution",
+            crate::style::paint(crate::style::FAIL, "invalid")
+        )?;
         if own && mirror {
             crate::outln!("note     the reference accepts it")?;
         }
-        print_problems(&problems)?;
+        crate::style::print_marked(start, solution, &found)?;
         crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
     }
     crate::exit(call.value)

@@ -66,6 +66,9 @@ impl ChainArgs {
         options: TxOptions,
     ) -> Result<Opened, CliError> {
         let Identity { key, address } = self.signer.identity()?;
+        if self.signer.unlocked {
+            return self.open_unlocked(address, options);
+        }
         if key.is_none() && key_use == KeyUse::Send && (self.rpc_url.is_some() || address.is_some())
         {
             return Err(CliError::Input(
@@ -92,6 +95,28 @@ impl ChainArgs {
             chain,
             label,
             me: address,
+        };
+        opened.set_tx_options(options)?;
+        Ok(opened)
+    }
+}
+
+impl ChainArgs {
+    /// `--unlocked --from A`: the node sends as A (eth_sendTransaction).
+    fn open_unlocked(&self, from: Option<Address>, options: TxOptions) -> Result<Opened, CliError> {
+        let (Some(url), Some(from)) = (&self.rpc_url, from) else {
+            return Err(CliError::Input(
+                "--unlocked sends from an account a node unlocked; expected --rpc-url and --from"
+                    .into(),
+            ));
+        };
+        tracing::info!(%url, %from, "connecting to the node, sending from an unlocked account");
+        let mut chain = Chain::rpc_unlocked(url, from, options.clone()).map_err(chain_error)?;
+        let label = chain.describe().map_err(chain_error)?;
+        let mut opened = Opened {
+            chain,
+            label,
+            me: Some(from),
         };
         opened.set_tx_options(options)?;
         Ok(opened)

@@ -222,6 +222,7 @@ pub fn reading(rpc_url: Option<String>, state: PathBuf) -> crate::opts::chain::C
             password_file: None,
             interactive: false,
             from: None,
+            unlocked: false,
         },
     }
 }

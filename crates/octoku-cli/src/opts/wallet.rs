@@ -83,6 +83,14 @@ pub struct SignerArgs {
     /// must be the key's address.
     #[arg(long, env = "ETH_FROM", value_name = "ADDRESS")]
     pub from: Option<String>,
+    /// Send from --from, an account the node itself unlocked (anvil's dev
+    /// accounts): unsigned, through eth_sendTransaction, as cast's --unlocked.
+    #[arg(
+        long,
+        requires = "from",
+        conflicts_with_all = ["private_key", "keystore", "account", "interactive"]
+    )]
+    pub unlocked: bool,
 }
 
 /// Who the user is: the key, if one was given, and the address.

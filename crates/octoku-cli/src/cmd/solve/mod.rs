@@ -215,10 +215,13 @@ pub(crate) fn print_verified(
 ) -> Result<(), CliError> {
     crate::outln!("start     {}", start.to_hex())?;
     crate::outln!()?;
-    crate::outln!("{}", solution.grid())?;
+    crate::outln!("{}", crate::style::grid(start, solution, None))?;
     crate::outln!()?;
     crate::outln!("solution  {}", solution.to_hex())?;
-    crate::outln!("verified  the {puzzle} contract accepts it in the in-memory EVM ({gas} gas)")?;
+    crate::outln!(
+        "{}  the {puzzle} contract accepts it in the in-memory EVM ({gas} gas)",
+        crate::style::paint(crate::style::OK, "verified")
+    )?;
     Ok(())
 }
 
