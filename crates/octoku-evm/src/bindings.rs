@@ -4,7 +4,8 @@
 //! pure mirror decodes calls with it); a test holds it to
 //! `contracts/classic9/IClassic9.sol`.
 
-// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> }`, written by build.rs.
+// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> <contracts/golf/ICourse.sol> }`,
+// written by build.rs.
 include!(concat!(env!("OUT_DIR"), "/interfaces.rs"));
 
 pub use octoku_core::classic9::IClassic9;
