@@ -25,7 +25,7 @@ import {Classic9Reference} from "../classic9/Classic9Reference.sol";
 /// The answer required is the reference's (`Classic9Reference`, deployed by
 /// the constructor). Gas: only the solution's calls are metered, each as the
 /// `gas()` difference around its STATICCALL (warm access included: the
-/// target is touched first, unmetered).
+/// target's code size is read first, unmetered).
 contract Classic9Course is ICourse {
     /// @notice Boards drawn per run.
     uint256 public constant BOARDS = 2;
@@ -47,9 +47,9 @@ contract Classic9Course is ICourse {
 
     /// @inheritdoc ICourse
     function run(address target, uint256 seed) external view returns (uint32 gasUsed) {
-        assembly ("memory-safe") {
-            pop(extcodesize(target))
-        }
+        // A target without code is no solution; the check also leaves it
+        // warm (a bare pop(extcodesize) would be optimized away).
+        if (target.code.length == 0) revert IncorrectSolution();
         uint256 total;
         for (uint256 b; b < BOARDS; ++b) {
             uint256 word = uint256(keccak256(abi.encode(seed, b)));

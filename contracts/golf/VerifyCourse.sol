@@ -28,7 +28,7 @@ import {OctokuReference} from "../Reference.sol";
 /// the constructor), so a solution that always says true or always false
 /// fails. Gas: only the solution's calls are metered, each as the `gas()`
 /// difference around its STATICCALL (the call's 100 gas of warm access
-/// included: the target is touched first, unmetered).
+/// included: the target's code size is read first, unmetered).
 /// @dev A board is a uint256 of 64 nibbles; nibble k is the cell at row
 /// 7 - k / 8, column 7 - k % 8 (as in `OctokuReference`).
 contract VerifyCourse is ICourse {
@@ -52,11 +52,11 @@ contract VerifyCourse is ICourse {
 
     /// @inheritdoc ICourse
     function run(address target, uint256 seed) external view returns (uint32 gasUsed) {
-        // Touch the target so every metered call pays warm access (100), as
-        // it does in CurtaGolf.submit, where the target was just created.
-        assembly ("memory-safe") {
-            pop(extcodesize(target))
-        }
+        // Every metered call pays warm access (100), as in CurtaGolf.submit,
+        // where the target was just created. A target without code is no
+        // solution; the check also leaves it warm (a bare
+        // pop(extcodesize(target)) would be optimized away).
+        if (target.code.length == 0) revert IncorrectSolution();
         uint256 total;
         for (uint256 b; b < BOARDS; ++b) {
             uint256 word = uint256(keccak256(abi.encode(seed, b)));

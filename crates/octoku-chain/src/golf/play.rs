@@ -162,7 +162,7 @@ pub fn submit(
     .abi_encode();
     // The course runs on the block's prevrandao: its gas varies from the
     // estimate's block to the mined one (the reference's 16 calls on the
-    // 8x8 course: 285,590 to 353,426 over seeds 1..=4).
+    // 8x8 course: 283,090 to 350,926 over seeds 1..=4).
     let receipt = chain.send_padded(golf, data.into(), SUBMIT_GAS_MARGIN)?;
     let event: ICurtaGolf::SubmitSolution = event_of(&receipt, golf)?;
     let king = receipt

@@ -145,13 +145,13 @@ mod tests {
             CourseRun::Passed { gas } => gas,
             CourseRun::Incorrect => panic!("{} refused", a.name),
         };
-        assert_eq!(at(Course::Verify8, artifacts::REFERENCE), 285_590);
-        assert_eq!(at(Course::Verify8, artifacts::GOLF), 17_636);
+        assert_eq!(at(Course::Verify8, artifacts::REFERENCE), 283_090);
+        assert_eq!(at(Course::Verify8, artifacts::GOLF), 15_136);
         assert_eq!(
             at(Course::Classic9, artifacts::CLASSIC9_REFERENCE),
-            1_433_074
+            1_430_574
         );
-        assert_eq!(at(Course::Classic9, artifacts::CLASSIC9_GOLF), 25_860);
+        assert_eq!(at(Course::Classic9, artifacts::CLASSIC9_GOLF), 23_360);
     }
 
     #[test]
