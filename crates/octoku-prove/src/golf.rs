@@ -248,7 +248,7 @@ fn prove(course: Course, runtime: &[u8], p: Prover<'_>) -> Result<Proof, CheckEr
                         Bytes::from(data.abi_encode()),
                         c.grids
                             .iter()
-                            .map(|g| alloy_primitives::hex::encode_prefixed(g))
+                            .map(alloy_primitives::hex::encode_prefixed)
                             .collect(),
                     )
                 }

@@ -1,4 +1,4 @@
-//! Curta Golf (waterfall-mkt/curta-golf): typed calls on a [`Chain`] for
+//! Curta Golf (waterfall-mkt/curta-golf): typed calls on a [`Chain`](crate::Chain) for
 //! what `octoku golf` does. The owner adds a course with the opcodes its
 //! solutions may use; a golfer commits `keccak256(abi.encode(submitter,
 //! initcode, salt))`, waits [`MIN_COMMIT_AGE`] seconds of chain time, then
