@@ -17,6 +17,7 @@ pub mod arena;
 pub mod curta;
 pub mod deployments;
 pub mod embedded;
+pub mod golf;
 pub mod leaderboard;
 pub mod rpc;
 pub mod signer;
@@ -301,6 +302,9 @@ impl fmt::Display for Revert {
             None => {}
         }
         if let Some(name) = curta::error_name(self) {
+            return f.write_str(&name);
+        }
+        if let Some(name) = golf::error_name(self) {
             return f.write_str(&name);
         }
         if let Ok(e) = alloy_sol_types::Revert::abi_decode(&self.0) {
@@ -612,6 +616,42 @@ impl Chain {
                 "deployment {} did not create a contract",
                 receipt.tx_hash
             ))),
+        }
+    }
+
+    /// [`Chain::send`] with the node's gas estimate raised by `percent`
+    /// unless a gas limit is set (the embedded chain gives every transaction
+    /// its block's gas): for calls whose gas depends on the block.
+    pub fn send_padded(
+        &mut self,
+        to: Address,
+        data: Bytes,
+        percent: u64,
+    ) -> Result<Receipt, ChainError> {
+        match self {
+            Chain::Embedded(c) => c.send(Some(to), data, U256::ZERO),
+            Chain::Rpc(c) => c.send_padded(to, data, percent),
+        }
+    }
+
+    /// Moves a development node's clock `seconds` ahead and mines a block
+    /// there (`evm_increaseTime`, `evm_mine`: anvil, hardhat). The embedded
+    /// chain has no such clock to move.
+    pub fn increase_time(&mut self, seconds: u64) -> Result<(), ChainError> {
+        match self {
+            Chain::Embedded(_) => Err(ChainError::Unexpected(
+                "the embedded chain's clock cannot be moved; expected --rpc-url of a development node".into(),
+            )),
+            Chain::Rpc(c) => c.increase_time(seconds),
+        }
+    }
+
+    /// The node's `web3_clientVersion` (e.g. `anvil/v1.7.1`); the embedded
+    /// chain answers `octoku-embedded`.
+    pub fn client_version(&mut self) -> Result<String, ChainError> {
+        match self {
+            Chain::Embedded(_) => Ok("octoku-embedded".into()),
+            Chain::Rpc(c) => c.client_version(),
         }
     }
 

@@ -296,6 +296,53 @@ impl RpcChain {
             .collect())
     }
 
+    /// [`RpcChain::send`] (no value) with the node's gas estimate raised by
+    /// `percent` when no gas limit is set: for a call whose gas depends on
+    /// the block it lands in (a Curta Golf submit runs its course on
+    /// `block.prevrandao`), which the estimate's block does not predict.
+    pub fn send_padded(
+        &mut self,
+        to: Address,
+        data: Bytes,
+        percent: u64,
+    ) -> Result<Receipt, ChainError> {
+        if self.options.gas_limit.is_some() {
+            return self.send(Some(to), data, U256::ZERO);
+        }
+        // Simulated first, so that a revert reads as it does from `send`.
+        self.call_value(Some(to), data.clone(), U256::ZERO)?;
+        let provider = self.provider.clone();
+        let request = self.request_for(Some(to), data.clone(), U256::ZERO);
+        let estimate = self.request(async move { provider.estimate_gas(request).await })?;
+        self.options.gas_limit = Some(estimate.saturating_mul(100 + percent) / 100);
+        let sent = self.send(Some(to), data, U256::ZERO);
+        self.options.gas_limit = None;
+        sent
+    }
+
+    /// `evm_increaseTime(seconds)` then `evm_mine`, on a development node.
+    pub fn increase_time(&self, seconds: u64) -> Result<(), ChainError> {
+        let provider = self.provider.clone();
+        self.request(async move {
+            provider
+                .raw_request::<_, serde_json::Value>("evm_increaseTime".into(), (seconds,))
+                .await
+        })?;
+        let provider = self.provider.clone();
+        self.request(async move {
+            provider
+                .raw_request::<_, serde_json::Value>("evm_mine".into(), ())
+                .await
+        })?;
+        Ok(())
+    }
+
+    /// The node's `web3_clientVersion`.
+    pub fn client_version(&self) -> Result<String, ChainError> {
+        let provider = self.provider.clone();
+        self.request(async move { provider.get_client_version().await })
+    }
+
     /// The timestamp of the latest block.
     pub fn timestamp(&self) -> Result<u64, ChainError> {
         let provider = self.provider.clone();

@@ -84,6 +84,8 @@ enum Command {
     Check(cmd::check::Args),
     /// Write the page as a static site any static file server can host (play with your wallet).
     Site(cmd::site::Args),
+    /// Curta Golf: check a solution against a course (purity, gas, proof), submit it, add courses, read the King.
+    Golf(cmd::golf::Args),
 }
 
 /// The environment variables octoku reads. Set but empty means unset (a
@@ -144,6 +146,7 @@ fn main() -> ExitCode {
         Command::Setup(args) => cmd::setup::run(args),
         Command::Check(args) => cmd::check::run(args),
         Command::Site(args) => cmd::site::run(args),
+        Command::Golf(args) => cmd::golf::run(args),
     };
     match result {
         Ok(code) => code,

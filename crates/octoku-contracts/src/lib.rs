@@ -31,11 +31,12 @@ use foundry_compilers::{
 };
 
 /// Contracts the crate embeds: (source path below the repo root, contract name, Rust const).
-/// The last three are test fixtures: an IPuzzle of the author's kind (plain
+/// LoopPuzzle, LoopPuzzleSlip and GolfAuthor are test fixtures: an IPuzzle of the author's kind (plain
 /// loops), the same with one slip, made from it here (see DERIVED), for the
 /// tests of --artifact, --bytecode, check, fuzz and prove; and an author's
 /// copy of OctokuGolf with one more function (the same fill at other program
-/// counters, for `prove generate --all`).
+/// counters, for `prove generate --all`). The last two are the Curta Golf
+/// courses (contracts/golf/, for `octoku golf`).
 #[rustfmt::skip]
 pub const WANTED: &[(&str, &str, &str)] = &[
     ("contracts/Reference.sol",                  "OctokuReference",   "REFERENCE"),
@@ -50,6 +51,8 @@ pub const WANTED: &[(&str, &str, &str)] = &[
     ("contracts/harness/LoopPuzzle.sol",         "LoopPuzzle",        "LOOP_PUZZLE"),
     ("contracts/harness/LoopPuzzleSlip.sol",     "LoopPuzzleSlip",    "LOOP_PUZZLE_SLIP"),
     ("contracts/harness/GolfAuthor.sol",         "GolfAuthor",        "GOLF_AUTHOR"),
+    ("contracts/golf/VerifyCourse.sol",          "VerifyCourse",      "VERIFY_COURSE"),
+    ("contracts/golf/Classic9Course.sol",        "Classic9Course",    "CLASSIC9_COURSE"),
 ];
 
 /// A test fixture written from another contract's source when the crate is
@@ -109,7 +112,11 @@ fn foundry_settings(path: &Path) -> Result<CompilerSettings, BuildError> {
 }
 
 /// Interfaces the crate's `sol!` bindings are generated from.
-const INTERFACES: &[&str] = &["contracts/IPuzzle.sol", "contracts/IArena.sol"];
+const INTERFACES: &[&str] = &[
+    "contracts/IPuzzle.sol",
+    "contracts/IArena.sol",
+    "contracts/golf/ICourse.sol",
+];
 
 /// The 9×9 validators' interface: its Rust binding is octoku-core's (the
 /// pure mirror decodes calls with it); generated here only for the test

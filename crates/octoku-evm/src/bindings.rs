@@ -4,8 +4,8 @@
 //! pure mirror decodes calls with it); a test holds it to
 //! `contracts/classic9/IClassic9.sol`.
 
-// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> }`, generated
-// (`make contracts`).
+// `sol! { <contracts/IPuzzle.sol> <contracts/IArena.sol> <contracts/golf/ICourse.sol> }`,
+// generated (`make contracts`).
 include!("generated/interfaces.rs");
 
 pub use octoku_core::classic9::IClassic9;

@@ -22,6 +22,7 @@ pub mod classic9;
 pub mod frame;
 pub mod fuzz;
 pub mod gas;
+pub mod golf;
 pub mod limits;
 pub mod machine;
 pub mod meter;

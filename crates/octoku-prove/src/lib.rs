@@ -21,6 +21,7 @@ pub mod engine;
 pub mod exec;
 pub mod fuzz;
 pub mod generate;
+pub mod golf;
 pub mod induction;
 pub mod program;
 pub mod progress;

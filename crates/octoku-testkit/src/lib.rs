@@ -17,6 +17,7 @@
 mod anvil;
 mod browser;
 pub mod curta;
+pub mod curta_golf;
 mod process;
 mod run;
 mod server;

@@ -9,6 +9,7 @@ pub mod deploy;
 pub mod fuzz;
 pub mod gas;
 pub mod generate;
+pub mod golf;
 pub mod leaderboard;
 pub mod play;
 pub mod prove;
