@@ -26,7 +26,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     ),
     (
         "Authors",
-        &["check", "prove", "fuzz", "gas", "audit", "sample"],
+        &["check", "prove", "golf", "fuzz", "gas", "audit", "sample"],
     ),
     ("Tools", &["setup", "completions", "help"]),
 ];
@@ -99,6 +99,12 @@ const EXAMPLES: &[(&str, &str)] = &[
         "gas",
         "octoku gas\n\
          octoku gas --profile generate 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 --puzzle golf",
+    ),
+    (
+        "golf",
+        "octoku golf check --puzzle golf\n\
+         octoku golf check --artifact out/MyVerify.sol/MyVerify.json --kind verify8\n\
+         octoku golf submit --curta-golf 0x5FC8d32690cc91D4c39d9d3abcBD16989F875707 --course 1 --puzzle golf -r http://127.0.0.1:8545 --private-key $KEY",
     ),
     ("audit", "octoku audit\noctoku audit --threads 2 -j"),
     ("sample", "octoku sample --addresses 100000 --puzzle fair"),

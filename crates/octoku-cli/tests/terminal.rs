@@ -278,7 +278,7 @@ fn commands_are_grouped_in_order_with_examples() {
         assert_eq!(&block, names, "{group}");
         listed.extend(block);
     }
-    assert_eq!(listed.len(), 20);
+    assert_eq!(listed.len(), 21);
     for &name in listed.iter().filter(|&&n| n != "help") {
         let long = octoku!(&[name, "--help"]).stdout;
         let examples = long
