@@ -17,6 +17,7 @@ mod opts;
 mod out;
 mod output;
 mod parallel;
+mod picture;
 
 use std::process::ExitCode;
 
