@@ -37,12 +37,29 @@ pub struct Site {
     pub kind: String,
     /// Where the leaderboard's log queries start.
     pub from_block: u64,
+    /// A block explorer's base URL for the page's links (`--explorer-url`).
+    pub explorer_url: Option<String>,
 }
 
 /// Checks that `url` can stand in the page's policy as its one
 /// `connect-src`: `http://` or `https://`, no space, quote, comma,
 /// semicolon or fragment.
 pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
+    check_url(
+        "--rpc-url",
+        url,
+        "cannot stand in the page's Content-Security-Policy",
+    )
+}
+
+/// Checks that `url` can be the base of the page's explorer links
+/// (`URL/tx/HASH`, `URL/address/ADDRESS`): the same rules as
+/// [`check_rpc_url`], so it stands in an attribute unchanged.
+pub fn check_explorer_url(url: &str) -> Result<(), ServeError> {
+    check_url("--explorer-url", url, "cannot stand in the page's links")
+}
+
+fn check_url(flag: &str, url: &str, why: &str) -> Result<(), ServeError> {
     let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
     let bad = url
         .chars()
@@ -50,10 +67,10 @@ pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
     match (scheme_ok, bad) {
         (true, None) => Ok(()),
         (false, _) => Err(ServeError::Input(format!(
-            "--rpc-url {url:?}: expected an http:// or https:// URL"
+            "{flag} {url:?}: expected an http:// or https:// URL"
         ))),
         (true, Some(c)) => Err(ServeError::Input(format!(
-            "--rpc-url {url:?}: {c:?} cannot stand in the page's Content-Security-Policy; expected a URL without spaces, quotes, commas, semicolons or a fragment"
+            "{flag} {url:?}: {c:?} {why}; expected a URL without spaces, quotes, commas, semicolons or a fragment"
         ))),
     }
 }
@@ -71,6 +88,9 @@ impl Site {
             ));
         };
         check_rpc_url(rpc_url)?;
+        if let Some(url) = &config.explorer_url {
+            check_explorer_url(url)?;
+        }
         let backend = Backend::open(&Config {
             key: None,
             ..config.clone()
@@ -84,6 +104,7 @@ impl Site {
             puzzle: backend.puzzle(),
             kind: backend.kind().map_or("unknown", |k| k.label()).to_string(),
             from_block: backend.from_block(),
+            explorer_url: config.explorer_url.clone(),
         })
     }
 
@@ -96,6 +117,7 @@ impl Site {
             "puzzle_address": self.puzzle.to_checksum(None),
             "puzzle": self.kind,
             "from_block": self.from_block,
+            "explorer_url": self.explorer_url,
         });
         match self.game {
             Game::Arena(arena) => {
