@@ -2,7 +2,7 @@
 //! bounded block ranges (public nodes refuse wide ones), checked against
 //! `solverCount()`.
 
-use alloy_primitives::{Address, B256};
+use alloy_primitives::{Address, B256, U256};
 
 use super::{
     Chain, ChainError, LoggedAt,
@@ -21,6 +21,8 @@ pub struct Entry {
     pub rank: u64,
     /// Block of the solve.
     pub block: u64,
+    /// The accepted solution, from the `Solved` event.
+    pub solution: U256,
 }
 
 /// Every solver of an arena, in rank order.
@@ -59,6 +61,7 @@ pub fn read(
             address: event.solver,
             rank,
             block: found.block,
+            solution: event.solution,
         });
     }
     entries.sort_by_key(|e| e.rank);

@@ -173,9 +173,17 @@ struct CurtaBoard<'a> {
 }
 
 /// `octoku board PLAYER --curta C --puzzle-id N`.
-pub fn board(mut opened: Opened, on: &ArenaArgs, player: Address) -> Result<ExitCode, CliError> {
+pub fn board(
+    mut opened: Opened,
+    on: &ArenaArgs,
+    player: Address,
+    svg: Option<&std::path::Path>,
+) -> Result<ExitCode, CliError> {
     let target = Target::find(&mut opened, on)?;
     let (name, start) = read_board(&mut opened, &target, player)?;
+    if let Some(path) = svg {
+        crate::picture::board(path, start)?;
+    }
     let now = opened.chain.timestamp().map_err(chain_error)?;
     let phase = target.puzzle.phase_at(now);
     let solved = curta::has_solved(&mut opened.chain, target.curta, player, target.puzzle.id)

@@ -18,6 +18,7 @@ mod opts;
 mod out;
 mod output;
 mod parallel;
+mod picture;
 mod progress;
 mod style;
 

@@ -56,6 +56,27 @@ fn site_refuses_bad_input_in_one_line_before_asking_the_node() {
             vec!["site", "new", "--rpc-url", nobody, "--arena", "0x12"],
             "--arena",
         ),
+        (
+            vec![
+                "site",
+                "new",
+                "--rpc-url",
+                nobody,
+                "--explorer-url",
+                "javascript:alert(1)",
+            ],
+            "--explorer-url \"javascript:alert(1)\": expected an http:// or https:// URL",
+        ),
+        (
+            vec![
+                "serve",
+                "--port",
+                "0",
+                "--explorer-url",
+                "https://x.example/\"a",
+            ],
+            "--explorer-url",
+        ),
     ] {
         let run = octoku!().args(&args).dir(dir).run();
         run.fails(2, expected);

@@ -17,6 +17,7 @@ use crate::{
     cases::{VerifyClass, verify_case},
     classic9::{GAS_CLASSES, IMPLEMENTATIONS, encode_is_valid, encode_verify, gas_case},
     machine::{EvmError, Machine},
+    meter::Step,
     puzzle::Puzzle,
     source_map::SourceLines,
 };
@@ -363,6 +364,48 @@ pub struct Profile {
     pub by_opcode: Vec<OpcodeGas>,
     /// Gas per Solidity source line, costliest first.
     pub by_line: Vec<LineGas>,
+    /// Gas per source line and opcode, in the order of the source
+    /// (`file:line` then opcode): the frames of a flame graph (see
+    /// [`Profile::folded`]). Without a source map, one line per opcode
+    /// under `(no source map)`.
+    #[serde(skip)]
+    pub by_line_opcode: Vec<LineOpcodeGas>,
+}
+
+/// The gas of one opcode on one source line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineOpcodeGas {
+    /// `file:line` and the line's text, as in [`LineGas`].
+    pub location: String,
+    /// The line's text, trimmed.
+    pub source: String,
+    /// Mnemonic, as in [`OpcodeGas`].
+    pub opcode: String,
+    /// Gas it spent on that line.
+    pub gas: u64,
+}
+
+impl Profile {
+    /// The profile as folded stacks, the text form flame graph tools read
+    /// (Brendan Gregg's `stackcollapse` output, which `inferno` draws): one
+    /// line per source line and opcode, `SOURCE  (LOCATION);OPCODE GAS`
+    /// (`LOCATION;OPCODE GAS` for a line without text). A `;` in the source
+    /// text, which would split a frame, is shown as `,`.
+    pub fn folded(&self) -> Vec<String> {
+        self.by_line_opcode
+            .iter()
+            .filter(|e| e.gas > 0)
+            .map(|e| {
+                let source = e.source.trim_end_matches(';').replace(';', ",");
+                let line = if source.is_empty() {
+                    e.location.clone()
+                } else {
+                    format!("{source}  ({})", e.location)
+                };
+                format!("{line};{} {}", e.opcode, e.gas)
+            })
+            .collect()
+    }
 }
 
 /// The gas one opcode spent in a profiled call.
@@ -455,24 +498,43 @@ pub fn profile_call(
     lines: Option<&SourceLines>,
 ) -> Result<Profile, EvmError> {
     let (outcome, steps) = machine.profile_raw(to, data)?;
-    let mut by_opcode: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    for step in &steps {
-        let name = OpCode::new(step.opcode).map_or_else(
+    let name_of = |step: &Step| {
+        OpCode::new(step.opcode).map_or_else(
             || format!("0x{:02x}", step.opcode),
             |o| o.as_str().to_string(),
-        );
-        let e = by_opcode.entry(name).or_default();
+        )
+    };
+    let mut by_opcode: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for step in &steps {
+        let e = by_opcode.entry(name_of(step)).or_default();
         e.0 += 1;
         e.1 += step.gas;
     }
     let mut by_line: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
-    if let Some(lines) = lines {
-        for step in &steps {
-            let e = by_line.entry(lines.locate(step)).or_default();
+    let mut by_line_opcode: BTreeMap<(String, String, String), u64> = BTreeMap::new();
+    for step in &steps {
+        let (location, source) = match lines {
+            Some(lines) => lines.locate(step),
+            None => ("(no source map)".to_string(), String::new()),
+        };
+        *by_line_opcode
+            .entry((location.clone(), source.clone(), name_of(step)))
+            .or_default() += step.gas;
+        if lines.is_some() {
+            let e = by_line.entry((location, source)).or_default();
             e.0 += 1;
             e.1 += step.gas;
         }
     }
+    let by_line_opcode = by_line_opcode
+        .into_iter()
+        .map(|((location, source, opcode), gas)| LineOpcodeGas {
+            location,
+            source,
+            opcode,
+            gas,
+        })
+        .collect();
     let mut by_opcode: Vec<OpcodeGas> = by_opcode
         .into_iter()
         .map(|(opcode, (count, gas))| OpcodeGas { opcode, count, gas })
@@ -493,5 +555,6 @@ pub fn profile_call(
         success: outcome.success,
         by_opcode,
         by_line,
+        by_line_opcode,
     })
 }

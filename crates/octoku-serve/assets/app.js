@@ -46,13 +46,16 @@ class Board {
     });
   }
 
-  load({ size, boxRows, boxCols, cells, symbols }) {
+  /** A board of side `size`; `filled` (a solved board's cells) shows
+   *  them and locks the board: nothing can be entered any more. */
+  load({ size, boxRows, boxCols, cells, symbols, filled }) {
     this.n = size;
     this.boxRows = boxRows;
     this.boxCols = boxCols;
     this.symbols = symbols || defaultSymbols(size);
     this.givens = cells.slice();
-    this.values = cells.slice();
+    this.values = (filled || cells).slice();
+    this.locked = !!filled;
     this.marks = cells.map(() => new Set());
     this.history = [];
     this.future = [];
@@ -60,6 +63,15 @@ class Board {
     this.selected = this.givens.findIndex((v) => v === 0);
     if (this.selected < 0) this.selected = 0;
     this.build();
+    this.render();
+  }
+
+  /** Fills the board with `filled` and locks it (a solve went through). */
+  lock(filled) {
+    this.values = filled.slice();
+    this.marks = this.values.map(() => new Set());
+    this.bad = new Set();
+    this.locked = true;
     this.render();
   }
 
@@ -187,6 +199,8 @@ class Board {
     const peers = new Set(this.unitsOf(sel).flat());
     const selValue = this.values[sel];
     const mcols = Math.ceil(Math.sqrt(this.n));
+    this.grid.classList.toggle("locked", !!this.locked);
+    this.pad.querySelectorAll("button").forEach((b) => { b.disabled = !!this.locked; });
     this.cells.forEach((el, i) => {
       const v = this.values[i];
       el.classList.toggle("selected", i === sel);
@@ -228,7 +242,7 @@ class Board {
   /** Applies a change to the selected cell as one undoable step. */
   change(mutate) {
     const i = this.selected;
-    if (this.givens[i]) return;
+    if (this.givens[i] || this.locked) return;
     const before = this.snapshot(i);
     mutate(i);
     const after = this.snapshot(i);
@@ -275,6 +289,7 @@ class Board {
    * step ("before" or "after"), and keeps the step on `to`. The board
    * changed, so the last check's outlines go, as on any change. */
   replay(from, to, side) {
+    if (this.locked) return;
     const step = from.pop();
     if (!step) return;
     this.restore(step.i, step[side]);
@@ -350,6 +365,7 @@ class Board {
   }
 
   clear() {
+    if (this.locked) return;
     this.values = this.givens.slice();
     this.marks = this.givens.map(() => new Set());
     this.history = [];
@@ -385,12 +401,78 @@ let info = null;
 let seat = null;
 let sending = false;
 
+/** A demo address whose board the page shows, read-only, while nobody
+ *  is chosen to play: the page never opens on an empty board. */
+const DEMO = "0x1111111111111111111111111111111111111111";
+
+/** 0x14dC…9955: the first 4 and last 4 hex digits of an address or hash. */
 function short(a) {
   return a.slice(0, 6) + "…" + a.slice(-4);
 }
 
-function setStatus(el, text, cls) {
-  el.textContent = text;
+/** An address or transaction hash as a short word that never breaks:
+ *  the whole one on hover (title) and when copied (data-full, see the copy
+ *  handler below); a link to the operator's block explorer when there is
+ *  one (`--explorer-url`). `kind` is "address" or "tx". */
+function hexLink(full, kind) {
+  const explorer = info && info.explorerUrl;
+  const el = document.createElement(explorer ? "a" : "span");
+  el.className = kind === "tx" ? "addr tx" : "addr";
+  el.textContent = short(full);
+  el.title = full;
+  el.dataset.full = full;
+  if (explorer) {
+    el.href = `${explorer.replace(/\/+$/, "")}/${kind}/${full}`;
+    el.target = "_blank";
+    el.rel = "noopener noreferrer";
+  }
+  return el;
+}
+
+/** An address, EIP-55 checksummed, as hexLink shows it. */
+function addressEl(a) {
+  return hexLink(checksum(a), "address");
+}
+
+/** Copying text that holds short addresses or hashes copies the whole ones. */
+document.addEventListener("copy", (e) => {
+  const sel = document.getSelection();
+  if (!sel || sel.isCollapsed || !sel.rangeCount || !e.clipboardData) return;
+  const range = sel.getRangeAt(0);
+  const anchor = range.commonAncestorContainer;
+  const within = (anchor.nodeType === Node.ELEMENT_NODE ? anchor : anchor.parentElement).closest("[data-full]");
+  let text;
+  if (within) {
+    text = within.dataset.full;
+  } else {
+    const copy = range.cloneContents();
+    const shortened = copy.querySelectorAll("[data-full]");
+    if (!shortened.length) return;
+    shortened.forEach((el) => { el.textContent = el.dataset.full; });
+    text = [...copy.childNodes].map((n) => n.textContent).join("");
+  }
+  e.clipboardData.setData("text/plain", text);
+  e.preventDefault();
+});
+
+/** Sets a status line. `parts` is a string or a list of strings and
+ *  nodes; in strings, command-line flags (`--rpc-url`) and `quoted`
+ *  words become code that never breaks inside. */
+function setStatus(el, parts, cls) {
+  el.replaceChildren();
+  for (const part of Array.isArray(parts) ? parts : [parts]) {
+    if (typeof part !== "string") {
+      el.append(part);
+      continue;
+    }
+    part.split(/(`[^`]*`|--[a-z][a-z0-9-]*)/).forEach((piece, k) => {
+      if (k % 2 === 0) return piece && el.append(piece);
+      const code = document.createElement("code");
+      code.className = "flag";
+      code.textContent = piece.replace(/`/g, "");
+      el.append(code);
+    });
+  }
   el.className = cls || "";
 }
 
@@ -422,13 +504,29 @@ function phaseText(phase, fee) {
   }
 }
 
-/** Shows the Curta puzzle's phase and what a solve costs now, and labels Submit with it. */
+/** Shows the Curta puzzle's phase and what a solve costs now (not once
+ *  the board is solved: nothing more is to be paid), and labels Submit. */
 function showPhase(phase, fee) {
   const el = $("phase");
-  el.hidden = !onCurta() || phase === undefined;
-  if (el.hidden) return;
-  setStatus(el, phaseText(phase, fee), phase === 3 ? "warn" : phase === 2 ? "fee" : "");
-  $("submit").textContent = fee ? `Submit and pay ${OCTOKU_CHAIN.ether(fee)}` : "Submit";
+  el.hidden = !onCurta() || phase === undefined || phase === null || !!(seat && seat.solved);
+  if (!el.hidden) setStatus(el, phaseText(phase, fee), phase === 3 ? "warn" : phase === 2 ? "fee" : "");
+  showSubmit();
+}
+
+/** Submit's label and state: "Solved" and off once the board is solved;
+ *  else with the fee to pay, on when a solve can be sent from here. */
+function showSubmit() {
+  const button = $("submit");
+  $("clear").disabled = !!(seat && seat.solved);
+  button.classList.toggle("solved", !!(seat && seat.solved));
+  if (seat && seat.solved) {
+    button.textContent = "Solved";
+    button.disabled = true;
+    return;
+  }
+  const fee = seat && onCurta() ? seat.fee : null;
+  button.textContent = fee ? `Submit and pay ${OCTOKU_CHAIN.ether(fee)}` : "Submit";
+  button.disabled = sending || !submitPath().ok;
 }
 
 /** One line about the wallet: missing, not connected, or its account and chain. */
@@ -440,9 +538,10 @@ function showWallet() {
   } else if (!wallet.account) {
     setStatus(status, "Connect your wallet to play your own board.", "muted");
   } else if (info && wallet.chainId !== info.chainId) {
-    setStatus(status, `Wallet ${checksum(wallet.account)} on chain ${wallet.chainId}; ${gameName()} is on chain ${info.chainId}: Submit asks your wallet to switch.`, "warn");
+    const { network } = OCTOKU_CHAIN;
+    setStatus(status, ["Wallet ", addressEl(wallet.account), ` on ${network(wallet.chainId)}; ${gameName()} is on ${network(info.chainId)}: Submit asks your wallet to switch.`], "warn");
   } else {
-    setStatus(status, `Wallet ${checksum(wallet.account)} on chain ${wallet.chainId}.`, "muted");
+    setStatus(status, ["Wallet ", addressEl(wallet.account), ` on ${OCTOKU_CHAIN.network(wallet.chainId)}.`], "muted");
   }
 }
 
@@ -465,16 +564,27 @@ function fillPlayers(prefer) {
   $("other").hidden = select.value !== "other";
 }
 
+/** The network for people: its name from the chain id, or the embedded
+ *  chain; the server's own description on hover. */
+function networkEl() {
+  const el = document.createElement("span");
+  el.id = "network";
+  el.textContent = info.chain.startsWith("embedded") ? "the embedded chain (no node; this server's state file)" : OCTOKU_CHAIN.network(info.chainId);
+  el.title = info.chain;
+  return el;
+}
+
 async function loadInfo() {
   info = await source.info();
   const g = info.game;
+  const head = $("chain");
   if (g.kind === "curta") {
-    $("chain").textContent = `${info.chain} · Curta ${g.curta} · puzzle #${g.id} “${g.name}” at ${info.puzzleAddress} · ${info.puzzle} puzzle`;
+    setStatus(head, [networkEl(), " · Curta ", addressEl(g.curta), ` · puzzle #${g.id} “${g.name}” at `, addressEl(info.puzzleAddress), ` · ${info.puzzle} puzzle`], "muted");
     $("tab-arena").textContent = `Curta #${g.id}`;
     $("arena-grid").setAttribute("aria-label", `Curta puzzle ${g.id} board, 8 by 8, boxes of 2 rows by 4 columns`);
     $("phase-col").hidden = false;
   } else {
-    $("chain").textContent = `${info.chain} · arena ${g.arena} · ${info.puzzle} puzzle`;
+    setStatus(head, [networkEl(), " · arena ", addressEl(g.arena), ` · ${info.puzzle} puzzle`], "muted");
   }
   fillPlayers();
 }
@@ -486,11 +596,12 @@ function chosenAddress() {
 }
 
 /** How to make a server on the embedded chain without a key playable. */
-const RESTART = "start octoku serve with --private-key (or a keystore) to play here, or with --rpc-url to play with a wallet";
+const RESTART = "start `octoku serve` with --private-key (or a keystore) to play here, or with --rpc-url to play with a wallet";
 
 /** Whether Submit can send for the board shown, and if not, why. */
 function submitPath() {
-  if (!seat || !seat.solvable) return { ok: false };
+  if (!seat || !seat.solvable || seat.solved) return { ok: false };
+  if (seat.demo) return { ok: false };
   if (seat.phase === 3) return { ok: false, why: " Submissions are closed: the puzzle is in phase 3 (SubmissionClosed); Check still works." };
   const embeddedOnly = !info.walletCanPlay && !info.players.length;
   if ($("player").value === WALLET && sameAddress(seat.address, wallet && wallet.account)) {
@@ -512,45 +623,77 @@ function nobodyToPlay() {
   if (wallet && info.walletCanPlay) return "Connect your wallet to play, or " + read;
   if (info.players.length) return "Choose an account, or " + read;
   if (info.walletCanPlay) return "Playing needs a wallet in this browser (EIP-1193); meanwhile, " + read;
-  return `This server holds no key and runs the embedded chain, which no wallet can reach: ${RESTART}. Meanwhile, ` + read;
+  return `This server holds no key and runs the embedded chain, which no wallet can reach: ${RESTART}. Or ` + read;
 }
 
+/** The leaderboard's row of `address` (with its accepted solution), or null. */
+async function solverRow(address) {
+  const board = await source.leaderboard().catch(() => ({ solvers: [] }));
+  return board.solvers.find((r) => sameAddress(r.address, address)) || null;
+}
+
+/** Which board load is the latest (an older answer arriving late is dropped). */
+let loads = 0;
+
+/** Reads the chosen address's board, or a demo address's (read-only)
+ *  when nobody is chosen; a solved board shows its accepted solution. A
+ *  board that cannot be read keeps the board shown (or shows the demo's),
+ *  with the reason. */
 async function loadBoard() {
-  const address = chosenAddress();
+  const chosen = chosenAddress();
   const status = $("board-status");
+  const ticket = ++loads;
   $("result").replaceChildren();
-  if (!address) {
-    setStatus(status, nobodyToPlay(), "warn");
-    $("submit").disabled = true;
-    return;
-  }
   setStatus(status, "Reading the board…");
-  let next;
-  try {
-    next = await source.board(address);
-  } catch (e) {
-    setStatus(status, e.message, "warn");
-    return;
+  let failed = null;
+  let next = null;
+  for (const [address, demo] of chosen ? [[chosen, false], [DEMO, true]] : [[DEMO, true]]) {
+    try {
+      next = await source.board(address);
+      next.demo = demo;
+      if (next.solved && !next.solved.solution) {
+        const row = await solverRow(next.address);
+        if (row && row.solution) next.solved.solution = row.solution;
+      }
+      break;
+    } catch (e) {
+      failed = failed || `Cannot read the board of ${address}: ${e.message}`;
+      next = null;
+      if (seat) break;
+    }
   }
-  seat = next;
-  seat.address = checksum(seat.address);
-  arena.load({ size: 8, boxRows: 2, boxCols: 4, cells: seat.cells });
-  showPhase(seat.phase, seat.fee);
-  let text = `Board of ${seat.address} (${seat.puzzle} puzzle).`;
-  let cls = "";
-  if (!seat.solvable) {
-    text = `This board has no solution: ${seat.reason}. ${text}`;
-    cls = "warn";
-  } else if (seat.solved) {
-    text += ` Solved: rank ${seat.solved.rank} in block ${seat.solved.block}.`;
-    cls = "good";
+  if (ticket !== loads) return;
+  if (next) {
+    seat = next;
+    seat.address = checksum(seat.address);
+    const solution = seat.solved && seat.solved.solution;
+    arena.load({ size: 8, boxRows: 2, boxCols: 4, cells: seat.cells, filled: solution ? OCTOKU_CHAIN.cellsOf(solution) : undefined });
+    if (!seat.demo) history.replaceState(null, "", "?address=" + seat.address);
+  }
+  showPhase(seat && seat.phase, seat && seat.fee);
+  if (failed && seat && seat.demo) setStatus(status, [`${failed.replace(/\.?$/, ".")} Meanwhile, a demo: the board of `, addressEl(seat.address), ", read-only."], "warn");
+  else if (failed) setStatus(status, failed, "warn");
+  else describeSeat();
+  if (seat && !seat.demo) arena.focus();
+  refreshLeaderboard();
+}
+
+/** The status line of the board shown: whose, solved or not, and what
+ *  the player can do with it. */
+function describeSeat() {
+  const status = $("board-status");
+  if (!seat) return;
+  const whose = seat.demo
+    ? ["Meanwhile, a demo: the board of ", addressEl(seat.address), ` (${seat.puzzle} puzzle), read-only.`]
+    : ["Board of ", addressEl(seat.address), ` (${seat.puzzle} puzzle).`];
+  if (!seat.solvable) return setStatus(status, [`This board has no solution: ${seat.reason}. `, ...whose], "warn");
+  if (seat.demo) return setStatus(status, [nobodyToPlay() + " ", ...whose], "demo");
+  if (seat.solved) {
+    const shown = seat.solved.solution ? ` The board shows the solution ${gameName()} accepted.` : "";
+    return setStatus(status, [...whose, ` Solved: rank ${seat.solved.rank} in block ${seat.solved.block}.${shown}`], "good");
   }
   const path = submitPath();
-  if (path.why) text += path.why;
-  setStatus(status, text, cls);
-  $("submit").disabled = !path.ok;
-  arena.focus();
-  refreshLeaderboard();
+  setStatus(status, [...whose, path.why || ""], "");
 }
 
 /** Problems to list: the sharpest first (a changed given, a repeat, a
@@ -627,8 +770,9 @@ async function check() {
   }
 }
 
-/** A solve: its line, the transaction, and the board's status. On Curta,
- *  `phase` is the solve's and `paid` the wei sent (a BigInt). */
+/** A solve: its line, the transaction, and the board's status; the board
+ *  keeps the solution and takes no more entries, Submit says "Solved". On
+ *  Curta, `phase` is the solve's and `paid` the wei sent (a BigInt). */
 function showSolved(rank, gasUsed, block, tx, phase, paid) {
   const box = $("result");
   box.replaceChildren();
@@ -638,14 +782,14 @@ function showSolved(rank, gasUsed, block, tx, phase, paid) {
   const fee = paid ? `, paid ${OCTOKU_CHAIN.ether(paid)}` : "";
   p.textContent = `Solved! Rank ${rank}${onPhase}${fee}, gas used ${gasUsed.toLocaleString("en-US")}, block ${block}.`;
   const line = document.createElement("p");
-  line.append("Transaction ");
-  const code = document.createElement("code");
-  code.id = "tx";
-  code.textContent = tx;
-  line.appendChild(code);
+  const link = hexLink(tx, "tx");
+  link.id = "tx";
+  line.append("Transaction ", link);
   box.append(p, line);
-  setStatus($("board-status"), `Board of ${seat.address}. Solved: rank ${rank} in block ${block}.`, "good");
-  seat.solved = { rank, block };
+  seat.solved = { rank, block, solution: OCTOKU_CHAIN.boardWord(arena.values) };
+  arena.lock(arena.values);
+  showPhase(seat.phase, seat.fee);
+  describeSeat();
 }
 
 /** On Curta, before anything is sent: the phase now. Returns the fee to
@@ -755,7 +899,7 @@ async function submit() {
     else await serverSubmit();
   } finally {
     sending = false;
-    $("submit").disabled = !submitPath().ok;
+    showSubmit();
   }
   refreshLeaderboard();
 }
@@ -777,18 +921,17 @@ async function refreshLeaderboard() {
   } catch (e) {
     return note(e.message);
   }
-  if (!board.solvers.length) return note("Nobody has solved yet.", "muted");
+  if (!board.solvers.length) return note(`Nobody yet: the first to solve ${onCurta() ? "the puzzle" : "a board"} takes rank 1.`, "muted");
   body.replaceChildren();
   for (const s of board.solvers) {
     const tr = document.createElement("tr");
     if (seat && sameAddress(s.address, seat.address)) tr.className = "me";
-    const cells = [[String(s.rank), ""], [checksum(s.address), "addr"]];
-    if (onCurta()) cells.push([String(s.phase), ""]);
-    cells.push([String(s.block), ""]);
-    for (const [text, cls] of cells) {
+    const cells = [String(s.rank), addressEl(s.address)];
+    if (onCurta()) cells.push(String(s.phase));
+    cells.push(String(s.block));
+    for (const cell of cells) {
       const td = document.createElement("td");
-      td.textContent = text;
-      if (cls) td.className = cls;
+      td.append(cell);
       tr.appendChild(td);
     }
     body.appendChild(tr);
@@ -931,6 +1074,23 @@ practice.onchange = () => {
 
 // ---------------------------------------------------------------- start
 
+/** A deep link, `?address=0x…`: that address plays (the wallet's or the
+ *  server's account when it is one of them, else read-only). */
+function followLink() {
+  const linked = new URLSearchParams(location.search).get("address");
+  if (!linked) return;
+  const select = $("player");
+  const mine = [...select.options].find((o) => o.value !== "other" && sameAddress(o.value === WALLET ? wallet && wallet.account : o.value, linked.trim()));
+  if (mine) {
+    select.value = mine.value;
+    $("other").hidden = true;
+  } else {
+    select.value = "other";
+    $("other").hidden = false;
+    $("other").value = linked.trim();
+  }
+}
+
 (async () => {
   if (!wallet) {
     window.addEventListener("ethereum#initialized", () => {
@@ -942,6 +1102,8 @@ practice.onchange = () => {
   }
   try {
     await loadInfo();
+    // The leaderboard whoever plays, even before a board is chosen.
+    refreshLeaderboard();
     if (wallet) {
       followWallet();
       // An account the wallet already allowed this page: no prompt.
@@ -952,6 +1114,7 @@ practice.onchange = () => {
         fillPlayers(WALLET);
       }
     }
+    followLink();
     showWallet();
     await loadBoard();
   } catch (e) {

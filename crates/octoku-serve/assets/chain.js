@@ -35,6 +35,34 @@ const OCTOKU_CHAIN = (() => {
     return digits ? Number(BigInt("0x" + digits)) : 0;
   }
 
+  /** The n-th word of ABI-encoded data as `0x` and 64 hex digits. */
+  function wordHex(data, n) {
+    return "0x" + word(String(data).replace(/^0x/i, "").slice(64 * n, 64 * (n + 1)));
+  }
+
+  /** Networks by chain id (the ids of chainlist.org), for people to read. */
+  const NETWORKS = {
+    1: "Ethereum mainnet",
+    10: "OP Mainnet",
+    56: "BNB Smart Chain",
+    100: "Gnosis",
+    137: "Polygon",
+    8453: "Base",
+    17000: "Holesky",
+    42161: "Arbitrum One",
+    84532: "Base Sepolia",
+    560048: "Hoodi",
+    11155111: "Sepolia",
+    11155420: "OP Sepolia",
+    31337: "a local dev chain",
+  };
+
+  /** "Sepolia (chain id 11155111)"; an unknown id as "chain id N". */
+  function network(chainId) {
+    const name = NETWORKS[Number(chainId)];
+    return name ? `${name} (chain id ${chainId})` : `chain id ${chainId}`;
+  }
+
   /** An error of a JSON-RPC answer or a wallet, with its code and data. */
   function rpcError(e) {
     const err = new Error(e.message || String(e));
@@ -150,5 +178,5 @@ const OCTOKU_CHAIN = (() => {
     }
   }
 
-  return { ABI, word, calldata, boardWord, cellsOf, wordAt, rpc, revertName, ether, REJECTED, Wallet };
+  return { ABI, word, calldata, boardWord, cellsOf, wordAt, wordHex, network, rpc, revertName, ether, REJECTED, Wallet };
 })();

@@ -7,7 +7,7 @@
 // and practiceText(body) (the static site draws them in the page), and submit(player,
 // cells, fee) when the server signs; solveTx(from, cells, fee) and
 // solvedBy(receipt, player) say what the wallet sends and how its receipt
-// ranks the player. The game is an arena (solve(uint256), ranks from its
+// ranks the player. The leaderboard's rows carry each accepted solution. The game is an arena (solve(uint256), ranks from its
 // Solved events) or a puzzle on Curta (solve(uint32,uint256) with the
 // phase's fee as the value, solvers from its SolvePuzzle events, a phase
 // per row).
@@ -77,6 +77,7 @@ class ServerSource {
       puzzleAddress: i.puzzle_address,
       puzzle: i.puzzle,
       players: i.players,
+      explorerUrl: i.explorer_url || null,
       // The embedded chain lives in the server's state file: no node a wallet could reach.
       walletCanPlay: !i.chain.startsWith("embedded"),
     };
@@ -183,7 +184,7 @@ class RpcSource {
 
   async info() {
     const s = this.settings;
-    return { chain: s.chain, chainId: s.chain_id, game: this.game, puzzleAddress: s.puzzle_address, puzzle: s.puzzle, players: [], walletCanPlay: true };
+    return { chain: s.chain, chainId: s.chain_id, game: this.game, puzzleAddress: s.puzzle_address, puzzle: s.puzzle, players: [], walletCanPlay: true, explorerUrl: s.explorer_url || null };
   }
 
   /** On Curta: the phase now (Curta's rule on the latest block's clock)
@@ -229,7 +230,7 @@ class RpcSource {
     const solved = await this.call(s.curta, calldata(ABI.hasSolvedPuzzle, address, s.puzzle_id.toString(16)));
     if (wordAt(solved, 0) === 1) {
       const row = (await this.leaderboard()).solvers.find((r) => r.address.toLowerCase() === address.toLowerCase());
-      seat.solved = row ? { rank: row.rank, block: row.block } : { rank: "?", block: "?" };
+      seat.solved = row ? { rank: row.rank, block: row.block, solution: row.solution } : { rank: "?", block: "?" };
     }
     return seat;
   }
@@ -250,7 +251,7 @@ class RpcSource {
    *  each with its phase); log queries of at most 10,000 blocks from the
    *  deployment block. */
   async leaderboard() {
-    const { ABI, wordAt, word } = OCTOKU_CHAIN;
+    const { ABI, wordAt, wordHex, word } = OCTOKU_CHAIN;
     const s = this.settings;
     const curta = this.game.kind === "curta";
     const address = curta ? s.curta : s.arena;
@@ -264,8 +265,9 @@ class RpcSource {
       for (const log of logs) {
         const who = OCTOKU_KECCAK.checksum("0x" + log.topics[curta ? 2 : 1].slice(-40));
         const block = Number(BigInt(log.blockNumber));
-        if (curta) solvers.push({ address: who, rank: solvers.length + 1, block, phase: wordAt(log.data, 1) });
-        else solvers.push({ address: who, rank: wordAt(log.data, 0), block });
+        // Curta's SolvePuzzle data: (solution, phase); the arena's Solved: (rank, solution).
+        if (curta) solvers.push({ address: who, rank: solvers.length + 1, block, phase: wordAt(log.data, 1), solution: wordHex(log.data, 0) });
+        else solvers.push({ address: who, rank: wordAt(log.data, 0), block, solution: wordHex(log.data, 1) });
       }
     }
     solvers.sort((a, b) => a.rank - b.rank);

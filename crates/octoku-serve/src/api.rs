@@ -219,6 +219,9 @@ pub struct Info {
     pub signer: Option<String>,
     /// Accounts the server can submit for (the signer, dev accounts).
     pub players: Vec<PlayerInfo>,
+    /// A block explorer's base URL for the page's links (`--explorer-url`).
+    #[serde(default)]
+    pub explorer_url: Option<String>,
 }
 
 /// One account the page may play as.
@@ -259,6 +262,7 @@ async fn info(State(app): State<App>) -> Json<Info> {
                 label: p.label,
             })
             .collect(),
+        explorer_url: b.explorer_url().map(str::to_string),
     })
 }
 
@@ -501,6 +505,8 @@ pub struct SolverInfo {
     /// On Curta: the phase of the solve (0 to 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<u8>,
+    /// The accepted solution, `0x` and 64 hex digits (from the solve's event).
+    pub solution: String,
 }
 
 async fn leaderboard(State(app): State<App>) -> ApiResult<Leaderboard> {
@@ -521,6 +527,7 @@ async fn leaderboard(State(app): State<App>) -> ApiResult<Leaderboard> {
                 rank: s.rank,
                 block: s.block,
                 phase: s.phase,
+                solution: Board::from_u256(s.solution).to_hex(),
             })
             .collect(),
     }))

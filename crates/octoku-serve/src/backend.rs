@@ -97,6 +97,8 @@ pub struct Solver {
     pub block: u64,
     /// On Curta: the phase of the solve (0 to 2).
     pub phase: Option<u8>,
+    /// The accepted solution, from the solve's event.
+    pub solution: octoku_chain::primitives::U256,
 }
 
 /// A mined solve.
@@ -144,6 +146,8 @@ pub struct Backend {
     dev_keys: bool,
     sending: Mutex<()>,
     tx: TxOptions,
+    /// A block explorer's base URL for the page's links (`--explorer-url`).
+    explorer_url: Option<String>,
 }
 
 impl std::fmt::Debug for Backend {
@@ -247,7 +251,14 @@ impl Backend {
             signer,
             sending: Mutex::new(()),
             tx: config.tx.clone(),
+            explorer_url: config.explorer_url.clone(),
         })
+    }
+
+    /// The block explorer the page links transactions and addresses to
+    /// (`--explorer-url`), if any.
+    pub fn explorer_url(&self) -> Option<&str> {
+        self.explorer_url.as_deref()
     }
 
     /// `embedded (PATH)` or `URL (chain id N)`.
@@ -500,6 +511,7 @@ impl Backend {
                         rank: e.rank,
                         block: e.block,
                         phase: None,
+                        solution: e.solution,
                     })
                     .collect())
             }
@@ -515,6 +527,7 @@ impl Backend {
                         rank,
                         block: s.block,
                         phase: Some(s.phase),
+                        solution: s.solution,
                     })
                     .collect())
             }

@@ -119,6 +119,10 @@ pub struct Config {
     pub tx: TxOptions,
     /// Timeouts and the connection cap.
     pub limits: ServeLimits,
+    /// A block explorer's base URL (`https://…`, no trailing path needed):
+    /// the page links transactions to `URL/tx/HASH` and addresses to
+    /// `URL/address/ADDRESS`. `None`: no links.
+    pub explorer_url: Option<String>,
 }
 
 impl Default for Config {
@@ -136,6 +140,7 @@ impl Default for Config {
             deployments_dir: PathBuf::from("."),
             tx: TxOptions::default(),
             limits: ServeLimits::default(),
+            explorer_url: None,
         }
     }
 }
@@ -268,6 +273,9 @@ impl Drop for Running {
 /// Blocking; call it outside any async runtime.
 pub fn start(config: Config) -> Result<Running, ServeError> {
     let ip = config.ip()?;
+    if let Some(url) = &config.explorer_url {
+        site::check_explorer_url(url)?;
+    }
     // The port first: one in use is said before the chain is opened (on a
     // fresh embedded chain, before anything is deployed).
     let listener = TcpListener::bind(SocketAddr::new(ip, config.port)).map_err(|e| {

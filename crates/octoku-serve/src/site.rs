@@ -37,6 +37,8 @@ pub struct Site {
     pub kind: String,
     /// Where the leaderboard's log queries start.
     pub from_block: u64,
+    /// A block explorer's base URL for the page's links (`--explorer-url`).
+    pub explorer_url: Option<String>,
 }
 
 /// Checks that `url` can stand in the page's policy as its one
@@ -45,6 +47,21 @@ pub struct Site {
 /// would publish them, and browsers refuse to fetch such a URL). The URL is
 /// named redacted in the refusal.
 pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
+    check_url(
+        "--rpc-url",
+        url,
+        "cannot stand in the page's Content-Security-Policy",
+    )
+}
+
+/// Checks that `url` can be the base of the page's explorer links
+/// (`URL/tx/HASH`, `URL/address/ADDRESS`): the same rules as
+/// [`check_rpc_url`], so it stands in an attribute unchanged.
+pub fn check_explorer_url(url: &str) -> Result<(), ServeError> {
+    check_url("--explorer-url", url, "cannot stand in the page's links")
+}
+
+fn check_url(flag: &str, url: &str, why: &str) -> Result<(), ServeError> {
     let shown = octoku_chain::rpc::redact_url(url);
     let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
     let bad = url
@@ -53,14 +70,14 @@ pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
     let credentials = has_userinfo(url);
     match (scheme_ok, bad) {
         (true, None) if credentials => Err(ServeError::Input(format!(
-            "--rpc-url {shown}: the URL carries credentials (user:password@), which the page would publish; expected a URL the page may show to everyone (a key restricted to the site's origin, or a public node)"
+            "{flag} {shown}: the URL carries credentials (user:password@), which the page would publish; expected a URL the page may show to everyone (a key restricted to the site's origin, or a public node)"
         ))),
         (true, None) => Ok(()),
         (false, _) => Err(ServeError::Input(format!(
-            "--rpc-url {shown}: expected an http:// or https:// URL"
+            "{flag} {shown}: expected an http:// or https:// URL"
         ))),
         (true, Some(c)) => Err(ServeError::Input(format!(
-            "--rpc-url {shown}: {c:?} cannot stand in the page's Content-Security-Policy; expected a URL without spaces, quotes, commas, semicolons or a fragment"
+            "{flag} {shown}: {c:?} {why}; expected a URL without spaces, quotes, commas, semicolons or a fragment"
         ))),
     }
 }
@@ -88,6 +105,9 @@ impl Site {
             ));
         };
         check_rpc_url(rpc_url)?;
+        if let Some(url) = &config.explorer_url {
+            check_explorer_url(url)?;
+        }
         let backend = Backend::open(&Config {
             key: None,
             ..config.clone()
@@ -101,6 +121,7 @@ impl Site {
             puzzle: backend.puzzle(),
             kind: backend.kind().map_or("unknown", |k| k.label()).to_string(),
             from_block: backend.from_block(),
+            explorer_url: config.explorer_url.clone(),
         })
     }
 
@@ -113,6 +134,7 @@ impl Site {
             "puzzle_address": self.puzzle.to_checksum(None),
             "puzzle": self.kind,
             "from_block": self.from_block,
+            "explorer_url": self.explorer_url,
         });
         match self.game {
             Game::Arena(arena) => {

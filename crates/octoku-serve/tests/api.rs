@@ -419,6 +419,11 @@ async fn board_verify_submit_and_leaderboard_on_the_fair_arena() {
         ),
         (DEV1, 1, s.block)
     );
+    assert_eq!(
+        board.solvers[0].solution,
+        solution.to_hex(),
+        "the accepted solution, from the Solved event"
+    );
     let seat: BoardInfo = send(&app, get(&format!("/api/board/{DEV1}"))).await.json();
     assert_eq!(seat.solved.map(|r| (r.rank, r.block)), Some((1, s.block)));
 

@@ -10,15 +10,16 @@
 //! Chromium when a test ends, a failed one included.
 
 use fantoccini::{Client, Locator};
-use octoku_core::{Board, solve::octoku as solve};
+use octoku_core::{Address, Board, solve::octoku as solve};
+use octoku_evm::{Machine, Puzzle};
 use octoku_serve::{Config, Running, start};
 use octoku_testkit::{Browser, TempDir, temp_dir};
 
 mod page;
 use page::{
-    as_cells, assert_board_fits, assert_conflict_outlined, cell, clear_undo_redo_and_pencil, click,
-    click_css, in_browser, select, set_value, shoot, text, text_when, type_address, type_solution,
-    until,
+    as_cells, assert_board_fits, assert_conflict_outlined, assert_solved, cell,
+    clear_undo_redo_and_pencil, click, click_css, full_of, in_browser, select, server_url,
+    set_value, shoot, text, text_when, type_address, type_solution, until,
 };
 use serde_json::json;
 
@@ -162,13 +163,11 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
         // Submit on the embedded chain: rank 1, the transaction, the leaderboard.
         click(c, "submit").await;
         text_when(c, "result", "includes('Rank 1')").await;
-        let tx = text(c, "tx").await;
+        let tx = full_of(c, "#tx").await;
         assert!(tx.starts_with("0x") && tx.len() == 66, "{tx}");
         until(
             c,
-            &format!(
-                "document.querySelector('#leaderboard tbody').textContent.includes('{address}')"
-            ),
+            &format!("document.querySelector('#leaderboard tbody [data-full=\"{address}\"]')"),
         )
         .await;
         let rows = c
@@ -180,17 +179,29 @@ fn arena_type_check_submit_and_leaderboard_in_chromium() {
             rows[0].text().await.unwrap().starts_with("1 "),
             "rank 1 first"
         );
-        // The README's picture: the solved board at a phone-to-tablet width.
-        c.set_window_size(560, 1080).await.unwrap();
-        shoot(c, "arena-solved.png").await;
+        // Solved: Submit off and saying so, the solution kept on a locked board.
+        assert_solved(c, &solution).await;
+        // The docs' pictures (docs/page-1280.png, docs/page-390.png): the
+        // solve on a desktop and on a phone.
+        c.set_window_size(1280, 950).await.unwrap();
+        shoot(c, "arena-solved-1280.png").await;
+        c.set_window_size(390, 844).await.unwrap();
+        assert_board_fits(c).await;
+        shoot(c, "arena-solved-390.png").await;
+        c.set_window_size(900, 1400).await.unwrap();
 
-        // Submitting again: the arena's AlreadySolved, by name.
-        click(c, "submit").await;
-        text_when(c, "result", "includes('AlreadySolved')").await;
+        // The board comes back solved: the page read anew shows the accepted
+        // solution (from the Solved event), the rank, and Submit off.
+        c.goto(&format!("{}?address={address}", server_url(c).await))
+            .await
+            .unwrap();
+        text_when(c, "board-status", "includes('Solved: rank 1')").await;
+        assert_solved(c, &solution).await;
 
         // A typed address is read-only; its board comes from the contract.
         let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
         select(c, "player", "other").await;
+        set_value(c, "other", "").await;
         type_address(c, stranger).await;
         until(c, &format!("seat && seat.address === '{stranger}'")).await;
         assert!(text(c, "board-status").await.contains("Read-only"));
@@ -323,4 +334,195 @@ fn practice_9x9_keyboard_export_and_import_in_chromium() {
         assert!(pad.contains('G'), "{pad}");
         shoot(c, "practice-16x16.png").await;
     });
+}
+
+/// The demo address whose board the page shows while nobody is chosen.
+const DEMO: &str = "0x1111111111111111111111111111111111111111";
+
+/// The whole text a copy of `css`'s contents puts on the clipboard (the
+/// page's copy handler, given a clipboard of its own).
+async fn copy_of(c: &Client, css: &str) -> String {
+    let copied = c
+        .execute(
+            "const r = document.createRange(); r.selectNodeContents(document.querySelector(arguments[0])); \
+             const s = getSelection(); s.removeAllRanges(); s.addRange(r); \
+             const data = new DataTransfer(); \
+             document.getElementById('board-status').dispatchEvent(new ClipboardEvent('copy', { clipboardData: data, bubbles: true, cancelable: true })); \
+             s.removeAllRanges(); return data.getData('text/plain');",
+            vec![json!(css)],
+        )
+        .await
+        .unwrap();
+    copied.as_str().unwrap().to_string()
+}
+
+/// Where the elements of `ids` are: `[left, top, right, bottom]` each.
+async fn boxes(c: &Client, ids: &[&str]) -> Vec<[f64; 4]> {
+    let v = c
+        .execute(
+            "return arguments[0].map((id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });",
+            vec![json!(ids)],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Asserts no flag (`--rpc-url`) and no short address shown breaks over
+/// two lines.
+async fn assert_nothing_breaks_inside(c: &Client) {
+    let broken = c
+        .execute(
+            "return [...document.querySelectorAll('code.flag, .addr')].filter((e) => e.getClientRects().length > 1).map((e) => e.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(broken, json!([]), "broken over two lines");
+    let shown = c
+        .execute(
+            "return document.querySelectorAll('#board-status code.flag').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(shown.as_u64().unwrap() >= 2, "the flags are shown as code");
+}
+
+/// The README's `octoku serve` (the embedded chain, no signer) with an
+/// explorer, in a browser without a wallet, at 1280 and 390 px wide: never
+/// an empty board (a demo address's, read-only, with what to do to play),
+/// the leaderboard loaded ("nobody yet"), the network by name, short
+/// addresses whole on hover and on copy and linked to the explorer, flags
+/// and addresses that never break, the board with the status and the
+/// leaderboard beside it on a desktop and one column on a phone; deep
+/// links (`?address=`), a bad one keeping the demo board.
+#[test]
+fn the_first_view_is_a_board_and_the_leaderboard_at_1280_and_390_px_in_chromium() {
+    if Browser::skipped() {
+        return;
+    }
+    let dir = temp_dir("first-view");
+    let server = start(Config {
+        port: 0,
+        state: dir.path().join("chain.json"),
+        explorer_url: Some("http://127.0.0.1:9/explorer/".into()),
+        ..Config::default()
+    })
+    .expect("server starts");
+    let demo = Machine::new()
+        .unwrap()
+        .generate(Puzzle::Fair, &DEMO.parse::<Address>().unwrap())
+        .unwrap()
+        .value;
+    in_browser(async |c| {
+        c.set_window_size(1280, 900).await.unwrap();
+        c.goto(&server.url()).await.unwrap();
+        let status = text_when(c, "board-status", "includes('a demo')").await;
+        assert!(
+            status.starts_with("This server holds no key and runs the embedded chain")
+                && status.contains("--private-key")
+                && status.contains("--rpc-url")
+                && status.contains("0x1111…1111 (fair puzzle), read-only."),
+            "{status}"
+        );
+        assert_eq!(
+            as_cells(&until(c, "seat && seat.demo && arena.givens").await),
+            demo.cells().to_vec(),
+            "the demo address's board"
+        );
+        assert_eq!(
+            until(c, "String(document.getElementById('submit').disabled)").await,
+            json!("true")
+        );
+        text_when(c, "leaderboard", "includes('Nobody yet')").await;
+        let network = text(c, "network").await;
+        assert!(network.starts_with("the embedded chain"), "{network}");
+
+        // Short addresses: whole on hover and on copy, linked to the explorer.
+        assert_eq!(full_of(c, "#board-status [data-full]").await, DEMO);
+        let title = c
+            .find(Locator::Css("#board-status .addr"))
+            .await
+            .unwrap()
+            .attr("title")
+            .await
+            .unwrap();
+        assert_eq!(title.as_deref(), Some(DEMO));
+        assert_eq!(copy_of(c, "#board-status .addr").await, DEMO);
+        let line = copy_of(c, "#board-status").await;
+        assert!(
+            line.contains(&format!("board of {DEMO} (fair")) && !line.contains('…'),
+            "{line}"
+        );
+        let arena = full_of(c, "#chain [data-full]").await;
+        let href = c
+            .find(Locator::Css("#chain a.addr"))
+            .await
+            .unwrap()
+            .attr("href")
+            .await
+            .unwrap();
+        assert_eq!(
+            href,
+            Some(format!("http://127.0.0.1:9/explorer/address/{arena}"))
+        );
+
+        // A desktop: the status and the leaderboard beside the board.
+        let [grid, status, board] =
+            boxes(c, &["arena-grid", "board-status", "leaderboard"]).await[..]
+        else {
+            unreachable!()
+        };
+        assert!(
+            status[0] >= grid[2] && board[0] >= grid[2] && status[1] < grid[3],
+            "beside the board: grid {grid:?}, status {status:?}, leaderboard {board:?}"
+        );
+        assert_nothing_breaks_inside(c).await;
+        shoot(c, "page-1280.png").await;
+
+        // A phone: one column, the status above the board, the leaderboard below.
+        c.set_window_size(390, 844).await.unwrap();
+        let [grid, status, board] =
+            boxes(c, &["arena-grid", "board-status", "leaderboard"]).await[..]
+        else {
+            unreachable!()
+        };
+        assert!(
+            status[3] <= grid[1] && board[1] >= grid[3],
+            "one column: grid {grid:?}, status {status:?}, leaderboard {board:?}"
+        );
+        assert_board_fits(c).await;
+        assert_nothing_breaks_inside(c).await;
+        shoot(c, "page-390.png").await;
+
+        // A deep link: that address's board, read-only.
+        let stranger = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+        c.goto(&format!("{}?address={stranger}", server.url()))
+            .await
+            .unwrap();
+        until(
+            c,
+            &format!("seat && seat.address === '{stranger}' && !seat.demo"),
+        )
+        .await;
+        assert_eq!(
+            until(c, "document.getElementById('other').value").await,
+            json!(stranger)
+        );
+        let status = text_when(c, "board-status", "startsWith('Board of')").await;
+        assert!(status.contains("Read-only"), "{status}");
+        // A bad one: why, and the demo board rather than none.
+        c.goto(&format!("{}?address=0x12", server.url()))
+            .await
+            .unwrap();
+        until(c, "seat && seat.demo").await;
+        let status = text_when(c, "board-status", "includes('0x12')").await;
+        assert!(!status.is_empty() && !status.contains('\n'), "{status}");
+        assert_eq!(
+            until(c, "document.getElementById('board-status').className").await,
+            json!("warn")
+        );
+    });
+    server.stop().unwrap();
 }

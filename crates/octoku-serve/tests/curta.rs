@@ -8,12 +8,13 @@
 //! file server, both with the test's EIP-1193 wallet (tests/page/wallet.rs):
 //! connect, the board equals `octoku generate` for that account, phase 0
 //! shown, a wrong solution refused by name with its problems listed and
-//! nothing sent, the first solve (phase 0), the same account refused
-//! (PuzzleAlreadySolved), a second account whose board was read in phase 1
+//! nothing sent, the first solve (phase 0) after which Submit is off and
+//! says "Solved" with the solution kept on the board, a second account whose board was read in phase 1
 //! submitting after the clock moved into phase 2 (refused: the fee rose,
 //! nothing sent), then paying the 0.02 ether fee from the page (Curta's
 //! owner and the author get 0.01 ether each), the leaderboard with a phase
-//! per row and checksummed addresses, and phase 3 closed. A third test plays
+//! per row and checksummed addresses, the first solver's board read anew
+//! with its accepted solution, and phase 3 closed. A third test plays
 //! through the server's own signer in a browser without a wallet, and the
 //! server refuses a phase 2 solve without the fee before sending.
 //!
@@ -40,7 +41,7 @@ use serde_json::{Value, json};
 
 mod page;
 use page::{
-    as_cells, click, in_browser, select, shoot, text, text_when, until,
+    as_cells, assert_solved, click, full_of, in_browser, select, shoot, text, text_when, until,
     wallet::{Wallet, on_serve, on_static_site, result_says, switch_account, type_solution},
 };
 
@@ -131,16 +132,31 @@ async fn seated(c: &Client, player: &str) -> (Board, [u8; 64]) {
     (start, solution)
 }
 
+/// Waits until the page shows `player`'s board solved, with the solution
+/// `octoku solve` gives for it (the one Curta accepted).
+async fn seated_solved(c: &Client, player: &str) {
+    until(
+        c,
+        &format!(
+            "seat && seat.address === '{player}' && document.getElementById('board-status').textContent.includes('Solved: rank')"
+        ),
+    )
+    .await;
+    let (_, solution) = board_of(player);
+    assert_solved(c, &solution).await;
+}
+
 async fn phase_says(c: &Client, words: &str) -> String {
     text_when(c, "phase", &format!("includes({words:?})")).await
 }
 
-/// The leaderboard's rows once it has `n`: each row's cells.
+/// The leaderboard's rows once it has `n`: each row's cells (an address
+/// whole, as its short form's hover and copy give it).
 async fn rows(c: &Client, n: usize) -> Vec<Vec<String>> {
     let rows = until(
         c,
         &format!(
-            "document.querySelectorAll('#leaderboard tbody tr:not(:has(td[colspan]))').length === {n} && [...document.querySelectorAll('#leaderboard tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent))"
+            "document.querySelectorAll('#leaderboard tbody tr:not(:has(td[colspan]))').length === {n} && [...document.querySelectorAll('#leaderboard tbody tr')].map((tr) => [...tr.cells].map((td) => {{ const a = td.querySelector('[data-full]'); return a ? a.dataset.full : td.textContent; }}))"
         ),
     )
     .await;
@@ -158,11 +174,13 @@ async fn curta_game(c: &Client, wallet: &Wallet, node: &Node, url: &str, name: &
     until(c, "!document.getElementById('connect').hidden").await;
     let header = text(c, "chain").await;
     assert!(
-        header.contains(&format!(
-            "Curta {} · puzzle #1",
-            node.curta.to_checksum(None)
-        )),
+        header.starts_with("a local dev chain (chain id 31337) · Curta 0x")
+            && header.contains(" · puzzle #1"),
         "{header}"
+    );
+    assert_eq!(
+        full_of(c, "#chain [data-full]").await,
+        node.curta.to_checksum(None)
     );
     assert_eq!(text(c, "tab-arena").await, "Curta #1");
 
@@ -170,8 +188,11 @@ async fn curta_game(c: &Client, wallet: &Wallet, node: &Node, url: &str, name: &
     click(c, "connect").await;
     let (_, solution) = seated(c, first).await;
     phase_says(c, "Phase 0: nobody has solved it yet").await;
-    let status = text(c, "wallet-status").await;
-    assert!(status.contains(first), "checksummed: {status}");
+    assert_eq!(
+        full_of(c, "#wallet-status [data-full]").await,
+        first,
+        "checksummed"
+    );
 
     // A wrong solution: refused by name, its problems listed, nothing sent.
     let (start, _) = board_of(first);
@@ -206,13 +227,8 @@ async fn curta_game(c: &Client, wallet: &Wallet, node: &Node, url: &str, name: &
     assert!(!result.contains("paid"), "{result}");
     let row = &rows(c, 1).await[0];
     assert_eq!(row[..3], ["1", first, "0"], "rank, address, phase");
-
-    // The same account again: refused by name, nothing sent.
-    let before = node.nonce(first);
-    click(c, "submit").await;
-    let result = result_says(c, "PuzzleAlreadySolved").await;
-    assert!(result.contains("nothing was sent"), "{result}");
-    assert_eq!(node.nonce(first), before, "nothing sent");
+    // Solved: Submit off and saying so, no phase notice, the solution kept.
+    assert_solved(c, &solution).await;
 
     // A second account reads its board in phase 1 (free), and the clock
     // moves into phase 2 before it submits: refused, the fee named, nothing
@@ -253,7 +269,12 @@ async fn curta_game(c: &Client, wallet: &Wallet, node: &Node, url: &str, name: &
     let rows = rows(c, 2).await;
     assert_eq!(rows[0][..3], ["1", first, "0"]);
     assert_eq!(rows[1][..3], ["2", second, "2"]);
+    // Paid and solved: no more "Submit and pay", no fee notice, the board kept.
+    assert_solved(c, &solution).await;
     shoot(c, &format!("curta-{name}-solved.png")).await;
+    // The first solver's board read anew: solved, its accepted solution shown.
+    switch_account(c, wallet, first).await;
+    seated_solved(c, first).await;
 
     // Phase 3: closed; the page says so and Submit stays off.
     node.anvil.advance(INTO_PHASE_THREE).unwrap();
@@ -379,12 +400,7 @@ fn a_curta_game_through_the_servers_signer_in_chromium() {
         type_solution(c, &start.cells(), &solution).await;
         click(c, "submit").await;
         result_says(c, "Solved! Rank 1, phase 0").await;
-        click(c, "submit").await;
-        let result = result_says(c, "PuzzleAlreadySolved: nothing sent").await;
-        assert!(
-            result.contains("has already solved Curta puzzle 1"),
-            "{result}"
-        );
+        assert_solved(c, &solution).await;
 
         // Phase 2: dev account 6 (the server signs for anvil's dev accounts)
         // pays the fee from the page.
@@ -396,6 +412,7 @@ fn a_curta_game_through_the_servers_signer_in_chromium() {
         type_solution(c, &start.cells(), &solution).await;
         click(c, "submit").await;
         result_says(c, "Solved! Rank 2, phase 2, paid 0.02 ether").await;
+        assert_solved(c, &solution).await;
         assert_eq!(rows(c, 2).await[1][..3], ["2", other, "2"]);
         shoot(c, "curta-signer-solved.png").await;
     });

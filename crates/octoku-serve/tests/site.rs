@@ -140,6 +140,7 @@ fn a_site(rpc_url: &str) -> Site {
             .unwrap(),
         kind: "fair".into(),
         from_block: 2,
+        explorer_url: None,
     }
 }
 
@@ -280,6 +281,33 @@ fn an_rpc_url_the_policy_cannot_hold_is_refused() {
     }
     site::check_rpc_url("http://127.0.0.1:8545").unwrap();
     site::check_rpc_url("https://eth.example/v2/KEY").unwrap();
+}
+
+/// An explorer URL stands in the page's links only when it is http(s) and
+/// holds nothing that could leave an attribute; the site carries it to the
+/// page (none by default).
+#[test]
+fn an_explorer_url_is_checked_and_reaches_the_page() {
+    for bad in [
+        "etherscan.io",
+        "javascript:alert(1)",
+        "https://a\"b",
+        "https://a b",
+        "https://a#x",
+    ] {
+        let e = site::check_explorer_url(bad).unwrap_err();
+        assert!(e.to_string().starts_with("--explorer-url "), "{bad}: {e}");
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
+    }
+    site::check_explorer_url("https://etherscan.io").unwrap();
+    let none: Value = serde_json::from_str(&a_site("http://127.0.0.1:8545").settings()).unwrap();
+    assert_eq!(none["explorer_url"], Value::Null);
+    let with = Site {
+        explorer_url: Some("https://sepolia.etherscan.io".into()),
+        ..a_site("http://127.0.0.1:8545")
+    };
+    let settings: Value = serde_json::from_str(&with.settings()).unwrap();
+    assert_eq!(settings["explorer_url"], "https://sepolia.etherscan.io");
 }
 
 fn listing(dir: &std::path::Path) -> Vec<String> {

@@ -37,8 +37,9 @@ use serde_json::json;
 
 mod page;
 use page::{
-    as_cells, assert_board_fits, assert_conflict_outlined, clear_undo_redo_and_pencil, click,
-    in_browser, select, shoot, text, type_address, until,
+    as_cells, assert_board_fits, assert_conflict_outlined, assert_solved,
+    clear_undo_redo_and_pencil, click, full_of, in_browser, select, shoot, text, text_when,
+    type_address, until,
     wallet::{
         ANVIL_CHAIN_ID, Wallet, cdp, on_serve, on_static_site, result_says, set, switch_account,
         type_solution,
@@ -106,10 +107,16 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     c.set_window_size(900, 1400).await.unwrap();
     c.goto(url).await.unwrap();
     until(c, "!document.getElementById('connect').hidden").await;
-    let status = text(c, "board-status").await;
+    // Never an empty board: a demo address's, read-only, and what to do.
+    let status = text_when(c, "board-status", "includes('a demo')").await;
     assert!(
         status.starts_with("Connect your wallet to play"),
         "{status}"
+    );
+    assert!(
+        as_cells(&until(c, "seat && seat.demo && arena.givens").await)
+            .iter()
+            .any(|&d| d != 0)
     );
 
     // Before connecting: any address reads, read-only (on the static site
@@ -161,8 +168,9 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         start.to_hex(),
         "the board word"
     );
-    assert!(
-        text(c, "wallet-status").await.contains(&player),
+    assert_eq!(
+        full_of(c, "#wallet-status [data-full]").await,
+        player,
         "the account EIP-55 checksummed"
     );
     assert_eq!(
@@ -234,7 +242,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     c.execute("window.__wallet.emit('chainChanged', '0x1');", vec![])
         .await
         .unwrap();
-    until(c, "document.getElementById('wallet-status').textContent.includes('the arena is on chain 31337')").await;
+    until(c, "document.getElementById('wallet-status').textContent.includes('on Ethereum mainnet (chain id 1); the arena is on a local dev chain (chain id 31337)')").await;
     click(c, "submit").await;
     let result = result_says(c, "switching was refused").await;
     assert!(result.contains("Your wallet is on chain 1"), "{result}");
@@ -253,7 +261,7 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     set(wallet, |w| w.hold_receipts = false);
     let result = result_says(c, "Solved! Rank 1").await;
     assert!(result.contains("gas used"), "{result}");
-    let tx = text(c, "tx").await;
+    let tx = full_of(c, "#tx").await;
     assert!(tx.starts_with("0x") && tx.len() == 66, "{tx}");
     let seen = wallet.lock().unwrap().seen.clone();
     for method in [
@@ -275,7 +283,12 @@ async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
         .await
         .unwrap();
     assert!(row.starts_with("1 "), "{row}");
-    assert!(row.contains(&player), "checksummed: {row}");
+    assert_eq!(
+        full_of(c, "#leaderboard tbody tr.me [data-full]").await,
+        player,
+        "checksummed"
+    );
+    assert_solved(c, &solution).await;
     shoot(c, &format!("wallet-{name}-solved.png")).await;
 
     // A phone, 360 px wide: the board fits, nothing scrolls sideways.

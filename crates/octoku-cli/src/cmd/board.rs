@@ -60,6 +60,9 @@ pub struct Args {
     /// without an arena (the published puzzle on a fork, for example).
     #[arg(long, value_name = "P", conflicts_with_all = ["arena", "curta", "puzzle_id"])]
     puzzle_address: Option<String>,
+    /// Also draw the board as a printable picture (SVG, givens in bold) in FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
     #[command(flatten)]
     on: ArenaArgs,
 }
@@ -87,16 +90,25 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     };
     if let Some(puzzle) = puzzle_arg {
-        return puzzle_board(&mut opened, puzzle, player, args.on.json);
+        return puzzle_board(
+            &mut opened,
+            puzzle,
+            player,
+            args.on.json,
+            args.svg.as_deref(),
+        );
     }
     if crate::curta::wanted(&args.on) {
-        return crate::curta::board(opened, &args.on, player);
+        return crate::curta::board(opened, &args.on, player, args.svg.as_deref());
     }
     let info = arena_address(&mut opened, args.on.arena.as_deref())?;
     let start = Board::from_u256(
         arena::board_of(&mut opened.chain, info.arena, player).map_err(chain_error)?,
     );
     let solved = arena::solved_at(&mut opened.chain, info.arena, player).map_err(chain_error)?;
+    if let Some(path) = &args.svg {
+        crate::picture::board(path, start)?;
+    }
     if args.on.json {
         print_json(&OnChainBoard {
             chain: &opened.label,
@@ -138,6 +150,7 @@ fn puzzle_board(
     puzzle: Address,
     player: Address,
     json: bool,
+    svg: Option<&std::path::Path>,
 ) -> Result<ExitCode, CliError> {
     opened.chain.require_code(puzzle).map_err(chain_error)?;
     let not_puzzle = |e| match e {
@@ -153,6 +166,9 @@ fn puzzle_board(
         arena::puzzle_generate(&mut opened.chain, puzzle, player).map_err(not_puzzle)?,
     );
     let kind = arena::identify_puzzle(&mut opened.chain, puzzle).map_err(chain_error)?;
+    if let Some(path) = svg {
+        crate::picture::board(path, start)?;
+    }
     if json {
         print_json(&PuzzleBoard {
             chain: &opened.label,

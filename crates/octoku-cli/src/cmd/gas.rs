@@ -31,6 +31,11 @@ pub struct Args {
     /// classic 9×9 validators, contracts/classic9/).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(8..=9))]
     size: u8,
+    /// Also write the profile as a flame graph (SVG) to FILE: the call at
+    /// the root, its source lines, their opcodes, widths in gas (as `forge
+    /// test --flamegraph`).
+    #[arg(long, value_name = "FILE", requires = "profile")]
+    flamegraph: Option<std::path::PathBuf>,
     /// Rows to show per profile table.
     #[arg(long, default_value_t = 15)]
     top: usize,
@@ -138,6 +143,11 @@ fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
             (label.to_string(), p)
         }
     };
+    if let Some(path) = &args.flamegraph {
+        let svg = crate::picture::flamegraph(&p, &format!("{label} {function}"))?;
+        crate::picture::write("--flamegraph", path, &svg)?;
+        crate::errln!("flame graph written to {}", path.display());
+    }
     if args.json {
         print_json(&Profiled {
             puzzle: if nine && own_label.is_none() {

@@ -24,6 +24,9 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Also draw the puzzle as a printable picture (SVG, givens in bold) in FILE.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
 }
 
 /// `octoku puzzle --json`.
@@ -52,6 +55,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .unwrap_or(0)
     });
     let p = puzzle::generate(g, seed, args.givens).map_err(|e| CliError::Input(e.to_string()))?;
+    if let Some(path) = &args.svg {
+        let svg = octoku_core::grid::svg::render(&p.puzzle, None, &symbols);
+        crate::picture::write("--svg", path, &svg)?;
+    }
     if args.json {
         print_json(&Made {
             size: g.size(),

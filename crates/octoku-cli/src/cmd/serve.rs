@@ -56,6 +56,11 @@ pub struct GameArgs {
         help = "First block of the leaderboard's log queries (default: the block of the arena's deployment or the puzzle's addPuzzle when it is on record in deployments/<chain-id>.json, else 0)"
     )]
     from_block: Option<u64>,
+    /// A block explorer's base URL (e.g. https://etherscan.io): the page
+    /// links transactions to URL/tx/HASH and addresses to URL/address/ADDRESS
+    /// (default: no links).
+    #[arg(long, value_name = "URL")]
+    explorer_url: Option<String>,
 }
 
 impl GameArgs {
@@ -71,6 +76,12 @@ impl GameArgs {
             curta: address("--curta", &self.curta)?,
             puzzle_id: self.puzzle_id,
             from_block: self.from_block,
+            explorer_url: self
+                .explorer_url
+                .as_deref()
+                .map(|url| octoku_serve::site::check_explorer_url(url).map(|()| url.to_string()))
+                .transpose()
+                .map_err(serve_error)?,
             ..config
         })
     }

@@ -17,6 +17,7 @@
 
 pub mod board;
 pub mod geometry;
+pub mod svg;
 pub mod symmetry;
 pub mod text;
 

@@ -169,6 +169,60 @@ pub async fn assert_conflict_outlined(c: &Client) {
     assert!(bad.len() >= 2, "{} cells outlined", bad.len());
 }
 
+/// The whole address or hash behind the short one that `css` selects (its
+/// `data-full`, which hover and copy give).
+pub async fn full_of(c: &Client, css: &str) -> String {
+    until(
+        c,
+        &format!("(e => e && e.dataset.full)(document.querySelector({css:?}))"),
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// The address of the page's server (`http://127.0.0.1:PORT/`).
+pub async fn server_url(c: &Client) -> String {
+    let origin = c.execute("return location.origin + '/';", vec![]).await;
+    origin.unwrap().as_str().unwrap().to_string()
+}
+
+/// Asserts the board shown is solved: Submit off and saying "Solved", no
+/// fee notice, `solution` on the board, which takes no more entries.
+pub async fn assert_solved(c: &Client, solution: &[u8]) {
+    until(
+        c,
+        "document.getElementById('submit').textContent === 'Solved' && document.getElementById('submit').disabled",
+    )
+    .await;
+    assert_eq!(
+        until(c, "String(document.getElementById('phase').hidden)").await,
+        json!("true"),
+        "no fee notice"
+    );
+    assert_eq!(as_cells(&until(c, "arena.values").await), solution.to_vec());
+    let empty = solution.iter().position(|&d| d != 0).unwrap();
+    let before = as_cells(&until(c, "arena.values").await);
+    c.execute(
+        "arena.select(arguments[0], true); arena.input(arguments[1]); arena.erase();",
+        vec![json!(empty), json!(solution[empty] % 8 + 1)],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        as_cells(&until(c, "arena.values").await),
+        before,
+        "a solved board takes no entries"
+    );
+    let pad = until(
+        c,
+        "[...document.querySelectorAll('#arena-pad button')].every((b) => b.disabled)",
+    )
+    .await;
+    assert_eq!(pad, json!(true), "the pad is off");
+}
+
 /// Saves a screenshot as `name` under [`shots`]; returns its path.
 pub async fn shoot(c: &Client, name: &str) -> PathBuf {
     let png = c.screenshot().await.unwrap();

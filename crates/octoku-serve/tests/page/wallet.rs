@@ -55,7 +55,9 @@ pub fn serve_file(mut stream: TcpStream, root: &Path) {
         }
     }
     let head = String::from_utf8_lossy(&head);
-    let path = head.split_whitespace().nth(1).unwrap_or("/");
+    let target = head.split_whitespace().nth(1).unwrap_or("/");
+    // A deep link's query (`/?address=0x…`) names no file.
+    let path = target.split('?').next().unwrap_or("/");
     let name = match path.trim_start_matches('/') {
         "" => "index.html",
         n => n,
