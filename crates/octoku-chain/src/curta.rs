@@ -502,7 +502,7 @@ pub fn add_puzzle(
     }
     .abi_encode();
     let receipt = chain.send(curta, data.into())?;
-    let event: ICurta::AddPuzzle = event_of(&receipt, curta)?;
+    let event: ICurta::AddPuzzle = receipt.event(curta)?;
     Ok(Added {
         id: event.id,
         receipt,
@@ -524,34 +524,11 @@ pub fn solve(
     }
     .abi_encode();
     let receipt = chain.send_value(curta, data.into(), value)?;
-    let event: ICurta::SolvePuzzle = event_of(&receipt, curta)?;
+    let event: ICurta::SolvePuzzle = receipt.event(curta)?;
     Ok(Solved {
         phase: event.phase,
         receipt,
     })
-}
-
-/// The first event `E` that `curta` emitted in a successful `receipt`.
-fn event_of<E: SolEvent>(receipt: &Receipt, curta: Address) -> Result<E, ChainError> {
-    if !receipt.status {
-        return Err(ChainError::Unexpected(format!(
-            "transaction {} was mined but reverted (the simulation had passed)",
-            receipt.tx_hash
-        )));
-    }
-    receipt
-        .logs
-        .iter()
-        .filter(|log| log.address == curta)
-        .find_map(|log| E::decode_log(log).ok())
-        .map(|log| log.data)
-        .ok_or_else(|| {
-            ChainError::Unexpected(format!(
-                "transaction {} emitted no {} event",
-                receipt.tx_hash,
-                E::SIGNATURE
-            ))
-        })
 }
 
 /// Every solver of puzzle `id`, from its `SolvePuzzle` events (filtered by

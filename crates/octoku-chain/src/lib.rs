@@ -260,6 +260,31 @@ pub struct Receipt {
     pub contract_address: Option<Address>,
 }
 
+impl Receipt {
+    /// The first event `E` that `emitter` emitted in this receipt, which
+    /// must be of a successful transaction.
+    pub fn event<E: alloy_sol_types::SolEvent>(&self, emitter: Address) -> Result<E, ChainError> {
+        if !self.status {
+            return Err(ChainError::Unexpected(format!(
+                "transaction {} was mined but reverted (the simulation had passed)",
+                self.tx_hash
+            )));
+        }
+        self.logs
+            .iter()
+            .filter(|log| log.address == emitter)
+            .find_map(|log| E::decode_log(log).ok())
+            .map(|log| log.data)
+            .ok_or_else(|| {
+                ChainError::Unexpected(format!(
+                    "transaction {} emitted no {} event",
+                    self.tx_hash,
+                    E::SIGNATURE
+                ))
+            })
+    }
+}
+
 /// A log and where it was emitted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedAt {

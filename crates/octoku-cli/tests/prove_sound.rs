@@ -85,15 +85,17 @@ fn compile(dir: &Path) -> (PathBuf, Value) {
     (path, json)
 }
 
-/// GolfedPuzzle.sol with an immutable the constructor sets to 1, read in
-/// verify as `if sab { bad := 0 }`: the deployed contract accepts every
-/// solution, while the artifact's deployedBytecode (the immutable zero) is
-/// the golfed verify.
-fn sabotaged(frame: String) -> String {
+/// GolfedPuzzle.sol with an immutable that `constructor` sets, read in
+/// verify as `if sab { bad := 0 }`: where it is not zero the deployed
+/// contract accepts every solution, while the artifact's deployedBytecode
+/// (the immutable zero) is the golfed verify.
+fn with_sabotage(frame: &str, constructor: &str) -> String {
     let frame = patch(
-        &frame,
+        frame,
         "abstract contract GolfedPuzzle {",
-        "abstract contract GolfedPuzzle {\n    uint256 private immutable SABOTAGE;\n\n    constructor() {\n        SABOTAGE = 1;\n    }\n",
+        &format!(
+            "abstract contract GolfedPuzzle {{\n    uint256 private immutable SABOTAGE;\n\n    {constructor}\n"
+        ),
     );
     let frame = patch(
         &frame,
@@ -105,6 +107,11 @@ fn sabotaged(frame: String) -> String {
         "            mstore(0x00, iszero(bad))",
         "            if sab { bad := 0 }\n            mstore(0x00, iszero(bad))",
     )
+}
+
+/// The constructor sets the immutable to 1.
+fn sabotaged(frame: String) -> String {
+    with_sabotage(&frame, "constructor() {\n        SABOTAGE = 1;\n    }")
 }
 
 /// An immutable set in the constructor: what runs accepts solutions the
@@ -238,24 +245,13 @@ fn the_check_card_states_the_calls_the_proof_covers() {
     assert!(!out.contains("2^512"), "{out}");
 }
 
-/// GolfedPuzzle.sol whose constructor takes the sabotage flag as an
-/// argument (`constructor(uint256 sab)`) and keeps it in an immutable read
-/// by verify: what runs depends on the arguments deployed with it.
+/// The constructor takes the immutable's value as its argument
+/// (`constructor(uint256 sab)`): what runs depends on the arguments
+/// deployed with it.
 fn sabotaged_by_argument(frame: String) -> String {
-    let frame = patch(
+    with_sabotage(
         &frame,
-        "abstract contract GolfedPuzzle {",
-        "abstract contract GolfedPuzzle {\n    uint256 private immutable SABOTAGE;\n\n    constructor(uint256 sab) {\n        SABOTAGE = sab;\n    }\n",
-    );
-    let frame = patch(
-        &frame,
-        "        uint256 selector;",
-        "        uint256 selector;\n        uint256 sab = SABOTAGE;",
-    );
-    patch(
-        &frame,
-        "            mstore(0x00, iszero(bad))",
-        "            if sab { bad := 0 }\n            mstore(0x00, iszero(bad))",
+        "constructor(uint256 sab) {\n        SABOTAGE = sab;\n    }",
     )
 }
 

@@ -18,6 +18,7 @@
 pub mod artifacts;
 pub mod bindings;
 pub mod cases;
+pub mod child;
 pub mod classic9;
 pub mod frame;
 pub mod fuzz;

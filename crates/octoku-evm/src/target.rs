@@ -20,34 +20,6 @@ pub const FILE_CAP: u64 = 64 << 20;
 /// killed.
 pub const COMPILER_OUTPUT: u64 = 64 << 20;
 
-/// Makes the compiler receive SIGKILL when the thread that spawned it ends,
-/// which includes octoku ending by any signal, so no compiler outlives it
-/// (as `octoku_prove`'s solvers).
-#[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    let parent = std::process::id() as libc::pid_t;
-    // SAFETY: prctl, getppid and _exit are async-signal-safe, as the code
-    // between fork and exec must be; nothing here allocates or locks.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            // The parent died before prctl took effect: end now.
-            if libc::getppid() != parent {
-                libc::_exit(1);
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Other systems: the compiler stays in octoku's process group (a
-/// terminal's Ctrl-C reaches it too).
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_command: &mut Command) {}
-
 /// An author's compiled contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Code {
@@ -581,7 +553,7 @@ pub fn compile(arg: &str, solc: Option<&Path>) -> Result<Code, TargetError> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    die_with_parent(&mut command);
+    crate::child::die_with_parent(&mut command);
     let mut child = command.spawn().map_err(|error| TargetError::NoCompiler {
         solc: solc.clone(),
         error,

@@ -515,7 +515,7 @@ fn run(mut command: Command, deadline: Duration) -> std::io::Result<Ran> {
         .stdin(Stdio::null())
         .stdout(out.try_clone()?)
         .stderr(err.try_clone()?);
-    die_with_parent(&mut command);
+    octoku_evm::child::die_with_parent(&mut command);
     let mut child = command.spawn()?;
     let began = Instant::now();
     let status = loop {
@@ -542,33 +542,6 @@ fn read_capped(file: &mut File) -> std::io::Result<String> {
     file.take(OUTPUT_CAP).read_to_end(&mut bytes)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
-
-/// Makes the child receive SIGKILL when the thread that spawned it ends,
-/// which includes octoku ending by any signal, so no solver outlives it.
-#[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    let parent = std::process::id() as libc::pid_t;
-    // SAFETY: prctl, getppid and _exit are async-signal-safe, as the code
-    // between fork and exec must be; nothing here allocates or locks.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            // The parent died before prctl took effect: end now.
-            if libc::getppid() != parent {
-                libc::_exit(1);
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Other systems: the child stays in octoku's process group (a terminal's
-/// Ctrl-C reaches it too).
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_command: &mut Command) {}
 
 /// The bit-vector constants a query declares: `(declare-const NAME (_
 /// BitVec N))` or `(declare-fun NAME () (_ BitVec N))`, one per line.

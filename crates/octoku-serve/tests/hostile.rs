@@ -153,6 +153,7 @@ fn a_site_is_written_through_a_link_and_a_from_block_past_the_chain_is_refused()
         puzzle: Address::repeat_byte(2),
         kind: "fair".into(),
         from_block: 0,
+        explorer_url: None,
     };
     octoku_serve::site::write(&link, &site.files(), false).unwrap();
     assert!(link.symlink_metadata().unwrap().file_type().is_symlink());

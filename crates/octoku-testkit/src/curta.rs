@@ -17,19 +17,7 @@ pub const CURTA_JSON: &str = "../shared/curta/curta.json";
 /// curta.json, or `None` (skipped, one line on stderr) when it is missing;
 /// under `CI=true` a missing file fails the test with that line.
 pub fn artifacts() -> Option<Value> {
-    let path = crate::workspace_root().join(CURTA_JSON);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).expect("curta.json is JSON")),
-        Err(e) => {
-            let line = format!(
-                "{} cannot be read ({e}): the Curta tests need the compiled protocol beside the checkout",
-                path.display()
-            );
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{line}");
-            eprintln!("skipped: {line}");
-            None
-        }
-    }
+    crate::shared_artifacts(CURTA_JSON, "the Curta tests")
 }
 
 /// Curta on a node, and its FlagRenderer (a contract with no `name()`).

@@ -19,19 +19,7 @@ pub const CURTA_GOLF_JSON: &str = "../shared/curta-golf/curta-golf.json";
 /// curta-golf.json, or `None` (skipped, one line on stderr) when it is
 /// missing; under `CI=true` a missing file fails the test with that line.
 pub fn artifacts() -> Option<Value> {
-    let path = crate::workspace_root().join(CURTA_GOLF_JSON);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).expect("curta-golf.json is JSON")),
-        Err(e) => {
-            let line = format!(
-                "{} cannot be read ({e}): the Curta Golf tests need the compiled protocol beside the checkout",
-                path.display()
-            );
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{line}");
-            eprintln!("skipped: {line}");
-            None
-        }
-    }
+    crate::shared_artifacts(CURTA_GOLF_JSON, "the Curta Golf tests")
 }
 
 /// Curta Golf on a node.

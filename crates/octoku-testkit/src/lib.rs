@@ -41,6 +41,29 @@ pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// A compiled protocol beside the checkout (`relative` to it, e.g.
+/// `../shared/curta/curta.json`), or `None` (skipped, one line on stderr)
+/// when it is missing; under `CI=true` a missing file fails the test with
+/// that line. `tests` names who needs it, in that line.
+pub(crate) fn shared_artifacts(relative: &str, tests: &str) -> Option<serde_json::Value> {
+    let path = workspace_root().join(relative);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(
+            serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display())),
+        ),
+        Err(e) => {
+            let line = format!(
+                "{} cannot be read ({e}): {tests} need the compiled protocol beside the checkout",
+                path.display()
+            );
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "{line}");
+            eprintln!("skipped: {line}");
+            None
+        }
+    }
+}
+
 /// A fresh empty directory named after `name`, removed with its contents
 /// when the returned guard drops.
 pub fn temp_dir(name: &str) -> TempDir {

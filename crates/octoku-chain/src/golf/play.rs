@@ -119,7 +119,7 @@ pub fn add_course(
     }
     .abi_encode();
     let receipt = chain.send(golf, data.into())?;
-    let event: ICurtaGolf::AddCourse = event_of(&receipt, golf)?;
+    let event: ICurtaGolf::AddCourse = receipt.event(golf)?;
     Ok(Added {
         id: event.id,
         receipt,
@@ -129,7 +129,7 @@ pub fn add_course(
 /// Sends `commit(key)` (simulated first).
 pub fn commit(chain: &mut Chain, golf: Address, key: B256) -> Result<Receipt, ChainError> {
     let receipt = chain.send(golf, ICurtaGolf::commitCall { key }.abi_encode().into())?;
-    let _: ICurtaGolf::CommitSolution = event_of(&receipt, golf)?;
+    let _: ICurtaGolf::CommitSolution = receipt.event(golf)?;
     Ok(receipt)
 }
 
@@ -164,7 +164,7 @@ pub fn submit(
     // estimate's block to the mined one (the reference's 16 calls on the
     // 8x8 course: 283,090 to 350,926 over seeds 1..=4).
     let receipt = chain.send_padded(golf, data.into(), SUBMIT_GAS_MARGIN)?;
-    let event: ICurtaGolf::SubmitSolution = event_of(&receipt, golf)?;
+    let event: ICurtaGolf::SubmitSolution = receipt.event(golf)?;
     let king = receipt
         .logs
         .iter()
@@ -176,29 +176,6 @@ pub fn submit(
         target: event.target,
         receipt,
     })
-}
-
-/// The first event `E` that `golf` emitted in a successful `receipt`.
-fn event_of<E: SolEvent>(receipt: &Receipt, golf: Address) -> Result<E, ChainError> {
-    if !receipt.status {
-        return Err(ChainError::Unexpected(format!(
-            "transaction {} was mined but reverted (the simulation had passed)",
-            receipt.tx_hash
-        )));
-    }
-    receipt
-        .logs
-        .iter()
-        .filter(|log| log.address == golf)
-        .find_map(|log| E::decode_log(log).ok())
-        .map(|log| log.data)
-        .ok_or_else(|| {
-            ChainError::Unexpected(format!(
-                "transaction {} emitted no {} event",
-                receipt.tx_hash,
-                E::SIGNATURE
-            ))
-        })
 }
 
 #[cfg(test)]
