@@ -645,6 +645,10 @@ pub fn redact_url(url: &str) -> String {
     let Ok(parsed) = reqwest::Url::parse(url) else {
         return "<an RPC URL that does not parse>".to_owned();
     };
+    if parsed.cannot_be_a_base() {
+        // `scheme:anything` (no `//`): nothing of it is shown.
+        return format!("{}:<redacted>", parsed.scheme());
+    }
     let mut shown = format!("{}://", parsed.scheme());
     if !parsed.username().is_empty() || parsed.password().is_some() {
         shown.push_str("<redacted>@");

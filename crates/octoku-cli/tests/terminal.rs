@@ -261,7 +261,7 @@ fn commands_are_grouped_in_order_with_examples() {
         ),
         (
             "Authors",
-            vec!["check", "prove", "fuzz", "gas", "audit", "sample"],
+            vec!["check", "prove", "golf", "fuzz", "gas", "audit", "sample"],
         ),
         ("Tools", vec!["setup", "completions", "help"]),
     ];

@@ -47,9 +47,11 @@ pub struct Site {
 /// would publish them, and browsers refuse to fetch such a URL). The URL is
 /// named redacted in the refusal.
 pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
+    // Named redacted: the URL may hold a key.
     check_url(
         "--rpc-url",
         url,
+        &octoku_chain::rpc::redact_url(url),
         "cannot stand in the page's Content-Security-Policy",
     )
 }
@@ -58,11 +60,18 @@ pub fn check_rpc_url(url: &str) -> Result<(), ServeError> {
 /// (`URL/tx/HASH`, `URL/address/ADDRESS`): the same rules as
 /// [`check_rpc_url`], so it stands in an attribute unchanged.
 pub fn check_explorer_url(url: &str) -> Result<(), ServeError> {
-    check_url("--explorer-url", url, "cannot stand in the page's links")
+    // Named as given: the page publishes it.
+    check_url(
+        "--explorer-url",
+        url,
+        &format!("{url:?}"),
+        "cannot stand in the page's links",
+    )
 }
 
-fn check_url(flag: &str, url: &str, why: &str) -> Result<(), ServeError> {
-    let shown = octoku_chain::rpc::redact_url(url);
+/// The checks of [`check_rpc_url`] and [`check_explorer_url`]; `shown` is
+/// how a refusal names the URL.
+fn check_url(flag: &str, url: &str, shown: &str, why: &str) -> Result<(), ServeError> {
     let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
     let bad = url
         .chars()
