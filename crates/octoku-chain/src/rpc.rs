@@ -614,7 +614,7 @@ struct NotMined {
 /// The length from which a path segment of an RPC URL is taken for a key
 /// (Infura's and Alchemy's are 32 characters; `v2`, `rpc`, `mainnet` are
 /// shorter).
-const KEY_LIKE: usize = 12;
+pub const KEY_LIKE: usize = 12;
 
 /// What [`redact_url`] hides of `url`: its user name and password, its
 /// query and fragment, and its path segments of [`KEY_LIKE`] characters or

@@ -56,7 +56,7 @@ pub struct GameArgs {
         help = "First block of the leaderboard's log queries (default: the block of the arena's deployment or the puzzle's addPuzzle when it is on record in deployments/<chain-id>.json, else 0)"
     )]
     from_block: Option<u64>,
-    /// A block explorer's base URL (e.g. https://etherscan.io): the page
+    /// A block explorer's base URL (e.g. <https://etherscan.io>): the page
     /// links transactions to URL/tx/HASH and addresses to URL/address/ADDRESS
     /// (default: no links).
     #[arg(long, value_name = "URL")]
