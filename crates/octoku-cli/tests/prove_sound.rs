@@ -280,17 +280,23 @@ fn constructor_args_are_deployed_with_the_code_that_is_proved() {
     );
     let word = |v: u8| format!("0x{}{:02x}", "00".repeat(31), v);
 
+    // `prove verify --json` of the code deployed with the argument `v`:
+    // exit `code`, its JSON.
+    let prove = |v: &str, code: i32| -> Value {
+        let run = octoku!(&[
+            "prove",
+            "verify",
+            "--json",
+            "--bytecode",
+            &creation,
+            "--constructor-args",
+            v
+        ]);
+        serde_json::from_str(run.code(code)).unwrap()
+    };
+
     let one = word(1);
-    let run = octoku!(&[
-        "prove",
-        "verify",
-        "--json",
-        "--bytecode",
-        &creation,
-        "--constructor-args",
-        &one
-    ]);
-    let proof: Value = serde_json::from_str(run.code(1)).unwrap();
+    let proof = prove(&one, 1);
     assert_eq!(proof["result"], "counterexample", "{proof}");
     let (start, solution) = (
         proof["start"].as_str().unwrap(),
@@ -308,17 +314,7 @@ fn constructor_args_are_deployed_with_the_code_that_is_proved() {
     .code(0);
     octoku!(&["verify", start, solution]).code(1);
 
-    let zero = word(0);
-    let run = octoku!(&[
-        "prove",
-        "verify",
-        "--json",
-        "--bytecode",
-        &creation,
-        "--constructor-args",
-        &zero
-    ]);
-    let proof: Value = serde_json::from_str(run.code(0)).unwrap();
+    let proof = prove(&word(0), 0);
     assert_eq!(proof["result"], "proved", "{proof}");
 
     // No arguments: the constructor reverts decoding them; no proof.
