@@ -710,6 +710,67 @@ impl Bands {
         (c / 27, c % 27, 9)
     }
 
+    /// The branch cell of seeded random solving ([`run`] with an `rng`,
+    /// which `solve_random` and so the 9×9 puzzle generator use): the rule
+    /// of reading order kept as it was, so a seed keeps giving the same
+    /// grid and puzzle. Of the symbols that can go in cells with two
+    /// candidates, the first that can go in the most; of its cells the
+    /// first with the most places for it among its peers; else the emptiest
+    /// of the first unsolved cells of the bands. The candidates are then
+    /// shuffled by the `rng`.
+    #[inline(always)]
+    fn branch_seeded(&self) -> (usize, usize) {
+        // Key: count of two-candidate cells above, 31 - symbol below, so
+        // the maximum (a conditional move, no branch) is the first fullest.
+        let pairs = [0, 1, 2].map(|b| self.pairs[b] & self.unsolved[b]);
+        let mut best = 0u32;
+        for d in 0..9 {
+            let n = (0..3)
+                .map(|b| (self.f[3 * d + b] & pairs[b]).count_ones())
+                .sum::<u32>();
+            best = best.max(n << 5 | (31 - d as u32));
+        }
+        if best >> 5 != 0 {
+            let d = (31 - (best & 31) as usize) % 9;
+            // Of its cells with two candidates, the one whose peers (row,
+            // box and column in the band, the column in the other two)
+            // hold the symbol most: placing it there removes the most.
+            // Key: that count, then 3 - band, then 31 - cell (the first of
+            // the best).
+            let mut top = 0u32;
+            for b in 0..3 {
+                let k = 3 * d + b;
+                let [_, n1, n2] = NEIGHBOURS[k].map(usize::from);
+                let (here, there) = (self.f[k], [self.f[n1 & 31], self.f[n2 & 31]]);
+                let mut cells = here & pairs[b];
+                while cells != 0 {
+                    let i = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let col = col_mask(i % 9);
+                    let n = (here & PEERS[i]).count_ones()
+                        + (u64::from(there[0] & col) << 32 | u64::from(there[1] & col))
+                            .count_ones();
+                    top = top.max(n << 10 | (3 - b as u32) << 5 | (31 - i as u32));
+                }
+            }
+            return (3 - (top >> 5 & 3) as usize, 31 - (top & 31) as usize);
+        }
+        // No pair: of the first unsolved cell of each band, the one with the
+        // fewest candidates (an exact minimum over every cell costs more
+        // than it saves here).
+        let mut best = (u32::MAX, 0, 0);
+        for b in 0..3 {
+            if self.unsolved[b] != 0 {
+                let i = self.unsolved[b].trailing_zeros() as usize;
+                let n = (0..9).map(|d| self.f[3 * d + b] >> i & 1).sum::<u32>();
+                if n < best.0 {
+                    best = (n, b, i);
+                }
+            }
+        }
+        (best.1, best.2)
+    }
+
     /// Depth-first search from a propagated state (left changed: the last
     /// candidate is tried in place); calls `found` on each
     /// solution and stops when it returns true. Returns true when stopped.
@@ -759,7 +820,13 @@ impl Bands {
         if self.unsolved == [0; 3] {
             return found(self);
         }
-        let (b, i, sym) = self.branch();
+        let (b, i, sym) = match rng {
+            Some(_) => {
+                let (b, i) = self.branch_seeded();
+                (b, i, 9)
+            }
+            None => self.branch(),
+        };
         let mut order = [0u8; 9];
         let mut len = 0;
         for d in 0..9 {
@@ -774,7 +841,7 @@ impl Bands {
             if usize::from(order[0]) != sym {
                 order.swap(0, 1);
             }
-        } else if len > 2 {
+        } else if len > 2 && rng.is_none() {
             order[..len]
                 .sort_unstable_by_key(|&d| std::cmp::Reverse(self.symbol_hash(usize::from(d))));
         }
