@@ -8,13 +8,31 @@ use std::time::{Duration, Instant};
 
 use crate::error::CliError;
 
+/// The largest `--timeout`, in seconds: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A `--timeout` value that is not a number of seconds in range.
+#[derive(Debug, thiserror::Error)]
+#[error("expected a number of seconds from 0.001 to 86400")]
+pub struct BadTimeout;
+
+/// Parses `--timeout SECONDS`: a number of seconds (a fraction allowed)
+/// from a millisecond to a day.
+pub fn seconds(text: &str) -> Result<f64, BadTimeout> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.001..=MAX_SECONDS).contains(&s) => Ok(s),
+        _ => Err(BadTimeout),
+    }
+}
+
 /// The time limit of each search (`--timeout`): a watchdog thread raises
 /// the stop flag of a search that runs past it. Starting a search costs a
 /// lock and a clock read (no wake-up of the watchdog, which looks a few
 /// times per limit, so a search stops within a twentieth of the limit,
 /// at most 100 ms, after it).
 pub struct Deadline {
-    limit: Duration,
+    /// The limit as given, for the message.
+    seconds: f64,
     shared: Arc<Watched>,
     watchdog: Option<std::thread::JoinHandle<()>>,
 }
@@ -30,9 +48,10 @@ struct Watched {
 }
 
 impl Deadline {
-    /// A watchdog for searches of at most `seconds` each.
-    pub fn new(seconds: u64) -> Result<Deadline, CliError> {
-        let limit = Duration::from_secs(seconds);
+    /// A watchdog for searches of at most `seconds` each (checked by
+    /// [`seconds`]).
+    pub fn new(seconds: f64) -> Result<Deadline, CliError> {
+        let limit = Duration::from_secs_f64(seconds.clamp(0.001, MAX_SECONDS));
         let shared = Arc::new(Watched {
             stop: AtomicBool::new(false),
             state: Mutex::new((None, false)),
@@ -57,7 +76,7 @@ impl Deadline {
             })
             .map_err(|e| CliError::Input(format!("cannot start the --timeout watchdog: {e}")))?;
         Ok(Deadline {
-            limit,
+            seconds,
             shared,
             watchdog: Some(watchdog),
         })
@@ -82,7 +101,7 @@ impl Deadline {
             CliError::TimedOut(format!(
                 "{}: the search passed its time limit of {} s and stopped, no answer; expected a board that answers sooner, or a larger --timeout",
                 what(),
-                self.limit.as_secs()
+                self.seconds
             ))
         })
     }

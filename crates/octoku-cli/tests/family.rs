@@ -386,6 +386,39 @@ fn the_hard_16x16_partial_grid_counts_to_two_at_once() {
     assert_eq!(run.code(0), "multiple\nmultiple\n");
 }
 
+/// The 8×8 contract path has the same bound: a million solutions of the
+/// empty 8×8 board (about 0.2 s of CPU) past a 10 ms `--timeout` stop
+/// with one line and exit 7, nothing on stdout; under the limit the count
+/// answers as before; a timeout out of range is refused.
+#[test]
+fn an_8x8_count_past_the_timeout_stops_with_one_line_and_exit_7() {
+    let empty = ".".repeat(64);
+    let run = octoku!(&["solve", &empty, "--count", "1000000", "--timeout", "0.01"]);
+    assert_eq!((run.code, run.stdout.as_str()), (7, ""), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "octoku: START: the search passed its time limit of 0.01 s and stopped, no answer; expected a board that answers sooner, or a larger --timeout\n"
+    );
+    let run = octoku!(&["solve", &empty, "--count", "1000", "--timeout", "60"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .ends_with("solutions 1000 (stopped at the limit)\n"),
+        "{}",
+        run.stdout
+    );
+    for bad in ["0", "0.0001", "86401", "soon"] {
+        let run = octoku!(&["solve", &empty, "--timeout", bad]);
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("expected a number of seconds from 0.001 to 86400"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// A count that takes longer than `--timeout` (a million solutions of the
 /// empty 16×16 board, alone and in a batch) stops at the limit: one line
 /// naming the board and the limit, exit 7, nothing on stdout; the run

@@ -522,7 +522,7 @@ fn run(args: &[String]) -> Result<(), Error> {
         for (i, p) in set.iter().enumerate() {
             let s = solve::search_stats(p, limit);
             say(format!(
-                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {} handovers {} conflicts {}",
+                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {} handovers {} conflicts {} work {}",
                 s.nodes,
                 s.probes,
                 s.forced,
@@ -531,7 +531,8 @@ fn run(args: &[String]) -> Result<(), Error> {
                 s.branches,
                 s.narrowed,
                 s.handovers,
-                s.conflicts
+                s.conflicts,
+                s.work
             ))?;
             all.push(s);
         }

@@ -97,7 +97,14 @@ struct Sat {
     scratch: Vec<Lit>,
     activity: Vec<f64>,
     bump: f64,
+    /// The variables with some activity (and some assigned ones, dropped
+    /// when they come to the top), by activity.
     heap: Heap,
+    /// Every unassigned variable of activity 0 outside the heap is at
+    /// `cursor` or after it: with few conflicts most variables are so, and
+    /// the lowest of them, the heap's choice among equals, is found by a
+    /// walk instead of a sift through every variable.
+    cursor: usize,
     /// Per variable: the value it had last (tried first next time).
     phase: Vec<bool>,
     seen: Vec<bool>,
@@ -116,14 +123,11 @@ const LEARNT: u32 = 1 << 31;
 
 impl Sat {
     fn new(vars: usize) -> Sat {
-        let mut heap = Heap {
-            heap: Vec::with_capacity(vars),
+        let heap = Heap {
+            heap: Vec::new(),
             index: vec![NONE; vars],
         };
         let activity = vec![0.0; vars];
-        for v in 0..vars {
-            heap.insert(v as u32, &activity);
-        }
         Sat {
             vals: vec![0; 2 * vars],
             level: vec![0; vars],
@@ -141,6 +145,7 @@ impl Sat {
             activity,
             bump: 1.0,
             heap,
+            cursor: 0,
             // A cell's candidate tried true first: placing a symbol
             // propagates, ruling one out seldom does.
             phase: vec![true; vars],
@@ -377,7 +382,11 @@ impl Sat {
             }
             self.bump *= 1e-100;
         }
-        self.heap.raise(v as u32, &self.activity);
+        if self.heap.index[v] == NONE {
+            self.heap.insert(v as u32, &self.activity);
+        } else {
+            self.heap.raise(v as u32, &self.activity);
+        }
     }
 
     /// First-UIP analysis of a conflict: the learnt clause (its asserting
@@ -484,7 +493,11 @@ impl Sat {
             self.vals[l as usize] = 0;
             self.vals[not(l) as usize] = 0;
             self.phase[v] = l & 1 == 0;
-            self.heap.insert(v as u32, &self.activity);
+            if self.activity[v] > 0.0 {
+                self.heap.insert(v as u32, &self.activity);
+            } else {
+                self.cursor = self.cursor.min(v);
+            }
         }
         self.trail.truncate(start);
         self.limits.truncate(level as usize);
@@ -543,16 +556,39 @@ impl Sat {
         }
     }
 
-    /// The next decision: the unassigned variable of highest activity, at
-    /// its saved phase; `None` when every variable is assigned.
+    /// The next decision: the unassigned variable of highest activity
+    /// (the lowest among equals), at its saved phase; `None` when every
+    /// variable is assigned.
     fn decide(&mut self) -> Option<Lit> {
-        while let Some(v) = self.heap.pop(&self.activity) {
-            if self.vals[2 * v as usize] == 0 {
-                let l = 2 * v + u32::from(!self.phase[v as usize]);
-                return Some(l);
+        // The heap's best unassigned variable.
+        let top = loop {
+            match self.heap.heap.first() {
+                Some(&v) if self.vals[2 * v as usize] != 0 => {
+                    self.heap.pop(&self.activity);
+                }
+                top => break top.copied(),
             }
+        };
+        // The lowest unassigned variable of activity 0 outside the heap.
+        let vars = self.activity.len();
+        while self.cursor < vars
+            && (self.vals[2 * self.cursor] != 0
+                || self.activity[self.cursor] > 0.0
+                || self.heap.index[self.cursor] != NONE)
+        {
+            self.cursor += 1;
         }
-        None
+        let rest = (self.cursor < vars).then_some(self.cursor as u32);
+        let v = match (top, rest) {
+            (Some(t), Some(r)) if !Heap::above(t, r, &self.activity) => r,
+            (Some(t), _) => {
+                self.heap.pop(&self.activity);
+                t
+            }
+            (None, Some(r)) => r,
+            (None, None) => return None,
+        };
+        Some(2 * v + u32::from(!self.phase[v as usize]))
     }
 
     /// Searches for a model: `Some(true)` found (the assignment holds it),

@@ -280,8 +280,9 @@ where
     /// (the plain search of [`solve_random`]).
     rng: Option<&'r mut SplitMix64>,
     /// Work (search nodes of the strong search, each counting its
-    /// two-candidate cells too) the search may still do, solutions or not,
-    /// before the board goes to clause learning ([`HANDOVER`]); `u64::MAX`:
+    /// two-candidate cells too, a refuted node [`REFUTED_WORK`] more) the
+    /// search may still do, solutions or not, before the board goes to
+    /// clause learning ([`HANDOVER`]); `u64::MAX`:
     /// no bound. Kept out of the solver, which the search only reads (a
     /// `Cell` there cost 1% on minimal puzzles).
     total: u64,
@@ -812,6 +813,7 @@ where
                 };
                 match (ok_a, ok_b) {
                     (false, false) => {
+                        walk.total = walk.total.saturating_sub(REFUTED_WORK);
                         walk.memo.drop_started();
                         self.tally.note(|t| {
                             t.probes += probes;
@@ -1088,14 +1090,26 @@ where
     }
 }
 
-/// The work (search nodes, each counting its two-candidate cells too) of
-/// the strong search, solutions or not, past which the board goes to
-/// clause learning ([`cdcl`]): about 1.2× the most a count to two of a
-/// minimal 16×16 puzzle of data/size16_minimal.txt takes (8,116; median
-/// 1,841: none hands over), about 2 ms of search; clause learning then
-/// takes about 1 ms on a 16×16 partial grid (docs/family.md, "Worst
-/// case").
-const HANDOVER: u64 = 10_000;
+/// The work (search nodes, each counting its two-candidate cells too, and
+/// [`REFUTED_WORK`] for each refuted node) of the strong search, solutions
+/// or not, past which the board goes to clause learning ([`cdcl`]). A
+/// count to two of a minimal 16×16 puzzle takes at most 24,154 so (16,254
+/// work and 79 refuted nodes; seeds 0..400 of the generator, median work
+/// 1,539; data/minimal_slowest.txt keeps the slowest, and none hands
+/// over): clause learning is no cure for those, it took 77-1,031 conflicts
+/// and up to 20 ms on the seven that passed 10,000 work, where the search
+/// alone takes 3.5-4.3 ms. On a partial grid that stalls it takes a few
+/// conflicts (docs/family.md, "Worst case").
+const HANDOVER: u64 = 30_000;
+
+/// The extra work a refuted node (both candidates of a probed cell fail)
+/// counts towards [`HANDOVER`]: a search that keeps meeting dead ends is
+/// what clause learning cures. Partial grids that stall refute a node in
+/// every 3-8 (data/partial_slowest.txt), a minimal puzzle's search one in
+/// 6-20, so with this weight the partial grids hand over at about the
+/// point they did at a bound of 10,000 work alone, and no minimal puzzle
+/// does.
+const REFUTED_WORK: u64 = 100;
 
 /// The most solutions the strong search keeps for a handover (2.5 MB on
 /// 16×16): past them its bound is off (a count to more goes on with the
@@ -1448,7 +1462,7 @@ mod tests {
         let s = search_stats(&start, 1);
         assert_eq!(
             (s.solutions, s.handovers, s.nodes, s.conflicts),
-            (1, 1, 1674, 3),
+            (1, 1, 883, 3),
             "{s:?}"
         );
         assert_eq!(

@@ -48,7 +48,7 @@ pub struct Batch<'a> {
     /// `--json`.
     pub json: bool,
     /// `--timeout`: each puzzle's time limit, in seconds.
-    pub timeout: u64,
+    pub timeout: f64,
 }
 
 /// One puzzle's answer: its first solution and, with `--count`, how many

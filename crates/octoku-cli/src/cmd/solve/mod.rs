@@ -28,7 +28,7 @@ pub(crate) const DEAD_END_SHARE: &str =
 /// `--timeout`'s default, in seconds: far above any board's time (every
 /// count to 2 takes milliseconds: docs/family.md, "Worst case"), but a
 /// count to a large `--count` may need it raised.
-const DEFAULT_TIMEOUT: u64 = 60;
+const DEFAULT_TIMEOUT: f64 = 60.0;
 
 /// Arguments of `octoku solve`.
 #[derive(Debug, clap::Args)]
@@ -47,9 +47,9 @@ pub struct Args {
     /// Solve the board this address gets from generate instead.
     #[arg(long)]
     address: Option<String>,
-    /// The time limit of each solve and count, in seconds (1 to 86,400): past it the search stops, and the command prints one line and exits 7.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=86_400))]
-    timeout: u64,
+    /// The time limit of each solve and count, in seconds (0.001 to 86,400; 8x8 boards too): past it the search stops, and the command prints one line and exits 7.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = crate::deadline::seconds)]
+    timeout: f64,
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
     count: Option<u64>,
@@ -160,13 +160,26 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         );
     }
     let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
-    let solutions = args
-        .count
-        .map(|n| solve::count(start, n))
-        .transpose()
-        .map_err(input_error)?;
+    let deadline = Deadline::new(args.timeout)?;
+    let what = || match address {
+        Some(a) => format!("the board {a} gets"),
+        None => "START".into(),
+    };
+    // An 8×8 solve takes microseconds (no stop needed); a count to a large
+    // --count can take a second, so it runs under the deadline.
     let Some(solution) = solve::solve(start).map_err(input_error)? else {
         return no_solution(start, address, &puzzle, fair, args.json);
+    };
+    let solutions = match args.count {
+        Some(n) => Some(
+            deadline
+                .run(what, |stop| match solve::count_until(start, n, stop) {
+                    Ok(counted) => counted.map(Ok),
+                    Err(e) => Ok(Err(e)),
+                })?
+                .map_err(input_error)?,
+        ),
+        None => None,
     };
     let verdict = evm.verify_at(at, start, solution)?;
     if !verdict.value {
