@@ -27,9 +27,9 @@
 //! reason and frame gas are the transaction's on every input; the tests in
 //! `tests/frames.rs` compare both paths case by case.
 
-use std::{cell::Cell, cell::RefCell, collections::HashMap, rc::Rc};
+use std::{cell::Cell, cell::RefCell, rc::Rc};
 
-use alloy_primitives::{Address, B256, Log, U256};
+use alloy_primitives::{Address, B256, Log, U256, map::HashMap};
 use revm::{
     DatabaseRef,
     bytecode::Bytecode,
@@ -117,7 +117,7 @@ impl Frames {
             },
             gas_table,
             codes: Vec::new(),
-            frame_gas: HashMap::new(),
+            frame_gas: HashMap::default(),
             intrinsic_runs: 0,
         }
     }
