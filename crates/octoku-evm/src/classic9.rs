@@ -183,9 +183,11 @@ pub fn check_at(
     let expected = mirror::run(&case.calldata, case.value);
     let (success, output) = (expected.success(), expected.output());
     let value = U256::from(u8::from(case.value));
+    // One calldata for every validator: each call shares it.
+    let calldata = Bytes::copy_from_slice(&case.calldata);
     let mut agree = true;
     for (_, to) in validators {
-        let raw = machine.call_raw_paid(*to, Bytes::copy_from_slice(&case.calldata), value)?;
+        let raw = machine.call_raw_paid(*to, calldata.clone(), value)?;
         agree &= raw.success == success && raw.output[..] == output[..];
     }
     if agree {
@@ -195,7 +197,7 @@ pub fn check_at(
     // them again gives the same answers.
     let mut answers = vec![("mirror".to_string(), success, Bytes::from(output))];
     for (who, to) in validators {
-        let raw = machine.call_raw_paid(*to, Bytes::copy_from_slice(&case.calldata), value)?;
+        let raw = machine.call_raw_paid(*to, calldata.clone(), value)?;
         answers.push((who.clone(), raw.success, raw.output));
     }
     Ok(Some(Mismatch {

@@ -12,6 +12,13 @@
 //! transaction would give the frame, and the transaction's caller, calldata
 //! and value.
 //!
+//! The frame's gas limit is what revm's handler leaves the frame after the
+//! transaction's intrinsic cost. That cost depends on the calldata only
+//! through its length and its number of zero bytes (EIP-2028's tokens and
+//! EIP-7623's floor), so revm computes it once per such shape and machine,
+//! not once per call: the implementations of a fuzz case share their
+//! calldata, and most cases share a shape with an earlier one.
+//!
 //! The frame's host answers only the gas constants. Any instruction that
 //! would read or change state, read the block or the transaction, log,
 //! call or create asks the host for something else; the host then refuses
@@ -22,7 +29,7 @@
 
 use std::{cell::Cell, cell::RefCell, rc::Rc};
 
-use alloy_primitives::{Address, B256, Log, U256};
+use alloy_primitives::{Address, B256, Log, U256, map::HashMap};
 use revm::{
     DatabaseRef,
     bytecode::Bytecode,
@@ -61,6 +68,31 @@ pub(crate) struct Frames {
     /// Code of every address called so far: `None` when it does not run here
     /// (no code, not legacy bytecode, a precompile's address).
     codes: Vec<(Address, Option<Bytecode>)>,
+    /// The frame's gas limit and reservoir for each calldata shape seen.
+    frame_gas: HashMap<Shape, (u64, u64)>,
+    /// How many times revm's intrinsic gas validation ran on this frame.
+    intrinsic_runs: u64,
+}
+
+/// What a call transaction's intrinsic gas depends on when it has no access
+/// list and no authorizations (the machine's calls): its type, calldata
+/// length and zero bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Shape {
+    tx_type: u8,
+    len: usize,
+    zeros: usize,
+}
+
+/// The most shapes kept; past it the table starts again (a long run of
+/// calldata of ever new lengths keeps bounded memory).
+const SHAPES_KEPT: usize = 1 << 14;
+
+/// The zero bytes of `data`, counted in lanes of bytes (which vectorise).
+fn zero_bytes(data: &[u8]) -> usize {
+    data.chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(b == 0))))
+        .sum()
 }
 
 /// How a call on the cleared frame ended.
@@ -85,7 +117,49 @@ impl Frames {
             },
             gas_table,
             codes: Vec::new(),
+            frame_gas: HashMap::default(),
+            intrinsic_runs: 0,
         }
+    }
+
+    /// How many times revm computed a call's intrinsic gas on this frame
+    /// (once per calldata shape: what the per-case tests hold).
+    pub(crate) fn intrinsic_runs(&self) -> u64 {
+        self.intrinsic_runs
+    }
+
+    /// The gas limit and reservoir revm's handler gives the frame of `tx`
+    /// (the transaction's gas after its intrinsic cost), or `None` when revm
+    /// refuses the transaction. Computed by revm once per calldata shape.
+    fn frame_gas(&mut self, cfg: &CfgEnv, tx: &TxEnv) -> Option<(u64, u64)> {
+        let shape =
+            (tx.access_list.is_empty() && tx.authorization_list.is_empty()).then(|| Shape {
+                tx_type: tx.tx_type,
+                len: tx.data.len(),
+                zeros: zero_bytes(&tx.data),
+            });
+        if let Some(gas) = shape.and_then(|shape| self.frame_gas.get(&shape)) {
+            return Some(*gas);
+        }
+        self.intrinsic_runs += 1;
+        let initial = validate_initial_tx_gas_with_gas_params(
+            tx,
+            cfg.spec,
+            cfg.gas_params(),
+            cfg.is_eip7623_disabled(),
+            cfg.is_amsterdam_eip8037_enabled(),
+            cfg.tx_gas_limit_cap(),
+            None,
+        )
+        .ok()?;
+        let gas = initial.initial_gas_and_reservoir(tx.gas_limit, cfg.tx_gas_limit_cap());
+        if let Some(shape) = shape {
+            if self.frame_gas.len() >= SHAPES_KEPT {
+                self.frame_gas.clear();
+            }
+            self.frame_gas.insert(shape, gas);
+        }
+        Some(gas)
     }
 
     /// Forgets the code found so far (after a deployment or an install).
@@ -116,19 +190,9 @@ impl Frames {
         };
         // The frame's gas: what the transaction has left after its intrinsic
         // cost, as revm's handler computes it.
-        let Ok(initial) = validate_initial_tx_gas_with_gas_params(
-            tx,
-            cfg.spec,
-            cfg.gas_params(),
-            cfg.is_eip7623_disabled(),
-            cfg.is_amsterdam_eip8037_enabled(),
-            cfg.tx_gas_limit_cap(),
-            None,
-        ) else {
+        let Some((limit, reservoir)) = self.frame_gas(cfg, tx) else {
             return Ran::Transaction;
         };
-        let (limit, reservoir) =
-            initial.initial_gas_and_reservoir(tx.gas_limit, cfg.tx_gas_limit_cap());
         self.memory.borrow_mut().clear();
         let mut memory = SharedMemory::new_with_buffer(Rc::clone(&self.memory));
         memory.set_memory_limit(cfg.memory_limit());

@@ -180,6 +180,9 @@ pub struct Work {
     pub deploys: u64,
     /// Calls run on the cleared frame.
     pub frames: u64,
+    /// Intrinsic gas computations by revm for calls on the frame: one per
+    /// calldata shape (length, zero bytes), not one per call.
+    pub intrinsic: u64,
 }
 
 /// EVM contexts built by [`Machine::new`] in this process.
@@ -259,7 +262,10 @@ impl Machine {
 
     /// What this machine has run since it was built.
     pub fn work(&self) -> Work {
-        self.work
+        Work {
+            intrinsic: self.frames.intrinsic_runs(),
+            ..self.work
+        }
     }
 
     /// Deploys `initcode`; returns the new address and the transaction's total gas used.
@@ -403,7 +409,17 @@ impl Machine {
         to: Address,
         call: &C,
     ) -> Result<Call<C::Return>, EvmError> {
-        let outcome = self.call_raw(to, Bytes::from(call.abi_encode()))?;
+        self.call_encoded::<C>(to, Bytes::from(call.abi_encode()))
+    }
+
+    /// [`Machine::call`] on calldata `C` already encoded (one encoding that
+    /// several contracts of a fuzz case share).
+    pub(crate) fn call_encoded<C: SolCall>(
+        &mut self,
+        to: Address,
+        data: Bytes,
+    ) -> Result<Call<C::Return>, EvmError> {
+        let outcome = self.call_raw(to, data)?;
         if !outcome.success {
             return Err(EvmError::Reverted(outcome.output));
         }

@@ -80,18 +80,26 @@ impl Puzzle {
 
     /// The Rust mirror of this implementation's `generate`.
     pub fn mirror_generate(self, address: &Address) -> Board {
-        match self {
-            Puzzle::Reference | Puzzle::Golf => octoku_core::generate(address),
-            Puzzle::Fair => octoku_core::octoku::fair::fair_generate(address),
+        if self.generates_as_published() {
+            octoku_core::generate(address)
+        } else {
+            octoku_core::octoku::fair::fair_generate(address)
         }
+    }
+
+    /// Whether this implementation's generate and fill are the published
+    /// puzzle's (the reference and golf: one mirror for both).
+    pub const fn generates_as_published(self) -> bool {
+        matches!(self, Puzzle::Reference | Puzzle::Golf)
     }
 
     /// The Rust mirror of this implementation's fill loop on a raw seed word
     /// (golf's is the published one: same outputs on every seed).
     pub fn mirror_fill(self, seed: U256) -> Board {
-        match self {
-            Puzzle::Reference | Puzzle::Golf => octoku_core::generate_from_seed(seed),
-            Puzzle::Fair => octoku_core::octoku::fair::fair_generate_from_seed(seed),
+        if self.generates_as_published() {
+            octoku_core::generate_from_seed(seed)
+        } else {
+            octoku_core::octoku::fair::fair_generate_from_seed(seed)
         }
     }
 
