@@ -122,7 +122,9 @@ package:
 ## a fresh CARGO_HOME with only cargo, rustc and the C toolchain on PATH (no
 ## node, npm or python), then the binary used from an empty directory
 ## (tools/install-test.sh; SOLVER=CMD picks prove's SMT-LIB2 solver, default
-## z3). Not part of `make test`: it builds the CLI a second time
+## builtin when pkg-config finds bitwuzla 0.9.1, else z3). Not part of
+## `make test`: it builds the CLI and its dependencies a second time (475 s
+## of CPU, docs/testing.md) and needs Debian's z3
 install-test: package
 	INSTALL_TARGET_DIR=$(CURDIR)/target tools/install-test.sh
 

@@ -10,12 +10,20 @@
 # installed binaries and the build are the fresh home's). INSTALL_TARGET_DIR
 # (default: a new directory) is the build directory; pointing it at the
 # checkout's target/ reuses the release builds of the dependencies.
-# SOLVER is the SMT-LIB2 solver command `prove` gets (default z3).
+# SOLVER picks prove's SMT solver: `builtin` installs with the `bitwuzla`
+# feature (bitwuzla 0.9.1 linked in, found through pkg-config and the
+# caller's PKG_CONFIG_PATH) and proves golf's verify with it; an SMT-LIB2
+# command (z3) proves golf's generate on all seeds instead (verify's
+# non-digit half is beyond z3 4.8.12 in minutes). Default: builtin when
+# pkg-config finds bitwuzla 0.9.1, else z3.
 set -euo pipefail
 
 checkout=$(cd "$(dirname "$0")/.." && pwd)
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$checkout/Cargo.toml" | head -n 1)
 packaged=$checkout/target/package
+if [ -z "${SOLVER:-}" ] && pkg-config --exists 'bitwuzla = 0.9.1' 2>/dev/null; then
+  SOLVER=builtin
+fi
 solver=${SOLVER:-z3}
 for crate in octoku-core octoku-evm octoku-chain octoku-prove octoku-serve octoku-cli; do
   [ -f "$packaged/$crate-$version/Cargo.toml" ] || {
@@ -36,7 +44,16 @@ for tool in cargo rustc; do
   link "$(rustup which "$tool" 2>/dev/null || command -v "$tool")"
 done
 for tool in cc gcc ld as ar; do link "$(command -v "$tool")"; done
-link "$(command -v "$solver")"
+features=()
+solver_env=()
+if [ "$solver" = builtin ]; then
+  # The build script finds the static bitwuzla through pkg-config.
+  link "$(command -v pkg-config)"
+  features=(--features bitwuzla)
+  solver_env=(PKG_CONFIG_PATH="${PKG_CONFIG_PATH:-}")
+else
+  link "$(command -v "$solver")"
+fi
 ln -s "${CARGO_HOME:-$HOME/.cargo}/registry" "$place/cargo-home/registry"
 
 patches=()
@@ -45,7 +62,7 @@ for crate in octoku-core octoku-evm octoku-chain octoku-prove octoku-serve; do
 done
 
 clean_env=(env -i PATH="$place/bin" HOME="$place/home" TMPDIR="$place/tmp"
-  CARGO_HOME="$place/cargo-home")
+  CARGO_HOME="$place/cargo-home" "${solver_env[@]}")
 for tool in node npm python python3; do
   if "${clean_env[@]}" sh -c "command -v $tool" >/dev/null 2>&1; then
     echo "install-test: $tool is reachable on the clean PATH" >&2
@@ -55,7 +72,7 @@ done
 
 began=$(date +%s)
 "${clean_env[@]}" CARGO_TARGET_DIR="$target" cargo install --quiet \
-  "${patches[@]}" --root "$place/root" --path "$packaged/octoku-cli-$version"
+  "${patches[@]}" "${features[@]}" --root "$place/root" --path "$packaged/octoku-cli-$version"
 echo "install-test: cargo install took $(( $(date +%s) - began )) s"
 
 octoku=$place/root/bin/octoku
@@ -71,10 +88,16 @@ run verify 0x0000000000003000007001000000000000000040500000060000000000020008 \
 run solve --size 9 "$(run puzzle --size 9 --seed 7 --format line | tail -n 1)"
 run fuzz --cases 10000
 run gas
-# A proof with the solver on PATH: generate on all seeds (z3 proves it in
-# about the CPU time bitwuzla takes; verify's non-digit half is beyond z3
-# 4.8.12 and cvc5 1.0.3 in minutes, docs/proofs.md "Which SMT solver").
-run prove generate --puzzle golf --all --solver "$solver"
+if [ "$solver" = builtin ]; then
+  # The linked bitwuzla is the default when nothing else is set.
+  run --version
+  run prove verify --puzzle golf
+else
+  # A proof with the solver on PATH: generate on all seeds (z3 proves it in
+  # about the CPU time bitwuzla takes; verify's non-digit half is beyond z3
+  # 4.8.12 and cvc5 1.0.3 in minutes, docs/proofs.md "Which SMT solver").
+  run prove generate --puzzle golf --all --solver "$solver"
+fi
 # An author's creation code (the golfed puzzle's, from the checkout's
 # generated artifacts) given as a file.
 sed -n '/^pub const GOLF: /,/^};/s/.*initcode: &alloy_primitives::hex!("\([0-9a-f]*\)").*/0x\1/p' \

@@ -116,17 +116,34 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
 ];
 
-/// `octoku --version`: the version, the commit, the build profile, and the
-/// solc and revm the contracts were compiled and are run with.
+/// `octoku --version`: the version, the commit, the build profile, the
+/// solc and revm the contracts were compiled and are run with, and the SMT
+/// solver linked in (if any).
 pub fn long_version() -> String {
     format!(
-        "{}\ncommit   {}\nprofile  {}\nsolc     {}\nrevm     {}",
+        "{}\ncommit   {}\nprofile  {}\nsolc     {}\nrevm     {}\nsolver   {}",
         env!("CARGO_PKG_VERSION"),
         env!("OCTOKU_COMMIT"),
         env!("OCTOKU_PROFILE"),
         solc_version().unwrap_or_else(|| "unknown".into()),
         env!("OCTOKU_REVM_VERSION"),
+        linked_solver(),
     )
+}
+
+/// The SMT solver in the binary, or where prove finds one instead.
+fn linked_solver() -> String {
+    #[cfg(feature = "bitwuzla")]
+    {
+        format!(
+            "bitwuzla {} (linked)",
+            octoku_prove::solver::linked::version()
+        )
+    }
+    #[cfg(not(feature = "bitwuzla"))]
+    {
+        "none linked (--solver CMD, or `octoku setup solver`)".into()
+    }
 }
 
 /// The solc version in the embedded contracts' metadata.

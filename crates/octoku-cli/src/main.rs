@@ -14,6 +14,8 @@ mod input;
 #[cfg(test)]
 mod layers_check;
 mod logging;
+#[cfg(test)]
+mod manifest_check;
 mod opts;
 mod out;
 mod output;

@@ -329,7 +329,7 @@ fn json_is_accepted_before_the_command() {
 }
 
 /// `--version` and `-V` say the version, the commit (from git here), the
-/// build profile and the solc and revm versions.
+/// build profile, the solc and revm versions and the linked SMT solver.
 #[test]
 fn version_is_the_long_form() {
     for flag in ["--version", "-V"] {
@@ -350,6 +350,12 @@ fn version_is_the_long_form() {
         );
         assert!(lines[3].starts_with("solc     0.8."), "{}", lines[3]);
         assert!(lines[4].starts_with("revm     "), "{}", lines[4]);
+        let solver = if cfg!(feature = "bitwuzla") {
+            "solver   bitwuzla 0.9.1 (linked)"
+        } else {
+            "solver   none linked (--solver CMD, or `octoku setup solver`)"
+        };
+        assert_eq!(lines[5], solver);
     }
 }
 

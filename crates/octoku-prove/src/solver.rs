@@ -1,13 +1,16 @@
-//! Runs an SMT solver on query files: the pinned bitwuzla (PyPI
+//! Runs an SMT solver on query files: bitwuzla 0.9.1 linked into the binary
+//! (cargo feature `bitwuzla`, [`linked`]), the pinned bitwuzla (PyPI
 //! `bitwuzla==0.9.1`) through a Python found at run time, or any SMT-LIB2
 //! solver given as a command. Nothing is read from the directory octoku was
 //! built in: the helper script is embedded in the binary.
 //!
 //! Which solver, first match wins:
-//! 1. a command ([`Solver::command`]: `--solver CMD` or `OCTOKU_SOLVER`),
-//!    run as `CMD... FILE` once per query (see [`Solver::command`]);
+//! 1. `--solver` or `OCTOKU_SOLVER`: [`BUILTIN`] for the linked bitwuzla,
+//!    else a command run as `CMD... FILE` once per query (see
+//!    [`Solver::command`]);
 //! 2. `OCTOKU_SOLVER_PYTHON`, a Python that can `import bitwuzla`;
-//! 3. the virtual environment `octoku setup solver` makes, [`default_venv`].
+//! 3. the linked bitwuzla, when this build has it ([`Solver::has_builtin`]);
+//! 4. the virtual environment `octoku setup solver` makes, [`default_venv`].
 //!
 //! Every child process is killed when octoku ends, by any signal (Linux:
 //! `PR_SET_PDEATHSIG`), and a query that overruns the time limit is killed.
@@ -20,6 +23,9 @@ use std::time::{Duration, Instant};
 
 use octoku_core::U256;
 
+#[cfg(feature = "bitwuzla")]
+pub mod linked;
+
 /// The helper that decides files with the bitwuzla Python package
 /// (`solver/smt-solve.py`, linked from `tools/`), passed to `python -I -c`: never read from disk.
 const SCRIPT: &str = include_str!("../solver/smt-solve.py");
@@ -27,6 +33,9 @@ const SCRIPT: &str = include_str!("../solver/smt-solve.py");
 /// The pinned solver package, as `octoku setup solver` installs it
 /// (`tools/solver-requirements.txt`: comments and one requirement).
 pub const REQUIREMENTS: &str = include_str!("../solver/requirements.txt");
+
+/// The `--solver` value that names the bitwuzla linked into the binary.
+pub const BUILTIN: &str = "builtin";
 
 /// The environment variable naming a solver command.
 pub const SOLVER_ENV: &str = "OCTOKU_SOLVER";
@@ -160,6 +169,9 @@ pub enum SolverError {
     /// A thread running a solver panicked.
     #[error("a solver thread panicked")]
     Panicked,
+    /// The linked bitwuzla refused a query or is not the version expected.
+    #[error("the linked solver: {0}")]
+    Linked(String),
 }
 
 /// A solver's output that is not an answer.
@@ -200,6 +212,9 @@ pub enum Malformed {
 /// How a solver is run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum How {
+    /// bitwuzla linked into this binary ([`linked`]).
+    #[cfg(feature = "bitwuzla")]
+    Linked,
     /// The embedded script in this Python (bitwuzla from PyPI).
     Pinned { python: PathBuf },
     /// `program args... FILE`, one query per run.
@@ -274,12 +289,16 @@ fn parse_limit(text: &str) -> Result<Duration, SetupError> {
 
 impl Solver {
     /// The solver octoku uses: `command` (from `--solver`) if given, else
-    /// `OCTOKU_SOLVER`, `OCTOKU_SOLVER_PYTHON`, then [`default_venv`]; the
-    /// limit from [`time_limit`].
+    /// `OCTOKU_SOLVER` ([`BUILTIN`] or a command), `OCTOKU_SOLVER_PYTHON`,
+    /// the linked bitwuzla when built in, then [`default_venv`]; the limit
+    /// from [`time_limit`].
     pub fn choose(command: Option<&str>) -> Result<Solver, SetupError> {
         let limit = time_limit()?;
         let from_env = std::env::var(SOLVER_ENV).ok().filter(|s| !s.is_empty());
         if let Some(text) = command.map(str::to_string).or(from_env) {
+            if text.trim() == BUILTIN {
+                return Solver::builtin(limit);
+            }
             return Solver::command(&text, limit);
         }
         if let Some(python) = std::env::var_os(PYTHON_ENV).filter(|p| !p.is_empty()) {
@@ -291,6 +310,9 @@ impl Solver {
                 )));
             }
             return Ok(Solver::pinned(python, limit));
+        }
+        if Solver::has_builtin() {
+            return Solver::builtin(limit);
         }
         let venv = default_venv();
         match venv.as_deref().map(venv_python) {
@@ -306,6 +328,29 @@ impl Solver {
     /// command).
     pub fn from_env() -> Result<Solver, SetupError> {
         Solver::choose(None)
+    }
+
+    /// Whether this build links bitwuzla in (cargo feature `bitwuzla`).
+    pub const fn has_builtin() -> bool {
+        cfg!(feature = "bitwuzla")
+    }
+
+    /// The bitwuzla linked into the binary; an error in a build without it.
+    pub fn builtin(limit: Duration) -> Result<Solver, SetupError> {
+        #[cfg(feature = "bitwuzla")]
+        {
+            Ok(Solver {
+                how: How::Linked,
+                limit,
+            })
+        }
+        #[cfg(not(feature = "bitwuzla"))]
+        {
+            let _ = limit;
+            Err(SetupError::Missing(format!(
+                "--solver {BUILTIN}: this octoku was built without the linked bitwuzla (cargo feature `bitwuzla` of octoku-prove); pass --solver CMD (bitwuzla, z3, cvc5) or run `octoku setup solver`"
+            )))
+        }
     }
 
     /// The pinned bitwuzla through `python` (which must `import bitwuzla`).
@@ -378,6 +423,11 @@ impl Solver {
             return Ok(Vec::new());
         }
         match &self.how {
+            #[cfg(feature = "bitwuzla")]
+            How::Linked => paths
+                .iter()
+                .map(|path| linked::decide(path, self.limit))
+                .collect(),
             How::Pinned { python } => self.pinned_batch(python, paths),
             How::Command {
                 program,

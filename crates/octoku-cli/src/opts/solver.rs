@@ -10,9 +10,11 @@ use crate::error::CliError;
 /// `--solver` and `--out`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SolverArgs {
-    /// An SMT-LIB2 solver that reads a file, e.g. "z3", "cvc5", "bitwuzla"
-    /// (program and arguments, no shell); default: the pinned bitwuzla
-    /// (OCTOKU_SOLVER_PYTHON, else the venv of `octoku setup solver`).
+    /// "builtin" (the bitwuzla linked into a build with the `bitwuzla`
+    /// feature), or an SMT-LIB2 solver that reads a file, e.g. "z3",
+    /// "cvc5", "bitwuzla" (program and arguments, no shell); default: the
+    /// pinned bitwuzla in OCTOKU_SOLVER_PYTHON, else the linked one, else
+    /// the venv of `octoku setup solver`.
     #[arg(long, value_name = "CMD", env = solver::SOLVER_ENV)]
     pub solver: Option<String>,
     /// Directory for the query files (created; default: a new temporary
