@@ -726,3 +726,86 @@ fn a_batch_line_starting_with_a_hash_symbol_is_a_puzzle_not_a_comment() {
         .collect();
     assert_eq!(back, format!("{plain}{plain}"), "{hashed}");
 }
+
+/// Creation code that deploys `runtime` as it is (PUSH2 len, PUSH1 14,
+/// PUSH1 0, CODECOPY, PUSH2 len, PUSH1 0, RETURN, then the runtime).
+fn deploying(runtime: &[u8]) -> String {
+    let [hi, lo] = u16::try_from(runtime.len())
+        .expect("a short runtime")
+        .to_be_bytes();
+    let mut code = vec![
+        0x61, hi, lo, 0x60, 0x0e, 0x60, 0x00, 0x39, 0x61, hi, lo, 0x60, 0x00, 0xf3,
+    ];
+    code.extend_from_slice(runtime);
+    format!("0x{}", octoku_core::hex::encode(&code))
+}
+
+/// `octoku check` on an author's contract that halts (INVALID, a jump to
+/// a non-JUMPDEST, a stack underflow), runs out of gas, is past EIP-170's
+/// 24,576 bytes or returns 2 MB: the card, its failing row and the reason
+/// in words, exit 1 (a failing check), the data cut; never exit 3 with
+/// revm's words, a refusal to deploy, or megabytes of output.
+#[test]
+fn check_on_a_contract_that_halts_loops_or_is_oversized_gives_the_card() {
+    let f = Files::new();
+    let invalid = deploying(&[0xfe]);
+    let bad_jump = deploying(&[0x60, 0x00, 0x56]);
+    let underflow = deploying(&[0x01]);
+    let spin = deploying(&[0x5b, 0x60, 0x00, 0x56]);
+    let oversized = deploying(&[0; 30_000]);
+    // RETURN(0, 0x200000): 2 MiB of zeros from every call.
+    let huge = deploying(&[0x62, 0x20, 0x00, 0x00, 0x60, 0x00, 0xf3]);
+    let check = |code: &str| {
+        vec!["check", "--no-prove", "--bytecode", code.trim()]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let card = |name: &'static str, code: &str, needle: &str| Case {
+        args: check(code),
+        ..case(name, &[], 1, needle)
+    };
+    #[rustfmt::skip]
+    let cases = vec![
+        card("INVALID: verify's row names it", &invalid, "bytecode  halts: hits INVALID (0xfe)"),
+        card("INVALID: so does shape's", &invalid, "fail    shape     name() fails: halts: hits INVALID (0xfe)"),
+        card("INVALID: a halted call has no gas figure", &invalid, "verify valid halts (reference "),
+        card("a bad jump", &bad_jump, "bytecode  halts: jumps to a byte that is not a JUMPDEST"),
+        card("a stack underflow", &underflow, "bytecode  halts: pops an empty stack (stack underflow)"),
+        card("an endless loop runs out of gas", &spin, "bytecode  halts: runs out of gas (all 30,000,000 the call was given)"),
+        card("oversized: deployed and measured, the size row fails", &oversized, "fail    size      30000 bytes of runtime code (limit 24576;"),
+        card("2 MB of return data: cut, its length said", &huge, "returns 0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000… (2097152 bytes) (no bool)"),
+    ];
+    check_all(f.path(), &cases);
+
+    // The card stays small whatever the contract returns, in both forms.
+    for args in [check(&huge), [check(&huge), vec!["--json".into()]].concat()] {
+        let out = run(f.path(), &args, None, Sink::Piped, WALL);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(
+            out.stdout.len() < 8_000,
+            "{} bytes of card",
+            out.stdout.len()
+        );
+    }
+    // JSON: the halt is the target's answer, its gas null.
+    let mut args = check(&invalid);
+    args.push("--json".into());
+    let out = run(f.path(), &args, None, Sink::Piped, WALL);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let card: Value = serde_json::from_str(&out.stdout).expect("the card as JSON");
+    let verify = card["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "verify")
+        .expect("a verify row");
+    assert_eq!(verify["status"], "fail");
+    assert_eq!(
+        verify["counterexample"]["target"],
+        "halts: hits INVALID (0xfe)"
+    );
+    assert_eq!(verify["counterexample"]["reference"], "false");
+    assert_eq!(card["gas"]["verify_valid"][0], Value::Null);
+    assert!(card["gas"]["verify_valid"][1].as_u64().unwrap() > 0);
+}
