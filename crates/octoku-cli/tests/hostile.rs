@@ -809,3 +809,86 @@ fn check_on_a_contract_that_halts_loops_or_is_oversized_gives_the_card() {
     assert_eq!(card["gas"]["verify_valid"][0], Value::Null);
     assert!(card["gas"]["verify_valid"][1].as_u64().unwrap() > 0);
 }
+
+/// Whether process `pid` has ended (gone, or a zombie no one has reaped).
+fn ended(pid: i32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // "PID (COMM) STATE ...": the state follows the last ')'.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+    }
+}
+
+/// The compiler of `--contract` and the SMT solver die with octoku: a fake
+/// one writes its pid and sleeps a minute (`exec`, so the pid is the
+/// sleeper's); octoku is killed with SIGKILL while it waits, and the child
+/// must end within 5 s (`PR_SET_PDEATHSIG`), long before its minute.
+#[test]
+fn the_compiler_and_the_solver_die_when_octoku_is_killed() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Files::new();
+    let pid_file = f.path().join("child.pid");
+    let fake = f.path().join("fake-tool");
+    fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho $$ > {}.tmp\nmv {0}.tmp {0}\nexec sleep 60\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(f.path().join("Puzzle.sol"), "contract Puzzle {}\n").unwrap();
+    let fake = fake.display().to_string();
+    let runs: [(&str, Vec<&str>); 2] = [
+        (
+            "the compiler (check --contract)",
+            vec![
+                "check",
+                "--no-prove",
+                "--contract",
+                "Puzzle.sol",
+                "--solc",
+                &fake,
+            ],
+        ),
+        (
+            "the SMT solver (solve --sat)",
+            vec!["solve", "--sat", "--size", "4", BOARD4, "--solver", &fake],
+        ),
+    ];
+    for (what, args) in runs {
+        let _ = fs::remove_file(&pid_file);
+        let mut octoku = octoku!().args(&args).dir(f.path());
+        let command = octoku.command();
+        command.stdout(Stdio::null()).stderr(Stdio::null());
+        // The guard kills octoku's whole group when dropped: only after the
+        // child's end is asserted below.
+        let mut process = Process::spawn("octoku", command).expect("octoku starts");
+        let started = Instant::now();
+        let pid = loop {
+            if let Some(pid) = fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse::<i32>().ok())
+            {
+                break pid;
+            }
+            assert!(started.elapsed() < WALL, "{what}: octoku never started it");
+            thread::sleep(Duration::from_millis(20));
+        };
+        assert!(!ended(pid), "{what}: the fake tool is running");
+        process.child().kill().expect("SIGKILL to octoku alone");
+        process.child().wait().expect("octoku reaped");
+        let killed = Instant::now();
+        while !ended(pid) {
+            assert!(
+                killed.elapsed() < Duration::from_secs(5),
+                "{what}: pid {pid} still running 5 s after octoku was killed"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+        eprintln!("{what}: ended {:?} after octoku", killed.elapsed());
+    }
+}
