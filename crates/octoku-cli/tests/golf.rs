@@ -52,11 +52,7 @@ fn course_on_a_node(name: &str) -> Option<(Anvil, TempDir, String)> {
 
 /// `octoku ARGS --rpc-url URL --private-key KEY(n)` in `dir`.
 fn as_account(dir: &Path, url: &str, n: usize, args: &[&str]) -> Run {
-    octoku!()
-        .dir(dir)
-        .args(args)
-        .args(["--rpc-url", url, "--private-key", DEV_KEYS[n]])
-        .run()
+    octoku!().dir(dir).args(args).as_account(url, n).run()
 }
 
 /// `golf submit --course 1` of `solution` (flags) as account `n`, no proof.

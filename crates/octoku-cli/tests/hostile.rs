@@ -726,3 +726,169 @@ fn a_batch_line_starting_with_a_hash_symbol_is_a_puzzle_not_a_comment() {
         .collect();
     assert_eq!(back, format!("{plain}{plain}"), "{hashed}");
 }
+
+/// Creation code that deploys `runtime` as it is (PUSH2 len, PUSH1 14,
+/// PUSH1 0, CODECOPY, PUSH2 len, PUSH1 0, RETURN, then the runtime).
+fn deploying(runtime: &[u8]) -> String {
+    let [hi, lo] = u16::try_from(runtime.len())
+        .expect("a short runtime")
+        .to_be_bytes();
+    let mut code = vec![
+        0x61, hi, lo, 0x60, 0x0e, 0x60, 0x00, 0x39, 0x61, hi, lo, 0x60, 0x00, 0xf3,
+    ];
+    code.extend_from_slice(runtime);
+    format!("0x{}", octoku_core::hex::encode(&code))
+}
+
+/// `octoku check` on an author's contract that halts (INVALID, a jump to
+/// a non-JUMPDEST, a stack underflow), runs out of gas, is past EIP-170's
+/// 24,576 bytes or returns 2 MB: the card, its failing row and the reason
+/// in words, exit 1 (a failing check), the data cut; never exit 3 with
+/// revm's words, a refusal to deploy, or megabytes of output.
+#[test]
+fn check_on_a_contract_that_halts_loops_or_is_oversized_gives_the_card() {
+    let f = Files::new();
+    let invalid = deploying(&[0xfe]);
+    let bad_jump = deploying(&[0x60, 0x00, 0x56]);
+    let underflow = deploying(&[0x01]);
+    let spin = deploying(&[0x5b, 0x60, 0x00, 0x56]);
+    let oversized = deploying(&[0; 30_000]);
+    // RETURN(0, 0x200000): 2 MiB of zeros from every call.
+    let huge = deploying(&[0x62, 0x20, 0x00, 0x00, 0x60, 0x00, 0xf3]);
+    let check = |code: &str| {
+        vec!["check", "--no-prove", "--bytecode", code.trim()]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let card = |name: &'static str, code: &str, needle: &str| Case {
+        args: check(code),
+        ..case(name, &[], 1, needle)
+    };
+    #[rustfmt::skip]
+    let cases = vec![
+        card("INVALID: verify's row names it", &invalid, "bytecode  halts: hits INVALID (0xfe)"),
+        card("INVALID: so does shape's", &invalid, "fail    shape     name() fails: halts: hits INVALID (0xfe)"),
+        card("INVALID: a halted call has no gas figure", &invalid, "verify valid halts (reference "),
+        card("a bad jump", &bad_jump, "bytecode  halts: jumps to a byte that is not a JUMPDEST"),
+        card("a stack underflow", &underflow, "bytecode  halts: pops an empty stack (stack underflow)"),
+        card("an endless loop runs out of gas", &spin, "bytecode  halts: runs out of gas (all 30,000,000 the call was given)"),
+        card("oversized: deployed and measured, the size row fails", &oversized, "fail    size      30000 bytes of runtime code (limit 24576;"),
+        card("2 MB of return data: cut, its length said", &huge, "returns 0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000… (2097152 bytes) (no bool)"),
+    ];
+    check_all(f.path(), &cases);
+
+    // The card stays small whatever the contract returns, in both forms.
+    for args in [check(&huge), [check(&huge), vec!["--json".into()]].concat()] {
+        let out = run(f.path(), &args, None, Sink::Piped, WALL);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(
+            out.stdout.len() < 8_000,
+            "{} bytes of card",
+            out.stdout.len()
+        );
+    }
+    // JSON: the halt is the target's answer, its gas null.
+    let mut args = check(&invalid);
+    args.push("--json".into());
+    let out = run(f.path(), &args, None, Sink::Piped, WALL);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let card: Value = serde_json::from_str(&out.stdout).expect("the card as JSON");
+    let verify = card["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "verify")
+        .expect("a verify row");
+    assert_eq!(verify["status"], "fail");
+    assert_eq!(
+        verify["counterexample"]["target"],
+        "halts: hits INVALID (0xfe)"
+    );
+    assert_eq!(verify["counterexample"]["reference"], "false");
+    assert_eq!(card["gas"]["verify_valid"][0], Value::Null);
+    assert!(card["gas"]["verify_valid"][1].as_u64().unwrap() > 0);
+}
+
+/// Whether process `pid` has ended (gone, or a zombie no one has reaped).
+fn ended(pid: i32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // "PID (COMM) STATE ...": the state follows the last ')'.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+    }
+}
+
+/// The compiler of `--contract` and the SMT solver die with octoku: a fake
+/// one writes its pid and sleeps a minute (`exec`, so the pid is the
+/// sleeper's); octoku is killed with SIGKILL while it waits, and the child
+/// must end within 5 s (`PR_SET_PDEATHSIG`), long before its minute.
+#[test]
+fn the_compiler_and_the_solver_die_when_octoku_is_killed() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Files::new();
+    let pid_file = f.path().join("child.pid");
+    let fake = f.path().join("fake-tool");
+    fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho $$ > {}.tmp\nmv {0}.tmp {0}\nexec sleep 60\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(f.path().join("Puzzle.sol"), "contract Puzzle {}\n").unwrap();
+    let fake = fake.display().to_string();
+    let runs: [(&str, Vec<&str>); 2] = [
+        (
+            "the compiler (check --contract)",
+            vec![
+                "check",
+                "--no-prove",
+                "--contract",
+                "Puzzle.sol",
+                "--solc",
+                &fake,
+            ],
+        ),
+        (
+            "the SMT solver (solve --sat)",
+            vec!["solve", "--sat", "--size", "4", BOARD4, "--solver", &fake],
+        ),
+    ];
+    for (what, args) in runs {
+        let _ = fs::remove_file(&pid_file);
+        let mut octoku = octoku!().args(&args).dir(f.path());
+        let command = octoku.command();
+        command.stdout(Stdio::null()).stderr(Stdio::null());
+        // The guard kills octoku's whole group when dropped: only after the
+        // child's end is asserted below.
+        let mut process = Process::spawn("octoku", command).expect("octoku starts");
+        let started = Instant::now();
+        let pid = loop {
+            if let Some(pid) = fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse::<i32>().ok())
+            {
+                break pid;
+            }
+            assert!(started.elapsed() < WALL, "{what}: octoku never started it");
+            thread::sleep(Duration::from_millis(20));
+        };
+        assert!(!ended(pid), "{what}: the fake tool is running");
+        process.child().kill().expect("SIGKILL to octoku alone");
+        process.child().wait().expect("octoku reaped");
+        let killed = Instant::now();
+        while !ended(pid) {
+            assert!(
+                killed.elapsed() < Duration::from_secs(5),
+                "{what}: pid {pid} still running 5 s after octoku was killed"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+        eprintln!("{what}: ended {:?} after octoku", killed.elapsed());
+    }
+}

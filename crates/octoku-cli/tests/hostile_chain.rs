@@ -4,9 +4,10 @@
 //! after sending. Each says what was sent, by hash, and none of them is
 //! reported as a node that cannot be reached.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use octoku_testkit::{Anvil, DEV_ACCOUNTS, DEV_KEYS, octoku, temp_dir};
+use octoku_testkit::{Anvil, DEV_ACCOUNTS, Run, octoku, temp_dir};
 use serde_json::{Value, json};
 
 /// The node's latest block number.
@@ -21,6 +22,16 @@ fn has_code(anvil: &Anvil, address: &str) -> bool {
         .request("eth_getCode", json!([address, "latest"]))
         .unwrap();
     code.as_str().is_some_and(|c| c.len() > 2)
+}
+
+/// `octoku deploy --puzzle fair MORE` in `dir`, signed by account 0 on `url`.
+fn deploy_fair(dir: &Path, url: &str, more: &[&str]) -> Run {
+    octoku!()
+        .dir(dir)
+        .args(["deploy", "--puzzle", "fair"])
+        .args(more)
+        .as_account(url, 0)
+        .run()
 }
 
 /// Every `0x` + 64 hex digits (a transaction hash) in `text`.
@@ -39,20 +50,7 @@ fn a_transaction_never_mined_is_named_by_its_hash_not_as_an_unreachable_node() {
     let anvil = Anvil::start_with(&["--no-mining"]).expect("anvil starts");
     let dir = temp_dir("never-mined");
     let started = Instant::now();
-    let run = octoku!()
-        .dir(dir.path())
-        .args([
-            "deploy",
-            "--puzzle",
-            "fair",
-            "--private-key",
-            DEV_KEYS[0],
-            "--rpc-url",
-            &anvil.url(),
-            "--timeout",
-            "2",
-        ])
-        .run();
+    let run = deploy_fair(dir.path(), &anvil.url(), &["--timeout", "2"]);
     run.fails(4, "sent, but no receipt with 1 confirmation(s)");
     let line = run.stderr.trim();
     assert!(!line.contains("cannot reach"), "{line}");
@@ -76,20 +74,7 @@ fn a_receipt_taken_back_by_a_reorg_is_not_confirmed() {
     let anvil = Anvil::start().expect("anvil starts");
     let dir = temp_dir("reorged");
     let url = anvil.url();
-    let deployed: Value = octoku!()
-        .dir(dir.path())
-        .args([
-            "deploy",
-            "--puzzle",
-            "fair",
-            "--private-key",
-            DEV_KEYS[0],
-            "--rpc-url",
-            &url,
-            "--json",
-        ])
-        .run()
-        .json();
+    let deployed: Value = deploy_fair(dir.path(), &url, &["--json"]).json();
     let arena = deployed["arena"].as_str().unwrap().to_owned();
     let snapshot = anvil.request("evm_snapshot", json!([])).unwrap();
     let before = block(&anvil);
@@ -98,19 +83,9 @@ fn a_receipt_taken_back_by_a_reorg_is_not_confirmed() {
         move || {
             octoku!()
                 .dir(&dir)
-                .args([
-                    "play",
-                    "--arena",
-                    &arena,
-                    "--private-key",
-                    DEV_KEYS[1],
-                    "--rpc-url",
-                    &url,
-                    "--confirmations",
-                    "3",
-                    "--timeout",
-                    "60",
-                ])
+                .args(["play", "--arena", &arena])
+                .args(["--confirmations", "3", "--timeout", "60"])
+                .as_account(&url, 1)
                 .run()
         }
     });
@@ -154,18 +129,7 @@ fn a_deployment_that_cannot_be_recorded_names_what_was_sent() {
     let anvil = Anvil::start().expect("anvil starts");
     let dir = temp_dir("unrecorded");
     std::fs::create_dir_all(dir.path().join("deployments/31337.json.lock")).unwrap();
-    let run = octoku!()
-        .dir(dir.path())
-        .args([
-            "deploy",
-            "--puzzle",
-            "fair",
-            "--private-key",
-            DEV_KEYS[0],
-            "--rpc-url",
-            &anvil.url(),
-        ])
-        .run();
+    let run = deploy_fair(dir.path(), &anvil.url(), &[]);
     run.fails(4, "sent, but not recorded: puzzle 0x");
     let line = run.stderr.trim();
     assert!(line.contains("cannot open the lock"), "{line}");

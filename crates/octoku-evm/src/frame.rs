@@ -292,7 +292,9 @@ impl Host for PureHost {
         self.touch(U256::ZERO)
     }
     fn prevrandao(&self) -> Option<U256> {
-        self.touch(None)
+        // Some word: revm unwraps it after the merge (None panicked); the
+        // frame's answer is thrown away and the call run as a transaction.
+        self.touch(Some(U256::ZERO))
     }
     fn block_number(&self) -> U256 {
         self.touch(U256::ZERO)

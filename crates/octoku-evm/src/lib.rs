@@ -33,7 +33,7 @@ pub mod source_map;
 pub mod target;
 
 pub use artifacts::Artifact;
-pub use machine::{Call, EvmError, GAS_LIMIT, Machine, RawOutcome, Work};
+pub use machine::{Call, DATA_SHOWN, EvmError, GAS_LIMIT, Machine, RawOutcome, Work};
 pub use meter::Step;
 pub use puzzle::Puzzle;
 pub use target::{Code, Target};

@@ -37,6 +37,10 @@ pub const SPEC: SpecId = SpecId::PRAGUE;
 /// The account that deploys and calls, funded in the in-memory state.
 pub const CALLER: Address = Address::new([0x0c; 20]);
 
+/// The code size [`Machine::allow_oversized_code`] allows (gas stops a
+/// deployment long before it).
+const OVERSIZED_CODE: usize = 1 << 24;
+
 /// Gas limit of every transaction the machine and the embedded chain send
 /// (and of an embedded block).
 pub const GAS_LIMIT: u64 = 30_000_000;
@@ -286,6 +290,18 @@ impl Machine {
         }
     }
 
+    /// Lets this machine deploy runtime code past EIP-170's 24,576 bytes
+    /// (and creation code past EIP-3860's 49,152): for a report that
+    /// measures an author's oversized contract and says so, instead of
+    /// stopping at its deployment. Gas still bounds both (30,000,000 pays
+    /// for about 150 KB of runtime code).
+    pub fn allow_oversized_code(&mut self) {
+        self.frames.forget();
+        let cfg = &mut self.evm.ctx.cfg;
+        cfg.limit_contract_code_size = Some(OVERSIZED_CODE);
+        cfg.limit_contract_initcode_size = Some(2 * OVERSIZED_CODE);
+    }
+
     /// Puts `runtime` code at `address` as it is (no constructor runs): a
     /// contract read from a chain, to be called here.
     pub fn install(&mut self, address: Address, runtime: Bytes) {
@@ -396,12 +412,22 @@ impl Machine {
         to: Address,
         data: Bytes,
     ) -> Result<(RawOutcome, Vec<Step>), EvmError> {
+        let (outcome, steps) = self.profile_any(to, data);
+        Ok((outcome?, steps))
+    }
+
+    /// [`Machine::profile_raw`] that keeps the instructions run when the
+    /// call fails too (a halt: what ran before it).
+    pub fn profile_any(
+        &mut self,
+        to: Address,
+        data: Bytes,
+    ) -> (Result<RawOutcome, EvmError>, Vec<Step>) {
         self.evm.inspector.profiling = true;
         self.evm.inspector.steps.clear();
         let outcome = self.call_raw(to, data);
         self.evm.inspector.profiling = false;
-        let steps = std::mem::take(&mut self.evm.inspector.steps);
-        Ok((outcome?, steps))
+        (outcome, std::mem::take(&mut self.evm.inspector.steps))
     }
 
     pub(crate) fn call<C: SolCall>(

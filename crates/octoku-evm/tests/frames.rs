@@ -140,6 +140,9 @@ fn code_that_needs_a_transaction_runs_as_one() {
         "60005460005260206000f3".to_string(),
         // TIMESTAMP, returned.
         "4260005260206000f3".to_string(),
+        // PREVRANDAO, returned (the frame's host once answered None, which
+        // revm unwraps: a panic).
+        "4460005260206000f3".to_string(),
         // SELFBALANCE (the value sent arrives first in a transaction).
         "4760005260206000f3".to_string(),
         // ORIGIN, returned.

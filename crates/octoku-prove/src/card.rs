@@ -144,36 +144,119 @@ pub struct Card {
 }
 
 /// Execution gas of the target and the reference on the same inputs
-/// (`[target, reference]`).
+/// (`[target, reference]`); `None` (JSON `null`) where the target halted
+/// (an exceptional halt spends all the gas the call was given).
 #[derive(Debug, Serialize)]
 pub struct Gas {
     /// verify of a valid solution.
-    pub verify_valid: [u64; 2],
+    pub verify_valid: [Option<u64>; 2],
     /// verify of a solution whose wrong given is in the last cell read.
-    pub verify_invalid: [u64; 2],
+    pub verify_invalid: [Option<u64>; 2],
     /// generate of the probe address.
-    pub generate: [u64; 2],
+    pub generate: [Option<u64>; 2],
 }
 
-fn outcome(o: &RawOutcome) -> String {
-    format!(
-        "{} {}",
-        if o.success { "returns" } else { "reverts" },
-        o.output
-    )
+/// What one call of the target did: returned or reverted, or halted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ran {
+    /// It returned or reverted with this data.
+    Answered(RawOutcome),
+    /// An exceptional halt (INVALID, a bad jump, a stack underflow, out of
+    /// gas): revm's reason.
+    Halted(String),
+}
+
+impl Ran {
+    /// Success and data alike (gas aside).
+    fn same(&self, other: &Ran) -> bool {
+        match (self, other) {
+            (Ran::Answered(a), Ran::Answered(b)) => a.success == b.success && a.output == b.output,
+            (a, b) => a == b,
+        }
+    }
+
+    fn gas(&self) -> Option<u64> {
+        match self {
+            Ran::Answered(o) => Some(o.gas),
+            Ran::Halted(_) => None,
+        }
+    }
+}
+
+/// Runs `call` on the target: a halt is an answer of the target's (its
+/// row fails with the reason), any other failure the EVM's.
+fn ran(outcome: Result<RawOutcome, EvmError>) -> Result<Ran, CardError> {
+    match outcome {
+        Ok(o) => Ok(Ran::Answered(o)),
+        Err(EvmError::Halted(reason)) => Ok(Ran::Halted(reason)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// revm's halt reason (its `Debug` form) as the card says it.
+pub fn halt_words(reason: &str) -> String {
+    let words = match reason {
+        r if r.starts_with("OutOfGas") => {
+            "runs out of gas (all 30,000,000 the call was given)".to_string()
+        }
+        "InvalidFEOpcode" => "hits INVALID (0xfe)".into(),
+        "OpcodeNotFound" | "NotActivated" => "runs an undefined opcode".into(),
+        "InvalidJump" => "jumps to a byte that is not a JUMPDEST".into(),
+        "StackUnderflow" => "pops an empty stack (stack underflow)".into(),
+        "StackOverflow" => "pushes past 1,024 stack items (stack overflow)".into(),
+        "OutOfOffset" => "reads return data past its end".into(),
+        other => octoku_evm::limits::one_line(other, octoku_evm::limits::NODE_TEXT),
+    };
+    format!("halts: {words}")
+}
+
+/// At most [`octoku_evm::DATA_SHOWN`] bytes of `data` and its
+/// length when longer (a contract may return megabytes).
+fn data_text(data: &[u8]) -> String {
+    let shown = octoku_evm::DATA_SHOWN;
+    match data.get(..shown) {
+        Some(head) if data.len() > shown => format!(
+            "{}… ({} bytes)",
+            octoku_core::hex::encode_prefixed(head),
+            data.len()
+        ),
+        _ => octoku_core::hex::encode_prefixed(data),
+    }
+}
+
+fn outcome(o: &Ran) -> String {
+    match o {
+        Ran::Answered(o) => format!(
+            "{} {}",
+            if o.success { "returns" } else { "reverts" },
+            data_text(&o.output)
+        ),
+        Ran::Halted(reason) => halt_words(reason),
+    }
 }
 
 /// A verify call's answer as a verdict: `true` or `false` for an ABI bool,
 /// else the raw outcome.
-fn verdict(o: &RawOutcome) -> String {
-    let word = o.output.as_ref();
+fn verdict(o: &Ran) -> String {
+    let Ran::Answered(answer) = o else {
+        return outcome(o);
+    };
+    let word = answer.output.as_ref();
     match word.split_last() {
         Some((&last, rest))
-            if o.success && word.len() == 32 && last <= 1 && rest.iter().all(|&b| b == 0) =>
+            if answer.success && word.len() == 32 && last <= 1 && rest.iter().all(|&b| b == 0) =>
         {
             (last == 1).to_string()
         }
         _ => format!("{} (no bool)", outcome(o)),
+    }
+}
+
+/// A failed call of the target as the card words it.
+fn failure(e: &EvmError) -> String {
+    match e {
+        EvmError::Halted(reason) => halt_words(reason),
+        e => e.to_string(),
     }
 }
 
@@ -228,6 +311,8 @@ pub fn report_card(
 ) -> Result<Card, CardError> {
     let label = target.label();
     let mut evm = Machine::new()?;
+    // An oversized contract is measured, and its size row fails.
+    evm.allow_oversized_code();
     let at = evm.load(target)?;
     let reference = evm.address_of(Puzzle::Reference);
     let runtime = evm.code_at(at);
@@ -250,7 +335,9 @@ pub fn report_card(
         },
         Some((solver, dir)) => {
             crate::progress::phase("proving verify = the reference's (SMT solver)");
-            verify_proof(&label, &runtime, solver, dir)?
+            verify_proof(&label, &runtime, solver, dir, |start, solution| {
+                ran(evm.verify_raw_at(at, start, solution))
+            })?
         }
     });
     crate::progress::phase(&format!("generate on {} addresses", addresses.len()));
@@ -296,9 +383,13 @@ fn shape(
             format!("name() is {n:?}; generate and verify answer"),
         ),
         (Ok(_), Ok(_), Ok(_)) => check("shape", false, "name() is empty".into()),
-        (Err(e), _, _) => check("shape", false, format!("name() fails: {e}")),
-        (_, Err(e), _) => check("shape", false, format!("generate({probe}) fails: {e}")),
-        (_, _, Err(e)) => check("shape", false, format!("verify fails: {e}")),
+        (Err(e), _, _) => check("shape", false, format!("name() fails: {}", failure(e))),
+        (_, Err(e), _) => check(
+            "shape",
+            false,
+            format!("generate({probe}) fails: {}", failure(e)),
+        ),
+        (_, _, Err(e)) => check("shape", false, format!("verify fails: {}", failure(e))),
     }
 }
 
@@ -312,21 +403,32 @@ fn purity(
 ) -> Result<Check, CardError> {
     let mut impure = Vec::new();
     let mut same = true;
+    // A call that halts is run once, and one out of gas ends the sampling
+    // (each costs the whole gas limit; the verify and generate rows show
+    // the halt). Whether to go on is the answer.
+    let mut twice = |evm: &mut Machine, data: alloy_primitives::Bytes| -> Result<bool, CardError> {
+        let (first, steps) = evm.profile_any(at, data.clone());
+        impure.extend(impure_opcodes(&steps));
+        Ok(match ran(first)? {
+            Ran::Answered(first) => {
+                let again = ran(evm.profile_any(at, data).0)?;
+                same &= Ran::Answered(first).same(&again);
+                true
+            }
+            Ran::Halted(reason) => !reason.starts_with("OutOfGas"),
+        })
+    };
+    let mut calls = 0;
     for (i, &(start, solution)) in inputs.iter().take(16).enumerate() {
-        let call = |evm: &mut Machine| {
-            let data = octoku_evm::target::verify_calldata(start, solution);
-            evm.profile_raw(at, data)
-        };
-        let (first, steps) = call(evm)?;
-        let (again, _) = call(evm)?;
-        same &= first.output == again.output && first.success == again.success;
-        impure.extend(impure_opcodes(&steps));
+        calls += 1;
+        if !twice(evm, octoku_evm::target::verify_calldata(start, solution))? {
+            break;
+        }
         let address = addresses[i % addresses.len()];
-        let data = octoku_evm::target::generate_calldata(&address);
-        let (first, steps) = evm.profile_raw(at, data.clone())?;
-        let (again, _) = evm.profile_raw(at, data)?;
-        same &= first.output == again.output && first.success == again.success;
-        impure.extend(impure_opcodes(&steps));
+        calls += 1;
+        if !twice(evm, octoku_evm::target::generate_calldata(&address))? {
+            break;
+        }
     }
     impure.sort_unstable();
     impure.dedup();
@@ -334,7 +436,9 @@ fn purity(
         check(
             "pure",
             true,
-            "no storage, calls, logs, block or transaction reads in 32 sampled calls; the same answers twice".into(),
+            format!(
+                "no storage, calls, logs, block or transaction reads in {calls} sampled calls; the same answers twice"
+            ),
         )
     } else if !impure.is_empty() {
         check("pure", false, format!("runs {}", impure.join(", ")))
@@ -356,9 +460,9 @@ fn verify_cases(
 ) -> Result<Check, CardError> {
     let mut differ = None;
     for &(start, solution) in inputs {
-        let ours = evm.verify_raw_at(at, start, solution)?;
-        let theirs = evm.verify_raw_at(reference, start, solution)?;
-        if ours.success != theirs.success || ours.output != theirs.output {
+        let ours = ran(evm.verify_raw_at(at, start, solution))?;
+        let theirs = Ran::Answered(evm.verify_raw_at(reference, start, solution)?);
+        if !ours.same(&theirs) {
             differ = Some(Counterexample {
                 address: None,
                 start: Some(start.to_hex()),
@@ -392,6 +496,7 @@ fn verify_proof(
     runtime: &[u8],
     solver: &Solver,
     dir: &Path,
+    mut target: impl FnMut(Board, Board) -> Result<Ran, CardError>,
 ) -> Result<Check, CardError> {
     let report = prove_verify(
         Puzzle::Reference.artifact().runtime,
@@ -427,8 +532,13 @@ fn verify_proof(
                 address: None,
                 start: Some(Board(start).to_hex()),
                 solution: Some(Board(solution).to_hex()),
-                reference: verdict(&reference),
-                target: verdict(&implementation),
+                reference: verdict(&Ran::Answered(reference)),
+                // The replay reads a halt as a failed call with no data;
+                // run here, a halt is named.
+                target: match target(Board(start), Board(solution))? {
+                    Ran::Answered(_) => verdict(&Ran::Answered(implementation)),
+                    halted => verdict(&halted),
+                },
                 reason: Some(reason(Board(start), Board(solution))),
             }),
             ..check(
@@ -449,9 +559,9 @@ fn generate_equal(
 ) -> Result<Check, CardError> {
     let mut differ = None;
     for address in addresses {
-        let ours = evm.generate_raw_at(at, address)?;
-        let theirs = evm.generate_raw_at(reference, address)?;
-        if ours.success != theirs.success || ours.output != theirs.output {
+        let ours = ran(evm.generate_raw_at(at, address))?;
+        let theirs = Ran::Answered(evm.generate_raw_at(reference, address)?);
+        if !ours.same(&theirs) {
             differ = Some(Counterexample {
                 address: Some(address.to_checksum(None)),
                 start: None,
@@ -485,9 +595,15 @@ fn generate_own(evm: &mut Machine, at: Address, addresses: &[Address]) -> Check 
     let mut unsolvable = Vec::new();
     let mut failed = None;
     for address in addresses {
-        let first = evm.generate_at(at, address);
-        let again = evm.generate_at(at, address);
-        match (first, again) {
+        // The first failure ends the row (a halt on gas costs the whole limit).
+        let first = match evm.generate_at(at, address) {
+            Ok(first) => first,
+            Err(e) => {
+                failed = Some(format!("generate({address}) fails: {}", failure(&e)));
+                break;
+            }
+        };
+        match (Ok(first), evm.generate_at(at, address)) {
             (Ok(a), Ok(b)) if a.value == b.value => {
                 if !matches!(octoku_core::solve::octoku::solve(a.value), Ok(Some(_))) {
                     unsolvable.push((*address, a.value));
@@ -501,7 +617,7 @@ fn generate_own(evm: &mut Machine, at: Address, addresses: &[Address]) -> Check 
                 ));
             }
             (Err(e), _) | (_, Err(e)) => {
-                failed.get_or_insert(format!("generate({address}) fails: {e}"));
+                failed.get_or_insert(format!("generate({address}) fails: {}", failure(&e)));
             }
         }
     }
@@ -548,11 +664,11 @@ fn gas(
     let mut rng = SplitMix64::new(3);
     let (valid_start, valid) = cases::verify_case(VerifyClass::Valid, &mut rng);
     let (late_start, late) = cases::verify_case(VerifyClass::InvalidLate, &mut rng);
-    let gas_of = |evm: &mut Machine, to| -> Result<[u64; 3], CardError> {
+    let gas_of = |evm: &mut Machine, to| -> Result<[Option<u64>; 3], CardError> {
         Ok([
-            evm.verify_raw_at(to, valid_start, valid)?.gas,
-            evm.verify_raw_at(to, late_start, late)?.gas,
-            evm.generate_raw_at(to, &probe)?.gas,
+            ran(evm.verify_raw_at(to, valid_start, valid))?.gas(),
+            ran(evm.verify_raw_at(to, late_start, late))?.gas(),
+            ran(evm.generate_raw_at(to, &probe))?.gas(),
         ])
     };
     let (ours, theirs) = (gas_of(evm, at)?, gas_of(evm, reference)?);

@@ -1225,6 +1225,8 @@ impl Exec<'_> {
                     return Ok(self.end(s, success, off, len));
                 }
                 opcode::INVALID => return Ok(self.halt(s)),
+                // No instruction at Prague: revm halts, as on INVALID.
+                op if undefined(op) => return Ok(self.halt(s)),
                 _ => {
                     return Err(ExecError::Unsupported {
                         pc,
@@ -1389,6 +1391,16 @@ fn stack_io(op: u8) -> (usize, usize) {
         }
         _ => (0, 0),
     }
+}
+
+/// Whether `op` is no instruction on Prague (octoku's fork): a byte no
+/// fork defines, or one defined by a later fork (CLZ, SLOTNUM, DUPN, SWAPN,
+/// EXCHANGE). revm halts on it as on INVALID: the call fails with no data
+/// and all its gas. (Jump destinations are found the same way for these
+/// bytes: revm's analysis skips PUSH data only.)
+pub fn undefined(op: u8) -> bool {
+    const LATER: [u8; 5] = [0x1e, 0x4b, 0xe6, 0xe7, 0xe8];
+    opcode::OpCode::new(op).is_none() || LATER.contains(&op)
 }
 
 fn unsupported_reason(op: u8) -> &'static str {

@@ -951,3 +951,54 @@ fn every_modelled_opcode_matches_revm_on_edge_operands() {
     // The counts docs/proofs.md states (the words are a fixed stream).
     assert_eq!((compared, refused), (28_050, 45_488));
 }
+
+/// Every byte as the one instruction after eight zero words (then STOP):
+/// each run the executor does not refuse ends as revm ends, and every byte
+/// that is no instruction on Prague (undefined, or a later fork's) is such
+/// a run: a halt, the call failed with no data, as on INVALID.
+#[test]
+fn every_byte_as_an_instruction_ends_as_in_revm_and_undefined_ones_halt() {
+    let mut machine = Machine::new().expect("machine");
+    let (mut compared, mut refused, mut undefined) = (0, 0, 0);
+    for op in 0..=255u8 {
+        let mut code = vec![0x5f; 8];
+        code.push(op);
+        code.extend([0u8; 33]);
+        let (address, _) = machine.deploy(&deployer(&code)).expect("deploy");
+        let zero = [U256::ZERO, U256::ZERO];
+        let revm = machine.call_raw(address, calldata_of(&zero));
+        let no_instruction = matches!(
+            &revm,
+            Err(octoku_evm::EvmError::Halted(r)) if r == "OpcodeNotFound" || r == "NotActivated"
+        );
+        assert_eq!(no_instruction, exec::undefined(op), "0x{op:02x}: {revm:?}");
+        let revm = revm_run(&mut machine, address, &zero);
+        let mut terms = verify_terms();
+        match symbolic(&mut terms, &code) {
+            Ok((outcome, _)) => {
+                assert_eq!(
+                    evaluate(&terms, &outcome, &zero),
+                    revm,
+                    "0x{op:02x} after eight zeros"
+                );
+                compared += 1;
+                if no_instruction {
+                    assert_eq!(revm, (false, Vec::new()), "0x{op:02x} halts");
+                    undefined += 1;
+                }
+            }
+            Err(e) => {
+                assert!(
+                    !no_instruction,
+                    "0x{op:02x} is no instruction, refused: {e}"
+                );
+                refused += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{compared} bytes compared with revm ({undefined} no instruction), {refused} refused"
+    );
+    assert_eq!(compared + refused, 256);
+    assert!(undefined >= 100, "{undefined} undefined bytes");
+}

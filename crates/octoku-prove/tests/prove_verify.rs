@@ -185,3 +185,70 @@ fn a_wrong_term_model_is_caught_by_the_validation_and_not_proved() {
         Ok(proof) => panic!("a wrong model answered {:?}", proof.found),
     }
 }
+
+/// The golfed verify with one more test before its answer: when the low
+/// byte of `start` is 0x42 it runs `halt` (INVALID, or a byte that is no
+/// instruction) instead of returning. The tail of verify as compiled, `OR
+/// DUP1 ISZERO PUSH0 SWAP1 DUP2 MSTORE SWAP1 SWAP2 SWAP1 RETURN`, jumps
+/// after its MSTORE to code appended after the runtime, which makes the
+/// test (the stack as it was) and ends as before.
+fn halting_on_some_boards(halt: u8) -> Vec<u8> {
+    let code = artifacts::GOLF.runtime;
+    let tail = [
+        0x17, 0x80, 0x15, 0x5f, 0x90, 0x81, 0x52, 0x90, 0x91, 0x90, 0xf3,
+    ];
+    let hits: Vec<usize> = (0..code.len() - tail.len())
+        .filter(|&i| code[i..].starts_with(&tail))
+        .collect();
+    assert_eq!(hits.len(), 1, "the verify's tail occurs once");
+    let at = hits[0] + 7;
+    let end = u16::try_from(code.len()).unwrap().to_be_bytes();
+    let mut out = code.to_vec();
+    // SWAP1 SWAP2 SWAP1 RETURN -> PUSH2 end JUMP.
+    out[at..at + 4].copy_from_slice(&[0x61, end[0], end[1], 0x56]);
+    let halt_at = u16::try_from(code.len() + 19).unwrap().to_be_bytes();
+    out.extend([
+        0x5b, // JUMPDEST
+        0x60, 0x04, 0x35, 0x60, 0xff, 0x16, 0x60, 0x42, 0x14, // and(start, 0xff) == 0x42
+        0x61, halt_at[0], halt_at[1], 0x57, // JUMPI
+        0x90, 0x91, 0x90, 0xf3, // SWAP1 SWAP2 SWAP1 RETURN, as before
+        0x00, // (never reached)
+        0x5b, halt, // JUMPDEST, the halt
+    ]);
+    assert_eq!(out[code.len() + 19], 0x5b);
+    out
+}
+
+/// A verify that halts (INVALID, an undefined opcode) on the boards whose
+/// start ends in 0x42 and equals the reference elsewhere: refuted, the
+/// counterexample one of those boards, replayed in revm (the reference
+/// returns, the author's call fails with no data). Main refused the
+/// undefined opcode as "not modeled".
+#[test]
+fn a_verify_that_halts_on_some_boards_is_refuted_on_one_of_them() {
+    for (halt, what) in [(0xfe, "INVALID"), (0x0c, "an undefined opcode")] {
+        let code = halting_on_some_boards(halt);
+        let report = prove(
+            &code,
+            &format!("mutants/halt-{halt:02x}"),
+            &format!("golf hitting {what} when start ends in 0x42"),
+        );
+        assert_refuted(&report);
+        let Verdict::Counterexample {
+            start,
+            reference,
+            implementation,
+            ..
+        } = &report.verdict
+        else {
+            unreachable!()
+        };
+        assert_eq!(start.byte(0), 0x42, "{what}: start {start:#x}");
+        assert!(reference.success, "{what}: the reference returns");
+        assert_eq!(reference.output.len(), 32);
+        assert!(
+            !implementation.success && implementation.output.is_empty(),
+            "{what}"
+        );
+    }
+}

@@ -97,6 +97,11 @@ impl Octoku {
         self.command.args(args);
         self
     }
+    /// `--rpc-url URL --private-key KEY`, the key dev account `n`'s
+    /// ([`crate::DEV_KEYS`]): a command that signs on a test node.
+    pub fn as_account(self, url: &str, n: usize) -> Octoku {
+        self.args(["--rpc-url", url, "--private-key", crate::DEV_KEYS[n]])
+    }
 
     /// Runs in `dir` (where `deployments/` and relative paths resolve).
     pub fn dir(mut self, dir: impl AsRef<Path>) -> Octoku {

@@ -110,14 +110,16 @@ fn render(card: &Card, json: bool) -> Result<(), CliError> {
                 }
             }
         }
+        // A call that halted has no figure: all its gas is spent.
+        let g = |gas: Option<u64>| gas.map_or("halts".to_string(), |g| g.to_string());
         crate::outln!(
             "gas       verify valid {} (reference {}), verify invalid {} ({}), generate {} ({})",
-            gas.verify_valid[0],
-            gas.verify_valid[1],
-            gas.verify_invalid[0],
-            gas.verify_invalid[1],
-            gas.generate[0],
-            gas.generate[1]
+            g(gas.verify_valid[0]),
+            g(gas.verify_valid[1]),
+            g(gas.verify_invalid[0]),
+            g(gas.verify_invalid[1]),
+            g(gas.generate[0]),
+            g(gas.generate[1])
         )?;
         crate::outln!(
             "{}",
