@@ -14,6 +14,8 @@ const ME: &str = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const GRID: &str = "7235861418463257457361828621457323681745541728366784532131527468";
 
 #[test]
+// One table of refusals, one row per case.
+#[allow(clippy::too_many_lines)]
 fn bad_input_is_one_line_on_stderr_with_exit_2_and_nothing_on_stdout() {
     let dir = temp_dir("refusals");
     let file = |name: &str, text: &str| {

@@ -24,8 +24,8 @@ use serde::Deserialize;
 
 use foundry_compilers::{
     artifacts::{
-        BytecodeHash, EvmVersion, Optimizer, Settings, SettingsMetadata, SolcInput, SolcLanguage,
-        Source, Sources, output_selection::OutputSelection,
+        BytecodeHash, CompilerOutput, EvmVersion, Optimizer, Settings, SettingsMetadata, SolcInput,
+        SolcLanguage, Source, Sources, output_selection::OutputSelection,
     },
     solc::Solc,
 };
@@ -157,7 +157,27 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
     let contracts = root.join("contracts");
     let foundry_toml = root.join("foundry.toml");
     let wanted = foundry_settings(&foundry_toml)?;
+    let solc = solc_adapter(root)?;
 
+    let mut sources = Sources::new();
+    collect_sources(root, &contracts, &mut sources)?;
+    for fixture in DERIVED {
+        let text = derive(&sources, fixture)?;
+        sources.insert(PathBuf::from(fixture.path), Source::new(text));
+    }
+
+    let input = SolcInput::new(SolcLanguage::Solidity, sources.clone(), settings(&wanted)?);
+    let output = compile(&solc, &input)?;
+    let mut files = vec![Generated {
+        name: "artifacts.rs",
+        text: artifacts_rs(&output, &sources)?,
+    }];
+    files.extend(interfaces(&sources)?);
+    Ok(files)
+}
+
+/// The solc adapter (`OCTOKU_SOLC`, else tools/solc over solc-js).
+fn solc_adapter(root: &Path) -> Result<Solc, BuildError> {
     let solc_path = match env::var_os("OCTOKU_SOLC") {
         Some(path) => PathBuf::from(path),
         None => root.join("tools/solc"),
@@ -167,16 +187,12 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
             "solc-js is not installed: run `make setup` in the repository root first".into(),
         );
     }
-    let solc = Solc::new(&solc_path)
-        .map_err(|e| format!("cannot run the solc adapter {}: {e}", solc_path.display()))?;
+    Ok(Solc::new(&solc_path)
+        .map_err(|e| format!("cannot run the solc adapter {}: {e}", solc_path.display()))?)
+}
 
-    let mut sources = Sources::new();
-    collect_sources(root, &contracts, &mut sources)?;
-    for fixture in DERIVED {
-        let text = derive(&sources, fixture)?;
-        sources.insert(PathBuf::from(fixture.path), Source::new(text));
-    }
-
+/// solc's settings from foundry.toml's, with the outputs the artifacts need.
+fn settings(wanted: &CompilerSettings) -> Result<Settings, BuildError> {
     let evm_version: EvmVersion = wanted
         .evm_version
         .parse()
@@ -198,7 +214,7 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
     );
     let mut selection = BTreeMap::new();
     selection.insert("*".to_string(), per_contract);
-    let settings = Settings {
+    Ok(Settings {
         optimizer: Optimizer {
             enabled: Some(wanted.optimizer),
             runs: Some(wanted.optimizer_runs),
@@ -208,11 +224,13 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
         metadata: Some(SettingsMetadata::new(bytecode_hash, wanted.cbor_metadata)),
         output_selection: OutputSelection::from(selection),
         ..Settings::default()
-    };
+    })
+}
 
-    let input = SolcInput::new(SolcLanguage::Solidity, sources.clone(), settings);
+/// solc's output for `input`; an error lists the compiler's errors.
+fn compile(solc: &Solc, input: &SolcInput) -> Result<CompilerOutput, BuildError> {
     let output = solc
-        .compile_exact(&input)
+        .compile_exact(input)
         .map_err(|e| format!("solc failed: {e}"))?;
     if output.has_error() {
         let errors: Vec<String> = output
@@ -227,7 +245,12 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
             .collect();
         return Err(format!("compilation failed:\n{}", errors.join("\n")).into());
     }
+    Ok(output)
+}
 
+/// src/artifacts.rs: every contract of [`WANTED`], solc's metadata and the
+/// source texts by source id.
+fn artifacts_rs(output: &CompilerOutput, sources: &Sources) -> Result<String, BuildError> {
     let mut ids: Vec<(u32, String)> = output
         .sources
         .iter()
@@ -289,12 +312,13 @@ pub fn generate(root: &Path) -> Result<Vec<Generated>, BuildError> {
         .map_err(|e| e.to_string())?;
     writeln!(code, "/// Source files `(path, text)` by solc source id, for reading source maps.\npub const SOURCES: &[(&str, &str)] = &{texts:?};")
         .map_err(|e| e.to_string())?;
+    Ok(code)
+}
 
-    let mut files = vec![Generated {
-        name: "artifacts.rs",
-        text: code,
-    }];
-
+/// src/interfaces.rs (every interface in one `sol!`) and
+/// src/classic9_interface.rs.
+fn interfaces(sources: &Sources) -> Result<Vec<Generated>, BuildError> {
+    let mut files = Vec::new();
     // The interfaces, verbatim, in one `sol!` for src/bindings.rs: IArena's
     // `puzzle()` returns an IPuzzle, and `sol!` resolves a type only within
     // one input (it ignores imports), so one file path per `sol!` cannot do.

@@ -489,162 +489,105 @@ fn peer(solver: &str, file: &str) -> Result<(), Error> {
     ))
 }
 
-fn run(args: &[String]) -> Result<(), Error> {
-    let usage = || {
-        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
-         | stats solve|count2 FILE | shuffle FILE SEED | peer SOLVER FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
-         | sparse-one N SEED KEEP solve|count12 [NOISE]"
-            .to_owned()
-    };
-    if let [what, file] = args
-        && what == "answers"
-    {
-        for p in puzzles(file)? {
-            let symbols = Symbols::standard(p.geometry().size());
-            let first = match solve::solve(&p) {
-                Some(s) => text::write(&s, &symbols, Form::Line).map_err(|e| e.to_string())?,
-                None => "unsolvable".to_owned(),
-            };
-            say(format!("{first} {}", solve::count(&p, 2)))?;
-        }
-        return Ok(());
+/// `answers FILE`: each puzzle's first solution (or "unsolvable") and its
+/// count of solutions up to 2.
+fn answers(file: &str) -> Result<(), Error> {
+    for p in puzzles(file)? {
+        let symbols = Symbols::standard(p.geometry().size());
+        let first = match solve::solve(&p) {
+            Some(s) => text::write(&s, &symbols, Form::Line).map_err(|e| e.to_string())?,
+            None => "unsolvable".to_owned(),
+        };
+        say(format!("{first} {}", solve::count(&p, 2)))?;
     }
-    if let [what, task, file] = args
-        && what == "stats"
-    {
-        let limit = match task.as_str() {
-            "solve" => 1,
-            "count2" => 2,
-            _ => return Err(usage().into()),
-        };
-        let set = puzzles(file)?;
-        let mut all = Vec::with_capacity(set.len());
-        for (i, p) in set.iter().enumerate() {
-            let s = solve::search_stats(p, limit);
-            say(format!(
-                "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {} handovers {} conflicts {} work {}",
-                s.nodes,
-                s.probes,
-                s.forced,
-                s.probes_forcing,
-                s.refuted,
-                s.branches,
-                s.narrowed,
-                s.handovers,
-                s.conflicts,
-                s.work
-            ))?;
-            all.push(s);
-        }
-        let spread = |what: &str, mut v: Vec<u64>| {
-            v.sort_unstable();
-            let at = |q: f64| quantile(&v, q);
-            let total: u64 = v.iter().sum();
-            say(format!(
-                "{what}: median {}, p90 {}, max {}, max/median {:.2}, total {total}",
-                at(0.5),
-                at(0.9),
-                at(1.0),
-                at(1.0) as f64 / at(0.5).max(1) as f64
-            ))
-        };
-        spread("probes", all.iter().map(|s| s.probes).collect())?;
-        spread("narrowed", all.iter().map(|s| s.narrowed).collect())?;
-        spread("nodes", all.iter().map(|s| s.nodes).collect())?;
-        spread("conflicts", all.iter().map(|s| s.conflicts).collect())?;
-        spread("work", all.iter().map(|s| s.work).collect())?;
+    Ok(())
+}
+
+/// `stats solve|count2 FILE`: the search counters of each puzzle and their
+/// spread.
+fn stats(task: &str, file: &str, usage: impl Fn() -> String) -> Result<(), Error> {
+    let limit = match task {
+        "solve" => 1,
+        "count2" => 2,
+        _ => return Err(usage().into()),
+    };
+    let set = puzzles(file)?;
+    let mut all = Vec::with_capacity(set.len());
+    for (i, p) in set.iter().enumerate() {
+        let s = solve::search_stats(p, limit);
         say(format!(
-            "handed to clause learning: {} of {}",
-            all.iter().filter(|s| s.handovers > 0).count(),
-            all.len()
+            "{i} nodes {} probes {} forced {} probes_forcing {} refuted {} branches {} narrowed {} handovers {} conflicts {} work {}",
+            s.nodes,
+            s.probes,
+            s.forced,
+            s.probes_forcing,
+            s.refuted,
+            s.branches,
+            s.narrowed,
+            s.handovers,
+            s.conflicts,
+            s.work
         ))?;
-        return spread("branches", all.iter().map(|s| s.branches).collect());
+        all.push(s);
     }
-    // NOISE, the givens added to each sparse start: 0 unless given.
-    let noise = |rest: &[String]| -> Result<usize, Error> {
-        match rest {
-            [] => Ok(0),
-            [k] => Ok(k.parse().map_err(|_| usage())?),
-            _ => Err(usage().into()),
-        }
+    let spread = |what: &str, mut v: Vec<u64>| {
+        v.sort_unstable();
+        let at = |q: f64| quantile(&v, q);
+        let total: u64 = v.iter().sum();
+        say(format!(
+            "{what}: median {}, p90 {}, max {}, max/median {:.2}, total {total}",
+            at(0.5),
+            at(0.9),
+            at(1.0),
+            at(1.0) as f64 / at(0.5).max(1) as f64
+        ))
     };
-    if let [what, file, seed] = args
-        && what == "shuffle"
-    {
-        let seed: u64 = seed.parse().map_err(|_| usage())?;
-        for (k, p) in puzzles(file)?.iter().enumerate() {
-            let copy = puzzle::transform(p, &mut SplitMix64::for_index(seed, k as u64));
-            let symbols = Symbols::standard(copy.geometry().size());
-            say(text::write(&copy, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
-        }
-        return Ok(());
+    spread("probes", all.iter().map(|s| s.probes).collect())?;
+    spread("narrowed", all.iter().map(|s| s.narrowed).collect())?;
+    spread("nodes", all.iter().map(|s| s.nodes).collect())?;
+    spread("conflicts", all.iter().map(|s| s.conflicts).collect())?;
+    spread("work", all.iter().map(|s| s.work).collect())?;
+    say(format!(
+        "handed to clause learning: {} of {}",
+        all.iter().filter(|s| s.handovers > 0).count(),
+        all.len()
+    ))?;
+    spread("branches", all.iter().map(|s| s.branches).collect())
+}
+
+/// `slowest solve|count2 FILE K`: the times of FILE's puzzles and the K
+/// slowest of them.
+fn slowest(task: &str, file: &str, k: &str, usage: impl Fn() -> String) -> Result<(), Error> {
+    let count2 = match task {
+        "solve" => false,
+        "count2" => true,
+        _ => return Err(usage().into()),
+    };
+    let k: usize = k.parse().map_err(|_| usage())?;
+    let set = puzzles(file)?;
+    // The solver's tables of each geometry are built on first use: not timed.
+    for p in &set {
+        black_box(solve::solve(&Grid::empty(p.geometry())));
     }
-    if let [what, solver, file] = args
-        && what == "peer"
-    {
-        return peer(solver, file);
+    let times = fastest_each(&set, 1, false, |p| solve_one(p, count2));
+    report(&format!("{task} {file}"), times.clone())?;
+    let total: Duration = times.iter().sum();
+    say(format!("total {:.1} ms", total.as_secs_f64() * 1e3))?;
+    let mut order: Vec<usize> = (0..set.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(times[i]));
+    for &i in order.iter().take(k) {
+        let symbols = Symbols::standard(set[i].geometry().size());
+        let line = text::write(&set[i], &symbols, Form::Line).map_err(|e| e.to_string())?;
+        say(format!(
+            "# {i}: {:.1} µs\n{line}",
+            times[i].as_secs_f64() * 1e6
+        ))?;
     }
-    if let [what, task, file, k] = args
-        && what == "slowest"
-    {
-        let count2 = match task.as_str() {
-            "solve" => false,
-            "count2" => true,
-            _ => return Err(usage().into()),
-        };
-        let k: usize = k.parse().map_err(|_| usage())?;
-        let set = puzzles(file)?;
-        // The solver's tables of each geometry are built on first use: not timed.
-        for p in &set {
-            black_box(solve::solve(&Grid::empty(p.geometry())));
-        }
-        let times = fastest_each(&set, 1, false, |p| solve_one(p, count2));
-        report(&format!("{task} {file}"), times.clone())?;
-        let total: Duration = times.iter().sum();
-        say(format!("total {:.1} ms", total.as_secs_f64() * 1e3))?;
-        let mut order: Vec<usize> = (0..set.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(times[i]));
-        for &i in order.iter().take(k) {
-            let symbols = Symbols::standard(set[i].geometry().size());
-            let line = text::write(&set[i], &symbols, Form::Line).map_err(|e| e.to_string())?;
-            say(format!(
-                "# {i}: {:.1} µs\n{line}",
-                times[i].as_secs_f64() * 1e6
-            ))?;
-        }
-        return Ok(());
-    }
-    if let [what, n, givens, count, seed] = args
-        && what == "partial"
-    {
-        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
-        let givens: usize = givens.parse().map_err(|_| usage())?;
-        let count: u64 = count.parse().map_err(|_| usage())?;
-        let seed: u64 = seed.parse().map_err(|_| usage())?;
-        let symbols = Symbols::standard(g.size());
-        for index in 0..count {
-            let p = partial_grid(g, givens, seed, index);
-            say(text::write(&p, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
-        }
-        return Ok(());
-    }
-    if let [what, n, seed, keep, op, rest @ ..] = args
-        && what == "sparse-one"
-    {
-        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
-        let seed = seed.parse().map_err(|_| usage())?;
-        let keep = keep.parse().map_err(|_| usage())?;
-        return sparse_one(g, seed, keep, op, noise(rest)?);
-    }
-    if let [what, n, starts, op, cap, rest @ ..] = args
-        && what == "sparse"
-    {
-        let n: usize = n.parse().map_err(|_| usage())?;
-        Geometry::for_size(n)?;
-        let starts = starts.parse().map_err(|_| usage())?;
-        let cap = Duration::from_millis(cap.parse().map_err(|_| usage())?);
-        return sparse(n, starts, op, cap, noise(rest)?);
-    }
+    Ok(())
+}
+
+/// `solve|count2 FILE REPS [passes]` and `generate|make N SEEDS`.
+fn timed(args: &[String], usage: impl Fn() -> String) -> Result<(), Error> {
     let (what, arg, k, passes) = match args {
         [what, arg, k] => (what, arg, k, false),
         [what, arg, k, mode] if mode == "passes" => (what, arg, k, true),
@@ -697,6 +640,86 @@ fn run(args: &[String]) -> Result<(), Error> {
         _ => return Err(usage().into()),
     }
     Ok(())
+}
+
+fn run(args: &[String]) -> Result<(), Error> {
+    let usage = || {
+        "usage: family_times solve|count2 FILE REPS [passes] | generate|make N SEEDS | answers FILE \
+         | stats solve|count2 FILE | shuffle FILE SEED | peer SOLVER FILE | slowest solve|count2 FILE K | partial N GIVENS COUNT SEED | sparse N STARTS solve|count12 CAP_MS [NOISE] \
+         | sparse-one N SEED KEEP solve|count12 [NOISE]"
+            .to_owned()
+    };
+    if let [what, file] = args
+        && what == "answers"
+    {
+        return answers(file);
+    }
+    if let [what, task, file] = args
+        && what == "stats"
+    {
+        return stats(task, file, usage);
+    }
+    // NOISE, the givens added to each sparse start: 0 unless given.
+    let noise = |rest: &[String]| -> Result<usize, Error> {
+        match rest {
+            [] => Ok(0),
+            [k] => Ok(k.parse().map_err(|_| usage())?),
+            _ => Err(usage().into()),
+        }
+    };
+    if let [what, file, seed] = args
+        && what == "shuffle"
+    {
+        let seed: u64 = seed.parse().map_err(|_| usage())?;
+        for (k, p) in puzzles(file)?.iter().enumerate() {
+            let copy = puzzle::transform(p, &mut SplitMix64::for_index(seed, k as u64));
+            let symbols = Symbols::standard(copy.geometry().size());
+            say(text::write(&copy, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
+        }
+        return Ok(());
+    }
+    if let [what, solver, file] = args
+        && what == "peer"
+    {
+        return peer(solver, file);
+    }
+    if let [what, task, file, k] = args
+        && what == "slowest"
+    {
+        return slowest(task, file, k, usage);
+    }
+    if let [what, n, givens, count, seed] = args
+        && what == "partial"
+    {
+        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
+        let givens: usize = givens.parse().map_err(|_| usage())?;
+        let count: u64 = count.parse().map_err(|_| usage())?;
+        let seed: u64 = seed.parse().map_err(|_| usage())?;
+        let symbols = Symbols::standard(g.size());
+        for index in 0..count {
+            let p = partial_grid(g, givens, seed, index);
+            say(text::write(&p, &symbols, Form::Line).map_err(|e| e.to_string())?)?;
+        }
+        return Ok(());
+    }
+    if let [what, n, seed, keep, op, rest @ ..] = args
+        && what == "sparse-one"
+    {
+        let g = Geometry::for_size(n.parse().map_err(|_| usage())?)?;
+        let seed = seed.parse().map_err(|_| usage())?;
+        let keep = keep.parse().map_err(|_| usage())?;
+        return sparse_one(g, seed, keep, op, noise(rest)?);
+    }
+    if let [what, n, starts, op, cap, rest @ ..] = args
+        && what == "sparse"
+    {
+        let n: usize = n.parse().map_err(|_| usage())?;
+        Geometry::for_size(n)?;
+        let starts = starts.parse().map_err(|_| usage())?;
+        let cap = Duration::from_millis(cap.parse().map_err(|_| usage())?);
+        return sparse(n, starts, op, cap, noise(rest)?);
+    }
+    timed(args, usage)
 }
 
 fn main() -> ExitCode {

@@ -288,25 +288,13 @@ pub fn prove_equal(
     let cuts = find_cuts(terms, &imp_roots, function, grid_of);
     let exec_time = began.elapsed();
     let queries = QueryDir::open(dir)?;
-    let width = ref_out.words.len().max(imp_out.words.len());
-    let spec = spec9::definitions(solution, start);
-    let header = |lines: &[&str]| -> Vec<String> {
-        let mut h = vec![
-            format!("octoku: {title}"),
-            format!(
-                "{} of the validators (no value, standard ABI encoding, each argument 81 bytes in the variables NAME0 NAME1 NAME2: bytes 0..31, 32..63, 64..80; arguments: {}).",
-                function.signature(),
-                args.join(", ")
-            ),
-            "Packed outcome: success (1 returned, 0 reverted or halted) ++ data length ++ data words. b0..b80: solution bytes, s0..s80: start bytes.".to_string(),
-        ];
-        h.extend(lines.iter().map(|l| l.to_string()));
-        h
+    let text = QueryText {
+        terms,
+        function,
+        title,
+        spec: spec9::definitions(solution, start),
+        width: ref_out.words.len().max(imp_out.words.len()),
     };
-    let cut_facts: Vec<String> = cuts
-        .iter()
-        .map(|(cut, t)| cut.fact(&smt::node_name(terms, *t)))
-        .collect();
     let cut_names: Vec<(Cut, String)> = cuts
         .iter()
         .map(|(c, t)| (*c, smt::node_name(terms, *t)))
@@ -340,58 +328,13 @@ pub fn prove_equal(
         done: Vec::new(),
         solver_name: String::new(),
     };
-    let w_of = |start: Option<&str>| if start.is_some() { "(and G W)" } else { "W" };
-    let v_of = |start: Option<&str>| if start.is_some() { "(and G V)" } else { "V" };
-
-    // One query over the implementation's (or reference's) terms and the
-    // specifications: assumptions, then the goal whose negation is asserted.
-    let query = |roots: &[TermId], note: &str, facts: &[String], goal: &str| {
-        let mut text = smt::preamble(terms, roots, &header(&[note]));
-        text.push_str(&spec);
-        for fact in facts {
-            writeln!(text, "(assert {fact})").expect("String");
-        }
-        writeln!(text, "(assert (not {goal}))\n(check-sat)\n(exit)").expect("String");
-        text
-    };
-    let packed = |o: &Outcome, predicate: &str| {
-        format!(
-            "(= {} {})",
-            smt::packed(terms, o, width),
-            spec9::returned(predicate, width)
-        )
-    };
-
-    // 2. The cut points.
-    let text = query(
-        &imp_roots,
-        "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 0..9.",
-        &[],
-        &format!("(and true {})", cut_facts.join(" ")),
-    );
-    let claim = format!(
-        "cut points of the implementation: {}",
-        cuts.iter()
-            .map(|(c, _)| c.describe())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    if steps.decide("cut-points", claim, &text)?.is_some() {
-        return Err(ProveError::Inconclusive {
-            why: "a cut point found on sample grids does not hold on all grids",
-            query: dir.join("cut-points.smt2"),
-        });
-    }
-
-    // 3. The implementation against W, with the cut points assumed.
-    let text = query(
-        &imp_roots,
-        "Implementation = specification W (1..8 in every unit, a 9 in every column), assuming the cut points (cut-points.smt2); unsat = equal on every input.",
-        &cut_facts,
-        &packed(imp_out, w_of(start)),
-    );
-    let claim = format!("implementation = returned {}", w_of(start));
-    if let Some(values) = steps.decide("implementation", claim, &text)? {
+    let cut_facts: Vec<String> = cuts
+        .iter()
+        .map(|(cut, t)| cut.fact(&smt::node_name(terms, *t)))
+        .collect();
+    prove_cut_points(&text, &mut steps, &imp_roots, &cuts, &cut_facts, dir)?;
+    let w = if start.is_some() { "(and G W)" } else { "W" };
+    if let Some(values) = prove_implementation(&text, &mut steps, imp_out, &cut_facts, w)? {
         // The implementation differs from W there: a counterexample if it
         // also differs from the reference.
         let grids = grids_of(function, &engine::model_values(terms, &values));
@@ -404,23 +347,150 @@ pub fn prove_equal(
             }),
         };
     }
+    let v = if start.is_some() { "(and G V)" } else { "V" };
+    prove_reference(&text, &mut steps, ref_out, v, dir)?;
+    prove_w_equals_v(&mut steps, solution, dir)?;
+    let validated = engine::validate_pair(
+        &pair,
+        &shape,
+        (reference, implementation),
+        &validate::grid_values(args.len()),
+    )?;
+    Ok(report(None, Some(validated), steps))
+}
 
-    // 1. The reference against V.
-    let text = query(
+/// The text of one proof's queries: the terms, the specifications and the
+/// header every query starts with.
+struct QueryText<'a> {
+    terms: &'a Terms,
+    function: Function,
+    title: &'a str,
+    /// The specifications' definitions ([`spec9::definitions`]).
+    spec: String,
+    /// Data words of the wider outcome.
+    width: usize,
+}
+
+impl QueryText<'_> {
+    /// The header: the title, the call and the variables, then `lines`.
+    fn header(&self, lines: &[&str]) -> Vec<String> {
+        let mut h = vec![
+            format!("octoku: {}", self.title),
+            format!(
+                "{} of the validators (no value, standard ABI encoding, each argument 81 bytes in the variables NAME0 NAME1 NAME2: bytes 0..31, 32..63, 64..80; arguments: {}).",
+                self.function.signature(),
+                self.function.arguments().join(", ")
+            ),
+            "Packed outcome: success (1 returned, 0 reverted or halted) ++ data length ++ data words. b0..b80: solution bytes, s0..s80: start bytes.".to_string(),
+        ];
+        h.extend(lines.iter().map(|l| l.to_string()));
+        h
+    }
+
+    /// One query over the implementation's (or reference's) terms and the
+    /// specifications: assumptions, then the goal whose negation is asserted.
+    fn query(&self, roots: &[TermId], note: &str, facts: &[String], goal: &str) -> String {
+        let mut text = smt::preamble(self.terms, roots, &self.header(&[note]));
+        text.push_str(&self.spec);
+        for fact in facts {
+            writeln!(text, "(assert {fact})").expect("String");
+        }
+        writeln!(text, "(assert (not {goal}))\n(check-sat)\n(exit)").expect("String");
+        text
+    }
+
+    /// "The packed outcome `o` is what the specification `predicate` returns".
+    fn packed(&self, o: &Outcome, predicate: &str) -> String {
+        format!(
+            "(= {} {})",
+            smt::packed(self.terms, o, self.width),
+            spec9::returned(predicate, self.width)
+        )
+    }
+}
+
+/// Step 2: the cut points found on samples hold on every grid.
+fn prove_cut_points(
+    text: &QueryText<'_>,
+    steps: &mut Steps<'_>,
+    imp_roots: &[TermId],
+    cuts: &[(Cut, TermId)],
+    cut_facts: &[String],
+    dir: &Path,
+) -> Result<(), ProveError> {
+    let query = text.query(
+        imp_roots,
+        "Cut points: nodes of the implementation's terms, per band; unsat = each equals its value over the bytes whenever the band's bytes are 0..9.",
+        &[],
+        &format!("(and true {})", cut_facts.join(" ")),
+    );
+    let claim = format!(
+        "cut points of the implementation: {}",
+        cuts.iter()
+            .map(|(c, _)| c.describe())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if steps.decide("cut-points", claim, &query)?.is_some() {
+        return Err(ProveError::Inconclusive {
+            why: "a cut point found on sample grids does not hold on all grids",
+            query: dir.join("cut-points.smt2"),
+        });
+    }
+    Ok(())
+}
+
+/// Step 3: the implementation against `w` (W, or W under the start's
+/// givens), with the cut points assumed; a model where it differs.
+fn prove_implementation(
+    text: &QueryText<'_>,
+    steps: &mut Steps<'_>,
+    imp_out: &Outcome,
+    cut_facts: &[String],
+    w: &str,
+) -> Result<Option<Vec<(String, U256)>>, ProveError> {
+    let query = text.query(
+        &smt::roots(imp_out),
+        "Implementation = specification W (1..8 in every unit, a 9 in every column), assuming the cut points (cut-points.smt2); unsat = equal on every input.",
+        cut_facts,
+        &text.packed(imp_out, w),
+    );
+    steps.decide(
+        "implementation",
+        format!("implementation = returned {w}"),
+        &query,
+    )
+}
+
+/// Step 1: the reference against `v` (V, or V under the start's givens).
+fn prove_reference(
+    text: &QueryText<'_>,
+    steps: &mut Steps<'_>,
+    ref_out: &Outcome,
+    v: &str,
+    dir: &Path,
+) -> Result<(), ProveError> {
+    let query = text.query(
         &smt::roots(ref_out),
         "Reference = specification V (1..9 in every row, column and box); unsat = equal on every input.",
         &[],
-        &packed(ref_out, v_of(start)),
+        &text.packed(ref_out, v),
     );
-    let claim = format!("reference = returned {}", v_of(start));
-    if steps.decide("reference", claim, &text)?.is_some() {
+    if steps
+        .decide("reference", format!("reference = returned {v}"), &query)?
+        .is_some()
+    {
         return Err(ProveError::Inconclusive {
             why: "the reference differs from the specification V",
             query: dir.join("reference.smt2"),
         });
     }
+    Ok(())
+}
 
-    // 4, 5, 6. W = V, from the unit lemma and the count identities.
+/// Steps 4, 5, 6: W = V, from the unit lemma and the count identities
+/// (facts about the specifications alone).
+fn prove_w_equals_v(steps: &mut Steps<'_>, solution: &str, dir: &Path) -> Result<(), ProveError> {
     for (name, claim, text) in [
         (
             "unit-lemma",
@@ -445,13 +515,7 @@ pub fn prove_equal(
             )));
         }
     }
-    let validated = engine::validate_pair(
-        &pair,
-        &shape,
-        (reference, implementation),
-        &validate::grid_values(args.len()),
-    )?;
-    Ok(report(None, Some(validated), steps))
+    Ok(())
 }
 
 /// The calls a 9×9 proof of `function` covers, in words.

@@ -496,172 +496,247 @@ pub fn prove_patterns(
     query: &Path,
     solver: &Solver,
 ) -> Result<GenerateReport, ProveError> {
-    let input = reference.input;
-    if implementation.input != input {
-        return Err(ProveError::Inconclusive {
-            why: "the two programs take different inputs (a seed and an address)",
-            query: query.to_path_buf(),
-        });
-    }
     let max_redraws = list.iter().map(Pattern::redraws).max().unwrap_or(0);
-    let mut terms = Terms::new();
-    let arg = terms.var(match input {
-        Input::Seed => "seed",
-        Input::Address => "address",
-    });
-    let (ref_call, imp_call) = match input {
-        Input::Seed => (
-            reference.call(&mut terms, arg),
-            implementation.call(&mut terms, arg).hashes_as_variables(),
-        ),
-        Input::Address => (
-            reference.call(&mut terms, arg).hashes_from_witness(),
-            implementation.call(&mut terms, arg).hashes_from_witness(),
-        ),
-    };
-    // The seed the patterns are conditions on: the argument, or the
-    // variable of the reference's one hash (met on a probe run).
-    let limits = match input {
-        Input::Seed => Limits::default(),
-        Input::Address => Limits {
-            merge_steps: MERGE_STEPS,
-            ..Limits::default()
-        },
-    };
-    let (seed, seed_name, arg_bound) = match input {
-        Input::Seed => (arg, "seed".to_string(), terms.small(1)),
-        Input::Address => {
-            let probe = U256::from_be_slice(PROBE.as_slice());
-            let before = terms.var_names().len();
-            exec::execute_guided(&mut terms, reference.code, &ref_call, limits, &[probe]).map_err(
-                |error| ProveError::Exec {
-                    which: "reference",
-                    error,
-                },
-            )?;
-            let hashes: Vec<String> = terms.var_names()[before..]
-                .iter()
-                .filter(|n| n.starts_with("keccak_"))
-                .cloned()
-                .collect();
-            let [name] = hashes.as_slice() else {
-                return Err(ProveError::Inconclusive {
-                    why: "the reference's generate does not hash exactly once",
-                    query: query.to_path_buf(),
-                });
-            };
-            let bound = terms.constant(address_bound());
-            let below = terms.bin(Bin::Lt, arg, bound);
-            (terms.var_shared(name), name.clone(), below)
+    let mut proof = PatternProof::new(reference, implementation, compare, query)?;
+    let mut pending = proof.first_paths(list)?;
+    while proof.round(&mut pending, solver)? {}
+    proof.report(pending, max_redraws)
+}
+
+/// The state of [`prove_patterns`]: both programs' calls on one argument,
+/// the seed the patterns are conditions on, revm for replays, the query
+/// directory, the lemmas proved so far and the figures.
+struct PatternProof<'p> {
+    reference: Program<'p>,
+    implementation: Program<'p>,
+    compare: Compare,
+    input: Input,
+    query: &'p Path,
+    terms: Terms,
+    /// The argument variable (the seed or the address).
+    arg: TermId,
+    ref_call: Call,
+    imp_call: Call,
+    limits: Limits,
+    /// The seed the patterns are conditions on: the argument, or the
+    /// variable of the reference's one hash (met on a probe run).
+    seed: TermId,
+    seed_name: String,
+    /// The variable index of `seed`.
+    seed_index: usize,
+    /// The argument's range (an address below 2^160), a 0/1 term.
+    arg_bound: TermId,
+    machine: Machine,
+    /// The reference's and the implementation's addresses in `machine`.
+    addresses: [Address; 2],
+    queries: QueryDir,
+    solver_name: String,
+    exec_time: Duration,
+    solve_time: Duration,
+    check_time: Duration,
+    counterexample: Option<Counterexample>,
+    /// Hash-only words and their proved byte ranges (None: not proved).
+    lemmas: HashMap<TermId, Option<(TermId, TermId)>>,
+    lemma_rng: SplitMix64,
+}
+
+impl<'p> PatternProof<'p> {
+    /// The calls, the seed, both programs deployed in revm and the query
+    /// directory emptied of an earlier run's queries.
+    fn new(
+        reference: Program<'p>,
+        implementation: Program<'p>,
+        compare: Compare,
+        query: &'p Path,
+    ) -> Result<PatternProof<'p>, ProveError> {
+        let input = reference.input;
+        if implementation.input != input {
+            return Err(ProveError::Inconclusive {
+                why: "the two programs take different inputs (a seed and an address)",
+                query: query.to_path_buf(),
+            });
         }
-    };
-    let seed_index = match terms.node(seed) {
-        crate::term::Node::Var(n) => n,
-        _ => unreachable!("the seed is a variable"),
-    };
+        let mut terms = Terms::new();
+        let arg = terms.var(match input {
+            Input::Seed => "seed",
+            Input::Address => "address",
+        });
+        let (ref_call, imp_call) = match input {
+            Input::Seed => (
+                reference.call(&mut terms, arg),
+                implementation.call(&mut terms, arg).hashes_as_variables(),
+            ),
+            Input::Address => (
+                reference.call(&mut terms, arg).hashes_from_witness(),
+                implementation.call(&mut terms, arg).hashes_from_witness(),
+            ),
+        };
+        let limits = match input {
+            Input::Seed => Limits::default(),
+            Input::Address => Limits {
+                merge_steps: MERGE_STEPS,
+                ..Limits::default()
+            },
+        };
+        let (seed, seed_name, arg_bound) = match input {
+            Input::Seed => (arg, "seed".to_string(), terms.small(1)),
+            Input::Address => hash_seed(&mut terms, reference, &ref_call, limits, arg, query)?,
+        };
+        let seed_index = match terms.node(seed) {
+            crate::term::Node::Var(n) => n as usize,
+            _ => unreachable!("the seed is a variable"),
+        };
+        let mut machine = Machine::new()?;
+        let mut deploy =
+            |code: &[u8]| -> Result<Address, ProveError> { Ok(machine.deploy(&deployer(code))?.0) };
+        let addresses = [deploy(reference.code)?, deploy(implementation.code)?];
+        let mut queries = QueryDir::open(query)?;
+        // Queries of an earlier run (perhaps of a wider class) would be mistaken
+        // for this run's.
+        queries.clear("smt2")?;
+        Ok(PatternProof {
+            reference,
+            implementation,
+            compare,
+            input,
+            query,
+            terms,
+            arg,
+            ref_call,
+            imp_call,
+            limits,
+            seed,
+            seed_name,
+            seed_index,
+            arg_bound,
+            machine,
+            addresses,
+            queries,
+            solver_name: String::new(),
+            exec_time: Duration::ZERO,
+            solve_time: Duration::ZERO,
+            check_time: Duration::ZERO,
+            counterexample: None,
+            lemmas: HashMap::new(),
+            lemma_rng: SplitMix64::new(WITNESS_STREAM),
+        })
+    }
 
-    let mut machine = Machine::new()?;
-    let deploy = |machine: &mut Machine, code: &[u8]| -> Result<Address, ProveError> {
-        Ok(machine.deploy(&deployer(code))?.0)
-    };
-    let addresses = [
-        deploy(&mut machine, reference.code)?,
-        deploy(&mut machine, implementation.code)?,
-    ];
-    let mut queries = QueryDir::open(query)?;
-    // Queries of an earlier run (perhaps of a wider class) would be mistaken
-    // for this run's.
-    queries.clear("smt2")?;
-
-    let mut exec_time = Duration::ZERO;
-    // Both contracts' guided runs on one witness: (reference, implementation).
-    let mut run = |terms: &mut Terms, witness: &[U256]| -> Result<(Guided, Guided), ProveError> {
+    /// Both contracts' guided runs on one witness: (reference,
+    /// implementation).
+    fn run(&mut self, witness: &[U256]) -> Result<(Guided, Guided), ProveError> {
         let began = Instant::now();
         let mut guided = |fill: Program<'_>, call: &Call, which: &'static str| {
-            exec::execute_guided(terms, fill.code, call, limits, witness)
+            exec::execute_guided(&mut self.terms, fill.code, call, self.limits, witness)
                 .map_err(|error| ProveError::Exec { which, error })
         };
-        let r = guided(reference, &ref_call, "reference")?;
-        let i = guided(implementation, &imp_call, "implementation")?;
-        exec_time += began.elapsed();
+        let r = guided(self.reference, &self.ref_call, "reference")?;
+        let i = guided(self.implementation, &self.imp_call, "implementation")?;
+        self.exec_time += began.elapsed();
         Ok((r, i))
-    };
+    }
 
-    // The witness values of a run: the argument, and in an address proof
-    // the hash variable's value (the seed the fill runs on).
-    let values = |address: U256, s: U256| -> Vec<U256> {
-        match input {
+    /// The witness values of a run: the argument, and in an address proof
+    /// the hash variable's value (the seed the fill runs on).
+    fn values(&self, address: U256, s: U256) -> Vec<U256> {
+        match self.input {
             Input::Seed => vec![s],
             Input::Address => {
-                let mut v = vec![U256::ZERO; seed_index as usize + 1];
+                let mut v = vec![U256::ZERO; self.seed_index + 1];
                 v[0] = address;
-                v[seed_index as usize] = s;
+                v[self.seed_index] = s;
                 v
             }
         }
-    };
-    let probe = U256::from_be_slice(PROBE.as_slice());
-    let mut pending: Vec<Pending> = Vec::new();
-    for (k, pattern) in list.into_iter().enumerate() {
-        let mut rng = SplitMix64::for_index(WITNESS_STREAM, k as u64);
-        let condition = pattern.condition(&mut terms, seed);
-        let condition = terms.and_bool(arg_bound, condition);
-        // Two witnesses: cell 0 empty and filled (the golfed fast path reads
-        // cell 0 once the seed is spent, so its path depends on that).
-        let mut refs: Vec<Guided> = Vec::new();
-        let mut imps: Vec<Guided> = Vec::new();
-        for cell_zero in [false, true] {
-            let witness = pattern.witness(&mut rng, cell_zero);
-            debug_assert_eq!(pattern_of(witness), pattern);
-            let (r, i) = run(&mut terms, &values(probe, witness))?;
-            add_path(&mut refs, r);
-            add_path(&mut imps, i);
-        }
-        pending.push(Pending {
-            pattern,
-            condition,
-            reference: refs,
-            implementation: imps,
-            rounds: 0,
-            check: Duration::ZERO,
-            query_bytes: 0,
-            result: None,
-        });
     }
 
-    let mut solver_name = String::new();
-    let mut solve_time = Duration::ZERO;
-    let mut check_time = Duration::ZERO;
-    let mut counterexample: Option<Counterexample> = None;
-    // Hash-only words and their proved byte ranges (None: not proved).
-    let mut lemmas: HashMap<TermId, Option<(TermId, TermId)>> = HashMap::new();
-    let mut lemma_rng = SplitMix64::new(WITNESS_STREAM);
-    loop {
+    /// Each pattern's condition and the paths of two witnesses of it.
+    fn first_paths(&mut self, list: Vec<Pattern>) -> Result<Vec<Pending>, ProveError> {
+        let probe = U256::from_be_slice(PROBE.as_slice());
+        let mut pending: Vec<Pending> = Vec::new();
+        for (k, pattern) in list.into_iter().enumerate() {
+            let mut rng = SplitMix64::for_index(WITNESS_STREAM, k as u64);
+            let condition = pattern.condition(&mut self.terms, self.seed);
+            let condition = self.terms.and_bool(self.arg_bound, condition);
+            // Two witnesses: cell 0 empty and filled (the golfed fast path reads
+            // cell 0 once the seed is spent, so its path depends on that).
+            let mut refs: Vec<Guided> = Vec::new();
+            let mut imps: Vec<Guided> = Vec::new();
+            for cell_zero in [false, true] {
+                let witness = pattern.witness(&mut rng, cell_zero);
+                debug_assert_eq!(pattern_of(witness), pattern);
+                let values = self.values(probe, witness);
+                let (r, i) = self.run(&values)?;
+                add_path(&mut refs, r);
+                add_path(&mut imps, i);
+            }
+            pending.push(Pending {
+                pattern,
+                condition,
+                reference: refs,
+                implementation: imps,
+                rounds: 0,
+                check: Duration::ZERO,
+                query_bytes: 0,
+                result: None,
+            });
+        }
+        Ok(pending)
+    }
+
+    /// One round over the open patterns: the lemmas their claims need, one
+    /// query each, and each answer recorded. False when none was open.
+    fn round(&mut self, pending: &mut [Pending], solver: &Solver) -> Result<bool, ProveError> {
         let open: Vec<usize> = (0..pending.len())
             .filter(|&k| pending[k].result.is_none())
             .collect();
         if open.is_empty() {
-            break;
+            return Ok(false);
         }
         let claims: Vec<TermId> = open
             .iter()
-            .map(|&k| case_claim(&mut terms, &pending[k], compare))
+            .map(|&k| case_claim(&mut self.terms, &pending[k], self.compare))
             .collect();
-        // Hash-only words: replace each by a variable bounded by its byte
-        // ranges, once a lemma query proves the ranges for every value of
-        // the hash (sound: the real word is one value of the variable).
+        self.prove_lemmas(&claims, solver)?;
+        let mut files = Vec::new();
+        for (&k, &claim) in open.iter().zip(&claims) {
+            files.push(self.write_claim(&mut pending[k], claim)?);
+        }
+        let began = Instant::now();
+        let answers = solver.solve_batch(&files)?;
+        self.solve_time += began.elapsed();
+        for (&k, solved) in open.iter().zip(answers) {
+            self.solver_name.clone_from(&solved.solver);
+            self.check_time += solved.check;
+            let p = &mut pending[k];
+            p.rounds += 1;
+            p.check += solved.check;
+            match solved.answer {
+                Answer::Unsat => p.result = Some(CaseResult::Proved),
+                Answer::Unknown => p.result = Some(CaseResult::Undecided),
+                Answer::Sat(model) => self.follow_model(p, &model)?,
+            }
+        }
+        Ok(true)
+    }
+
+    /// Hash-only words: replace each by a variable bounded by its byte
+    /// ranges, once a lemma query proves the ranges for every value of the
+    /// hash (sound: the real word is one value of the variable).
+    fn prove_lemmas(&mut self, claims: &[TermId], solver: &Solver) -> Result<(), ProveError> {
+        let terms = &mut self.terms;
         let mut lemma_files = Vec::new();
         let mut lemma_parts = Vec::new();
-        for &claim in &claims {
-            for x in hash_parts(&terms, claim, &[arg, seed]) {
-                if lemmas.contains_key(&x) || lemma_parts.iter().any(|&(y, _, _)| y == x) {
+        for &claim in claims {
+            for x in hash_parts(terms, claim, &[self.arg, self.seed]) {
+                if self.lemmas.contains_key(&x) || lemma_parts.iter().any(|&(y, _, _)| y == x) {
                     continue;
                 }
                 let v = terms.var_shared(&format!("part_{}", x.index()));
-                let ranges = sampled_ranges(&mut terms, x, v, &mut lemma_rng);
-                let own = substitute(&mut terms, ranges, &HashMap::from([(v, x)]));
+                let ranges = sampled_ranges(terms, x, v, &mut self.lemma_rng);
+                let own = substitute(terms, ranges, &HashMap::from([(v, x)]));
                 let broken = terms.is_zero(own);
-                let lemma = abstract_remainders(&mut terms, broken);
+                let lemma = abstract_remainders(terms, broken);
                 let header = vec![
                     "octoku: generate, a lemma about a word computed from the hash alone"
                         .to_string(),
@@ -670,206 +745,270 @@ pub fn prove_patterns(
                         x.index()
                     ),
                 ];
-                let text = smt::nonzero_query(&terms, lemma, &header);
-                lemma_files.push(queries.write(&format!("lemma-t{}.smt2", x.index()), &text)?);
+                let text = smt::nonzero_query(terms, lemma, &header);
+                lemma_files.push(
+                    self.queries
+                        .write(&format!("lemma-t{}.smt2", x.index()), &text)?,
+                );
                 lemma_parts.push((x, v, ranges));
             }
         }
         if !lemma_files.is_empty() {
             let began = Instant::now();
             let answers = solver.solve_batch(&lemma_files)?;
-            solve_time += began.elapsed();
+            self.solve_time += began.elapsed();
             for ((x, v, ranges), solved) in lemma_parts.into_iter().zip(answers) {
-                check_time += solved.check;
+                self.check_time += solved.check;
                 let proved = solved.answer == Answer::Unsat;
-                lemmas.insert(x, proved.then_some((v, ranges)));
+                self.lemmas.insert(x, proved.then_some((v, ranges)));
             }
         }
-        let mut files = Vec::new();
-        for (&k, &claim) in open.iter().zip(&claims) {
-            let p = &mut pending[k];
-            let mut map = HashMap::new();
-            let mut bounds = terms.small(1);
-            for x in hash_parts(&terms, claim, &[arg, seed]) {
-                if let Some(Some((v, ranges))) = lemmas.get(&x) {
-                    map.insert(x, *v);
-                    bounds = terms.and_bool(bounds, *ranges);
+        Ok(())
+    }
+
+    /// The query of pattern `p`'s `claim`, its proved hash-only words
+    /// replaced by their bounded variables, written to its file.
+    fn write_claim(&mut self, p: &mut Pending, claim: TermId) -> Result<PathBuf, ProveError> {
+        let terms = &mut self.terms;
+        let mut map = HashMap::new();
+        let mut bounds = terms.small(1);
+        for x in hash_parts(terms, claim, &[self.arg, self.seed]) {
+            if let Some(Some((v, ranges))) = self.lemmas.get(&x) {
+                map.insert(x, *v);
+                bounds = terms.and_bool(bounds, *ranges);
+            }
+        }
+        let claim = substitute(terms, claim, &map);
+        let claim = terms.and_bool(bounds, claim);
+        // The fair fill's remainders by constants become bounded
+        // variables; an author's contract may draw its cells with `%`,
+        // where that would lose the draw itself, so its are kept, and
+        // the tables of constants its merged branches leave (solc's
+        // checked `16 ** cell`) are folded.
+        let claim = match self.input {
+            Input::Seed => abstract_remainders(terms, claim),
+            Input::Address => terms.fold_constant_ites(claim, FOLD_LEAVES),
+        };
+        let header = vec![
+            "octoku: generate, one pattern of draws".to_string(),
+            format!(
+                "Pattern {} ({} redraws): satisfiable exactly when a seed of the pattern",
+                p.pattern.name(),
+                p.pattern.redraws()
+            ),
+            format!(
+                "leaves the {} reference and {} implementation paths found or gets different {} on them.",
+                p.reference.len(),
+                p.implementation.len(),
+                match self.compare {
+                    Compare::Board => "results",
+                    Compare::Cells => "filled cells",
                 }
-            }
-            let claim = substitute(&mut terms, claim, &map);
-            let claim = terms.and_bool(bounds, claim);
-            // The fair fill's remainders by constants become bounded
-            // variables; an author's contract may draw its cells with `%`,
-            // where that would lose the draw itself, so its are kept, and
-            // the tables of constants its merged branches leave (solc's
-            // checked `16 ** cell`) are folded.
-            let claim = match input {
-                Input::Seed => abstract_remainders(&mut terms, claim),
-                Input::Address => terms.fold_constant_ites(claim, FOLD_LEAVES),
-            };
-            let header = vec![
-                "octoku: generate, one pattern of draws".to_string(),
-                format!(
-                    "Pattern {} ({} redraws): satisfiable exactly when a seed of the pattern",
-                    p.pattern.name(),
-                    p.pattern.redraws()
-                ),
-                format!(
-                    "leaves the {} reference and {} implementation paths found or gets different {} on them.",
-                    p.reference.len(),
-                    p.implementation.len(),
-                    match compare {
-                        Compare::Board => "results",
-                        Compare::Cells => "filled cells",
-                    }
-                ),
-            ];
-            let text = smt::nonzero_query(&terms, claim, &header);
-            p.query_bytes = text.len();
-            files.push(queries.write(&format!("{}.smt2", p.pattern.name()), &text)?);
+            ),
+        ];
+        let text = smt::nonzero_query(terms, claim, &header);
+        p.query_bytes = text.len();
+        self.queries
+            .write(&format!("{}.smt2", p.pattern.name()), &text)
+    }
+
+    /// A satisfying model of pattern `p`'s query: replayed (or its path
+    /// terms evaluated), it is a counterexample when the contracts differ;
+    /// else its paths are added for the next round (or the pattern is stuck).
+    fn follow_model(
+        &mut self,
+        p: &mut Pending,
+        model: &[(String, U256)],
+    ) -> Result<(), ProveError> {
+        let value = |name: &str| engine::model_value(model, name);
+        let s = value(&self.seed_name);
+        if pattern_of(s) != p.pattern {
+            return Err(ProveError::Unsound(format!(
+                "the model seed {s:#x} is not of pattern {} (it is {})",
+                p.pattern.name(),
+                pattern_of(s).name()
+            )));
         }
-        let began = Instant::now();
-        let answers = solver.solve_batch(&files)?;
-        solve_time += began.elapsed();
-        for (&k, solved) in open.iter().zip(answers) {
-            solver_name.clone_from(&solved.solver);
-            check_time += solved.check;
-            let p = &mut pending[k];
-            p.rounds += 1;
-            p.check += solved.check;
-            match solved.answer {
-                Answer::Unsat => p.result = Some(CaseResult::Proved),
-                Answer::Unknown => p.result = Some(CaseResult::Undecided),
-                Answer::Sat(model) => {
-                    let value = |name: &str| engine::model_value(&model, name);
-                    let s = value(&seed_name);
-                    if pattern_of(s) != p.pattern {
+        // The argument of a replay: the seed, or an address
+        // whose real hash is the model's seed.
+        let address = value("address");
+        let replay = match self.input {
+            Input::Seed => Some(s),
+            Input::Address => {
+                let a = Address::from_word(address.to_be_bytes::<32>().into());
+                (address < address_bound() && seed_of(&a) == s).then_some(address)
+            }
+        };
+        let values = self.values(address, s);
+        let (r, i) = self.run(&values)?;
+        let Some(runs) = self.results(s, replay, [&r, &i])? else {
+            p.result = Some(CaseResult::Stuck);
+            return Ok(());
+        };
+        if differ(&runs[0], &runs[1], self.compare) {
+            p.result = Some(CaseResult::Counterexample(s));
+            if self.counterexample.is_none() {
+                let [r, i] = runs;
+                self.counterexample = Some(Counterexample {
+                    seed: s,
+                    address: match self.input {
+                        Input::Seed => None,
+                        Input::Address => {
+                            replay.map(|x| Address::from_word(x.to_be_bytes::<32>().into()))
+                        }
+                    },
+                    pattern: p.pattern.name(),
+                    reference: r,
+                    implementation: i,
+                });
+            }
+            return Ok(());
+        }
+        // The contracts agree on the model: it lies off the
+        // paths found (or its hash variables are not the real
+        // hash). Follow its real paths.
+        let new_r = add_path(&mut p.reference, r);
+        let new_i = add_path(&mut p.implementation, i);
+        if !(new_r || new_i) || p.rounds >= MAX_ROUNDS {
+            p.result = Some(CaseResult::Stuck);
+        }
+        Ok(())
+    }
+
+    /// Both contracts' results on the model of seed `s`: replayed in revm
+    /// on the argument `replay` (after checking the path terms `guided`
+    /// against revm), or the path terms evaluated when no argument is known
+    /// to give the seed. None when the implementation hashes other bytes.
+    fn results(
+        &mut self,
+        s: U256,
+        replay: Option<U256>,
+        guided: [&Guided; 2],
+    ) -> Result<Option<[RawOutcome; 2]>, ProveError> {
+        Ok(Some(match replay {
+            Some(x) => {
+                let runs = [
+                    self.machine
+                        .call_raw(self.addresses[0], self.reference.calldata(x))?,
+                    self.machine
+                        .call_raw(self.addresses[1], self.implementation.calldata(x))?,
+                ];
+                for (g, run) in guided.iter().zip(&runs) {
+                    let got = engine::evaluate(&self.terms, &g.outcome, &g.values);
+                    if got.0 != run.success || got.1 != run.output.as_ref() {
                         return Err(ProveError::Unsound(format!(
-                            "the model seed {s:#x} is not of pattern {} (it is {})",
-                            p.pattern.name(),
-                            pattern_of(s).name()
+                            "the path terms of seed {s:#x} disagree with revm"
                         )));
                     }
-                    // The argument of a replay: the seed, or an address
-                    // whose real hash is the model's seed.
-                    let address = value("address");
-                    let replay = match input {
-                        Input::Seed => Some(s),
-                        Input::Address => {
-                            let a = Address::from_word(address.to_be_bytes::<32>().into());
-                            (address < address_bound() && seed_of(&a) == s).then_some(address)
-                        }
-                    };
-                    let (r, i) = run(&mut terms, &values(address, s))?;
-                    let runs = match replay {
-                        Some(x) => {
-                            let runs = [
-                                machine.call_raw(addresses[0], reference.calldata(x))?,
-                                machine.call_raw(addresses[1], implementation.calldata(x))?,
-                            ];
-                            for (g, run) in [(&r, &runs[0]), (&i, &runs[1])] {
-                                let got = engine::evaluate(&terms, &g.outcome, &g.values);
-                                if got.0 != run.success || got.1 != run.output.as_ref() {
-                                    return Err(ProveError::Unsound(format!(
-                                        "the path terms of seed {s:#x} disagree with revm"
-                                    )));
-                                }
-                            }
-                            runs
-                        }
-                        // The implementation hashes other bytes (its hash
-                        // variables are not the seed): evaluating its terms
-                        // on the model would not be its real result.
-                        None if terms
-                            .var_names()
-                            .iter()
-                            .any(|n| n.starts_with("keccak_") && *n != seed_name) =>
-                        {
-                            p.result = Some(CaseResult::Stuck);
-                            continue;
-                        }
-                        // No address is known to hash to the model's seed:
-                        // the results are the path terms, evaluated.
-                        None => [&r, &i].map(|g| {
-                            let (success, output) = engine::evaluate(&terms, &g.outcome, &g.values);
-                            RawOutcome {
-                                success,
-                                output: output.into(),
-                                gas: 0,
-                            }
-                        }),
-                    };
-                    if differ(&runs[0], &runs[1], compare) {
-                        p.result = Some(CaseResult::Counterexample(s));
-                        if counterexample.is_none() {
-                            let [r, i] = runs;
-                            counterexample = Some(Counterexample {
-                                seed: s,
-                                address: match input {
-                                    Input::Seed => None,
-                                    Input::Address => replay
-                                        .map(|x| Address::from_word(x.to_be_bytes::<32>().into())),
-                                },
-                                pattern: p.pattern.name(),
-                                reference: r,
-                                implementation: i,
-                            });
-                        }
-                        continue;
-                    }
-                    // The contracts agree on the model: it lies off the
-                    // paths found (or its hash variables are not the real
-                    // hash). Follow its real paths.
-                    let new_r = add_path(&mut p.reference, r);
-                    let new_i = add_path(&mut p.implementation, i);
-                    if !(new_r || new_i) || p.rounds >= MAX_ROUNDS {
-                        p.result = Some(CaseResult::Stuck);
-                    }
                 }
+                runs
             }
-        }
+            // The implementation hashes other bytes (its hash
+            // variables are not the seed): evaluating its terms
+            // on the model would not be its real result.
+            None if self
+                .terms
+                .var_names()
+                .iter()
+                .any(|n| n.starts_with("keccak_") && *n != self.seed_name) =>
+            {
+                return Ok(None);
+            }
+            // No address is known to hash to the model's seed:
+            // the results are the path terms, evaluated.
+            None => guided.map(|g| {
+                let (success, output) = engine::evaluate(&self.terms, &g.outcome, &g.values);
+                RawOutcome {
+                    success,
+                    output: output.into(),
+                    gas: 0,
+                }
+            }),
+        }))
     }
-    // Before "proved": both fills' terms against revm on seeds, those of
-    // the class proved claimed equal.
-    let all_proved =
-        counterexample.is_none() && pending.iter().all(|p| p.result == Some(CaseResult::Proved));
-    let validated = if all_proved {
-        let class: std::collections::HashSet<Pattern> =
-            pending.iter().map(|p| p.pattern.clone()).collect();
-        Some(validate::validate_fills(
-            [reference, implementation],
-            |seed| class.contains(&pattern_of(seed)),
-            match compare {
-                Compare::Board => Agreement::Same,
-                Compare::Cells => Agreement::Cells,
-            },
-        )?)
-    } else {
-        None
-    };
-    let cases = pending
-        .into_iter()
-        .map(|p| Case {
-            pattern: p.pattern,
-            result: p.result.expect("every case decided"),
-            paths: (p.reference.len(), p.implementation.len()),
-            rounds: p.rounds,
-            check: p.check,
-            query_bytes: p.query_bytes,
+
+    /// The report, once every pattern is decided; before "proved", both
+    /// fills' terms against revm on seeds of the class proved.
+    fn report(
+        self,
+        pending: Vec<Pending>,
+        max_redraws: usize,
+    ) -> Result<GenerateReport, ProveError> {
+        let all_proved = self.counterexample.is_none()
+            && pending.iter().all(|p| p.result == Some(CaseResult::Proved));
+        let validated = if all_proved {
+            let class: std::collections::HashSet<Pattern> =
+                pending.iter().map(|p| p.pattern.clone()).collect();
+            Some(validate::validate_fills(
+                [self.reference, self.implementation],
+                |seed| class.contains(&pattern_of(seed)),
+                match self.compare {
+                    Compare::Board => Agreement::Same,
+                    Compare::Cells => Agreement::Cells,
+                },
+            )?)
+        } else {
+            None
+        };
+        let cases = pending
+            .into_iter()
+            .map(|p| Case {
+                pattern: p.pattern,
+                result: p.result.expect("every case decided"),
+                paths: (p.reference.len(), p.implementation.len()),
+                rounds: p.rounds,
+                check: p.check,
+                query_bytes: p.query_bytes,
+            })
+            .collect();
+        Ok(GenerateReport {
+            max_redraws,
+            compare: self.compare,
+            cases,
+            counterexample: self.counterexample,
+            query: self.query.to_path_buf(),
+            solver: self.solver_name,
+            exec_time: self.exec_time,
+            check_time: self.check_time,
+            solve_time: self.solve_time,
+            validated,
         })
+    }
+}
+
+/// In an address proof, the seed the patterns are conditions on: the
+/// variable of the reference's one hash, met on a run of the probe address;
+/// with its name and the argument's bound (below 2^160).
+fn hash_seed(
+    terms: &mut Terms,
+    reference: Program<'_>,
+    ref_call: &Call,
+    limits: Limits,
+    arg: TermId,
+    query: &Path,
+) -> Result<(TermId, String, TermId), ProveError> {
+    let probe = U256::from_be_slice(PROBE.as_slice());
+    let before = terms.var_names().len();
+    exec::execute_guided(terms, reference.code, ref_call, limits, &[probe]).map_err(|error| {
+        ProveError::Exec {
+            which: "reference",
+            error,
+        }
+    })?;
+    let hashes: Vec<String> = terms.var_names()[before..]
+        .iter()
+        .filter(|n| n.starts_with("keccak_"))
+        .cloned()
         .collect();
-    Ok(GenerateReport {
-        max_redraws,
-        compare,
-        cases,
-        counterexample,
-        query: query.to_path_buf(),
-        solver: solver_name,
-        exec_time,
-        check_time,
-        solve_time,
-        validated,
-    })
+    let [name] = hashes.as_slice() else {
+        return Err(ProveError::Inconclusive {
+            why: "the reference's generate does not hash exactly once",
+            query: query.to_path_buf(),
+        });
+    };
+    let bound = terms.constant(address_bound());
+    let below = terms.bin(Bin::Lt, arg, bound);
+    Ok((terms.var_shared(name), name.clone(), below))
 }
 
 /// `path` added to `paths` unless a path with the same condition is there;

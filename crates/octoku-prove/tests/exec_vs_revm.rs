@@ -551,6 +551,8 @@ const OPCODE_EDGES: &[(&str, u8, &[Edge])] = &[
 /// zero length) and the data from calldata words x, y, z. Each hashes with
 /// [`Call::hashes_as_variables`] and is run guided (the real hashes as the
 /// hash variables' values).
+// One table of programs, one row per case.
+#[allow(clippy::too_many_lines)]
 fn memory_programs() -> Vec<(&'static str, Vec<u8>)> {
     // PUSH1 k CALLDATALOAD: x, y, z are at 4, 36, 68.
     let x = [0x60, 0x04, 0x35];

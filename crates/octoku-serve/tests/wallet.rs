@@ -103,6 +103,8 @@ fn generated(player: &str) -> Board {
 
 /// The whole game with the wallet on the page at `url`; screenshots are
 /// named `wallet-<name>-...`.
+// One game, step by step as a user plays it.
+#[allow(clippy::too_many_lines)]
 async fn play(c: &Client, wallet: &Wallet, url: &str, name: &str) {
     c.set_window_size(900, 1400).await.unwrap();
     c.goto(url).await.unwrap();

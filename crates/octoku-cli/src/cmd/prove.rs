@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 use octoku_core::Board;
 use octoku_evm::Puzzle;
+use octoku_prove::generate::{
+    CaseResult, Compare, Counterexample as GenerateCounterexample, GenerateReport, prove_generate,
+};
+use octoku_prove::program::Program;
 use octoku_prove::prove::{Figures, Report, Side, Verdict, prove_verify};
 use serde::Serialize;
 
@@ -538,8 +542,6 @@ struct GenerateProof {
 /// `_fill`, pattern by pattern: exit 0 proved, 1 refuted (replayed in revm),
 /// 3 when some pattern is undecided or the executor or solver fails.
 fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
-    use octoku_prove::generate::{CaseResult, Compare, prove_generate};
-    use octoku_prove::program::Program;
     let (builtin, compare) = match args.puzzle {
         FillTarget::Golf => (Puzzle::Golf, Compare::Board),
         FillTarget::Fair => (Puzzle::Fair, Compare::Cells),
@@ -553,8 +555,28 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         return induction::generate_all(builtin, own, args.common.json, &args.common.solver);
     }
     let k = usize::from(args.redraws);
+    let (puzzle, flags, r) = prove_fill(&args, own.as_ref(), builtin, compare, k)?;
+    let summary = GenerateSummary::new(&r, puzzle, own.is_some(), builtin, compare, k);
+    if args.common.json {
+        print_json(&summary.json(&r))?;
+    } else {
+        summary.print_text(&r)?;
+    }
+    generate_exit(&r, &summary.open, &flags)
+}
+
+/// The pattern proof of `generate`: the author's `generate(address)` (when
+/// `own` is given) or the built-in's raw-seed harness against the
+/// reference's; with the puzzle's name and its flags for messages.
+fn prove_fill(
+    args: &GenerateArgs,
+    own: Option<&octoku_evm::target::Code>,
+    builtin: Puzzle,
+    compare: Compare,
+    k: usize,
+) -> Result<(String, String, GenerateReport), CliError> {
     let solver = args.common.solver.solver()?;
-    let (puzzle, flags, r) = match &own {
+    match own {
         Some(code) => {
             let runtime = runtime_of(code)?;
             let dir = args
@@ -570,7 +592,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
                         args.common.target.flags().trim()
                     ))
                 })?;
-            (code.label.clone(), args.common.target.flags(), r)
+            Ok((code.label.clone(), args.common.target.flags(), r))
         }
         None => {
             let dir = args
@@ -581,111 +603,138 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
             let implementation = Program::harness(builtin);
             let r = prove_generate(reference, implementation, compare, k, &dir, &solver)
                 .map_err(|e| CliError::Evm(format!("prove generate --puzzle {builtin}: {e}")))?;
-            (builtin.to_string(), format!(" --puzzle {builtin}"), r)
+            Ok((builtin.to_string(), format!(" --puzzle {builtin}"), r))
         }
-    };
-    let subject = match own {
-        Some(_) => "generate(address)",
-        None => "fill",
-    };
-    let against = match own {
-        Some(_) => "the reference's generate(address)",
-        None => "the reference _fill",
-    };
-    let proved = r.count(|c| *c == CaseResult::Proved);
-    let open: Vec<String> = r
-        .cases
-        .iter()
-        .filter(|c| matches!(c.result, CaseResult::Undecided | CaseResult::Stuck))
-        .map(|c| c.pattern.name())
-        .collect();
-    let what = match compare {
-        Compare::Board => "the same board",
-        Compare::Cells => "the same filled cells",
-    };
-    let class = match own {
-        Some(_) => format!(
-            "every address whose seed keccak256(address) has a reference _fill with at most {k} draws that land on a filled cell (keccak256 an unknown function of the address bytes both contracts hash)"
-        ),
-        None => format!(
-            "every 256-bit seed whose reference _fill makes at most {k} draws that land on a filled cell"
-        ),
-    };
-    let result = if r.counterexample.is_some() {
-        "counterexample"
-    } else if r.proved() {
-        "proved"
-    } else {
-        "undecided"
-    };
-    let domain = match own {
-        Some(_) => GENERATE_DOMAIN.to_string(),
-        None => harness_domain(builtin),
-    };
-    let query_bytes = r.cases.iter().map(|c| c.query_bytes).sum();
-    if args.common.json {
-        let c = r.counterexample.as_ref();
-        print_json(&GenerateProof {
-            puzzle: puzzle.clone(),
-            property: "generate",
+    }
+}
+
+/// The words and counts `prove generate` prints about a report.
+struct GenerateSummary {
+    puzzle: String,
+    /// Whether the implementation is the author's contract.
+    own: bool,
+    k: usize,
+    compare: Compare,
+    /// What was proved equal: "generate(address)" or "fill".
+    subject: &'static str,
+    against: &'static str,
+    /// What "equal" means: the same board or the same filled cells.
+    what: &'static str,
+    class: String,
+    domain: String,
+    /// "proved", "counterexample" or "undecided".
+    result: &'static str,
+    proved: usize,
+    /// The patterns left undecided or stuck.
+    open: Vec<String>,
+    query_bytes: usize,
+}
+
+impl GenerateSummary {
+    fn new(
+        r: &GenerateReport,
+        puzzle: String,
+        own: bool,
+        builtin: Puzzle,
+        compare: Compare,
+        k: usize,
+    ) -> GenerateSummary {
+        let class = if own {
+            format!(
+                "every address whose seed keccak256(address) has a reference _fill with at most {k} draws that land on a filled cell (keccak256 an unknown function of the address bytes both contracts hash)"
+            )
+        } else {
+            format!(
+                "every 256-bit seed whose reference _fill makes at most {k} draws that land on a filled cell"
+            )
+        };
+        let result = if r.counterexample.is_some() {
+            "counterexample"
+        } else if r.proved() {
+            "proved"
+        } else {
+            "undecided"
+        };
+        GenerateSummary {
+            puzzle,
+            own,
+            k,
+            compare,
+            subject: if own { "generate(address)" } else { "fill" },
+            against: if own {
+                "the reference's generate(address)"
+            } else {
+                "the reference _fill"
+            },
+            what: match compare {
+                Compare::Board => "the same board",
+                Compare::Cells => "the same filled cells",
+            },
+            class,
+            domain: if own {
+                GENERATE_DOMAIN.to_string()
+            } else {
+                harness_domain(builtin)
+            },
             result,
-            class: class.clone(),
-            domain: domain.clone(),
+            proved: r.count(|c| *c == CaseResult::Proved),
+            open: r
+                .cases
+                .iter()
+                .filter(|c| matches!(c.result, CaseResult::Undecided | CaseResult::Stuck))
+                .map(|c| c.pattern.name())
+                .collect(),
+            query_bytes: r.cases.iter().map(|c| c.query_bytes).sum(),
+        }
+    }
+
+    /// `octoku prove generate --json`.
+    fn json(&self, r: &GenerateReport) -> GenerateProof {
+        let c = r.counterexample.as_ref();
+        GenerateProof {
+            puzzle: self.puzzle.clone(),
+            property: "generate",
+            result: self.result,
+            class: self.class.clone(),
+            domain: self.domain.clone(),
             validated_inputs: r.validated.as_ref().map(|v| v.inputs()),
-            max_redraws: k,
-            compare: match compare {
+            max_redraws: self.k,
+            compare: match self.compare {
                 Compare::Board => "board",
                 Compare::Cells => "cells",
             },
             patterns: r.cases.len(),
-            proved_patterns: proved,
-            undecided_patterns: open.clone(),
+            proved_patterns: self.proved,
+            undecided_patterns: self.open.clone(),
             solver: r.solver.clone(),
             solve_seconds: r.solve_time.as_secs_f64(),
             check_seconds: r.check_time.as_secs_f64(),
             execution_seconds: r.exec_time.as_secs_f64(),
             queries: r.query.display().to_string(),
-            query_bytes,
+            query_bytes: self.query_bytes,
             seed: c.map(|c| Board(c.seed)),
             reference_output: c.map(|c| outcome(c.reference.success, &c.reference.output)),
             implementation_output: c
                 .map(|c| outcome(c.implementation.success, &c.implementation.output)),
-            address: match (&own, c) {
-                (Some(_), Some(c)) => Some(c.address.map(|a| a.to_checksum(None))),
+            address: match (self.own, c) {
+                (true, Some(c)) => Some(c.address.map(|a| a.to_checksum(None))),
                 _ => None,
             },
-        })?;
-    } else {
-        match (&r.counterexample, open.is_empty()) {
-            (Some(c), _) => {
-                crate::outln!("refuted: {puzzle} {subject} differs from {against}")?;
-                crate::outln!(
-                    "seed      {} (pattern {})",
-                    Board(c.seed).to_hex(),
-                    c.pattern
-                )?;
-                let how = match (&own, c.address) {
-                    (Some(_), None) => {
-                        crate::outln!(
-                            "address   none known whose keccak256 is this seed: not replayable; the results are the path terms evaluated"
-                        )?;
-                        "evaluated"
-                    }
-                    (Some(_), Some(a)) => {
-                        crate::outln!("address   {}", a.to_checksum(None))?;
-                        "replayed "
-                    }
-                    (None, _) => "replayed ",
-                };
-                crate::outln!(
-                    "{how} reference {}; {puzzle} {}",
-                    outcome(c.reference.success, &c.reference.output),
-                    outcome(c.implementation.success, &c.implementation.output)
-                )?;
-            }
+        }
+    }
+
+    /// The verdict, then the patterns, the solver and the queries.
+    fn print_text(&self, r: &GenerateReport) -> std::io::Result<()> {
+        let (puzzle, subject, against) = (&self.puzzle, self.subject, self.against);
+        match (&r.counterexample, self.open.is_empty()) {
+            (Some(c), _) => self.print_counterexample(c)?,
             (None, true) if r.proved() => {
-                crate::outln!("proved for {class}: {puzzle} {subject} gives {what} as {against}")?;
-                crate::outln!("calls     {domain}")?;
+                crate::outln!(
+                    "proved for {}: {puzzle} {subject} gives {} as {against}",
+                    self.class,
+                    self.what
+                )?;
+                crate::outln!("calls     {}", self.domain)?;
                 crate::outln!(
                     "validated both programs' terms against revm on {} inputs",
                     r.validated.as_ref().map_or(0, |v| v.inputs())
@@ -694,13 +743,14 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
             (None, true) => crate::outln!("not validated against revm: nothing is proved")?,
             (None, false) => crate::outln!(
                 "undecided: {} of {} patterns not decided ({}); nothing is proved for them",
-                open.len(),
+                self.open.len(),
                 r.cases.len(),
-                open.join(", ")
+                self.open.join(", ")
             )?,
         }
         crate::outln!(
-            "patterns  {proved} of {} proved, one query each (+{} refinement rounds)",
+            "patterns  {} of {} proved, one query each (+{} refinement rounds)",
+            self.proved,
             r.cases.len(),
             r.cases
                 .iter()
@@ -715,10 +765,46 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
             r.exec_time.as_secs_f64()
         )?;
         crate::outln!(
-            "queries   {} ({query_bytes} bytes; each file must answer unsat in any SMT-LIB2 solver)",
-            r.query.display()
-        )?;
+            "queries   {} ({} bytes; each file must answer unsat in any SMT-LIB2 solver)",
+            r.query.display(),
+            self.query_bytes
+        )
     }
+
+    /// The refutation: the seed, the address replayed (if any) and both
+    /// results.
+    fn print_counterexample(&self, c: &GenerateCounterexample) -> std::io::Result<()> {
+        let (puzzle, subject, against) = (&self.puzzle, self.subject, self.against);
+        crate::outln!("refuted: {puzzle} {subject} differs from {against}")?;
+        crate::outln!(
+            "seed      {} (pattern {})",
+            Board(c.seed).to_hex(),
+            c.pattern
+        )?;
+        let how = match (self.own, c.address) {
+            (true, None) => {
+                crate::outln!(
+                    "address   none known whose keccak256 is this seed: not replayable; the results are the path terms evaluated"
+                )?;
+                "evaluated"
+            }
+            (true, Some(a)) => {
+                crate::outln!("address   {}", a.to_checksum(None))?;
+                "replayed "
+            }
+            (false, _) => "replayed ",
+        };
+        crate::outln!(
+            "{how} reference {}; {puzzle} {}",
+            outcome(c.reference.success, &c.reference.output),
+            outcome(c.implementation.success, &c.implementation.output)
+        )
+    }
+}
+
+/// The exit of `prove generate`: 1 refuted; an error when a pattern is
+/// undecided or the proof was not validated against revm; else success.
+fn generate_exit(r: &GenerateReport, open: &[String], flags: &str) -> Result<ExitCode, CliError> {
     if r.counterexample.is_some() {
         return Ok(ExitCode::from(1));
     }
