@@ -55,7 +55,7 @@ impl Deadline {
                     };
                 }
             })
-            .map_err(|e| CliError::Input(format!("cannot start the --timeout watchdog: {e}")))?;
+            .map_err(|e| CliError::input_in("cannot start the --timeout watchdog", e))?;
         Ok(Deadline {
             limit,
             shared,

@@ -4,11 +4,11 @@ use std::process::ExitCode;
 
 use octoku_core::solve::octoku as solve;
 
-use super::{
-    solve::DEAD_END_SHARE,
-    submit::{Seat, SendArgs, Submission, send_solution},
+use super::submit::{Seat, SendArgs, Submission, send_solution};
+use crate::{
+    error::CliError,
+    output::{DEAD_END_SHARE, print_json},
 };
-use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku play`.
 #[derive(Debug, clap::Args)]
