@@ -1,4 +1,7 @@
-//! The arena contract (contracts/Arena.sol): typed calls on a [`Chain`].
+//! The arena contract (contracts/Arena.sol): typed calls on a [`Chain`];
+//! [`play`] holds what `octoku play` and `submit` decide before sending.
+
+pub mod play;
 
 use alloy_primitives::{Address, B256, Bytes, Log, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolValue};

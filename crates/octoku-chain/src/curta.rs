@@ -11,6 +11,10 @@
 //! | 3 | more than 5 days | closed |
 //!
 //! The interface below is written from Curta's ABI; only what octoku calls.
+//! [`play`] holds the commands' flows on top of it (find a puzzle, read a
+//! board, solve, the leaderboard).
+
+pub mod play;
 
 use alloy_primitives::{Address, B256, Bytes, U256};
 use alloy_sol_types::{SolCall, SolEvent, SolInterface};
@@ -154,6 +158,9 @@ pub enum ChoiceError {
     /// The chain failed, or the address is not Curta.
     #[error(transparent)]
     Chain(#[from] ChainError),
+    /// The deployment record is unreadable, or of another chain.
+    #[error(transparent)]
+    Deployments(ChainError),
 }
 
 /// Curta's puzzle ids as a user reads them: `it has no puzzles yet` for

@@ -5,24 +5,26 @@
 
 use std::process::ExitCode;
 
+use std::path::Path;
+
 use octoku_chain::{
-    ChainError, Receipt, arena,
-    curta::{self, AddError, CurtaPuzzle, Source},
+    curta::{
+        self, AddError, Source,
+        play::{self, Found, PlayError, Prepared, Ready},
+    },
     deployments::{CurtaPuzzleRecord, DeploymentsFile},
-    primitives::U256,
 };
-use octoku_core::{Address, Board, octoku::explain::contradiction, solve::octoku as solve};
+use octoku_core::{Address, Board};
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
-use crate::cmd::solve::DEAD_END_SHARE;
 use crate::error::chain_error;
-use crate::opts::chain::{ArenaArgs, ChainArgs, KeyUse, Opened, deployments_path};
+use crate::opts::chain::{ArenaArgs, ChainArgs, DEPLOYMENTS_DIR, KeyUse, Opened, deployments_path};
 use crate::opts::wallet::TxArgs;
 use crate::{
     error::CliError,
     outln,
-    output::{self, Tx, print_json},
+    output::{self, DEAD_END_SHARE, Tx, print_json},
 };
 
 /// Curta refuses solves in phase 3 and asks a fee in phase 2: these are the
@@ -51,80 +53,50 @@ pub fn require_node(chain: &ChainArgs) -> Result<(), CliError> {
     }
 }
 
-/// The Curta puzzle in use: Curta's address, the puzzle, and its record
-/// when `octoku deploy --curta` made it.
-pub struct Target {
-    /// The Curta contract.
-    pub curta: Address,
-    /// The puzzle as Curta reports it.
-    pub puzzle: CurtaPuzzle,
-    /// Which of this repository's puzzles it is, by its code.
-    pub kind: Option<Puzzle>,
-    /// The record of its `addPuzzle`, when on file.
-    pub record: Option<CurtaPuzzleRecord>,
+/// Finds the Curta puzzle: `--curta` and `--puzzle-id`, each defaulting to
+/// the latest puzzle `octoku deploy --curta` recorded for this chain.
+fn find(opened: &mut Opened, on: &ArenaArgs) -> Result<Found, CliError> {
+    require_node(&on.chain)?;
+    let curta_arg = on.curta.as_deref().map(crate::input::address).transpose()?;
+    play::find(
+        &mut opened.chain,
+        Path::new(DEPLOYMENTS_DIR),
+        curta_arg,
+        on.puzzle_id,
+    )
+    .map_err(|e| match e {
+        curta::ChoiceError::Chain(e) => chain_error(e),
+        other => CliError::input(other),
+    })
 }
 
-impl Target {
-    /// Finds the puzzle: `--curta` and `--puzzle-id`, each defaulting to the
-    /// latest puzzle `octoku deploy --curta` recorded for this chain.
-    pub fn find(opened: &mut Opened, on: &ArenaArgs) -> Result<Target, CliError> {
-        require_node(&on.chain)?;
-        let chain_id = opened.chain.chain_id().map_err(chain_error)?;
-        let path = deployments_path(chain_id);
-        let file =
-            DeploymentsFile::load(&path, chain_id).map_err(|e| CliError::Input(e.to_string()))?;
-        let curta_arg = on.curta.as_deref().map(crate::input::address).transpose()?;
-        let (curta, puzzle, record) = curta::choose(
-            &mut opened.chain,
-            file.as_ref(),
-            &path,
-            curta_arg,
-            on.puzzle_id,
-        )
-        .map_err(|e| match e {
-            curta::ChoiceError::Chain(e) => chain_error(e),
-            other => CliError::Input(other.to_string()),
-        })?;
-        let kind = arena::identify_puzzle(&mut opened.chain, puzzle.puzzle).map_err(chain_error)?;
-        tracing::info!(%curta, id = puzzle.id, puzzle = %puzzle.puzzle, "Curta puzzle");
-        Ok(Target {
-            curta,
-            puzzle,
-            kind,
-            record,
-        })
-    }
-
-    /// `#1 "2 × 4 = 8" at 0x… (fair)`.
-    fn label(&self, name: &str) -> String {
-        let kind = match self.kind {
-            Some(kind) => kind.to_string(),
-            None => "an IPuzzle not built here".into(),
-        };
-        format!(
-            "#{} {name:?} at {} ({kind})",
-            self.puzzle.id, self.puzzle.puzzle
-        )
+/// A Curta read or solve that gave no answer, as the CLI says it: Curta's
+/// refusals exit 1 (a fee refusal says which `--value` pays), the puzzle's
+/// board or verify failing here exits 3, the chain's failures as
+/// [`chain_error`] says.
+fn play_error(e: PlayError) -> CliError {
+    match e {
+        PlayError::Chain(e) => chain_error(e),
+        PlayError::NotAPuzzle { .. } => CliError::chain(e),
+        PlayError::Refused(curta::Refusal::Fee { fee, .. }) => {
+            CliError::Rejected(format!("{e}: add --value {}", ether(fee).replace(' ', "")))
+        }
+        PlayError::Refused(_) => CliError::rejected(e),
+        PlayError::InvalidStart { .. } | PlayError::Verify(_) => CliError::EvmCause(Box::new(e)),
+        other => CliError::chain(other),
     }
 }
 
-/// The puzzle's `name()` and the board it hands `player`, read on chain.
-fn read_board(
-    opened: &mut Opened,
-    target: &Target,
-    player: Address,
-) -> Result<(String, Board), CliError> {
-    let puzzle = target.puzzle.puzzle;
-    let not_puzzle = |e| match e {
-        ChainError::Reverted(_) | ChainError::Unexpected(_) => CliError::Chain(format!(
-            "{puzzle} (Curta puzzle {}) does not answer IPuzzle's name() and generate(address)",
-            target.puzzle.id
-        )),
-        other => chain_error(other),
+/// `#1 "2 × 4 = 8" at 0x… (fair)`.
+fn label(found: &Found, name: &str) -> String {
+    let kind = match found.kind {
+        Some(kind) => kind.to_string(),
+        None => "an IPuzzle not built here".into(),
     };
-    let name = arena::puzzle_name(&mut opened.chain, puzzle).map_err(not_puzzle)?;
-    let start = arena::puzzle_generate(&mut opened.chain, puzzle, player).map_err(not_puzzle)?;
-    Ok((name, Board::from_u256(start)))
+    format!(
+        "#{} {name:?} at {} ({kind})",
+        found.puzzle.id, found.puzzle.puzzle
+    )
 }
 
 /// The keys every Curta `--json` of `board`, `play` and `submit` starts
@@ -141,15 +113,13 @@ struct OnCurta<'a> {
     puzzle_address: Address,
 }
 
-impl Target {
-    fn keys<'a>(&self, opened: &'a Opened) -> OnCurta<'a> {
-        OnCurta {
-            chain: &opened.label,
-            curta: self.curta,
-            puzzle_id: self.puzzle.id,
-            puzzle: self.kind,
-            puzzle_address: self.puzzle.puzzle,
-        }
+fn keys<'a>(found: &Found, opened: &'a Opened) -> OnCurta<'a> {
+    OnCurta {
+        chain: &opened.label,
+        curta: found.curta,
+        puzzle_id: found.puzzle.id,
+        puzzle: found.kind,
+        puzzle_address: found.puzzle.puzzle,
     }
 }
 
@@ -158,7 +128,7 @@ impl Target {
 struct CurtaBoard<'a> {
     #[serde(flatten)]
     on: OnCurta<'a>,
-    name: String,
+    name: &'a str,
     #[serde(serialize_with = "output::checksum")]
     author: Address,
     #[serde(serialize_with = "output::checksum")]
@@ -179,44 +149,41 @@ pub fn board(
     player: Address,
     svg: Option<&std::path::Path>,
 ) -> Result<ExitCode, CliError> {
-    let target = Target::find(&mut opened, on)?;
-    let (name, start) = read_board(&mut opened, &target, player)?;
+    let found = find(&mut opened, on)?;
+    let view = play::board(&mut opened.chain, &found, player).map_err(play_error)?;
     if let Some(path) = svg {
-        crate::picture::board(path, start)?;
+        crate::picture::board(path, view.start)?;
     }
-    let now = opened.chain.timestamp().map_err(chain_error)?;
-    let phase = target.puzzle.phase_at(now);
-    let solved = curta::has_solved(&mut opened.chain, target.curta, player, target.puzzle.id)
-        .map_err(chain_error)?;
     if on.json {
         return print_json(&CurtaBoard {
-            on: target.keys(&opened),
-            name,
-            author: target.puzzle.author,
+            on: keys(&found, &opened),
+            name: &view.name,
+            author: found.puzzle.author,
             address: player,
-            start,
-            phase,
-            fee: curta::fee(phase),
-            solved,
+            start: view.start,
+            phase: view.phase,
+            fee: view.fee,
+            solved: view.solved,
         })
         .map(|()| ExitCode::SUCCESS);
     }
+    let start = view.start;
     outln!("chain     {}", opened.label)?;
-    outln!("curta     {}", target.curta)?;
-    outln!("puzzle    {}", target.label(&name))?;
-    outln!("author    {}", target.puzzle.author)?;
+    outln!("curta     {}", found.curta)?;
+    outln!("puzzle    {}", label(&found, &view.name))?;
+    outln!("author    {}", found.puzzle.author)?;
     outln!("address   {player}")?;
     outln!()?;
     outln!("{}", crate::style::grid(start, start, None))?;
     outln!()?;
     outln!("start     {}", start.to_hex())?;
-    outln!("phase     {}", PHASES[usize::from(phase.min(3))])?;
-    match curta::fee(phase) {
+    outln!("phase     {}", PHASES[usize::from(view.phase.min(3))])?;
+    match view.fee {
         Some(0) => outln!("fee       none")?,
         Some(fee) => outln!("fee       {} (send it with --value)", ether(fee))?,
         None => outln!("fee       submissions are closed")?,
     }
-    outln!("solved    {}", if solved { "yes" } else { "not yet" })?;
+    outln!("solved    {}", if view.solved { "yes" } else { "not yet" })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -239,14 +206,6 @@ struct CurtaSubmission<'a> {
     reason: Option<String>,
 }
 
-/// The signer before Curta's puzzle: the chain, the puzzle and the board it hands the signer.
-struct Seat {
-    opened: Opened,
-    target: Target,
-    player: Address,
-    start: Board,
-}
-
 /// `octoku play --curta` (`solution` None: solve the board here) and
 /// `octoku submit SOLUTION --curta`: refuses what Curta would refuse, then
 /// sends `solve` (simulated first).
@@ -260,134 +219,71 @@ pub fn solve_and_send(
     let mut opened = on
         .chain
         .open_with(KeyUse::Send, false, tx.options_shown(on.json)?)?;
-    let target = Target::find(&mut opened, on)?;
-    let player = opened.chain.sender();
-    let (_, start) = read_board(&mut opened, &target, player)?;
-    let mut seat = Seat {
-        opened,
-        target,
-        player,
-        start,
-    };
-    let id = seat.target.puzzle.id;
-    let refused = |r: curta::Refusal| CliError::Rejected(format!("nothing sent: {r}"));
-    let (_, fee) = curta::admits(
-        &mut seat.opened.chain,
-        seat.target.curta,
-        &seat.target.puzzle,
-        player,
-    )
-    .map_err(chain_error)?
-    .map_err(refused)?;
-    let solution = match solution {
-        Some(solution) => solution,
-        None => match solve::solve(start).map_err(|e| {
-            CliError::Evm(format!(
-                "Curta puzzle {id} gave {player} the board {start}, which is not a valid start: {e}"
-            ))
-        })? {
-            Some(solution) => solution,
-            None => return no_solution(&seat, on.json, value.unwrap_or(0)),
-        },
-    };
-    check_locally(&mut seat, solution)?;
+    let found = find(&mut opened, on)?;
     let value = value.unwrap_or(0);
-    curta::pays(id, fee, value).map_err(|r| {
-        CliError::Rejected(format!(
-            "nothing sent: {r}: add --value {}",
-            ether(fee).replace(' ', "")
-        ))
-    })?;
-    send(&mut seat, solution, value, on.json)
-}
-
-/// The puzzle's own `verify`, run on its chain code in revm: a wrong
-/// solution is refused with octoku's explanation.
-fn check_locally(seat: &mut Seat, solution: Board) -> Result<(), CliError> {
-    let puzzle = seat.target.puzzle.puzzle;
-    let code = seat.opened.chain.code_at(puzzle).map_err(chain_error)?;
-    let gas = curta::check_solution(puzzle, code, seat.player, seat.start, solution)
-        .map_err(|e| {
-            CliError::Evm(format!(
-                "the puzzle's verify, run here on its code from the chain: {e}"
-            ))
-        })?
-        .map_err(|r| CliError::Rejected(format!("nothing sent: {r}")))?;
-    tracing::info!(gas, "verify run locally on the puzzle's code: valid");
-    Ok(())
-}
-
-/// `play` found no solution: nothing sent, exit 1.
-fn no_solution(seat: &Seat, json: bool, value: u128) -> Result<ExitCode, CliError> {
-    let reason = contradiction(seat.start);
-    if json {
-        print_json(&submission(seat, None, None, value, None, reason))?;
-    } else {
-        let why = reason.unwrap_or_else(|| "the search found no completion".into());
-        outln!(
-            "the board of {} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE})",
-            seat.player,
-            seat.start.to_hex()
-        )?;
-    }
-    Ok(ExitCode::from(1))
-}
-
-fn submission<'a>(
-    seat: &'a Seat,
-    solution: Option<Board>,
-    phase: Option<u8>,
-    value: u128,
-    tx: Option<&Receipt>,
-    reason: Option<String>,
-) -> CurtaSubmission<'a> {
-    CurtaSubmission {
-        on: seat.target.keys(&seat.opened),
-        address: seat.player,
-        start: seat.start,
-        solution,
-        phase,
-        value,
-        tx: tx.map(Tx::from),
-        reason,
+    match play::prepare(&mut opened.chain, &found, solution, value).map_err(play_error)? {
+        Prepared::Ready(ready) => send(&mut opened, &found, &ready, on.json),
+        Prepared::NoSolution {
+            player,
+            start,
+            reason,
+        } => {
+            if on.json {
+                print_json(&CurtaSubmission {
+                    on: keys(&found, &opened),
+                    address: player,
+                    start,
+                    solution: None,
+                    phase: None,
+                    value,
+                    tx: None,
+                    reason,
+                })?;
+            } else {
+                let why = reason.unwrap_or_else(|| "the search found no completion".into());
+                outln!(
+                    "the board of {player} has no solution, nothing sent: {why} (start {}; {DEAD_END_SHARE})",
+                    start.to_hex()
+                )?;
+            }
+            Ok(ExitCode::from(1))
+        }
     }
 }
 
 /// Sends `solve` (simulated first, with the value) and prints the phase,
-/// gas and transaction.
-fn send(seat: &mut Seat, solution: Board, value: u128, json: bool) -> Result<ExitCode, CliError> {
-    let (curta_address, id) = (seat.target.curta, seat.target.puzzle.id);
+/// gas and transaction; what is sent is printed first.
+fn send(
+    opened: &mut Opened,
+    found: &Found,
+    ready: &Ready,
+    json: bool,
+) -> Result<ExitCode, CliError> {
     if !json {
-        outln!("chain     {}", seat.opened.label)?;
-        outln!("curta     {curta_address}")?;
-        outln!("puzzle    #{id} at {}", seat.target.puzzle.puzzle)?;
-        outln!("address   {}", seat.player)?;
-        outln!("start     {}", seat.start.to_hex())?;
-        outln!("solution  {}", solution.to_hex())?;
+        outln!("chain     {}", opened.label)?;
+        outln!("curta     {}", found.curta)?;
+        outln!("puzzle    #{} at {}", found.puzzle.id, found.puzzle.puzzle)?;
+        outln!("address   {}", ready.player)?;
+        outln!("start     {}", ready.start.to_hex())?;
+        outln!("solution  {}", ready.solution.to_hex())?;
     }
-    tracing::info!(curta = %curta_address, id, value, "sending solve");
-    let solved = curta::solve(
-        &mut seat.opened.chain,
-        curta_address,
-        id,
-        solution.to_u256(),
-        U256::from(value),
-    )
-    .map_err(chain_error)?;
+    let solved = play::send(&mut opened.chain, found, ready).map_err(chain_error)?;
     let r = &solved.receipt;
     if json {
-        print_json(&submission(
-            seat,
-            Some(solution),
-            Some(solved.phase),
-            value,
-            Some(r),
-            None,
-        ))?;
+        print_json(&CurtaSubmission {
+            on: keys(found, opened),
+            address: ready.player,
+            start: ready.start,
+            solution: Some(ready.solution),
+            phase: Some(solved.phase),
+            value: ready.value,
+            tx: Some(Tx::from(r)),
+            reason: None,
+        })?;
     } else {
         outln!("phase     {}", PHASES[usize::from(solved.phase.min(3))])?;
-        if value > 0 {
-            outln!("paid      {}", ether(value))?;
+        if ready.value > 0 {
+            outln!("paid      {}", ether(ready.value))?;
         }
         outln!("gas used  {}", r.gas_used)?;
         if r.fee > 0 {
@@ -419,41 +315,26 @@ pub fn leaderboard(
 ) -> Result<ExitCode, CliError> {
     require_node(&on.chain)?;
     let mut opened = on.chain.open(KeyUse::Read, false)?;
-    let target = Target::find(&mut opened, on)?;
-    let from = from_block
-        .or(target.record.as_ref().map(|r| r.add_tx.block))
-        .unwrap_or(0);
-    let solvers = curta::solvers(
-        &mut opened.chain,
-        target.curta,
-        target.puzzle.id,
-        from,
-        page,
-    )
-    .map_err(chain_error)?;
-    tracing::info!(queries = solvers.queries, from, "Curta leaderboard read");
-    let rows: Vec<Row> = solvers
-        .entries
+    let found = find(&mut opened, on)?;
+    let board =
+        play::leaderboard(&mut opened.chain, &found, from_block, page).map_err(chain_error)?;
+    let rows: Vec<Row> = board
+        .standings
         .iter()
-        .zip(1..)
-        .map(|(s, rank)| Row {
-            address: s.address,
-            rank,
-            phase: s.phase,
-            block: s.block,
-            tx: s.tx,
+        .map(|s| Row {
+            address: s.solver.address,
+            rank: s.rank,
+            phase: s.solver.phase,
+            block: s.solver.block,
+            tx: s.solver.tx,
         })
         .collect();
     if on.json {
         return print_json(&rows).map(|()| ExitCode::SUCCESS);
     }
     outln!("chain     {}", opened.label)?;
-    outln!("curta     {}", target.curta)?;
-    outln!(
-        "puzzle    #{} at {}",
-        target.puzzle.id,
-        target.puzzle.puzzle
-    )?;
+    outln!("curta     {}", found.curta)?;
+    outln!("puzzle    #{} at {}", found.puzzle.id, found.puzzle.puzzle)?;
     outln!("solvers   {}", rows.len())?;
     if !rows.is_empty() {
         outln!()?;
@@ -500,7 +381,7 @@ pub fn deploy(
     let chain_id = opened.chain.chain_id().map_err(chain_error)?;
     let path = deployments_path(chain_id);
     // Refuses a deployments file of another chain before spending gas.
-    DeploymentsFile::load(&path, chain_id).map_err(|e| CliError::Input(e.to_string()))?;
+    DeploymentsFile::load(&path, chain_id).map_err(CliError::input)?;
     let author = opened.chain.sender();
     let (kind, name) =
         curta::check_add(&mut opened.chain, curta, token, &source).map_err(|e| match e {

@@ -74,7 +74,7 @@ impl Deadline {
                     };
                 }
             })
-            .map_err(|e| CliError::Input(format!("cannot start the --timeout watchdog: {e}")))?;
+            .map_err(|e| CliError::input_in("cannot start the --timeout watchdog", e))?;
         Ok(Deadline {
             seconds,
             shared,

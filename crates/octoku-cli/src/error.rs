@@ -47,6 +47,11 @@ pub enum CliError {
     /// causes (`source()`) are printed after it (exit 3).
     #[error(transparent)]
     EvmCause(Box<dyn std::error::Error + Send + Sync>),
+    /// A library error kept whole, its causes (`source()`) printed after
+    /// it, with the exit status of its kind ([`CliError::input`],
+    /// [`CliError::rejected`], [`CliError::chain`]).
+    #[error(transparent)]
+    Kept(Kept),
     /// A search passed its time limit (exit 7).
     #[error("{0}")]
     TimedOut(String),
@@ -66,6 +71,91 @@ impl CliError {
             CliError::Reverted(_) => 5,
             CliError::Output(_) => 6,
             CliError::TimedOut(_) => 7,
+            CliError::Kept(kept) => kept.exit,
+        }
+    }
+
+    /// Bad input (exit 2), the library's error kept with its causes.
+    pub fn input(error: impl std::error::Error + Send + Sync + 'static) -> CliError {
+        CliError::Kept(Kept {
+            exit: 2,
+            error: Box::new(error),
+        })
+    }
+
+    /// Refused before sending (exit 1), the library's error kept with its causes.
+    pub fn rejected(error: impl std::error::Error + Send + Sync + 'static) -> CliError {
+        CliError::Kept(Kept {
+            exit: 1,
+            error: Box::new(error),
+        })
+    }
+
+    /// Bad input (exit 2): `context`, then the library's error and its causes.
+    pub fn input_in(
+        context: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> CliError {
+        CliError::input(Context::new(context, error))
+    }
+
+    /// The EVM, a proof or the machine failed (exit 3): `context`, then the
+    /// library's error and its causes.
+    pub fn evm_in(
+        context: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> CliError {
+        CliError::EvmCause(Box::new(Context::new(context, error)))
+    }
+
+    /// The chain failed (exit 4), the library's error kept with its causes.
+    pub fn chain(error: impl std::error::Error + Send + Sync + 'static) -> CliError {
+        CliError::Kept(Kept {
+            exit: 4,
+            error: Box::new(error),
+        })
+    }
+}
+
+/// A library error and the exit status of its kind: it prints as the error
+/// does, and its causes are the error's own.
+#[derive(Debug)]
+pub struct Kept {
+    exit: u8,
+    error: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl std::fmt::Display for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for Kept {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.error.source()
+    }
+}
+
+/// What the CLI was doing when a library error came: printed before it,
+/// the error kept as its cause (`--size 19: <the library's words>`).
+#[derive(Debug, thiserror::Error)]
+#[error("{context}")]
+pub struct Context {
+    context: String,
+    #[source]
+    error: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl Context {
+    /// `context`, caused by `error`.
+    pub fn new(
+        context: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> Context {
+        Context {
+            context: context.into(),
+            error: Box::new(error),
         }
     }
 }
@@ -86,8 +176,8 @@ impl From<octoku_evm::EvmError> for CliError {
     fn from(e: octoku_evm::EvmError) -> Self {
         match e {
             // The author's creation code does not deploy: bad input.
-            octoku_evm::EvmError::Undeployable { .. } => CliError::Input(e.to_string()),
-            e => CliError::Evm(e.to_string()),
+            octoku_evm::EvmError::Undeployable { .. } => CliError::input(e),
+            e => CliError::EvmCause(Box::new(e)),
         }
     }
 }
@@ -122,6 +212,17 @@ mod tests {
         let e = CliError::EvmCause(Box::new(Outer(std::io::Error::other("the solver died"))));
         assert_eq!(one_line(&e), "the proof: the solver died");
         assert_eq!(e.exit_code(), 3);
+        // Kept with another exit status: the same line.
+        let kept = CliError::input(Outer(std::io::Error::other("bad file")));
+        assert_eq!(one_line(&kept), "the proof: bad file");
+        assert_eq!(kept.exit_code(), 2);
+        // With what the CLI was doing first.
+        let within = CliError::input_in("--size 19", Outer(std::io::Error::other("too big")));
+        assert_eq!(one_line(&within), "--size 19: the proof: too big");
+        assert_eq!(within.exit_code(), 2);
+        let evm = CliError::evm_in("setup solver", std::io::Error::other("no python"));
+        assert_eq!(one_line(&evm), "setup solver: no python");
+        assert_eq!(evm.exit_code(), 3);
         // A message without causes is printed as it is.
         assert_eq!(one_line(&CliError::Input("bad".into())), "bad");
     }

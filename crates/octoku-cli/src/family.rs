@@ -118,7 +118,7 @@ impl SizeArgs {
             ))),
             (_, Some(g)) => Ok(g),
             (Some(n), None) => {
-                Geometry::for_size(n).map_err(|e| CliError::Input(format!("--size {n}: {e}")))
+                Geometry::for_size(n).map_err(|e| CliError::input_in(format!("--size {n}"), e))
             }
             (None, None) => Err(CliError::Input(
                 "no board size; expected --size N (4 to 16) or --box RxC".into(),
@@ -131,8 +131,7 @@ impl SizeArgs {
         let Some(text) = &self.symbols else {
             return Ok(None);
         };
-        let symbols =
-            Symbols::parse(text).map_err(|e| CliError::Input(format!("--symbols: {e}")))?;
+        let symbols = Symbols::parse(text).map_err(|e| CliError::input_in("--symbols", e))?;
         if symbols.len() != g.size() {
             return Err(CliError::Input(format!(
                 "--symbols: {} given; expected exactly {} for a {g} board",
@@ -151,16 +150,14 @@ impl SizeArgs {
             None => self
                 .symbols
                 .as_deref()
-                .map(|text| {
-                    Symbols::parse(text).map_err(|e| CliError::Input(format!("--symbols: {e}")))
-                })
+                .map(|text| Symbols::parse(text).map_err(|e| CliError::input_in("--symbols", e)))
                 .transpose()?,
         };
         Ok(ReadOptions { geometry, symbols })
     }
 
     /// The START argument read with this command line's options.
-    fn read_start(
+    pub(crate) fn read_start(
         &self,
         geometry: Option<Geometry>,
         start: &str,
@@ -186,7 +183,7 @@ fn parse_box(text: &str) -> Result<Geometry, CliError> {
     if r > Geometry::MAX_SIZE || c > Geometry::MAX_SIZE {
         return Err(bad());
     }
-    Geometry::new(r, c).map_err(|e| CliError::Input(format!("--box {text}: {e}")))
+    Geometry::new(r, c).map_err(|e| CliError::input_in(format!("--box {text}"), e))
 }
 
 /// The text of a board argument: itself, a file (`@FILE`) or standard input
@@ -253,7 +250,7 @@ fn one_stdin(args: &[&str]) -> Result<(), CliError> {
 
 /// A board in a form, with one-line errors.
 pub(crate) fn text_of(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, CliError> {
-    text::write(board, symbols, form).map_err(|e| CliError::Input(e.to_string()))
+    text::write(board, symbols, form).map_err(CliError::input)
 }
 
 /// The JSON form of a board: the line form in its own symbols, or the
@@ -265,7 +262,7 @@ pub(crate) fn json_board(board: &Grid, symbols: &Symbols) -> Result<String, CliE
 }
 
 /// The form boards are printed in: `--format`, else the one read (grid for the line form).
-fn display_form(args: &SizeArgs, read: Option<Form>) -> Form {
+pub(crate) fn display_form(args: &SizeArgs, read: Option<Form>) -> Form {
     match (args.format, read) {
         (Some(f), _) => f.into(),
         (None, Some(Form::Header)) => Form::Header,
@@ -367,95 +364,6 @@ pub fn solve(
         }
     }
     crate::exit(solution.is_some())
-}
-
-/// `octoku solve --sat --size N START`: the SMT solver from the rule alone
-/// (octoku_prove::sat) on any shape; its solutions are checked against the
-/// core solver's count and first solution. Exit 0 solved, 1 no solution, 3 if
-/// the two solvers disagree.
-pub fn solve_sat(
-    args: &SizeArgs,
-    g: Option<Geometry>,
-    start: &str,
-    count: Option<u64>,
-    solver: &crate::opts::solver::SolverArgs,
-    json_out: bool,
-) -> Result<ExitCode, CliError> {
-    let parsed = args.read_start(g, start)?;
-    let (start, symbols) = (&parsed.board, &parsed.symbols);
-    let g = start.geometry();
-    let limit = count.unwrap_or(1).clamp(1, 10_000);
-    let cells = octoku_prove::sat::Cells {
-        geometry: g,
-        values: start.cells().to_vec(),
-    };
-    let smt = solver.solver()?;
-    let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
-    let found = octoku_prove::sat::solve(&cells, limit as usize, &dir, &smt)
-        .map_err(|e| CliError::Evm(e.to_string()))?;
-    let core = solve::count(start, limit);
-    if core != found.solutions.len() as u64 {
-        return Err(CliError::Evm(format!(
-            "the SAT solver found {} solutions of this {g} board and the core solver {core}",
-            found.solutions.len()
-        )));
-    }
-    let boards = found
-        .solutions
-        .iter()
-        .map(|c| Grid::from_cells(g, &c.values))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| CliError::Evm(format!("the SAT solver returned a malformed board: {e:?}")))?;
-    // Every SAT solution must solve the board; when the core says the
-    // solution is unique, it must be the core's (with several solutions the
-    // two solvers may rightly find different ones first).
-    if let Some(bad) = boards.iter().find(|b| !rules::check(start, b).is_empty()) {
-        return Err(CliError::Evm(format!(
-            "the SAT solver returned {} for this {g} board, which does not solve it",
-            json_board(bad, symbols)?
-        )));
-    }
-    if let Some(first) = boards.first()
-        && solve::count(start, 2) == 1
-        && Some(first) != solve::solve(start).as_ref()
-    {
-        return Err(CliError::Evm(
-            "the SAT solver and the core solver give different unique solutions".into(),
-        ));
-    }
-    let solutions = count.map(|_| boards.len() as u64);
-    if json_out {
-        print_json(&Solved {
-            size: g.size(),
-            box_shape: box_label(g),
-            start: json_board(start, symbols)?,
-            solution: boards.first().map(|s| json_board(s, symbols)).transpose()?,
-            solutions,
-            solutions_capped: solutions.zip(count).map(|(n, limit)| n >= limit),
-            reason: boards
-                .is_empty()
-                .then(|| "the SMT solver proved the checker unsatisfiable".to_owned()),
-        })?;
-    } else {
-        match boards.first() {
-            Some(s) => crate::outln!(
-                "{}",
-                text_of(s, symbols, display_form(args, Some(parsed.form)))?
-            )?,
-            None => crate::outln!(
-                "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"
-            )?,
-        }
-        if let Some(n) = solutions {
-            let bound = if n >= limit {
-                " (stopped at the limit)"
-            } else {
-                ""
-            };
-            crate::outln!("solutions {n}{bound} (sat: {} solver calls)", found.calls)?;
-        }
-    }
-    crate::exit(!boards.is_empty())
 }
 
 /// `octoku verify --size N START SOLUTION`: exit 0 valid, 1 invalid; an

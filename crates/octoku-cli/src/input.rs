@@ -6,7 +6,7 @@ use crate::error::CliError;
 
 /// Parses an address argument (20-byte hex, checksummed or not).
 pub fn address(arg: &str) -> Result<Address, CliError> {
-    parse_address(arg).map_err(|e| CliError::Input(e.to_string()))
+    parse_address(arg).map_err(CliError::input)
 }
 
 /// Which of the board forms a text is read as.

@@ -10,13 +10,18 @@ use serde::{Serialize, Serializer};
 
 use crate::error::CliError;
 
+/// How often the published `generate` hands out a board with no solution
+/// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
+pub const DEAD_END_SHARE: &str =
+    "the published generate gives about 0.34% of addresses such a board";
+
 /// How many problems the text output lists.
 const SHOWN: usize = 12;
 
 /// Prints `value` as one line of JSON on stdout.
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
     let text = serde_json::to_string(value)
-        .map_err(|e| CliError::Evm(format!("cannot encode the JSON output: {e}")))?;
+        .map_err(|e| CliError::evm_in("cannot encode the JSON output", e))?;
     crate::outln!("{text}")?;
     Ok(())
 }

@@ -68,7 +68,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| CliError::Evm(format!("cannot start {threads} worker threads: {e}")))
+        .map_err(|e| CliError::evm_in(format!("cannot start {threads} worker threads"), e))
 }
 
 /// A progress bar over `total` items named `unit`, with rate and ETA, drawn

@@ -66,7 +66,7 @@ pub fn flamegraph(profile: &Profile, title: &str) -> Result<String, CliError> {
     options.text_truncate_direction = inferno::flamegraph::TextTruncateDirection::Right;
     let mut out = Vec::new();
     inferno::flamegraph::from_lines(&mut options, stacks.iter().map(String::as_str), &mut out)
-        .map_err(|e| CliError::Input(format!("--flamegraph: {e}")))?;
+        .map_err(|e| CliError::input_in("--flamegraph", e))?;
     String::from_utf8(out)
         .map_err(|_| CliError::Input("--flamegraph: the drawing is not UTF-8".into()))
 }
@@ -75,7 +75,7 @@ pub fn flamegraph(profile: &Profile, title: &str) -> Result<String, CliError> {
 /// in bold, standard symbols 1-8.
 pub fn board(path: &Path, start: octoku_core::Board) -> Result<(), CliError> {
     let grid = octoku_core::Grid::try_from(start)
-        .map_err(|e| CliError::Input(format!("--svg: the board {start} cannot be drawn: {e}")))?;
+        .map_err(|e| CliError::input_in(format!("--svg: the board {start} cannot be drawn"), e))?;
     let symbols = octoku_core::grid::text::Symbols::standard(8);
     write(
         "--svg",

@@ -210,6 +210,25 @@ pub fn print_marked(
     Ok(())
 }
 
+/// The text lines of a solution the contract accepted: start, grid, solution, gas.
+pub fn print_verified(
+    start: Board,
+    solution: Board,
+    puzzle: &str,
+    gas: u64,
+) -> Result<(), crate::error::CliError> {
+    crate::outln!("start     {}", start.to_hex())?;
+    crate::outln!()?;
+    crate::outln!("{}", grid(start, solution, None))?;
+    crate::outln!()?;
+    crate::outln!("solution  {}", solution.to_hex())?;
+    crate::outln!(
+        "{}  the {puzzle} contract accepts it in the in-memory EVM ({gas} gas)",
+        paint(OK, "verified")
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -235,6 +235,29 @@ fn solve_sat_with_size_agrees_with_the_core_solver_on_9x9_and_4x4() {
             octoku!(&args).json()
         };
         let (core, sat) = (run(false), run(true));
+        // The one JSON shape of `solve --sat`, the 8×8 contract board's.
+        assert_eq!(
+            keys(&sat),
+            [
+                "all_found",
+                "found",
+                "gas",
+                "method",
+                "puzzle",
+                "seconds",
+                "solution",
+                "solutions",
+                "solver",
+                "solver_calls",
+                "solver_seconds",
+                "start",
+                "unique",
+                "valid"
+            ],
+            "{board}"
+        );
+        assert_eq!(sat["puzzle"], Value::Null);
+        assert_eq!(sat["found"][0], sat["solution"]);
         assert_eq!(sat["solutions"], core["solutions"], "{board}");
         assert!(sat["solution"].is_string(), "{board}: {sat}");
         if core["solutions"] == 1 {

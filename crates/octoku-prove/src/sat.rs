@@ -7,7 +7,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use std::time::Instant;
+
 use octoku_core::grid::geometry::Geometry;
+use octoku_core::grid::{CellsError, Grid};
+use octoku_core::{Address, Board, rules, solve as core};
+use octoku_evm::{EvmError, Machine};
 
 use crate::solver::{self, Answer, Solver};
 
@@ -250,4 +255,247 @@ pub fn is_solution(start: &Cells, board: &Cells) -> bool {
             }
             seen.count_ones() as usize == n
         })
+}
+
+/// What `octoku solve --sat` answers: the SAT solver's solutions of a
+/// board, cross-checked against octoku's own solver (and, for an 8×8
+/// contract board, by the contract's `verify`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrossChecked {
+    /// The board solved.
+    pub start: Grid,
+    /// Every solution found, in the solver's order (at most the limit asked).
+    pub found: Vec<Grid>,
+    /// Whether the solver proved there are no others.
+    pub all_found: bool,
+    /// Solver name and version.
+    pub solver: String,
+    /// Solver calls made.
+    pub solver_calls: usize,
+    /// Time inside the solver, added over all calls.
+    pub solver_time: Duration,
+    /// Time of the SAT search in all (queries written, solver run, models read).
+    pub time: Duration,
+    /// Gas of the contract's `verify` on the first solution (`None`: no
+    /// contract checked it, or no solution).
+    pub gas: Option<u64>,
+}
+
+impl CrossChecked {
+    /// The first solution found.
+    pub fn solution(&self) -> Option<&Grid> {
+        self.found.first()
+    }
+
+    /// Whether the board has exactly one solution, proved by the solver.
+    pub fn unique(&self) -> bool {
+        self.all_found && self.found.len() == 1
+    }
+}
+
+/// Why the cross-check of `solve --sat` gave no answer: the SAT search
+/// failed, or the solvers (or the contract) disagree.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrossCheckError {
+    /// The SAT search failed (its causes kept).
+    #[error(transparent)]
+    Sat(Box<SatError>),
+    /// The 8×8 start is not a board the bitboard solver takes.
+    #[error("START {start}")]
+    Start {
+        /// The start.
+        start: Board,
+        /// Why the bitboard solver refuses it.
+        source: core::octoku::SolveError,
+    },
+    /// The solvers count different numbers of solutions.
+    #[error("the SAT solver found {sat} solutions of {board} and the {other} solver {count}")]
+    Counts {
+        /// Solutions the SAT solver found.
+        sat: usize,
+        /// The board, as the message names it.
+        board: String,
+        /// The other solver: `bitboard` or `core`.
+        other: &'static str,
+        /// Solutions it counted.
+        count: u64,
+    },
+    /// The SAT solver's model is not a board of the geometry.
+    #[error("the SAT solver returned a malformed board")]
+    Malformed(#[source] CellsError),
+    /// A SAT solution does not solve the board.
+    #[error("the SAT solver returned {found} for this {geometry} board, which does not solve it")]
+    NotASolution {
+        /// The solution, one digit per cell (0 empty).
+        found: String,
+        /// The board's geometry.
+        geometry: Geometry,
+    },
+    /// The board has one solution and the two solvers give different ones.
+    #[error("the SAT solver and the core solver give different unique solutions")]
+    DifferentUnique,
+    /// The contract's `verify` refuses a SAT solution.
+    #[error("the contract rejects the SAT solution {solution} for {start}")]
+    ContractRejects {
+        /// The start.
+        start: Board,
+        /// The solution refused.
+        solution: Board,
+    },
+    /// The contract could not be run.
+    #[error(transparent)]
+    Evm(#[from] EvmError),
+}
+
+impl From<SatError> for CrossCheckError {
+    fn from(e: SatError) -> CrossCheckError {
+        CrossCheckError::Sat(Box::new(e))
+    }
+}
+
+/// The SAT search of the cross-check: up to `limit` (1 to 10,000) solutions
+/// of `cells`, timed, as boards.
+fn search(
+    cells: &Cells,
+    limit: u64,
+    dir: &Path,
+    smt: &Solver,
+) -> Result<(SatSolutions, Vec<Grid>, Duration), CrossCheckError> {
+    let began = Instant::now();
+    let found = solve(cells, limit.clamp(1, 10_000) as usize, dir, smt)?;
+    let time = began.elapsed();
+    let boards = found
+        .solutions
+        .iter()
+        .map(|c| Grid::from_cells(c.geometry, &c.values))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CrossCheckError::Malformed)?;
+    Ok((found, boards, time))
+}
+
+fn checked(start: Grid, found: SatSolutions, boards: Vec<Grid>, time: Duration) -> CrossChecked {
+    CrossChecked {
+        start,
+        found: boards,
+        all_found: found.complete,
+        solver: found.solver,
+        solver_calls: found.calls,
+        solver_time: found.solver_time,
+        time,
+        gas: None,
+    }
+}
+
+/// Up to `limit` solutions of `start` (clamped to 1 to 10,000) by SAT, each
+/// checked: the core solver must count as many (up to the limit), every
+/// solution must solve the board, and a unique solution must be the core's.
+/// Queries are written to `dir`.
+///
+/// ```no_run
+/// use octoku_core::grid::text::{self, ReadOptions};
+/// use octoku_prove::{sat, solver::Solver};
+///
+/// let start = text::read("1.3..........2.1", &ReadOptions::default())?.board;
+/// // --solver's choice: the pinned solver `octoku setup solver` installs.
+/// let smt = Solver::choose(None)?;
+/// let dir = std::env::temp_dir().join("octoku-sat-example");
+/// let checked = sat::cross_check(&start, 2, &dir, &smt)?;
+/// println!("{} solution(s), unique: {}", checked.found.len(), checked.unique());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn cross_check(
+    start: &Grid,
+    limit: u64,
+    dir: &Path,
+    smt: &Solver,
+) -> Result<CrossChecked, CrossCheckError> {
+    let g = start.geometry();
+    let cells = Cells {
+        geometry: g,
+        values: start.cells().to_vec(),
+    };
+    let (found, boards, time) = search(&cells, limit, dir, smt)?;
+    let count = core::count(start, limit.clamp(1, 10_000));
+    if count != boards.len() as u64 {
+        return Err(CrossCheckError::Counts {
+            sat: boards.len(),
+            board: format!("this {g} board"),
+            other: "core",
+            count,
+        });
+    }
+    // Every SAT solution must solve the board; when the core says the
+    // solution is unique, it must be the core's (with several solutions the
+    // two solvers may rightly find different ones first).
+    if let Some(bad) = boards.iter().find(|b| !rules::check(start, b).is_empty()) {
+        return Err(CrossCheckError::NotASolution {
+            found: bad.cells().iter().map(|v| v.to_string()).collect(),
+            geometry: g,
+        });
+    }
+    if let Some(first) = boards.first()
+        && core::count(start, 2) == 1
+        && Some(first) != core::solve(start).as_ref()
+    {
+        return Err(CrossCheckError::DifferentUnique);
+    }
+    Ok(checked(start.clone(), found, boards, time))
+}
+
+/// [`cross_check`] for an 8×8 board of a puzzle contract at `at` in `evm`:
+/// the bitboard solver must count as many solutions, and the contract's
+/// `verify` must accept every one (the gas of the first is reported).
+///
+/// ```no_run
+/// use octoku_core::Board;
+/// use octoku_evm::{Machine, Puzzle, Target};
+/// use octoku_prove::{sat, solver::Solver};
+///
+/// let mut evm = Machine::new()?;
+/// let at = evm.load(&Target::Builtin(Puzzle::Golf))?;
+/// let start: Board = "0x0000306106007040030500001420030007010000280004007150682082005130".parse()?;
+/// let dir = std::env::temp_dir().join("octoku-sat-example");
+/// let checked = sat::cross_check_contract(start, 2, &dir, &Solver::choose(None)?, &mut evm, at)?;
+/// assert_eq!(checked.unique(), true);
+/// println!("verify accepts it for {} gas", checked.gas.unwrap_or_default());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn cross_check_contract(
+    start: Board,
+    limit: u64,
+    dir: &Path,
+    smt: &Solver,
+    evm: &mut Machine,
+    at: Address,
+) -> Result<CrossChecked, CrossCheckError> {
+    let cells = Cells {
+        geometry: Geometry::OCTOKU,
+        values: start.cells().to_vec(),
+    };
+    let (found, boards, time) = search(&cells, limit, dir, smt)?;
+    let count = core::octoku::count(start, limit.clamp(1, 10_000))
+        .map_err(|source| CrossCheckError::Start { start, source })?;
+    if count != boards.len() as u64 {
+        return Err(CrossCheckError::Counts {
+            sat: boards.len(),
+            board: start.to_string(),
+            other: "bitboard",
+            count,
+        });
+    }
+    let mut gas = None;
+    for b in &boards {
+        let solution = Board::try_from(b).map_err(CrossCheckError::Malformed)?;
+        let verdict = evm.verify_at(at, start, solution)?;
+        if !verdict.value {
+            return Err(CrossCheckError::ContractRejects { start, solution });
+        }
+        gas.get_or_insert(verdict.gas);
+    }
+    let grid = Grid::try_from(start).map_err(CrossCheckError::Malformed)?;
+    Ok(CrossChecked {
+        gas,
+        ..checked(grid, found, boards, time)
+    })
 }

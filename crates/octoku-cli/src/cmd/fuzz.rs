@@ -413,7 +413,7 @@ fn fuzz<M: Found>(
     let seconds = started.elapsed().as_secs_f64();
     let found = match found {
         Ok(found) => found,
-        Err(parallel::Halt::Error(e)) => return Err(CliError::Evm(e.to_string())),
+        Err(parallel::Halt::Error(e)) => return Err(CliError::EvmCause(Box::new(e))),
         Err(parallel::Halt::Interrupted { next }) => {
             crate::errln!(
                 "octoku: interrupted: cases {}..{next} ran ({} of {}), no disagreement; resume with: octoku fuzz{before} --seed {} --from {next} --cases {}{after}",

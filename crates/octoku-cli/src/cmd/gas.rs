@@ -108,7 +108,7 @@ fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
         )));
     }
     let grid = |what: &str, text: &str| {
-        octoku_core::classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
+        octoku_core::classic9::parse_grid(what, text).map_err(CliError::input)
     };
     let call = match (function, args.args.as_slice()) {
         ("isValidSolution", [g]) => Target::Classic9IsValid(grid("GRID", g)?),

@@ -2,13 +2,11 @@
 
 use std::process::ExitCode;
 
-use octoku_core::solve::octoku as solve;
-
-use super::{
-    solve::DEAD_END_SHARE,
-    submit::{Seat, SendArgs, Submission, send_solution},
+use super::submit::{Seat, SendArgs, Submission, send_solution};
+use crate::{
+    error::CliError,
+    output::{DEAD_END_SHARE, print_json},
 };
-use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku play`.
 #[derive(Debug, clap::Args)]
@@ -27,12 +25,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;
     let (player, start) = (seat.player, seat.start);
-    let solution = solve::solve(start).map_err(|e| {
-        CliError::Evm(format!(
-            "the arena gave {} the board {start}, which is not a valid start: {e}",
-            player
-        ))
-    })?;
+    let at = octoku_chain::arena::play::Seat {
+        arena: seat.info.arena,
+        player,
+        start,
+    };
+    let solution =
+        octoku_chain::arena::play::solution(&at).map_err(|e| CliError::EvmCause(Box::new(e)))?;
     let Some(solution) = solution else {
         let reason = octoku_core::octoku::explain::contradiction(start);
         if args.on.json {

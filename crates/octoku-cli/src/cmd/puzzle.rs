@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let p = puzzle::generate(g, seed, args.givens).map_err(|e| CliError::Input(e.to_string()))?;
+    let p = puzzle::generate(g, seed, args.givens).map_err(CliError::input)?;
     if let Some(path) = &args.svg {
         let svg = octoku_core::grid::svg::render(&p.puzzle, None, &symbols);
         crate::picture::write("--svg", path, &svg)?;

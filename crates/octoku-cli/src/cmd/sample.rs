@@ -138,7 +138,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 })
                 .collect::<Result<Vec<_>, SampleError>>()
         })
-        .map_err(|e| CliError::Evm(e.to_string()))?;
+        .map_err(|e| CliError::EvmCause(Box::new(e)))?;
     // The finished prefix: every address below the first skipped batch.
     let done = batches.iter().take_while(|b| b.is_some()).count();
     let t = batches

@@ -90,7 +90,7 @@ fn step(command: &mut Command, what: &str) -> Result<(), CliError> {
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
         .status()
-        .map_err(|e| CliError::Evm(format!("setup solver: cannot run {what}: {e}")))?;
+        .map_err(|e| CliError::evm_in(format!("setup solver: cannot run {what}"), e))?;
     if !status.success() {
         return Err(CliError::Evm(format!(
             "setup solver: {what} failed ({status})"
@@ -103,17 +103,17 @@ fn step(command: &mut Command, what: &str) -> Result<(), CliError> {
 /// installed only if it answers, with a model.
 fn check(python: &Path) -> Result<(), CliError> {
     let dir = tempfile::tempdir()
-        .map_err(|e| CliError::Evm(format!("setup solver: a temporary directory: {e}")))?;
+        .map_err(|e| CliError::evm_in("setup solver: a temporary directory", e))?;
     let query = dir.path().join("check.smt2");
     std::fs::write(
         &query,
         "(set-logic QF_BV)\n(declare-const x (_ BitVec 8))\n(assert (= (bvadd x #x01) #x05))\n(check-sat)\n(exit)\n",
     )
-    .map_err(|e| CliError::Evm(format!("setup solver: cannot write {}: {e}", query.display())))?;
+    .map_err(|e| CliError::evm_in(format!("setup solver: cannot write {}", query.display()), e))?;
     let solver = Solver::pinned(python.to_path_buf(), solver::DEFAULT_LIMIT);
     let solved = solver
         .solve(&query)
-        .map_err(|e| CliError::Evm(format!("setup solver: the installed solver fails: {e}")))?;
+        .map_err(|e| CliError::evm_in("setup solver: the installed solver fails", e))?;
     match solved.answer {
         Answer::Sat(values) if values == [("x".to_string(), octoku_core::U256::from(4u8))] => {
             Ok(())

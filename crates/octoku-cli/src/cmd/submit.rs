@@ -2,12 +2,11 @@
 
 use std::process::ExitCode;
 
-use octoku_chain::{arena, curta::ether};
-use octoku_core::{
-    Address, Board,
-    octoku::explain::{describe, explain},
-    verify,
+use octoku_chain::{
+    arena::{self, play},
+    curta::ether,
 };
+use octoku_core::{Address, Board};
 use octoku_evm::Puzzle;
 use serde::Serialize;
 
@@ -94,30 +93,35 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     args.value.refuse()?;
     let mut seat = Seat::take(&args.on, &args.tx)?;
-    if !verify(seat.start, solution) {
-        return Err(CliError::Rejected(rejection(&seat, solution)));
+    let at = play::Seat {
+        arena: seat.info.arena,
+        player: seat.player,
+        start: seat.start,
+    };
+    if let Err(refusal) = play::check(&at, seat.info.kind, solution) {
+        return Err(CliError::Rejected(rejection(&seat, &refusal)));
     }
     send_solution(&mut seat, solution, args.on.json)
 }
 
-/// Why the arena's puzzle would reject `solution`, in one line, naming the
+/// Why the arena's puzzle would reject the solution, in one line, naming the
 /// puzzle whose board it does solve when that explains the mistake.
-fn rejection(seat: &Seat, solution: Board) -> String {
-    let first = explain(seat.start, solution)
-        .first()
-        .map(describe)
-        .unwrap_or_else(|| "it does not keep the board's givens".into());
+fn rejection(seat: &Seat, refusal: &play::Refusal) -> String {
+    let play::Refusal::Wrong {
+        first,
+        solves_instead,
+        ..
+    } = refusal
+    else {
+        return format!("nothing sent: {refusal}");
+    };
     let mut line = format!(
         "nothing sent: this arena's puzzle is {}, and the solution does not solve its board for {} ({}): {first}",
         seat.info.puzzle_label(),
         seat.player,
         seat.start
     );
-    let other = Puzzle::ALL
-        .into_iter()
-        .filter(|&p| Some(p) != seat.info.kind)
-        .find(|p| verify(p.mirror_generate(&seat.player), solution));
-    if let (Some(other), Some(kind)) = (other, seat.info.kind) {
+    if let (Some(other), Some(kind)) = (solves_instead, seat.info.kind) {
         line.push_str(&format!(
             "; it solves the {other} puzzle's board instead: solve this one with `octoku solve --puzzle {kind} --address {}` or `octoku play`",
             seat.player
@@ -142,20 +146,12 @@ impl Seat {
             .chain
             .open_with(KeyUse::Send, false, tx.options_shown(on.json)?)?;
         let info = arena_address(&mut opened, on.arena.as_deref())?;
-        let player = opened.chain.sender();
-        let start = Board::from_u256(
-            arena::board_of(&mut opened.chain, info.arena, player).map_err(chain_error)?,
-        );
         // As Curta's path does: a second solve is refused here (exit 1),
         // before anything is sent, instead of the arena's revert.
-        let solved =
-            arena::solved_at(&mut opened.chain, info.arena, player).map_err(chain_error)?;
-        if solved.rank > 0 {
-            return Err(CliError::Rejected(format!(
-                "nothing sent: {player} has already solved this arena (rank {} in block {}; the arena would revert with AlreadySolved({player}))",
-                solved.rank, solved.block
-            )));
-        }
+        let at = play::seat(&mut opened.chain, info.arena)
+            .map_err(chain_error)?
+            .map_err(|r| CliError::Rejected(format!("nothing sent: {r}")))?;
+        let (player, start) = (at.player, at.start);
         Ok(Seat {
             opened,
             info,

@@ -183,9 +183,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
 /// `--puzzle` in the in-memory EVM, or the deployed one, cross-checked with
 /// the Rust mirror.
 fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
-    let grid = |what: &str, text: &str| {
-        classic9::parse_grid(what, text).map_err(|e| CliError::Input(e.to_string()))
-    };
+    let grid = |what: &str, text: &str| classic9::parse_grid(what, text).map_err(CliError::input);
     // An empty START (as the help says): no givens, is SOLUTION a solved grid?
     let start = if args.start.trim().is_empty() {
         vec![0; classic9::CELLS]

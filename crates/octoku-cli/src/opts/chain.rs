@@ -132,9 +132,12 @@ impl Opened {
     }
 }
 
+/// The folder of the deployment records, one file per chain id.
+pub const DEPLOYMENTS_DIR: &str = "deployments";
+
 /// `deployments/<chain-id>.json`, relative to the current directory.
 pub fn deployments_path(chain_id: u64) -> PathBuf {
-    octoku_chain::deployments::deployments_path(Path::new("deployments"), chain_id)
+    octoku_chain::deployments::deployments_path(Path::new(DEPLOYMENTS_DIR), chain_id)
 }
 
 /// What `board`, `play` and `submit` share: the arena, the chain, JSON output.

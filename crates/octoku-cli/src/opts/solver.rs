@@ -29,7 +29,7 @@ impl SolverArgs {
     pub fn solver(&self) -> Result<Solver, CliError> {
         Solver::choose(self.solver.as_deref()).map_err(|e| match e {
             SetupError::Input(m) => CliError::Input(m),
-            other => CliError::Evm(other.to_string()),
+            other => CliError::EvmCause(Box::new(other)),
         })
     }
 
@@ -38,7 +38,7 @@ impl SolverArgs {
     pub fn query_dir(&self, what: &str) -> Result<PathBuf, CliError> {
         match &self.out {
             Some(dir) => Ok(dir.clone()),
-            None => solver::new_query_dir(what).map_err(|e| CliError::Evm(e.to_string())),
+            None => solver::new_query_dir(what).map_err(|e| CliError::EvmCause(Box::new(e))),
         }
     }
 
@@ -54,9 +54,7 @@ impl SolverArgs {
                 let temp = tempfile::Builder::new()
                     .prefix(&format!("octoku-{what}-"))
                     .tempdir()
-                    .map_err(|e| {
-                        CliError::Evm(format!("cannot create a temporary directory: {e}"))
-                    })?;
+                    .map_err(|e| CliError::evm_in("cannot create a temporary directory", e))?;
                 Ok((temp.path().to_path_buf(), Some(temp)))
             }
         }

@@ -188,7 +188,7 @@ fn read_puzzles(file: &str, g: Geometry, symbols: &Option<Symbols>) -> Result<Ve
         // One line is read in the line form (a grid needs a line per row);
         // the reader's error says what it expected.
         let parsed = text::read(line, &options)
-            .map_err(|e| CliError::Input(format!("--batch {file}: line {}: {e}", k + 1)))?;
+            .map_err(|e| CliError::input_in(format!("--batch {file}: line {}", k + 1), e))?;
         puzzles.push(parsed.board);
     }
     if puzzles.is_empty() {

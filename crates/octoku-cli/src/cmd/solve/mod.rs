@@ -20,10 +20,7 @@ use crate::{
 };
 use batch::Batch;
 
-/// How often the published `generate` hands out a board with no solution
-/// (`octoku audit`: 0.339%), for the messages of `solve` and `play`.
-pub(crate) const DEAD_END_SHARE: &str =
-    "the published generate gives about 0.34% of addresses such a board";
+use crate::output::DEAD_END_SHARE;
 
 /// `--timeout`'s default, in seconds: far above any board's time (every
 /// count to 2 takes milliseconds: docs/family.md, "Worst case"), but a
@@ -111,7 +108,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )),
         Shape::Text(g) => match (&args.start, &args.address) {
             (Some(start), None) if args.sat => {
-                family::solve_sat(&args.size, g, start, args.count, &args.solver, args.json)
+                sat::run_text(&args.size, g, start, args.count, &args.solver, args.json)
             }
             (Some(start), None) => family::solve(
                 &args.size,
@@ -159,7 +156,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             args.json,
         );
     }
-    let input_error = |e: solve::SolveError| CliError::Input(format!("START {start}: {e}"));
+    let input_error = |e: solve::SolveError| CliError::input_in(format!("START {start}"), e);
     let deadline = Deadline::new(args.timeout)?;
     let what = || match address {
         Some(a) => format!("the board {a} gets"),
@@ -206,7 +203,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if let Some(a) = address {
             crate::outln!("address   {a}")?;
         }
-        print_verified(start, solution, &puzzle, verdict.gas)?;
+        crate::style::print_verified(start, solution, &puzzle, verdict.gas)?;
         if let (Some(n), Some(capped)) = (solutions, capped) {
             let bound = if capped {
                 " (stopped at the limit)"
@@ -217,25 +214,6 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The text lines of a solution the contract accepted: start, grid, solution, gas.
-pub(crate) fn print_verified(
-    start: Board,
-    solution: Board,
-    puzzle: &str,
-    gas: u64,
-) -> Result<(), CliError> {
-    crate::outln!("start     {}", start.to_hex())?;
-    crate::outln!()?;
-    crate::outln!("{}", crate::style::grid(start, solution, None))?;
-    crate::outln!()?;
-    crate::outln!("solution  {}", solution.to_hex())?;
-    crate::outln!(
-        "{}  the {puzzle} contract accepts it in the in-memory EVM ({gas} gas)",
-        crate::style::paint(crate::style::OK, "verified")
-    )?;
-    Ok(())
 }
 
 /// Reports an unsolvable start in one line (or JSON) and exits 1.

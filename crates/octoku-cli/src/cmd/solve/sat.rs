@@ -1,31 +1,37 @@
-//! `octoku solve --sat`: checker-driven solving. The rule is
-//! written as an SMT-LIB2 checker over unknown cells (octoku_prove::sat) and
-//! the pinned SMT solver finds solutions, excluding each one found for the
-//! next; the bitboard solver must count the same, and the compiled contract
-//! verifies every solution.
+//! `octoku solve --sat`: checker-driven solving. The rule is written as an
+//! SMT-LIB2 checker over unknown cells and the SMT solver finds solutions,
+//! each cross-checked by octoku's own solver and, on the 8×8 contract board,
+//! by the contract's verify (`octoku_prove::sat::cross_check`). One JSON
+//! shape for every board.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use octoku_core::Address;
+use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
-use octoku_core::{Board, solve::octoku as solve};
+use octoku_core::grid::text::Symbols;
+use octoku_core::{Address, Board};
 use octoku_evm::Machine;
-use octoku_prove::sat::{self, Cells};
+use octoku_prove::sat::{self, CrossCheckError, CrossChecked};
 use serde::Serialize;
 
+use crate::family::{self, SizeArgs};
 use crate::opts::solver::SolverArgs;
-use crate::output::Checked;
 use crate::{error::CliError, output::print_json};
 
-/// `octoku solve --sat --json`.
+/// `octoku solve --sat --json`, for the 8×8 contract board and `--size N`
+/// alike. Boards are `0x` and 64 hex digits on the 8×8 contract board, the
+/// line form in the board's symbols with `--size`.
 #[derive(Debug, Serialize)]
 struct SatSolved {
-    /// The built-in's name, or the author's contract's.
-    puzzle: String,
+    /// The built-in's name, or the author's contract's (`null` with `--size`: no contract).
+    puzzle: Option<String>,
     method: &'static str,
-    #[serde(flatten)]
-    checked: Checked,
+    start: String,
+    /// The first solution found.
+    solution: Option<String>,
+    valid: bool,
+    /// Gas of the contract's verify on the first solution (`null` with `--size`).
+    gas: Option<u64>,
     /// Every solution found, in the solver's order.
     found: Vec<String>,
     solutions: usize,
@@ -38,8 +44,50 @@ struct SatSolved {
     seconds: f64,
 }
 
-/// Solves `start` by SAT: up to `count` solutions (1 when not given).
-/// Exit 0 solved, 1 no solution, 3 if the solvers or the contract disagree.
+impl SatSolved {
+    fn new(
+        checked: &CrossChecked,
+        puzzle: Option<&str>,
+        board: impl Fn(&Grid) -> Result<String, CliError>,
+    ) -> Result<SatSolved, CliError> {
+        let found = checked
+            .found
+            .iter()
+            .map(&board)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SatSolved {
+            puzzle: puzzle.map(str::to_owned),
+            method: "sat",
+            start: board(&checked.start)?,
+            solution: found.first().cloned(),
+            valid: !found.is_empty(),
+            gas: checked.gas,
+            solutions: found.len(),
+            found,
+            all_found: checked.all_found,
+            unique: checked.unique(),
+            solver: checked.solver.clone(),
+            solver_calls: checked.solver_calls,
+            solver_seconds: checked.solver_time.as_secs_f64(),
+            seconds: checked.time.as_secs_f64(),
+        })
+    }
+}
+
+/// The cross-check's failures: a bad 8×8 start is bad input (exit 2), the
+/// rest are the solvers or the EVM failing or disagreeing (exit 3), each
+/// with its causes.
+fn cross_check_error(e: CrossCheckError) -> CliError {
+    match e {
+        CrossCheckError::Start { .. } => CliError::input(e),
+        CrossCheckError::Evm(e) => CliError::from(e),
+        e => CliError::EvmCause(Box::new(e)),
+    }
+}
+
+/// The 8×8 board of a contract, solved by SAT: up to `count` solutions (1
+/// when not given). Exit 0 solved, 1 no solution, 3 if the solvers or the
+/// contract disagree.
 pub fn run(
     start: Board,
     count: Option<u64>,
@@ -48,89 +96,96 @@ pub fn run(
     solver: &SolverArgs,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let limit = count.unwrap_or(1).clamp(1, 10_000);
-    let cells = Cells {
-        geometry: Geometry::OCTOKU,
-        values: start.cells().to_vec(),
-    };
     let smt = solver.solver()?;
     let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
-    let began = Instant::now();
-    let found =
-        sat::solve(&cells, limit as usize, &dir, &smt).map_err(|e| CliError::Evm(e.to_string()))?;
-    let seconds = began.elapsed().as_secs_f64();
-    let bitboard =
-        solve::count(start, limit).map_err(|e| CliError::Input(format!("START {start}: {e}")))?;
-    if bitboard != found.solutions.len() as u64 {
-        return Err(CliError::Evm(format!(
-            "the SAT solver found {} solutions of {start} and the bitboard solver {bitboard}",
-            found.solutions.len()
-        )));
-    }
-    let mut boards = Vec::new();
-    for c in &found.solutions {
-        let mut values = [0u8; 64];
-        values.copy_from_slice(&c.values);
-        boards.push(Board::from_cells(&values));
-    }
-    let mut gas = None;
-    for &b in &boards {
-        let verdict = evm.verify_at(at, start, b)?;
-        if !verdict.value {
-            return Err(CliError::Evm(format!(
-                "the contract rejects the SAT solution {b} for {start}"
-            )));
-        }
-        gas.get_or_insert(verdict.gas);
-    }
-    let unique = found.complete && boards.len() == 1;
+    let checked = sat::cross_check_contract(start, count.unwrap_or(1), &dir, &smt, evm, at)
+        .map_err(cross_check_error)?;
+    let boards = checked
+        .found
+        .iter()
+        .map(Board::try_from)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::EvmCause(Box::new(e)))?;
     if json {
-        print_json(&SatSolved {
-            puzzle: puzzle.to_string(),
-            method: "sat",
-            checked: Checked {
-                start,
-                solution: boards.first().copied(),
-                valid: !boards.is_empty(),
-                gas,
-            },
-            found: boards.iter().map(|b| b.to_hex()).collect(),
-            solutions: boards.len(),
-            all_found: found.complete,
-            unique,
-            solver: found.solver.clone(),
-            solver_calls: found.calls,
-            solver_seconds: found.solver_time.as_secs_f64(),
-            seconds,
-        })?;
+        print_json(&SatSolved::new(&checked, Some(puzzle), |g| {
+            Board::try_from(g)
+                .map(|b| b.to_hex())
+                .map_err(|e| CliError::EvmCause(Box::new(e)))
+        })?)?;
     } else {
         match boards.first() {
             None => crate::outln!(
                 "no solution for {start}: the solver proved the checker unsatisfiable"
             )?,
             Some(first) => {
-                crate::cmd::solve::print_verified(start, *first, puzzle, gas.unwrap_or_default())?;
+                let gas = checked.gas.unwrap_or_default();
+                crate::style::print_verified(start, *first, puzzle, gas)?;
                 if count.is_some() {
-                    let bound = if found.complete {
+                    let bound = if checked.all_found {
                         ""
                     } else {
                         " (stopped at the limit)"
                     };
-                    let one = if unique { ", unique" } else { "" };
+                    let one = if checked.unique() { ", unique" } else { "" };
                     crate::outln!("solutions {}{bound}{one}", boards.len())?;
                 }
             }
         }
         crate::outln!(
-            "solver    {} by SAT: {} queries, {:.2} s in the solver, {seconds:.2} s in all; the bitboard solver agrees",
-            found.solver,
-            found.calls,
-            found.solver_time.as_secs_f64()
+            "solver    {} by SAT: {} queries, {:.2} s in the solver, {:.2} s in all; the bitboard solver agrees",
+            checked.solver,
+            checked.solver_calls,
+            checked.solver_time.as_secs_f64(),
+            checked.time.as_secs_f64()
         )?;
     }
-    Ok(if boards.is_empty() {
-        ExitCode::from(1)
+    crate::exit(!boards.is_empty())
+}
+
+/// `octoku solve --sat --size N START`: the SMT solver from the rule alone
+/// on any shape, its solutions checked against the core solver's count and
+/// first solution. Exit 0 solved, 1 no solution, 3 if the two solvers disagree.
+pub fn run_text(
+    args: &SizeArgs,
+    g: Option<Geometry>,
+    start: &str,
+    count: Option<u64>,
+    solver: &SolverArgs,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let parsed = args.read_start(g, start)?;
+    let symbols: &Symbols = &parsed.symbols;
+    let g = parsed.board.geometry();
+    let limit = count.unwrap_or(1).clamp(1, 10_000);
+    let smt = solver.solver()?;
+    let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
+    let checked = sat::cross_check(&parsed.board, limit, &dir, &smt).map_err(cross_check_error)?;
+    if json {
+        print_json(&SatSolved::new(&checked, None, |b| {
+            family::json_board(b, symbols)
+        })?)?;
     } else {
-        ExitCode::SUCCESS
-    })
+        match checked.solution() {
+            Some(s) => crate::outln!(
+                "{}",
+                family::text_of(s, symbols, family::display_form(args, Some(parsed.form)))?
+            )?,
+            None => crate::outln!(
+                "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"
+            )?,
+        }
+        if count.is_some() {
+            let n = checked.found.len() as u64;
+            let bound = if n >= limit {
+                " (stopped at the limit)"
+            } else {
+                ""
+            };
+            crate::outln!(
+                "solutions {n}{bound} (sat: {} solver calls)",
+                checked.solver_calls
+            )?;
+        }
+    }
+    crate::exit(!checked.found.is_empty())
 }
