@@ -1,9 +1,9 @@
 //! The published crates' manifests say where to read about them, coherently:
 //! a repository (one address for all), the README packaged as each crate's
 //! readme, `documentation` on docs.rs for a library and the command reference
-//! for the binary (docs.rs has no API to show for a binary), and no homepage
-//! repeating either (Cargo's manifest reference asks for that; there is no
-//! other site).
+//! for the binary (docs.rs has no API to show for a binary), and a homepage
+//! that is the user's book (docs/README.md in the repository), not a copy of
+//! either.
 
 use std::path::Path;
 
@@ -32,7 +32,12 @@ fn every_published_crate_says_coherently_where_its_docs_are() {
     let repository = shared["repository"].as_str().expect("a repository");
     let readme = shared["readme"].as_str().expect("a readme");
     assert!(root.join(readme).is_file(), "{readme} exists");
-    assert!(shared.get("homepage").is_none(), "no homepage: {shared:?}");
+    let homepage = shared["homepage"].as_str().expect("a homepage");
+    let book = homepage
+        .strip_prefix(&format!("{repository}/blob/main/"))
+        .unwrap_or_else(|| panic!("{homepage} is not in {repository}"));
+    assert_eq!(book, "docs/README.md", "the homepage is the book's index");
+    assert!(root.join(book).is_file(), "{book} exists");
     for (name, library) in PUBLISHED {
         let dir = root.join("crates").join(name);
         let package = manifest(&dir.join("Cargo.toml"))["package"]
@@ -52,7 +57,7 @@ fn every_published_crate_says_coherently_where_its_docs_are() {
                 "{name} has no {key}"
             );
         }
-        assert!(package.get("homepage").is_none(), "{name} has a homepage");
+        assert!(inherited("homepage"), "{name} takes the workspace's homepage");
         assert_eq!(dir.join("src/lib.rs").is_file(), library, "{name}");
         let docs = package["documentation"].as_str().expect("documentation");
         if library {
