@@ -10,7 +10,7 @@ SOLVER_STAMP := $(SOLVER_VENV)/.octoku-setup
 PYTHON ?= python3
 CARGO ?= cargo
 
-.PHONY: contracts install-test dist setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot fuzz-bench prove prove-all prove-fuzz package clean
+.PHONY: contracts install-test setup-z3 dist setup setup-node setup-solver setup-browser demo test lint test-rust test-forge forge-build gas-snapshot fuzz-bench prove prove-all prove-fuzz package clean
 
 ## setup: everything the tests use (idempotent): setup-node, setup-solver
 ## and setup-browser
@@ -52,8 +52,10 @@ demo: setup-node
 	$(CARGO) build --release -q -p octoku-cli
 	@bash tools/demo.sh target/release/octoku
 
-## test: formatting, lints, every suite (cargo and forge), then packaging
-test: setup lint test-rust test-forge package
+## test: formatting, lints, every suite (cargo and forge), packaging, then
+## the install test (the packaged CLI installed and used with no node, npm
+## or python)
+test: setup lint test-rust test-forge package install-test
 
 ## lint: rustfmt, clippy and rustdoc (warnings are errors) on every crate and target
 lint:
@@ -122,11 +124,18 @@ package:
 ## a fresh CARGO_HOME with only cargo, rustc and the C toolchain on PATH (no
 ## node, npm or python), then the binary used from an empty directory
 ## (tools/install-test.sh; SOLVER=CMD picks prove's SMT-LIB2 solver, default
-## builtin when pkg-config finds bitwuzla 0.9.1, else z3). Not part of
-## `make test`: it builds the CLI and its dependencies a second time (475 s
-## of CPU, docs/testing.md) and needs Debian's z3
-install-test: package
+## builtin when pkg-config finds bitwuzla 0.9.1, else z3, installed by
+## setup-z3). It builds the CLI and its dependencies a second time
+## (docs/testing.md gives its time)
+install-test: package setup-z3
 	INSTALL_TARGET_DIR=$(CURDIR)/target tools/install-test.sh
+
+## setup-z3: Debian's z3 (an SMT-LIB2 solver on PATH, for the install test's
+## proof without Python)
+setup-z3:
+	@if command -v z3 >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q z3; \
+	else echo "octoku setup: the install test needs z3: run 'sudo apt-get install z3' (Debian), then make install-test again" >&2; exit 1; fi
 
 ## dist: target/dist/octoku-VERSION-x86_64-unknown-linux-gnu.tar.gz (binary,
 ## LICENSE, README, bash/zsh/fish completions) and its .sha256, then the

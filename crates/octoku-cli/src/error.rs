@@ -165,8 +165,14 @@ pub fn one_line(e: &dyn std::error::Error) -> String {
     let mut line = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
-        line.push_str(": ");
-        line.push_str(&c.to_string());
+        // An error that both shows its cause in its message and returns it
+        // as its source (thiserror's `"...: {0}"` with `#[from]`) gives the
+        // cause once.
+        let text = c.to_string();
+        if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
         cause = c.source();
     }
     line
@@ -225,5 +231,20 @@ mod tests {
         assert_eq!(evm.exit_code(), 3);
         // A message without causes is printed as it is.
         assert_eq!(one_line(&CliError::Input("bad".into())), "bad");
+    }
+
+    #[test]
+    fn a_cause_the_message_already_shows_is_printed_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("replay in revm failed: {0}")]
+        struct Shows(#[from] std::io::Error);
+        let e = CliError::input(Shows(std::io::Error::other("out of gas")));
+        assert_eq!(one_line(&e), "replay in revm failed: out of gas");
+        // One that does not show it gets it appended.
+        #[derive(Debug, thiserror::Error)]
+        #[error("replay in revm failed")]
+        struct Keeps(#[source] std::io::Error);
+        let e = CliError::input(Keeps(std::io::Error::other("out of gas")));
+        assert_eq!(one_line(&e), "replay in revm failed: out of gas");
     }
 }

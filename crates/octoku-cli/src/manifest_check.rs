@@ -57,7 +57,10 @@ fn every_published_crate_says_coherently_where_its_docs_are() {
                 "{name} has no {key}"
             );
         }
-        assert!(inherited("homepage"), "{name} takes the workspace's homepage");
+        assert!(
+            inherited("homepage"),
+            "{name} takes the workspace's homepage"
+        );
         assert_eq!(dir.join("src/lib.rs").is_file(), library, "{name}");
         let docs = package["documentation"].as_str().expect("documentation");
         if library {

@@ -131,7 +131,7 @@ impl Check {
 #[non_exhaustive]
 pub enum CheckError {
     /// The solution or the course did not run in revm.
-    #[error("{0}")]
+    #[error(transparent)]
     Evm(#[from] EvmError),
     /// The prover refused or the solver gave up.
     #[error("the equivalence proof: {0}")]

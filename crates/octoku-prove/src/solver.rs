@@ -1,5 +1,5 @@
 //! Runs an SMT solver on query files: bitwuzla 0.9.1 linked into the binary
-//! (cargo feature `bitwuzla`, [`linked`]), the pinned bitwuzla (PyPI
+//! (cargo feature `bitwuzla`, module `linked`), the pinned bitwuzla (PyPI
 //! `bitwuzla==0.9.1`) through a Python found at run time, or any SMT-LIB2
 //! solver given as a command. Nothing is read from the directory octoku was
 //! built in: the helper script is embedded in the binary.
