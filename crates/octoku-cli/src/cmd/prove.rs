@@ -6,6 +6,7 @@
 //! "generate: what is and is not proved").
 
 mod induction;
+mod wording;
 
 use std::process::ExitCode;
 
@@ -17,6 +18,7 @@ use octoku_prove::generate::{
 use octoku_prove::program::Program;
 use octoku_prove::prove::{Figures, Report, Side, Verdict, prove_verify};
 use serde::Serialize;
+use wording::{GENERATE_DOMAIN, harness_domain, outcome, tag};
 
 use crate::opts::solver::SolverArgs;
 use crate::opts::target::OwnArgs;
@@ -279,11 +281,6 @@ fn proof_json(puzzle: &str, r: &Report) -> Proof {
         proof.implementation_output = Some(outcome(implementation.success, &implementation.output));
     }
     proof
-}
-
-fn outcome(success: bool, data: &[u8]) -> String {
-    let how = if success { "returns" } else { "reverts" };
-    format!("{how} {}", octoku_core::hex::encode_prefixed(data))
 }
 
 fn print_text(puzzle: &str, r: &Report) -> std::io::Result<()> {
@@ -821,32 +818,4 @@ fn generate_exit(r: &GenerateReport, open: &[String], flags: &str) -> Result<Exi
         )));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The calls a proof of an author's `generate(address)` covers.
-const GENERATE_DOMAIN: &str = "every call generate(address) with 36 bytes of calldata (the selector and one word below 2^160) and no value";
-
-/// The calls a proof of a built-in fill covers: its raw-seed harness's.
-fn harness_domain(puzzle: Puzzle) -> String {
-    let signature = match puzzle {
-        Puzzle::Fair => "fairFromSeed(uint256)",
-        _ => "fill(uint256)",
-    };
-    format!(
-        "every call {signature} of the raw-seed harness (against the reference harness's generateFromSeed(uint256)) with 36 bytes of calldata and no value"
-    )
-}
-
-/// A name made safe for a directory name: letters, digits, '-' and '_'.
-fn tag(label: &str) -> String {
-    label
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }

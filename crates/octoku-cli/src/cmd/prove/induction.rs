@@ -13,7 +13,7 @@ use octoku_prove::induction::{ConcreteState, Replay, Report};
 use octoku_prove::program::Program;
 use serde::Serialize;
 
-use super::outcome;
+use super::wording::{GENERATE_DOMAIN, harness_domain, outcome, tag};
 use crate::opts::solver::SolverArgs;
 use crate::{
     error::CliError,
@@ -144,9 +144,9 @@ pub(super) fn generate_all(
         Some(_) => "undecided",
     };
     let domain = if own.is_some() {
-        super::GENERATE_DOMAIN.to_string()
+        GENERATE_DOMAIN.to_string()
     } else {
-        super::harness_domain(puzzle)
+        harness_domain(puzzle)
     };
     if json {
         let class = if own.is_some() {
@@ -179,7 +179,7 @@ fn prove_all(
     command: &str,
 ) -> Result<(Report, Option<Vec<CutJson>>), CliError> {
     let solver = solver_args.solver()?;
-    let label = own.map_or_else(|| puzzle.label().to_string(), |o| super::tag(&o.0));
+    let label = own.map_or_else(|| puzzle.label().to_string(), |o| tag(&o.0));
     let dir = solver_args.query_dir(&format!("generate-all-{label}"))?;
     let reference = Program::harness(Puzzle::Reference);
     let fail =
