@@ -317,21 +317,50 @@ fn givens(rng: &mut SplitMix64, grid: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// Two rows of different bands (or two columns of different stacks) swapped.
+/// Two rows of different bands (or two columns of different stacks) swapped,
+/// chosen so that a box breaks: rows and columns still hold 1..9, at least
+/// one box does not. (Two lines of one band swapped, or two lines whose
+/// digits agree box by box, would leave a valid grid.) The first of the six
+/// lines outside the band that breaks a box is taken, starting at a drawn
+/// one; one always does, as the three lines of another band split each box's
+/// digits among them and cannot all match the line drawn.
 fn box_broken(rng: &mut SplitMix64, grid: &[u8]) -> Vec<u8> {
     let a = rng.below(9) as usize;
-    let b = (a + 3 + rng.below(6) as usize) % 9;
-    let mut out = grid.to_vec();
     let columns = rng.below(2) == 1;
-    for k in 0..9 {
-        let (i, j) = if columns {
-            (9 * k + a, 9 * k + b)
-        } else {
-            (9 * a + k, 9 * b + k)
-        };
-        out.swap(i, j);
+    let first = rng.below(6) as usize;
+    let swapped = |b: usize| {
+        let mut out = grid.to_vec();
+        for k in 0..9 {
+            let (i, j) = if columns {
+                (9 * k + a, 9 * k + b)
+            } else {
+                (9 * a + k, 9 * b + k)
+            };
+            out.swap(i, j);
+        }
+        out
+    };
+    let mut out = Vec::new();
+    for t in 0..6 {
+        let pick = (first + t) % 6;
+        let band = (a / 3 + 1 + pick / 3) % 3;
+        out = swapped(3 * band + pick % 3);
+        if !boxes_hold_every_digit(&out) {
+            break;
+        }
     }
     out
+}
+
+/// Whether each of the nine 3×3 boxes holds 1..9 once.
+fn boxes_hold_every_digit(cells: &[u8]) -> bool {
+    (0..9).all(|b| {
+        let seen = (0..9).fold(0u16, |m, k| {
+            let cell = 27 * (b / 3) + 3 * (b % 3) + 9 * (k / 3) + k % 3;
+            m | 1u16 << cells[cell].min(15)
+        });
+        seen == 0b11_1111_1110
+    })
 }
 
 /// cell(r, c) = perm[(c + k r) % 9] for k in {1, 2, 4, 5, 7, 8}: rows and
@@ -397,6 +426,23 @@ mod tests {
         for _ in 0..200 {
             let grid = valid_grid(&mut rng);
             assert_eq!(mirror::is_valid_solution(&grid), Ok(true), "{grid:?}");
+        }
+    }
+
+    #[test]
+    fn a_broken_box_breaks_a_box_and_keeps_rows_and_columns() {
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..2_000 {
+            let grid = valid_grid(&mut rng);
+            assert!(boxes_hold_every_digit(&grid));
+            let broken = box_broken(&mut rng, &grid);
+            assert!(!boxes_hold_every_digit(&broken), "{broken:?}");
+            assert_eq!(mirror::is_valid_solution(&broken), Ok(false));
+            for line in 0..9 {
+                let row = (0..9).fold(0u16, |m, k| m | 1 << broken[9 * line + k]);
+                let column = (0..9).fold(0u16, |m, k| m | 1 << broken[9 * k + line]);
+                assert_eq!((row, column), (0b11_1111_1110, 0b11_1111_1110));
+            }
         }
     }
 
