@@ -118,6 +118,12 @@ prove-fuzz: setup-node setup-solver
 ## temporary local registry), with no Node, solc or Python; the verifying
 ## build is cargo's dev profile in target/debug, without debug info
 package:
+	@# The verification takes octoku's crates from a temporary local
+	@# registry, whose crates cargo takes as immutable: their sources
+	@# unpacked by an earlier run of the same version would be built again
+	@# instead of the new ones, so they are removed first (octoku's crates
+	@# only; they are not on crates.io).
+	@for c in core evm chain prove serve cli; do rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/octoku-$$c-[0-9]*; done
 	CARGO_PROFILE_DEV_DEBUG=0 $(CARGO) package --workspace --exclude octoku-testkit --exclude octoku-contracts --quiet --allow-dirty
 
 ## install-test: `cargo install` of octoku-cli from the packaged crates into
