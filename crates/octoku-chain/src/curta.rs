@@ -147,6 +147,40 @@ pub fn ether(wei: u128) -> String {
     }
 }
 
+/// A fee paid, as a user reads it: ether to four significant digits, to
+/// the nearest (`~0.0002352 ether`; `~` marks a rounded amount); below a
+/// micro-ether, the exact [`ether`] form (`21 gwei`). Amounts to send stay
+/// exact ([`ether`]).
+pub fn fee_paid(wei: u128) -> String {
+    ether_to_four_digits(wei, false)
+}
+
+/// The most a transaction can cost, as [`fee_paid`] reads it but rounded
+/// up, so the bound shown is never below the true one (`~0.0007076 ether`).
+pub fn fee_at_most(wei: u128) -> String {
+    ether_to_four_digits(wei, true)
+}
+
+fn ether_to_four_digits(wei: u128, up: bool) -> String {
+    const SHOWN: u32 = 4;
+    if wei < 10u128.pow(12) {
+        return ether(wei);
+    }
+    let cut = 10u128.pow(wei.ilog10() + 1 - SHOWN);
+    let rest = wei % cut;
+    let carry = if up { rest > 0 } else { rest >= cut / 2 };
+    let rounded = (wei / cut + u128::from(carry)) * cut;
+    let mark = if rest == 0 { "" } else { "~" };
+    let unit = 10u128.pow(18);
+    let fraction = format!("{:018}", rounded % unit);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        format!("{mark}{} ether", rounded / unit)
+    } else {
+        format!("{mark}{}.{fraction} ether", rounded / unit)
+    }
+}
+
 /// Why no Curta puzzle could be chosen ([`choose`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -881,6 +915,20 @@ mod tests {
         assert_eq!(ether(20_000_000_000), "20 gwei");
         assert_eq!(ether(1_500_000), "0.0015 gwei");
         assert_eq!(ether(7), "7 wei");
+    }
+
+    #[test]
+    fn fees_paid_read_in_ether_to_four_digits() {
+        assert_eq!(fee_paid(235_228_000_235_228), "~0.0002352 ether");
+        assert_eq!(fee_paid(1_300_000_000_000_000), "0.0013 ether");
+        assert_eq!(fee_paid(123_456_789_000_000_000_000), "~123.5 ether");
+        assert_eq!(fee_paid(999_960_000_000_000), "~0.001 ether");
+        assert_eq!(fee_paid(21_000_000_000), "21 gwei");
+        assert_eq!(fee_paid(7), "7 wei");
+        assert_eq!(fee_at_most(707_554_000_353_777), "~0.0007076 ether");
+        assert_eq!(fee_at_most(707_500_000_000_001), "~0.0007076 ether");
+        assert_eq!(fee_at_most(707_500_000_000_000), "0.0007075 ether");
+        assert_eq!(fee_paid(707_549_999_999_999), "~0.0007075 ether");
     }
 
     #[test]

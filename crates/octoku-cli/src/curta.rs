@@ -287,7 +287,7 @@ fn send(
         }
         outln!("gas used  {}", r.gas_used)?;
         if r.fee > 0 {
-            outln!("fee paid  {}", ether(r.fee))?;
+            outln!("fee paid  {}", octoku_chain::curta::fee_paid(r.fee))?;
         }
         outln!("tx        {} (block {})", r.tx_hash, r.block)?;
     }

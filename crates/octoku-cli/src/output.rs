@@ -101,12 +101,12 @@ pub struct Checked {
     pub gas: Option<u64>,
 }
 
-/// `, fee 0.0012 ether` for a transaction that paid a fee; nothing on the
+/// `, fee ~0.0002352 ether` for a transaction that paid a fee; nothing on the
 /// embedded chain, which charges none.
 pub fn fee_part(fee: u128) -> String {
     if fee == 0 {
         String::new()
     } else {
-        format!(", fee {}", octoku_chain::curta::ether(fee))
+        format!(", fee {}", octoku_chain::curta::fee_paid(fee))
     }
 }

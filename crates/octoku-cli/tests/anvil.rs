@@ -950,7 +950,7 @@ fn a_fee_quote_above_the_ceiling_sends_nothing_and_the_fee_paid_is_shown() {
         .position(|l| l.starts_with("sending   to ") && l.contains("fees at most"));
     let result = text
         .lines()
-        .position(|l| l == format!("fee paid  {}", octoku_chain::curta::ether(paid)));
+        .position(|l| l == format!("fee paid  {}", octoku_chain::curta::fee_paid(paid)));
     assert!(
         matches!((sending, result), (Some(s), Some(r)) if s < r),
         "the plan before the fee paid: {text}"

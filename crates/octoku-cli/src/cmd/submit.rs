@@ -2,10 +2,7 @@
 
 use std::process::ExitCode;
 
-use octoku_chain::{
-    arena::{self, play},
-    curta::ether,
-};
+use octoku_chain::arena::{self, play};
 use octoku_core::{Address, Board};
 use octoku_evm::Puzzle;
 use serde::Serialize;
@@ -199,7 +196,7 @@ pub(crate) fn send_solution(
         outln!("rank      {}", solved.rank)?;
         outln!("gas used  {}", r.gas_used)?;
         if r.fee > 0 {
-            outln!("fee paid  {}", ether(r.fee))?;
+            outln!("fee paid  {}", octoku_chain::curta::fee_paid(r.fee))?;
         }
         outln!("tx        {} (block {})", r.tx_hash, r.block)?;
     }

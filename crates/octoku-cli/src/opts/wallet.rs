@@ -244,7 +244,7 @@ impl TxArgs {
                 // A failed write shows at the result's line (exit 6).
                 let _ = crate::outln!(
                     "sending   {to}{value}: fees at most {} (gas limit {} × max fee {})",
-                    ether(plan.max_fee()),
+                    octoku_chain::curta::fee_at_most(plan.max_fee()),
                     plan.gas_limit,
                     gwei(plan.max_fee_per_gas)
                 );
