@@ -92,12 +92,12 @@ prove: setup-node setup-solver
 
 ## prove-all: the golfed generate equal to the reference's on all 2^256
 ## seeds, by induction over the draws, on the harness and then on
-## contracts/Golf.sol and an author's copy (docs/proofs.md; about three minutes)
+## contracts/Golf.sol and an author's copy (docs/proofs/induction.md; about three minutes)
 prove-all: setup-node setup-solver
 	$(CARGO) run --release -q -p octoku-cli -- prove generate --puzzle golf --all
 	$(CARGO) test --release -p octoku-prove --test prove_induction -- --ignored
 
-## prove-fuzz: the prover fuzzer's long run (docs/proofs.md): mutants of the
+## prove-fuzz: the prover fuzzer's long run (docs/proofs/checking.md): mutants of the
 ## golfed contracts and random verify bodies, each proved against its
 ## original, every "proved" checked in revm on 10^5 inputs plus the edge
 ## words, every refutation replayed; prints the table and exits 1 on any

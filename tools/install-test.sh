@@ -95,7 +95,7 @@ if [ "$solver" = builtin ]; then
 else
   # A proof with the solver on PATH: generate on all seeds (z3 proves it in
   # about the CPU time bitwuzla takes; verify's non-digit half is beyond z3
-  # 4.8.12 and cvc5 1.0.3 in minutes, docs/proofs.md "Which SMT solver").
+  # 4.8.12 and cvc5 1.0.3 in minutes, docs/proofs/smt-solver.md).
   run prove generate --puzzle golf --all --solver "$solver"
 fi
 # An author's creation code (the golfed puzzle's, from the checkout's

@@ -4,8 +4,8 @@
 //! linked statically; GMP and MPFR, in system directories, dynamically
 //! (pkg-config's rule for system libraries), so the binary needs the
 //! system's libgmp and libmpfr (Debian `libgmp10`, `libmpfr6`) and no solver
-//! or Python. How to build bitwuzla: docs/proofs.md, "The solver in the
-//! binary". Without the feature this script does nothing.
+//! or Python. How to build bitwuzla: docs/proofs/smt-solver.md, "Building
+//! bitwuzla 0.9.1". Without the feature this script does nothing.
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
@@ -25,7 +25,7 @@ fn link_bitwuzla() {
         println!(
             "cargo::error=the `bitwuzla` feature links bitwuzla {VERSION} built as a static library, \
              found through pkg-config (set PKG_CONFIG_PATH to its pkgconfig directory; \
-             docs/proofs.md \"The solver in the binary\" says how to build it): {error}"
+             docs/proofs/smt-solver.md \"Building bitwuzla 0.9.1\" says how to build it): {error}"
         );
         return;
     }

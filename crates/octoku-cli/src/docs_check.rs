@@ -1,6 +1,9 @@
 //! The documentation stays true to the binary: every `octoku ...` command
-//! line in README.md and docs/*.md parses with the real clap definition
-//! ([`crate::Cli`]), and every relative link (with its `#anchor`) resolves.
+//! line in README.md and every .md under docs/ (subfolders included) parses
+//! with the real clap definition ([`crate::Cli`]), and every relative link
+//! (with its `#anchor`) resolves. The docs read as one book: every chapter
+//! is reached from the index (docs/README.md) by following links, and every
+//! chapter links back to it.
 //!
 //! A command line is a line of a shell code block (fence `sh`, `bash`,
 //! `shell`, `console`, or none) or an inline code span whose command is
@@ -40,15 +43,42 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// README.md and every docs/*.md, in a stable order.
+/// Every .md file under `dir`, subfolders included.
+fn markdown_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .path();
+        if path.is_dir() {
+            found.extend(markdown_files(&path));
+        } else if path.extension().is_some_and(|ext| ext == "md") {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// A canonical path as a message shows it: relative to the repository.
+fn shown(path: &Path) -> String {
+    let root = root().canonicalize().expect("the repository exists");
+    path.strip_prefix(&root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The book's index, the page every chapter is reached from.
+fn index() -> PathBuf {
+    root().join("docs/README.md")
+}
+
+/// README.md and every .md under docs/ (subfolders included), in a stable
+/// order.
 fn docs() -> Vec<Doc> {
     let root = root();
     let mut paths = vec![root.join("README.md")];
-    let mut chapters: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/ exists")
-        .map(|entry| entry.expect("docs/ is readable").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
-        .collect();
+    let mut chapters = markdown_files(&root.join("docs"));
     chapters.sort();
     paths.extend(chapters);
     paths
@@ -372,6 +402,21 @@ fn links(doc: &Doc) -> Vec<(Range<usize>, String)> {
         .collect()
 }
 
+/// The file a relative link of `doc` points to (without its anchor), made
+/// canonical; `None` for a link out of the repository or to a missing file.
+fn link_target(doc: &Doc, dest: &str) -> Option<PathBuf> {
+    if dest.contains("://") || dest.starts_with("mailto:") {
+        return None;
+    }
+    let file = dest.split_once('#').map_or(dest, |(f, _)| f);
+    let target = if file.is_empty() {
+        doc.path.clone()
+    } else {
+        doc.path.parent()?.join(file)
+    };
+    target.canonicalize().ok()
+}
+
 /// Why a relative link of `doc` does not resolve, if it does not.
 fn check_link(doc: &Doc, dest: &str) -> Result<(), Problem> {
     if dest.contains("://") || dest.starts_with("mailto:") {
@@ -444,6 +489,65 @@ fn every_relative_link_and_anchor_in_the_docs_resolves() {
         problems.is_empty(),
         "links in the docs that do not resolve:\n{}",
         problems.join("\n")
+    );
+}
+
+#[test]
+fn every_doc_is_reached_from_the_index() {
+    let docs = docs();
+    let canonical = |path: &Path| path.canonicalize().expect("a doc exists");
+    let index = canonical(&index());
+    let mut reached = vec![index.clone()];
+    let mut next = vec![index];
+    while let Some(page) = next.pop() {
+        let Some(doc) = docs.iter().find(|d| canonical(&d.path) == page) else {
+            continue;
+        };
+        for (_, dest) in links(doc) {
+            if let Some(target) = link_target(doc, &dest)
+                && target.extension().is_some_and(|ext| ext == "md")
+                && !reached.contains(&target)
+            {
+                reached.push(target.clone());
+                next.push(target);
+            }
+        }
+    }
+    let docs_dir = canonical(&root().join("docs"));
+    let unreached: Vec<String> = docs
+        .iter()
+        .map(|d| canonical(&d.path))
+        .filter(|path| path.starts_with(&docs_dir) && !reached.contains(path))
+        .map(|path| shown(&path))
+        .collect();
+    assert!(
+        unreached.is_empty(),
+        "docs no link path from docs/README.md reaches:\n{}",
+        unreached.join("\n")
+    );
+}
+
+#[test]
+fn every_chapter_links_to_the_index() {
+    let index = index().canonicalize().expect("docs/README.md exists");
+    let docs_dir = root().join("docs").canonicalize().expect("docs/ exists");
+    let mut missing = Vec::new();
+    for doc in docs() {
+        let path = doc.path.canonicalize().expect("a doc exists");
+        if !path.starts_with(&docs_dir) || path == index {
+            continue;
+        }
+        if !links(&doc)
+            .iter()
+            .any(|(_, dest)| link_target(&doc, dest).as_ref() == Some(&index))
+        {
+            missing.push(shown(&path));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "chapters with no link to the book's index (docs/README.md):\n{}",
+        missing.join("\n")
     );
 }
 

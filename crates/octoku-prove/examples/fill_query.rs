@@ -1,7 +1,7 @@
 //! Writes the SMT-LIB2 query "the golfed fill and the reference `_fill` give
 //! different boards for some seed" from the two harnesses' bytecode, to
-//! a new temporary directory (printed); docs/proofs.md, "generate: what is and is
-//! not proved", reports what bitwuzla does with it.
+//! a new temporary directory (printed); docs/proofs/README.md, "Tried and not
+//! kept", reports what bitwuzla does with it.
 //!
 //! `cargo run --release -p octoku-prove --example fill_query [-- BITS]`:
 //! with BITS, only seeds below 2^BITS (the seed word is masked).

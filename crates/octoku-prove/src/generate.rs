@@ -21,8 +21,7 @@
 //! again with every path found so far; a model on which the contracts differ
 //! is replayed in revm.
 //!
-//! docs/proofs.md, "generate: what is and is not proved", has the classes proved and
-//! the figures.
+//! docs/proofs/generate.md has the classes proved and the figures.
 
 use std::collections::HashMap;
 use std::fmt;

@@ -97,7 +97,7 @@ pub fn prove_verify(
 ) -> Result<Report, ProveError> {
     // Two cases, P and not P, so together every input: every nibble of the
     // solution is a digit 1..8, or some nibble is not. Measured: bitwuzla
-    // decides the two halves about 6x faster than the whole (docs/proofs.md).
+    // decides the two halves about 6x faster than the whole (docs/proofs/README.md).
     let digits = smt::all_nibbles_digits("solution");
     let cases = [
         ("digits", digits.clone()),

@@ -950,7 +950,7 @@ fn every_modelled_opcode_matches_revm_on_edge_operands() {
     // Every tuple of every row, symbolic or constant, was compared or
     // (EXP, SIGNEXTEND, ADDMOD, MULMOD only) refused.
     eprintln!("{compared} executions compared with revm, {refused} refused");
-    // The counts docs/proofs.md states (the words are a fixed stream).
+    // The counts docs/proofs/evm.md states (the words are a fixed stream).
     assert_eq!((compared, refused), (28_050, 45_488));
 }
 

@@ -212,7 +212,7 @@ fn every_rule_is_proved_by_the_solver() {
         rows_checked += 1;
     }
     assert_eq!(rows_checked, RULES.len());
-    // The count docs/proofs.md states.
+    // The count docs/proofs/checking.md states.
     assert_eq!(files.len(), 156);
     let paths: Vec<PathBuf> = files.iter().map(|(_, p)| p.clone()).collect();
     let answers = common::solver()
@@ -575,17 +575,17 @@ fn rejoining_a_non_boolean_word_keeps_its_low_bit_only() {
     }
 }
 
-/// docs/proofs.md lists every rule of the table, by name.
+/// docs/proofs/checking.md lists every rule of the table, by name.
 #[test]
 fn the_docs_list_every_rule() {
     let docs = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/proofs.md"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/proofs/checking.md"),
     )
     .unwrap();
     for row in RULES {
         assert!(
             docs.contains(&format!("| `{}` | `{}` |", row.name, row.lhs)),
-            "docs/proofs.md has no row for {}",
+            "docs/proofs/checking.md has no row for {}",
             row.name
         );
     }

@@ -1,9 +1,9 @@
 //! `octoku prove verify`: prove from the compiled runtime bytecode that an
 //! implementation's verify equals the reference's on every call of 68 bytes
 //! and no value
-//! (crates/octoku-prove; docs/proofs.md). `octoku prove generate`: the same
-//! for generate's fill on every seed with at most K redraws (docs/proofs.md,
-//! "generate: what is and is not proved").
+//! (crates/octoku-prove; docs/prove.md). `octoku prove generate`: the same
+//! for generate's fill on every seed with at most K redraws
+//! (docs/proofs/generate.md).
 
 mod induction;
 mod wording;

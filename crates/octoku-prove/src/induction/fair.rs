@@ -1,5 +1,5 @@
 //! The fair fill fills the reference's cells on every seed: the induction
-//! over draws (docs/proofs.md, "generate on all seeds").
+//! over draws (docs/proofs/induction.md).
 //!
 //! Cut points: the reference's inner loop head `H`, taken only where it is
 //! about to draw (its cell is filled and its seed non-zero); the fair fill's

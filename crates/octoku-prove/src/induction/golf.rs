@@ -1,5 +1,5 @@
 //! The golfed fill equals the reference's `_fill` on every seed: the
-//! induction over draws (docs/proofs.md, "generate on all seeds").
+//! induction over draws (docs/proofs/induction.md).
 //!
 //! Cut points. The reference's inner `while` head `H` (its stack holds
 //! `seed`, `puzzle`, `bitmap`, `index`, `i`). The golfed fill's fast path:

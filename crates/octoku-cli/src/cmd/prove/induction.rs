@@ -1,7 +1,7 @@
 //! `octoku prove generate --all`: the golfed fill (or an author's
 //! generate(address) whose fill has its shape) equal to the reference
 //! `_fill` on all 2^256 seeds, by induction over the draws
-//! (octoku_prove::induction; docs/proofs.md, "generate on all seeds").
+//! (octoku_prove::induction; docs/proofs/induction.md).
 
 use std::process::ExitCode;
 
