@@ -3,19 +3,21 @@
 use std::process::ExitCode;
 
 use octoku_chain::ChainError;
+use octoku_core::grid::text::{self, Form, ReadOptions};
 use octoku_core::octoku::explain::{describe, explain};
-use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
+use octoku_core::rules::verdict::verdict;
+use octoku_core::{Address, Board, Grid, classic9, grid::geometry::Geometry};
 use octoku_evm::{Machine, Puzzle, RawOutcome, Target, classic9 as classic9_evm};
 use serde::Serialize;
 
 use crate::error::chain_error;
-use crate::family::{self, Shape};
 use crate::opts::chain::{self, KeyUse};
+use crate::opts::size::{self, Shape};
 use crate::opts::target::TargetArgs;
 use crate::{
     error::CliError,
     input,
-    output::{self, Problems, print_json},
+    output::{self, Problems, print_json, print_problems},
 };
 
 /// Arguments of `octoku verify`.
@@ -46,7 +48,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    size: family::SizeArgs,
+    size: size::SizeArgs,
     #[command(flatten)]
     target: TargetArgs,
 }
@@ -105,9 +107,52 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
             run_classic9(&args)
         }
-        Shape::Text(g) => family::verify(&args.size, g, &args.start, &args.solution, args.json),
+        Shape::Text(g) => run_text(&args, g),
         Shape::Contract => run_contract(&args),
     }
+}
+
+/// `--size N` (or a board file): any shape, checked by the core (no
+/// contract); an empty START asks whether SOLUTION is a valid solved grid.
+fn run_text(args: &Args, g: Option<Geometry>) -> Result<ExitCode, CliError> {
+    size::one_stdin(&[&args.start, &args.solution])?;
+    let options = args.size.read_options(g)?;
+    let solution = size::read_board("SOLUTION", &args.solution, &options)?;
+    let g = solution.board.geometry();
+    let options = ReadOptions {
+        geometry: Some(g),
+        ..options
+    };
+    // The start may be empty (a blank argument or file): no givens to keep.
+    let start_text = size::argument_text("START", &args.start)?;
+    let start = if start_text.trim().is_empty() {
+        Grid::empty(g)
+    } else {
+        let start_options = ReadOptions {
+            symbols: options
+                .symbols
+                .clone()
+                .or_else(|| (solution.form == Form::Header).then(|| solution.symbols.clone())),
+            ..options
+        };
+        text::read(&start_text, &start_options)
+            .map_err(|e| size::read_error("START", &start_options, &e))?
+            .board
+    };
+    let verdict = verdict(&start, &solution.board, &solution.symbols);
+    if args.json {
+        print_json(&verdict)?;
+    } else if verdict.valid {
+        crate::outln!(
+            "valid    every row, column and box holds each of the {} symbols once, and every given is kept",
+            g.size()
+        )?;
+    } else {
+        let n = verdict.problems.len();
+        crate::outln!("invalid  {n} problem{}", if n == 1 { "" } else { "s" })?;
+        print_problems(&verdict.problems)?;
+    }
+    crate::exit(verdict.valid)
 }
 
 /// The 8×8 contract board: the puzzle's `verify` in the in-memory EVM, checked against the mirror.

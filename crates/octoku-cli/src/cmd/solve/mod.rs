@@ -5,14 +5,15 @@ mod sat;
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, solve::octoku as solve};
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::{Address, Board, solve::answer, solve::octoku as solve};
 use octoku_evm::{Machine, Puzzle, Target};
 use serde::Serialize;
 
-use crate::deadline::Deadline;
-use crate::family::{self, Shape};
+use crate::opts::size::{self, Shape};
 use crate::opts::solver::SolverArgs;
 use crate::opts::target::OwnArgs;
+use crate::opts::timeout;
 use crate::{
     error::CliError,
     input,
@@ -45,7 +46,7 @@ pub struct Args {
     #[arg(long)]
     address: Option<String>,
     /// The time limit of each solve and count, in seconds (0.001 to 86,400; 8x8 boards too): past it the search stops, and the command prints one line and exits 7.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = crate::deadline::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = timeout::seconds)]
     timeout: f64,
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
@@ -60,7 +61,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    size: family::SizeArgs,
+    size: size::SizeArgs,
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
@@ -110,20 +111,52 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             (Some(start), None) if args.sat => {
                 sat::run_text(&args.size, g, start, args.count, &args.solver, args.json)
             }
-            (Some(start), None) => family::solve(
-                &args.size,
-                g,
-                start,
-                args.count,
-                args.json,
-                &Deadline::new(args.timeout)?,
-            ),
+            (Some(start), None) => run_text(&args, g, start),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
             )),
         },
         Shape::Contract => run_contract(&args),
     }
+}
+
+/// `--size N` (or a board file): any shape, solved by the core (no
+/// contract); a solution (exit 0), or none with a reason (exit 1).
+fn run_text(args: &Args, g: Option<Geometry>, start: &str) -> Result<ExitCode, CliError> {
+    let parsed = args.size.read_start(g, start)?;
+    let (start, symbols) = (&parsed.board, &parsed.symbols);
+    let g = start.geometry();
+    // The first solution and the count, from one search within the time limit.
+    let answer = timeout::deadline(args.timeout)?
+        .run(|stop| answer::answer(start, symbols, args.count, stop))
+        .map_err(|_| timeout::passed("START", args.timeout))?;
+    if args.json {
+        print_json(&answer)?;
+    } else {
+        match &answer.solution {
+            Some(s) => crate::outln!(
+                "{}",
+                size::text_of(
+                    s,
+                    symbols,
+                    size::display_form(&args.size, Some(parsed.form))
+                )?
+            )?,
+            None => crate::outln!(
+                "no solution for this {g} board: {}",
+                answer.reason.as_deref().unwrap_or_default()
+            )?,
+        }
+        if let (Some(n), Some(capped)) = (answer.solutions, answer.capped()) {
+            let bound = if capped {
+                " (stopped at the limit)"
+            } else {
+                ""
+            };
+            crate::outln!("solutions {n}{bound}")?;
+        }
+    }
+    crate::exit(answer.solution.is_some())
 }
 
 /// The 8×8 contract board: solved by the core's 8×8 path, the solution
@@ -157,7 +190,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         );
     }
     let input_error = |e: solve::SolveError| CliError::input_in(format!("START {start}"), e);
-    let deadline = Deadline::new(args.timeout)?;
+    let deadline = timeout::deadline(args.timeout)?;
     let what = || match address {
         Some(a) => format!("the board {a} gets"),
         None => "START".into(),
@@ -170,10 +203,11 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
     let solutions = match args.count {
         Some(n) => Some(
             deadline
-                .run(what, |stop| match solve::count_until(start, n, stop) {
+                .run(|stop| match solve::count_until(start, n, stop) {
                     Ok(counted) => counted.map(Ok),
                     Err(e) => Ok(Err(e)),
-                })?
+                })
+                .map_err(|_| timeout::passed(&what(), args.timeout))?
                 .map_err(input_error)?,
         ),
         None => None,

@@ -14,7 +14,7 @@ use octoku_evm::Machine;
 use octoku_prove::sat::{self, CrossCheckError, CrossChecked};
 use serde::Serialize;
 
-use crate::family::{self, SizeArgs};
+use crate::opts::size::{self, SizeArgs};
 use crate::opts::solver::SolverArgs;
 use crate::{error::CliError, output::print_json};
 
@@ -162,13 +162,13 @@ pub fn run_text(
     let checked = sat::cross_check(&parsed.board, limit, &dir, &smt).map_err(cross_check_error)?;
     if json {
         print_json(&SatSolved::new(&checked, None, |b| {
-            family::json_board(b, symbols)
+            size::json_board(b, symbols)
         })?)?;
     } else {
         match checked.solution() {
             Some(s) => crate::outln!(
                 "{}",
-                family::text_of(s, symbols, family::display_form(args, Some(parsed.form)))?
+                size::text_of(s, symbols, size::display_form(args, Some(parsed.form)))?
             )?,
             None => crate::outln!(
                 "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"
