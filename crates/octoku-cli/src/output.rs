@@ -89,18 +89,6 @@ pub fn print_problems(problems: &[String]) -> Result<(), CliError> {
 /// chain's type, also used in the deployment records).
 pub use octoku_chain::deployments::MinedTx as Tx;
 
-/// What every `octoku solve --json` gives: the start, the solution found
-/// (if any), whether the contract accepts it and at what gas.
-#[derive(Debug, Serialize)]
-pub struct Checked {
-    #[serde(serialize_with = "hex")]
-    pub start: Board,
-    #[serde(serialize_with = "hex_opt")]
-    pub solution: Option<Board>,
-    pub valid: bool,
-    pub gas: Option<u64>,
-}
-
 /// `, fee 0.0012 ether` for a transaction that paid a fee; nothing on the
 /// embedded chain, which charges none.
 pub fn fee_part(fee: u128) -> String {

@@ -29,6 +29,7 @@ pub mod machine;
 pub mod meter;
 pub mod puzzle;
 pub mod sample;
+pub mod solve;
 pub mod source_map;
 pub mod target;
 
