@@ -3,7 +3,8 @@
 //! one line. Addresses are written checksummed (EIP-55), boards as `0x` and
 //! 64 hex digits, transaction hashes as `0x` hex. A refused solution's
 //! problems are written the same way by every command that checks one
-//! ([`Problems`] in JSON, [`print_problems`] as text).
+//! (`reason` and `problems` in the library's verdicts in JSON,
+//! [`print_problems`] as text).
 
 use octoku_core::{Address, Board};
 use serde::{Serialize, Serializer};
@@ -49,24 +50,6 @@ pub fn hex_opt<S: Serializer>(board: &Option<Board>, s: S) -> Result<S::Ok, S::E
     match board {
         Some(b) => s.collect_str(b),
         None => s.serialize_none(),
-    }
-}
-
-/// The `reason` (the first problem, `null` for none) and `problems` keys of
-/// a verdict's JSON.
-#[derive(Debug, Serialize)]
-pub struct Problems<'a> {
-    reason: Option<&'a String>,
-    problems: &'a [String],
-}
-
-impl<'a> Problems<'a> {
-    /// The keys for `problems`, as found (the first is the reason).
-    pub fn new(problems: &'a [String]) -> Problems<'a> {
-        Problems {
-            reason: problems.first(),
-            problems,
-        }
     }
 }
 

@@ -6,7 +6,7 @@ use octoku_core::octoku::explain;
 use octoku_core::solve::deadline::Deadline;
 use octoku_core::solve::octoku::{self as solver, SolveError};
 use octoku_core::{Address, Board};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use crate::{EvmError, Machine};
 
@@ -18,13 +18,13 @@ pub struct Solved {
     /// The built-in's name, or the author's contract's.
     pub puzzle: String,
     /// The address whose board this is, when it came from generate.
-    #[serde(serialize_with = "shown_opt")]
+    #[serde(serialize_with = "crate::json::shown_opt")]
     pub address: Option<Address>,
     /// The start.
-    #[serde(serialize_with = "shown")]
+    #[serde(serialize_with = "crate::json::shown")]
     pub start: Board,
     /// The solution found.
-    #[serde(serialize_with = "shown_opt")]
+    #[serde(serialize_with = "crate::json::shown_opt")]
     pub solution: Option<Board>,
     /// The contract accepts the solution.
     pub valid: bool,
@@ -37,22 +37,6 @@ pub struct Solved {
     pub solutions_capped: Option<bool>,
     /// Why there is no solution, in one line.
     pub reason: Option<String>,
-}
-
-/// A value as its `Display` text (a board's hex, a checksummed address).
-fn shown<T: std::fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(value)
-}
-
-/// [`shown`], or `null`.
-fn shown_opt<T: std::fmt::Display, S: Serializer>(
-    value: &Option<T>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match value {
-        Some(v) => s.collect_str(v),
-        None => s.serialize_none(),
-    }
 }
 
 /// Why a board was not answered.

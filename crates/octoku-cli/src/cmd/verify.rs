@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use octoku_chain::ChainError;
 use octoku_core::grid::text::{self, Form, ReadOptions};
-use octoku_core::octoku::explain::{describe, explain};
 use octoku_core::rules::verdict::verdict;
-use octoku_core::{Address, Board, Grid, classic9, grid::geometry::Geometry};
+use octoku_core::{Address, Grid, classic9, grid::geometry::Geometry};
+use octoku_evm::verify::VerifyError;
 use octoku_evm::{Machine, Puzzle, RawOutcome, Target, classic9 as classic9_evm};
 use serde::Serialize;
 
@@ -17,7 +17,7 @@ use crate::opts::target::TargetArgs;
 use crate::{
     error::CliError,
     input,
-    output::{self, Problems, print_json, print_problems},
+    output::{self, print_json, print_problems},
 };
 
 /// Arguments of `octoku verify`.
@@ -51,21 +51,6 @@ pub struct Args {
     size: size::SizeArgs,
     #[command(flatten)]
     target: TargetArgs,
-}
-
-/// `octoku verify --json`.
-#[derive(Debug, Serialize)]
-struct Verdict<'a> {
-    valid: bool,
-    /// The built-in's name, or the author's contract's.
-    puzzle: String,
-    #[serde(serialize_with = "output::hex")]
-    start: Board,
-    #[serde(serialize_with = "output::hex")]
-    solution: Board,
-    gas: u64,
-    #[serde(flatten)]
-    problems: Problems<'a>,
 }
 
 /// `octoku verify --size 9 --json`.
@@ -177,31 +162,16 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             None => Target::Builtin(args.puzzle.unwrap_or_default()),
         },
     };
-    let mut evm = Machine::new()?;
-    let at = evm.load(&target)?;
-    let call = evm.verify_at(at, start, solution)?;
-    let mirror = octoku_core::verify(start, solution);
     let own = matches!(target, Target::Code(_));
-    let puzzle = target.label();
-    // An author's contract may differ from the rule: that is its answer.
-    if call.value != mirror && !own {
-        return Err(CliError::Evm(format!(
-            "the contract says {} and the Rust mirror says {mirror} for start {start} solution {solution}",
-            call.value
-        )));
-    }
-    let found = explain(start, solution);
-    let problems: Vec<String> = found.iter().map(describe).collect();
-    if args.json {
-        print_json(&Verdict {
-            valid: call.value,
-            puzzle,
-            start,
-            solution,
-            gas: call.gas,
-            problems: Problems::new(&problems),
+    let verdict = octoku_evm::verify::verify(&mut Machine::new()?, &target, start, solution)
+        .map_err(|e| match e {
+            VerifyError::Evm(e) => CliError::from(e),
+            e => CliError::EvmCause(Box::new(e)),
         })?;
-    } else if call.value {
+    let mirror = verdict.mirror;
+    if args.json {
+        print_json(&verdict)?;
+    } else if verdict.valid {
         crate::outln!(
             "{}    the contract accepts this solution",
             crate::style::paint(crate::style::OK, "valid")
@@ -209,7 +179,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if own && !mirror {
             crate::outln!("note     the reference rejects it")?;
         }
-        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
+        crate::outln!("gas      {} (execution gas of verify)", verdict.gas)?;
     } else {
         crate::outln!(
             "{}  the contract rejects this solution",
@@ -218,10 +188,10 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if own && mirror {
             crate::outln!("note     the reference accepts it")?;
         }
-        crate::style::print_marked(start, solution, &found)?;
-        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
+        crate::style::print_marked(start, solution, &verdict.found)?;
+        crate::outln!("gas      {} (execution gas of verify)", verdict.gas)?;
     }
-    crate::exit(call.value)
+    crate::exit(verdict.valid)
 }
 
 /// `--size 9` with `--puzzle` or `--puzzle-address`: the 9×9 validator of
