@@ -173,3 +173,60 @@ pub fn solve_all(
     };
     Ok(Solved { answers, summary })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::geometry::Geometry;
+    use crate::grid::text::Symbols;
+
+    fn options(symbols: Option<&str>) -> ReadOptions {
+        ReadOptions {
+            geometry: Some(Geometry::for_size(4).unwrap()),
+            symbols: symbols.map(|s| Symbols::parse(s).unwrap()),
+        }
+    }
+
+    /// A byte-order mark, blank lines and comments are skipped; a bad line
+    /// is named by its number in the file; `#` is a board's symbol when the
+    /// symbols say so.
+    #[test]
+    fn reading_skips_what_is_no_board_and_names_a_bad_line() {
+        let text = "\u{feff}# a comment\n\n1...............\n  \n................\n";
+        assert_eq!(read(text, &options(None)).unwrap().len(), 2);
+        let bad = read("# c\n1...............\n1..\n", &options(None));
+        assert!(
+            matches!(bad, Err(BatchError::Line { line: 3, .. })),
+            "{bad:?}"
+        );
+        assert_eq!(read("# only\n\n", &options(None)), Err(BatchError::Empty));
+        let hash = read("#...............\n", &options(Some("#ABC"))).unwrap();
+        assert_eq!(hash[0].cells()[0], 1);
+    }
+
+    /// The summary counts solved, unsolvable and multiple apart, and a
+    /// count limit of 1 calls no puzzle multiple.
+    #[test]
+    fn the_summary_counts_each_kind() {
+        let puzzles = read(
+            "1234341221434321\n11..............\n................\n",
+            &options(None),
+        )
+        .unwrap();
+        let deadline = Deadline::new(Duration::from_secs(60)).unwrap();
+        let got = solve_all(&puzzles, Some(2), Duration::ZERO, &deadline).unwrap();
+        assert_eq!(
+            (
+                got.summary.puzzles,
+                got.summary.solved,
+                got.summary.unsolvable,
+                got.summary.multiple
+            ),
+            (3, 1, 1, 1)
+        );
+        assert_eq!(got.answers[0].solution.as_ref(), Some(&puzzles[0]));
+        let once = solve_all(&puzzles, None, Duration::ZERO, &deadline).unwrap();
+        assert_eq!((once.summary.solved, once.summary.multiple), (2, 0));
+        assert!(once.answers.iter().all(|a| a.solutions.is_none()));
+    }
+}
