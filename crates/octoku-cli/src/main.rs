@@ -4,11 +4,9 @@
 
 mod cmd;
 mod curta;
-mod deadline;
 #[cfg(test)]
 mod docs_check;
 mod error;
-mod family;
 mod help;
 mod input;
 #[cfg(test)]

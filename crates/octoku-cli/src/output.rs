@@ -3,7 +3,8 @@
 //! one line. Addresses are written checksummed (EIP-55), boards as `0x` and
 //! 64 hex digits, transaction hashes as `0x` hex. A refused solution's
 //! problems are written the same way by every command that checks one
-//! ([`Problems`] in JSON, [`print_problems`] as text).
+//! (`reason` and `problems` in the library's verdicts in JSON,
+//! [`print_problems`] as text).
 
 use octoku_core::{Address, Board};
 use serde::{Serialize, Serializer};
@@ -52,24 +53,6 @@ pub fn hex_opt<S: Serializer>(board: &Option<Board>, s: S) -> Result<S::Ok, S::E
     }
 }
 
-/// The `reason` (the first problem, `null` for none) and `problems` keys of
-/// a verdict's JSON.
-#[derive(Debug, Serialize)]
-pub struct Problems<'a> {
-    reason: Option<&'a String>,
-    problems: &'a [String],
-}
-
-impl<'a> Problems<'a> {
-    /// The keys for `problems`, as found (the first is the reason).
-    pub fn new(problems: &'a [String]) -> Problems<'a> {
-        Problems {
-            reason: problems.first(),
-            problems,
-        }
-    }
-}
-
 /// The text lines of a refused solution's problems: the first [`SHOWN`],
 /// then how many more the JSON lists.
 pub fn print_problems(problems: &[String]) -> Result<(), CliError> {
@@ -88,18 +71,6 @@ pub fn print_problems(problems: &[String]) -> Result<(), CliError> {
 /// A mined transaction: the same three fields wherever one is reported (the
 /// chain's type, also used in the deployment records).
 pub use octoku_chain::deployments::MinedTx as Tx;
-
-/// What every `octoku solve --json` gives: the start, the solution found
-/// (if any), whether the contract accepts it and at what gas.
-#[derive(Debug, Serialize)]
-pub struct Checked {
-    #[serde(serialize_with = "hex")]
-    pub start: Board,
-    #[serde(serialize_with = "hex_opt")]
-    pub solution: Option<Board>,
-    pub valid: bool,
-    pub gas: Option<u64>,
-}
 
 /// `, fee ~0.0002352 ether` for a transaction that paid a fee; nothing on the
 /// embedded chain, which charges none.

@@ -24,13 +24,16 @@ pub mod frame;
 pub mod fuzz;
 pub mod gas;
 pub mod golf;
+mod json;
 pub mod limits;
 pub mod machine;
 pub mod meter;
 pub mod puzzle;
 pub mod sample;
+pub mod solve;
 pub mod source_map;
 pub mod target;
+pub mod verify;
 
 pub use artifacts::Artifact;
 pub use machine::{Call, DATA_SHOWN, EvmError, GAS_LIMIT, Machine, RawOutcome, Work};

@@ -293,6 +293,92 @@ impl CrossChecked {
     }
 }
 
+/// A cross-check's answer as `octoku solve --sat --json` gives it, one shape
+/// for every board: boards as the caller writes them (the 8×8 contract
+/// board as `0x` and 64 hex digits, other shapes in their text form).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SatSolved {
+    /// The built-in's name, or the author's contract's (`None`: no contract).
+    pub puzzle: Option<String>,
+    /// Always `sat`.
+    pub method: &'static str,
+    /// The board solved.
+    pub start: String,
+    /// The first solution found.
+    pub solution: Option<String>,
+    /// A solution was found.
+    pub valid: bool,
+    /// Gas of the contract's verify on the first solution (`None`: no contract).
+    pub gas: Option<u64>,
+    /// Every solution found, in the solver's order.
+    pub found: Vec<String>,
+    /// How many were found.
+    pub solutions: usize,
+    /// Whether the solver proved there are no others.
+    pub all_found: bool,
+    /// Exactly one solution, proved.
+    pub unique: bool,
+    /// Solver name and version.
+    pub solver: String,
+    /// Solver calls made.
+    pub solver_calls: usize,
+    /// Time inside the solver, in seconds.
+    pub solver_seconds: f64,
+    /// Time of the SAT search in all, in seconds.
+    pub seconds: f64,
+}
+
+impl CrossChecked {
+    /// This answer as [`SatSolved`], for the contract named `puzzle` (if
+    /// any), each board written by `board`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use octoku_core::{Geometry, Grid};
+    /// use octoku_prove::sat::CrossChecked;
+    /// let g = Geometry::for_size(4).unwrap();
+    /// let checked = CrossChecked {
+    ///     start: Grid::empty(g),
+    ///     found: vec![],
+    ///     all_found: true,
+    ///     solver: "bitwuzla".into(),
+    ///     solver_calls: 1,
+    ///     solver_time: Duration::ZERO,
+    ///     time: Duration::ZERO,
+    ///     gas: None,
+    /// };
+    /// let report = checked.report(None, |b| Ok::<_, ()>(format!("{b:?}"))).unwrap();
+    /// assert_eq!((report.valid, report.solutions, report.method), (false, 0, "sat"));
+    /// ```
+    pub fn report<E>(
+        &self,
+        puzzle: Option<&str>,
+        board: impl Fn(&Grid) -> Result<String, E>,
+    ) -> Result<SatSolved, E> {
+        let found = self
+            .found
+            .iter()
+            .map(&board)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(SatSolved {
+            puzzle: puzzle.map(str::to_owned),
+            method: "sat",
+            start: board(&self.start)?,
+            solution: found.first().cloned(),
+            valid: !found.is_empty(),
+            gas: self.gas,
+            solutions: found.len(),
+            found,
+            all_found: self.all_found,
+            unique: self.unique(),
+            solver: self.solver.clone(),
+            solver_calls: self.solver_calls,
+            solver_seconds: self.solver_time.as_secs_f64(),
+            seconds: self.time.as_secs_f64(),
+        })
+    }
+}
+
 /// Why the cross-check of `solve --sat` gave no answer: the SAT search
 /// failed, or the solvers (or the contract) disagree.
 #[derive(Debug, thiserror::Error)]

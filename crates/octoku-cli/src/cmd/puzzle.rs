@@ -7,7 +7,7 @@ use octoku_core::grid::text::{Form, Symbols};
 use octoku_core::puzzle;
 use serde::Serialize;
 
-use crate::family::{self, SizeArgs};
+use crate::opts::size::{self, SizeArgs};
 use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku puzzle`.
@@ -62,15 +62,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.json {
         print_json(&Made {
             size: g.size(),
-            box_shape: family::box_label(g),
+            box_shape: g.box_label(),
             seed,
             givens: p.puzzle.givens(),
-            puzzle: family::json_board(&p.puzzle, &symbols)?,
-            solution: family::json_board(&p.solution, &symbols)?,
+            puzzle: size::json_board(&p.puzzle, &symbols)?,
+            solution: size::json_board(&p.solution, &symbols)?,
         })?;
     } else {
         let form = args.size.format.map(Form::from).unwrap_or(Form::Grid);
-        crate::outln!("{}", family::text_of(&p.puzzle, &symbols, form)?)?;
+        crate::outln!("{}", size::text_of(&p.puzzle, &symbols, form)?)?;
         // The summary goes to stderr, so stdout is a board the other commands read.
         crate::errln!(
             "{g}, {} givens, exactly one solution (seed {seed}: octoku puzzle --size {} --box {}x{} --seed {seed}{})",

@@ -3,19 +3,21 @@
 use std::process::ExitCode;
 
 use octoku_chain::ChainError;
-use octoku_core::octoku::explain::{describe, explain};
-use octoku_core::{Address, Board, classic9, grid::geometry::Geometry};
+use octoku_core::grid::text::{self, Form, ReadOptions};
+use octoku_core::rules::verdict::verdict;
+use octoku_core::{Address, Grid, classic9, grid::geometry::Geometry};
+use octoku_evm::verify::VerifyError;
 use octoku_evm::{Machine, Puzzle, RawOutcome, Target, classic9 as classic9_evm};
 use serde::Serialize;
 
 use crate::error::chain_error;
-use crate::family::{self, Shape};
 use crate::opts::chain::{self, KeyUse};
+use crate::opts::size::{self, Shape};
 use crate::opts::target::TargetArgs;
 use crate::{
     error::CliError,
     input,
-    output::{self, Problems, print_json},
+    output::{self, print_json, print_problems},
 };
 
 /// Arguments of `octoku verify`.
@@ -46,24 +48,9 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    size: family::SizeArgs,
+    size: size::SizeArgs,
     #[command(flatten)]
     target: TargetArgs,
-}
-
-/// `octoku verify --json`.
-#[derive(Debug, Serialize)]
-struct Verdict<'a> {
-    valid: bool,
-    /// The built-in's name, or the author's contract's.
-    puzzle: String,
-    #[serde(serialize_with = "output::hex")]
-    start: Board,
-    #[serde(serialize_with = "output::hex")]
-    solution: Board,
-    gas: u64,
-    #[serde(flatten)]
-    problems: Problems<'a>,
 }
 
 /// `octoku verify --size 9 --json`.
@@ -105,9 +92,52 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
             run_classic9(&args)
         }
-        Shape::Text(g) => family::verify(&args.size, g, &args.start, &args.solution, args.json),
+        Shape::Text(g) => run_text(&args, g),
         Shape::Contract => run_contract(&args),
     }
+}
+
+/// `--size N` (or a board file): any shape, checked by the core (no
+/// contract); an empty START asks whether SOLUTION is a valid solved grid.
+fn run_text(args: &Args, g: Option<Geometry>) -> Result<ExitCode, CliError> {
+    size::one_stdin(&[&args.start, &args.solution])?;
+    let options = args.size.read_options(g)?;
+    let solution = size::read_board("SOLUTION", &args.solution, &options)?;
+    let g = solution.board.geometry();
+    let options = ReadOptions {
+        geometry: Some(g),
+        ..options
+    };
+    // The start may be empty (a blank argument or file): no givens to keep.
+    let start_text = size::argument_text("START", &args.start)?;
+    let start = if start_text.trim().is_empty() {
+        Grid::empty(g)
+    } else {
+        let start_options = ReadOptions {
+            symbols: options
+                .symbols
+                .clone()
+                .or_else(|| (solution.form == Form::Header).then(|| solution.symbols.clone())),
+            ..options
+        };
+        text::read(&start_text, &start_options)
+            .map_err(|e| size::read_error("START", &start_options, &e))?
+            .board
+    };
+    let verdict = verdict(&start, &solution.board, &solution.symbols);
+    if args.json {
+        print_json(&verdict)?;
+    } else if verdict.valid {
+        crate::outln!(
+            "valid    every row, column and box holds each of the {} symbols once, and every given is kept",
+            g.size()
+        )?;
+    } else {
+        let n = verdict.problems.len();
+        crate::outln!("invalid  {n} problem{}", if n == 1 { "" } else { "s" })?;
+        print_problems(&verdict.problems)?;
+    }
+    crate::exit(verdict.valid)
 }
 
 /// The 8×8 contract board: the puzzle's `verify` in the in-memory EVM, checked against the mirror.
@@ -132,31 +162,16 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             None => Target::Builtin(args.puzzle.unwrap_or_default()),
         },
     };
-    let mut evm = Machine::new()?;
-    let at = evm.load(&target)?;
-    let call = evm.verify_at(at, start, solution)?;
-    let mirror = octoku_core::verify(start, solution);
     let own = matches!(target, Target::Code(_));
-    let puzzle = target.label();
-    // An author's contract may differ from the rule: that is its answer.
-    if call.value != mirror && !own {
-        return Err(CliError::Evm(format!(
-            "the contract says {} and the Rust mirror says {mirror} for start {start} solution {solution}",
-            call.value
-        )));
-    }
-    let found = explain(start, solution);
-    let problems: Vec<String> = found.iter().map(describe).collect();
-    if args.json {
-        print_json(&Verdict {
-            valid: call.value,
-            puzzle,
-            start,
-            solution,
-            gas: call.gas,
-            problems: Problems::new(&problems),
+    let verdict = octoku_evm::verify::verify(&mut Machine::new()?, &target, start, solution)
+        .map_err(|e| match e {
+            VerifyError::Evm(e) => CliError::from(e),
+            e => CliError::EvmCause(Box::new(e)),
         })?;
-    } else if call.value {
+    let mirror = verdict.mirror;
+    if args.json {
+        print_json(&verdict)?;
+    } else if verdict.valid {
         crate::outln!(
             "{}    the contract accepts this solution",
             crate::style::paint(crate::style::OK, "valid")
@@ -164,7 +179,7 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if own && !mirror {
             crate::outln!("note     the reference rejects it")?;
         }
-        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
+        crate::outln!("gas      {} (execution gas of verify)", verdict.gas)?;
     } else {
         crate::outln!(
             "{}  the contract rejects this solution",
@@ -173,10 +188,10 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
         if own && mirror {
             crate::outln!("note     the reference accepts it")?;
         }
-        crate::style::print_marked(start, solution, &found)?;
-        crate::outln!("gas      {} (execution gas of verify)", call.gas)?;
+        crate::style::print_marked(start, solution, &verdict.found)?;
+        crate::outln!("gas      {} (execution gas of verify)", verdict.gas)?;
     }
-    crate::exit(call.value)
+    crate::exit(verdict.valid)
 }
 
 /// `--size 9` with `--puzzle` or `--puzzle-address`: the 9×9 validator of

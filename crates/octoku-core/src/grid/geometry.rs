@@ -219,6 +219,13 @@ impl Geometry {
     }
 }
 
+impl Geometry {
+    /// The box shape as `RxC` (rows x columns of a box), as `--box` takes it.
+    pub fn box_label(self) -> String {
+        format!("{}x{}", self.box_rows, self.box_cols)
+    }
+}
+
 impl fmt::Display for Geometry {
     /// `9x9 (3x3 boxes)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

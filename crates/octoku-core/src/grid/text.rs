@@ -609,6 +609,12 @@ fn read_header(text: &str, options: &ReadOptions) -> Result<Parsed, TextError> {
     })
 }
 
+/// A board in one string for JSON: the line form in its symbols, or the
+/// header text when a symbol is longer than one character.
+pub fn compact(board: &Grid, symbols: &Symbols) -> Result<String, TextError> {
+    write(board, symbols, Form::Line).or_else(|_| write(board, symbols, Form::Header))
+}
+
 /// Writes a board in a form with its symbols (as many as the board's side).
 ///
 /// - line: N² characters, `.` for an empty cell, no newline;

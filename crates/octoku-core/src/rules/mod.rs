@@ -20,6 +20,7 @@ use crate::grid::Grid;
 use crate::grid::geometry::{Geometry, Unit};
 
 pub mod contradiction;
+pub mod verdict;
 pub use contradiction::{Contradiction, Words, contradiction, contradiction_in};
 
 /// One reason a solution is rejected.

@@ -42,8 +42,11 @@ use crate::grid::Grid;
 use crate::grid::geometry::Geometry;
 use crate::rng::SplitMix64;
 
+pub mod answer;
 mod bands;
+pub mod batch;
 mod cdcl;
+pub mod deadline;
 mod locked16;
 mod memo;
 pub mod naive;

@@ -1,25 +1,25 @@
 //! `octoku solve --size N --batch FILE`: a collection of puzzles, one
-//! line-form board per line, solved in one run; one answer per line, and a
-//! summary whose time counts solving only (no reading, no printing).
+//! line-form board per line, solved in one run (`octoku_core::solve::batch`);
+//! one answer per line, and a summary whose time counts solving only (no
+//! reading, no printing).
 //! `--bench SECONDS` solves the whole collection again and again for at
 //! least that long before the time is taken (the answers are printed once).
 
-use std::hint::black_box;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
-use octoku_core::solve;
+use octoku_core::solve::batch::{self as solve_batch, BatchError, Summary};
 use octoku_evm::limits;
 use serde::Serialize;
 
-use crate::deadline::Deadline;
 use crate::error::CliError;
-use crate::family::{FormatArg, SizeArgs};
+use crate::opts::size::{FormatArg, SizeArgs};
+use crate::opts::timeout;
 
 /// The longest `--bench` asked for: a day.
 const MAX_BENCH_SECONDS: f64 = 86_400.0;
@@ -51,20 +51,6 @@ pub struct Batch<'a> {
     pub timeout: f64,
 }
 
-/// One puzzle's answer: its first solution and, with `--count`, how many
-/// it has up to the limit.
-struct Answer {
-    solution: Option<Grid>,
-    solutions: Option<u64>,
-}
-
-impl Answer {
-    /// More than one solution (only known with `--count` 2 or more).
-    fn multiple(&self) -> bool {
-        self.solutions.is_some_and(|n| n >= 2)
-    }
-}
-
 /// One line of `--json` per puzzle.
 #[derive(Serialize)]
 struct Line {
@@ -75,17 +61,8 @@ struct Line {
 
 /// The last line of `--json`.
 #[derive(Serialize)]
-struct Summary {
-    puzzles: usize,
-    solved: usize,
-    unsolvable: usize,
-    multiple: usize,
-    solver_us_per_puzzle: f64,
-}
-
-#[derive(Serialize)]
-struct SummaryLine {
-    summary: Summary,
+struct SummaryLine<'a> {
+    summary: &'a Summary,
 }
 
 /// Solves every puzzle of the batch: exit 0 when each has a solution, 1
@@ -100,20 +77,23 @@ pub fn run(size: &SizeArgs, batch: &Batch) -> Result<ExitCode, CliError> {
     let symbols = size.symbols(g)?;
     let puzzles = read_puzzles(batch.file, g, &symbols)?;
     let symbols = symbols.unwrap_or_else(|| Symbols::standard(g.size()));
-    let deadline = Deadline::new(batch.timeout)?;
-    let (answers, per_puzzle) = solve_all(&puzzles, batch, &deadline)?;
-    let summary = Summary {
-        puzzles: answers.len(),
-        solved: answers
-            .iter()
-            .filter(|a| a.solution.is_some() && !a.multiple())
-            .count(),
-        unsolvable: answers.iter().filter(|a| a.solution.is_none()).count(),
-        multiple: answers.iter().filter(|a| a.multiple()).count(),
-        solver_us_per_puzzle: (per_puzzle * 1e3).round() / 1e3,
-    };
+    let deadline = timeout::deadline(batch.timeout)?;
+    // A puzzle past the limit stops the batch (nothing is printed).
+    let solved = solve_batch::solve_all(
+        &puzzles,
+        batch.count,
+        Duration::from_secs_f64(batch.bench.unwrap_or(0.0)),
+        &deadline,
+    )
+    .map_err(|e| {
+        timeout::passed(
+            &format!("--batch {}: puzzle {}", batch.file, e.puzzle),
+            batch.timeout,
+        )
+    })?;
+    let summary = &solved.summary;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for answer in &answers {
+    for answer in &solved.answers {
         let solution = answer
             .solution
             .as_ref()
@@ -134,11 +114,9 @@ pub fn run(size: &SizeArgs, batch: &Batch) -> Result<ExitCode, CliError> {
         }
     }
     if batch.json {
-        let line = SummaryLine { summary };
-        serde_json::to_writer(&mut out, &line).map_err(std::io::Error::from)?;
+        serde_json::to_writer(&mut out, &SummaryLine { summary }).map_err(std::io::Error::from)?;
         out.write_all(b"\n")?;
         out.flush()?;
-        crate::exit(line.summary.unsolvable == 0)
     } else {
         out.flush()?;
         // The summary goes to stderr, so stdout holds the answers only.
@@ -150,13 +128,13 @@ pub fn run(size: &SizeArgs, batch: &Batch) -> Result<ExitCode, CliError> {
             summary.multiple,
             summary.solver_us_per_puzzle
         );
-        crate::exit(summary.unsolvable == 0)
     }
+    crate::exit(summary.unsolvable == 0)
 }
 
 /// The puzzles of a batch file (`-`: standard input), at most
-/// [`limits::BATCH_FILE`] bytes: one line-form board per line, `#` comments
-/// and blank lines skipped. A bad line is refused with its number.
+/// [`limits::BATCH_FILE`] bytes, read by the core; a bad line is refused
+/// with its number.
 fn read_puzzles(file: &str, g: Geometry, symbols: &Option<Symbols>) -> Result<Vec<Grid>, CliError> {
     let bound = limits::size(limits::BATCH_FILE);
     let text = if file == "-" {
@@ -172,67 +150,16 @@ fn read_puzzles(file: &str, g: Geometry, symbols: &Option<Symbols>) -> Result<Ve
             ))
         })?
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let options = ReadOptions {
         geometry: Some(g),
         symbols: symbols.clone(),
     };
-    // `#` starts a comment line unless it is one of the board's symbols.
-    let comments = symbols.as_ref().is_none_or(|s| s.value("#").is_none());
-    let mut puzzles = Vec::new();
-    for (k, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || (comments && line.starts_with('#')) {
-            continue;
+    solve_batch::read(&text, &options).map_err(|e| match e {
+        BatchError::Line { line, error } => {
+            CliError::input_in(format!("--batch {file}: line {line}"), error)
         }
-        // One line is read in the line form (a grid needs a line per row);
-        // the reader's error says what it expected.
-        let parsed = text::read(line, &options)
-            .map_err(|e| CliError::input_in(format!("--batch {file}: line {}", k + 1), e))?;
-        puzzles.push(parsed.board);
-    }
-    if puzzles.is_empty() {
-        return Err(CliError::Input(format!(
+        BatchError::Empty => CliError::Input(format!(
             "--batch {file}: no puzzle in it; expected one {g} board in the line form per line"
-        )));
-    }
-    Ok(puzzles)
-}
-
-/// Solves every puzzle (with `--count`, counts up to it in the same
-/// search), each within the time limit, then again until `--bench`
-/// seconds have passed; the answers of the first pass and the solving time
-/// per puzzle over every pass, in µs. A puzzle past the limit stops the
-/// batch (nothing is printed).
-fn solve_all(
-    puzzles: &[Grid],
-    batch: &Batch,
-    deadline: &Deadline,
-) -> Result<(Vec<Answer>, f64), CliError> {
-    let limit = batch.count.unwrap_or(1);
-    let answer = |k: usize, p: &Grid| {
-        let what = || format!("--batch {}: puzzle {}", batch.file, k + 1);
-        let (solution, n) =
-            deadline.run(what, |stop| solve::solve_counting_until(p, limit, stop))?;
-        Ok::<_, CliError>(Answer {
-            solution,
-            solutions: batch.count.map(|_| n),
-        })
-    };
-    let started = Instant::now();
-    let answers = puzzles
-        .iter()
-        .enumerate()
-        .map(|(k, p)| answer(k, p))
-        .collect::<Result<Vec<Answer>, _>>()?;
-    let mut passes = 1u64;
-    let least = Duration::from_secs_f64(batch.bench.unwrap_or(0.0));
-    while started.elapsed() < least {
-        for (k, p) in puzzles.iter().enumerate() {
-            black_box(answer(k, black_box(p))?);
-        }
-        passes += 1;
-    }
-    let spent = started.elapsed().as_secs_f64() * 1e6;
-    Ok((answers, spent / (passes as f64 * puzzles.len() as f64)))
+        )),
+    })
 }

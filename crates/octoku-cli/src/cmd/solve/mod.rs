@@ -5,19 +5,16 @@ mod sat;
 
 use std::process::ExitCode;
 
-use octoku_core::{Address, Board, solve::octoku as solve};
+use octoku_core::grid::geometry::Geometry;
+use octoku_core::solve::answer;
+use octoku_evm::solve::{Solved, SolvedError};
 use octoku_evm::{Machine, Puzzle, Target};
-use serde::Serialize;
 
-use crate::deadline::Deadline;
-use crate::family::{self, Shape};
+use crate::opts::size::{self, Shape};
 use crate::opts::solver::SolverArgs;
 use crate::opts::target::OwnArgs;
-use crate::{
-    error::CliError,
-    input,
-    output::{self, Checked, print_json},
-};
+use crate::opts::timeout;
+use crate::{error::CliError, input, output::print_json};
 use batch::Batch;
 
 use crate::output::DEAD_END_SHARE;
@@ -45,7 +42,7 @@ pub struct Args {
     #[arg(long)]
     address: Option<String>,
     /// The time limit of each solve and count, in seconds (0.001 to 86,400; 8x8 boards too): past it the search stops, and the command prints one line and exits 7.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = crate::deadline::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT, value_parser = timeout::seconds)]
     timeout: f64,
     /// Also count solutions, exactly up to N.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=1_000_000))]
@@ -60,25 +57,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    size: family::SizeArgs,
+    size: size::SizeArgs,
     #[command(flatten)]
     solver: SolverArgs,
     #[command(flatten)]
     target: OwnArgs,
-}
-
-/// `octoku solve --json`, solved or not.
-#[derive(Debug, Serialize)]
-struct Solved {
-    /// The built-in's name, or the author's contract's.
-    puzzle: String,
-    #[serde(serialize_with = "output::checksum_opt")]
-    address: Option<Address>,
-    #[serde(flatten)]
-    checked: Checked,
-    solutions: Option<u64>,
-    solutions_capped: Option<bool>,
-    reason: Option<String>,
 }
 
 /// Solves the start, verifies the solution in the in-memory EVM.
@@ -110,20 +93,52 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             (Some(start), None) if args.sat => {
                 sat::run_text(&args.size, g, start, args.count, &args.solver, args.json)
             }
-            (Some(start), None) => family::solve(
-                &args.size,
-                g,
-                start,
-                args.count,
-                args.json,
-                &Deadline::new(args.timeout)?,
-            ),
+            (Some(start), None) => run_text(&args, g, start),
             _ => Err(CliError::Input(
                 "--address gives an 8x8 contract board; expected a START board with --size".into(),
             )),
         },
         Shape::Contract => run_contract(&args),
     }
+}
+
+/// `--size N` (or a board file): any shape, solved by the core (no
+/// contract); a solution (exit 0), or none with a reason (exit 1).
+fn run_text(args: &Args, g: Option<Geometry>, start: &str) -> Result<ExitCode, CliError> {
+    let parsed = args.size.read_start(g, start)?;
+    let (start, symbols) = (&parsed.board, &parsed.symbols);
+    let g = start.geometry();
+    // The first solution and the count, from one search within the time limit.
+    let answer = timeout::deadline(args.timeout)?
+        .run(|stop| answer::answer(start, symbols, args.count, stop))
+        .map_err(|_| timeout::passed("START", args.timeout))?;
+    if args.json {
+        print_json(&answer)?;
+    } else {
+        match &answer.solution {
+            Some(s) => crate::outln!(
+                "{}",
+                size::text_of(
+                    s,
+                    symbols,
+                    size::display_form(&args.size, Some(parsed.form))
+                )?
+            )?,
+            None => crate::outln!(
+                "no solution for this {g} board: {}",
+                answer.reason.as_deref().unwrap_or_default()
+            )?,
+        }
+        if let (Some(n), Some(capped)) = (answer.solutions, answer.capped()) {
+            let bound = if capped {
+                " (stopped at the limit)"
+            } else {
+                ""
+            };
+            crate::outln!("solutions {n}{bound}")?;
+        }
+    }
+    crate::exit(answer.solution.is_some())
 }
 
 /// The 8×8 contract board: solved by the core's 8×8 path, the solution
@@ -156,55 +171,32 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
             args.json,
         );
     }
-    let input_error = |e: solve::SolveError| CliError::input_in(format!("START {start}"), e);
-    let deadline = Deadline::new(args.timeout)?;
-    let what = || match address {
-        Some(a) => format!("the board {a} gets"),
-        None => "START".into(),
+    let deadline = timeout::deadline(args.timeout)?;
+    let solved =
+        octoku_evm::solve::solve(&mut evm, at, &puzzle, start, address, args.count, &deadline)
+            .map_err(|e| match e {
+                SolvedError::Start(e) => CliError::input_in(format!("START {start}"), e),
+                SolvedError::Stopped => {
+                    let what = match address {
+                        Some(a) => format!("the board {a} gets"),
+                        None => "START".into(),
+                    };
+                    timeout::passed(&what, args.timeout)
+                }
+                SolvedError::Evm(e) => CliError::from(e),
+                e => CliError::EvmCause(Box::new(e)),
+            })?;
+    let Some(solution) = solved.solution else {
+        return no_solution(&solved, fair, args.json);
     };
-    // An 8×8 solve takes microseconds (no stop needed); a count to a large
-    // --count can take a second, so it runs under the deadline.
-    let Some(solution) = solve::solve(start).map_err(input_error)? else {
-        return no_solution(start, address, &puzzle, fair, args.json);
-    };
-    let solutions = match args.count {
-        Some(n) => Some(
-            deadline
-                .run(what, |stop| match solve::count_until(start, n, stop) {
-                    Ok(counted) => counted.map(Ok),
-                    Err(e) => Ok(Err(e)),
-                })?
-                .map_err(input_error)?,
-        ),
-        None => None,
-    };
-    let verdict = evm.verify_at(at, start, solution)?;
-    if !verdict.value {
-        return Err(CliError::Evm(format!(
-            "the contract rejects the solver's solution {solution} for {start}"
-        )));
-    }
-    let capped = solutions.zip(args.count).map(|(n, limit)| n >= limit);
     if args.json {
-        print_json(&Solved {
-            puzzle,
-            address,
-            checked: Checked {
-                start,
-                solution: Some(solution),
-                valid: verdict.value,
-                gas: Some(verdict.gas),
-            },
-            solutions,
-            solutions_capped: capped,
-            reason: None,
-        })?;
+        print_json(&solved)?;
     } else {
         if let Some(a) = address {
             crate::outln!("address   {a}")?;
         }
-        crate::style::print_verified(start, solution, &puzzle, verdict.gas)?;
-        if let (Some(n), Some(capped)) = (solutions, capped) {
+        crate::style::print_verified(start, solution, &puzzle, solved.gas.unwrap_or_default())?;
+        if let (Some(n), Some(capped)) = (solved.solutions, solved.solutions_capped) {
             let bound = if capped {
                 " (stopped at the limit)"
             } else {
@@ -217,34 +209,18 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
 }
 
 /// Reports an unsolvable start in one line (or JSON) and exits 1.
-fn no_solution(
-    start: Board,
-    address: Option<Address>,
-    puzzle: &str,
-    fair: bool,
-    json: bool,
-) -> Result<ExitCode, CliError> {
-    let reason = octoku_core::octoku::explain::contradiction(start);
+fn no_solution(solved: &Solved, fair: bool, json: bool) -> Result<ExitCode, CliError> {
     if json {
-        print_json(&Solved {
-            puzzle: puzzle.to_string(),
-            address,
-            checked: Checked {
-                start,
-                solution: None,
-                valid: false,
-                gas: None,
-            },
-            solutions: Some(0),
-            solutions_capped: Some(false),
-            reason,
-        })?;
+        print_json(solved)?;
     } else {
+        let address = solved.address;
         let whose = address
             .as_ref()
             .map(|a| format!(" (the board {a} gets)"))
             .unwrap_or_default();
-        let why = reason
+        let why = solved
+            .reason
+            .as_ref()
             .map(|r| format!(": {r}"))
             .unwrap_or_else(|| ": the search found no completion".into());
         // The fair puzzle reveals the same cells of a valid grid.
@@ -253,7 +229,7 @@ fn no_solution(
         } else {
             String::new()
         };
-        crate::outln!("no solution for {start}{whose}{why}{hint}")?;
+        crate::outln!("no solution for {}{whose}{why}{hint}", solved.start)?;
     }
     Ok(ExitCode::from(1))
 }

@@ -2,77 +2,19 @@
 //! SMT-LIB2 checker over unknown cells and the SMT solver finds solutions,
 //! each cross-checked by octoku's own solver and, on the 8×8 contract board,
 //! by the contract's verify (`octoku_prove::sat::cross_check`). One JSON
-//! shape for every board.
+//! shape for every board (`octoku_prove::sat::SatSolved`).
 
 use std::process::ExitCode;
 
-use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::Symbols;
 use octoku_core::{Address, Board};
 use octoku_evm::Machine;
-use octoku_prove::sat::{self, CrossCheckError, CrossChecked};
-use serde::Serialize;
+use octoku_prove::sat::{self, CrossCheckError};
 
-use crate::family::{self, SizeArgs};
+use crate::opts::size::{self, SizeArgs};
 use crate::opts::solver::SolverArgs;
 use crate::{error::CliError, output::print_json};
-
-/// `octoku solve --sat --json`, for the 8×8 contract board and `--size N`
-/// alike. Boards are `0x` and 64 hex digits on the 8×8 contract board, the
-/// line form in the board's symbols with `--size`.
-#[derive(Debug, Serialize)]
-struct SatSolved {
-    /// The built-in's name, or the author's contract's (`null` with `--size`: no contract).
-    puzzle: Option<String>,
-    method: &'static str,
-    start: String,
-    /// The first solution found.
-    solution: Option<String>,
-    valid: bool,
-    /// Gas of the contract's verify on the first solution (`null` with `--size`).
-    gas: Option<u64>,
-    /// Every solution found, in the solver's order.
-    found: Vec<String>,
-    solutions: usize,
-    /// Whether the solver proved there are no others.
-    all_found: bool,
-    unique: bool,
-    solver: String,
-    solver_calls: usize,
-    solver_seconds: f64,
-    seconds: f64,
-}
-
-impl SatSolved {
-    fn new(
-        checked: &CrossChecked,
-        puzzle: Option<&str>,
-        board: impl Fn(&Grid) -> Result<String, CliError>,
-    ) -> Result<SatSolved, CliError> {
-        let found = checked
-            .found
-            .iter()
-            .map(&board)
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(SatSolved {
-            puzzle: puzzle.map(str::to_owned),
-            method: "sat",
-            start: board(&checked.start)?,
-            solution: found.first().cloned(),
-            valid: !found.is_empty(),
-            gas: checked.gas,
-            solutions: found.len(),
-            found,
-            all_found: checked.all_found,
-            unique: checked.unique(),
-            solver: checked.solver.clone(),
-            solver_calls: checked.solver_calls,
-            solver_seconds: checked.solver_time.as_secs_f64(),
-            seconds: checked.time.as_secs_f64(),
-        })
-    }
-}
 
 /// The cross-check's failures: a bad 8×8 start is bad input (exit 2), the
 /// rest are the solvers or the EVM failing or disagreeing (exit 3), each
@@ -107,7 +49,7 @@ pub fn run(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| CliError::EvmCause(Box::new(e)))?;
     if json {
-        print_json(&SatSolved::new(&checked, Some(puzzle), |g| {
+        print_json(&checked.report(Some(puzzle), |g| {
             Board::try_from(g)
                 .map(|b| b.to_hex())
                 .map_err(|e| CliError::EvmCause(Box::new(e)))
@@ -161,14 +103,12 @@ pub fn run_text(
     let (dir, _scratch) = solver.scratch_dir("solve-sat")?;
     let checked = sat::cross_check(&parsed.board, limit, &dir, &smt).map_err(cross_check_error)?;
     if json {
-        print_json(&SatSolved::new(&checked, None, |b| {
-            family::json_board(b, symbols)
-        })?)?;
+        print_json(&checked.report(None, |b| size::json_board(b, symbols))?)?;
     } else {
         match checked.solution() {
             Some(s) => crate::outln!(
                 "{}",
-                family::text_of(s, symbols, family::display_form(args, Some(parsed.form)))?
+                size::text_of(s, symbols, size::display_form(args, Some(parsed.form)))?
             )?,
             None => crate::outln!(
                 "no solution for this {g} board: the SMT solver proved the checker unsatisfiable"

@@ -2,7 +2,11 @@
 //! compiled implementation in revm; any difference is a [`Mismatch`].
 //!
 //! Case `i` of seed `s` is a pure function of `(s, i)`, so a mismatch is
-//! reproduced by running that one case again.
+//! reproduced by running that one case again. [`run`] runs many cases on
+//! worker threads and reports the first disagreement.
+
+pub mod run;
+mod workers;
 
 use std::fmt;
 

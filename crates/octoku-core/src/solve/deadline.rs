@@ -1,38 +1,31 @@
-//! `--timeout` for searches: a watchdog thread that raises a running
-//! search's stop flag past its limit (`solve`, `solve --batch` and the
-//! text-board paths share it).
+//! A time limit for searches: a watchdog thread raises a running search's
+//! stop flag once it runs past the limit (the flag
+//! [`solve_counting_until`](super::solve_counting_until) polls).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::error::CliError;
+use super::Stopped;
 
-/// The largest `--timeout`, in seconds: a day.
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// A `--timeout` value that is not a number of seconds in range.
-#[derive(Debug, thiserror::Error)]
-#[error("expected a number of seconds from 0.001 to 86400")]
-pub struct BadTimeout;
-
-/// Parses `--timeout SECONDS`: a number of seconds (a fraction allowed)
-/// from a millisecond to a day.
-pub fn seconds(text: &str) -> Result<f64, BadTimeout> {
-    match text.parse::<f64>() {
-        Ok(s) if (0.001..=MAX_SECONDS).contains(&s) => Ok(s),
-        _ => Err(BadTimeout),
-    }
-}
-
-/// The time limit of each search (`--timeout`): a watchdog thread raises
+/// The time limit of each search run through it: a watchdog thread raises
 /// the stop flag of a search that runs past it. Starting a search costs a
 /// lock and a clock read (no wake-up of the watchdog, which looks a few
 /// times per limit, so a search stops within a twentieth of the limit,
-/// at most 100 ms, after it).
+/// at most 100 ms, after it). The watchdog ends when the deadline is dropped.
+///
+/// ```
+/// use std::time::Duration;
+/// use octoku_core::{Grid, Geometry, solve::{self, deadline::Deadline}};
+/// let deadline = Deadline::new(Duration::from_secs(10)).unwrap();
+/// let empty = Grid::empty(Geometry::CLASSIC);
+/// let (first, n) = deadline
+///     .run(|stop| solve::solve_counting_until(&empty, 3, stop))
+///     .unwrap();
+/// assert!(first.is_some());
+/// assert_eq!(n, 3);
+/// ```
 pub struct Deadline {
-    /// The limit as given, for the message.
-    seconds: f64,
     shared: Arc<Watched>,
     watchdog: Option<std::thread::JoinHandle<()>>,
 }
@@ -48,10 +41,10 @@ struct Watched {
 }
 
 impl Deadline {
-    /// A watchdog for searches of at most `seconds` each (checked by
-    /// [`seconds`]).
-    pub fn new(seconds: f64) -> Result<Deadline, CliError> {
-        let limit = Duration::from_secs_f64(seconds.clamp(0.001, MAX_SECONDS));
+    /// A watchdog for searches of at most `limit` each (at least a
+    /// millisecond); the error is the thread's failure to start.
+    pub fn new(limit: Duration) -> std::io::Result<Deadline> {
+        let limit = limit.max(Duration::from_millis(1));
         let shared = Arc::new(Watched {
             stop: AtomicBool::new(false),
             state: Mutex::new((None, false)),
@@ -73,22 +66,19 @@ impl Deadline {
                         Err(e) => e.into_inner().0,
                     };
                 }
-            })
-            .map_err(|e| CliError::input_in("cannot start the --timeout watchdog", e))?;
+            })?;
         Ok(Deadline {
-            seconds,
             shared,
             watchdog: Some(watchdog),
         })
     }
 
     /// Runs one search with the stop flag the watchdog raises past the
-    /// limit; `what` names the board in the error then.
+    /// limit: its answer, or [`Stopped`].
     pub fn run<T>(
         &self,
-        what: impl FnOnce() -> String,
-        search: impl FnOnce(&AtomicBool) -> Result<T, octoku_core::solve::Stopped>,
-    ) -> Result<T, CliError> {
+        search: impl FnOnce(&AtomicBool) -> Result<T, Stopped>,
+    ) -> Result<T, Stopped> {
         {
             let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
             self.shared.stop.store(false, Ordering::Relaxed);
@@ -97,13 +87,7 @@ impl Deadline {
         let answer = search(&self.shared.stop);
         let mut state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         state.0 = None;
-        answer.map_err(|_| {
-            CliError::TimedOut(format!(
-                "{}: the search passed its time limit of {} s and stopped, no answer; expected a board that answers sooner, or a larger --timeout",
-                what(),
-                self.seconds
-            ))
-        })
+        answer
     }
 }
 
@@ -118,5 +102,28 @@ impl Drop for Deadline {
         if let Some(w) = self.watchdog.take() {
             let _ = w.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search that never ends on its own is stopped past the limit, and
+    /// the next search starts with the flag down.
+    #[test]
+    fn a_search_past_the_limit_is_stopped() {
+        let deadline = Deadline::new(Duration::from_millis(20)).unwrap();
+        let spin = |stop: &AtomicBool| {
+            while !stop.load(Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+            Err::<(), _>(Stopped)
+        };
+        assert_eq!(deadline.run(spin), Err(Stopped));
+        assert_eq!(
+            deadline.run(|stop| Ok(stop.load(Ordering::Relaxed))),
+            Ok(false)
+        );
     }
 }

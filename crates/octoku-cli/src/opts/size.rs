@@ -1,27 +1,20 @@
-//! The Sudoku family on the command line: `--size N` (and `--box RxC`,
-//! `--symbols`, `--format`) switch `solve` and `verify` from the 8×8
-//! contract to boards of any shape, solved and checked by the core (no
-//! contract is involved), as does a board read from `@FILE` or `-`, whose
-//! text says its size; `octoku puzzle` makes puzzles of any shape.
+//! `--size N`, `--box RxC`, `--symbols` and `--format`: the options that
+//! switch `solve`, `verify` and `puzzle` from the 8×8 contract to boards of
+//! any shape (solved and checked by the core, no contract), as does a board
+//! read from `@FILE` or `-`, whose text says its size.
 //!
 //! A board argument is the board's text (line form on the command line),
 //! `@FILE` for a file, or `-` for standard input, in any of the core's text
 //! forms (line, grid, header; see `octoku_core::grid::text`).
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use octoku_core::grid::Grid;
 use octoku_core::grid::geometry::Geometry;
 use octoku_core::grid::text::{self, Form, ReadOptions, Symbols};
-use octoku_core::{rules, solve};
 use octoku_evm::limits;
-use serde::Serialize;
 
-use crate::{
-    error::CliError,
-    output::{Problems, print_json, print_problems},
-};
+use crate::error::CliError;
 
 /// The text forms selectable with `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -144,7 +137,7 @@ impl SizeArgs {
 
     /// The read options for boards of `geometry` on this command line; with
     /// no geometry (a board file read as such) the text says its size.
-    fn read_options(&self, geometry: Option<Geometry>) -> Result<ReadOptions, CliError> {
+    pub fn read_options(&self, geometry: Option<Geometry>) -> Result<ReadOptions, CliError> {
         let symbols = match geometry {
             Some(g) => self.symbols(g)?,
             None => self
@@ -157,7 +150,7 @@ impl SizeArgs {
     }
 
     /// The START argument read with this command line's options.
-    pub(crate) fn read_start(
+    pub fn read_start(
         &self,
         geometry: Option<Geometry>,
         start: &str,
@@ -188,7 +181,7 @@ fn parse_box(text: &str) -> Result<Geometry, CliError> {
 
 /// The text of a board argument: itself, a file (`@FILE`) or standard input
 /// (`-`), each at most [`limits::BOARD_TEXT`] bytes (read no further).
-fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
+pub fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
     let bound = limits::size(limits::BOARD_TEXT);
     let text = if arg == "-" {
         limits::read_text(std::io::stdin().lock(), limits::BOARD_TEXT).map_err(|e| {
@@ -215,19 +208,19 @@ fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
 
 /// Whether a board argument names a file or standard input, whose text
 /// may say its own size (the header form lists the N symbols).
-pub(crate) fn reads_a_file(arg: &str) -> bool {
+pub fn reads_a_file(arg: &str) -> bool {
     arg == "-" || arg.starts_with('@')
 }
 
 /// A board argument read in any form.
-fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<text::Parsed, CliError> {
+pub fn read_board(name: &str, arg: &str, options: &ReadOptions) -> Result<text::Parsed, CliError> {
     let text = argument_text(name, arg)?;
     text::read(&text, options).map_err(|e| read_error(name, options, &e))
 }
 
 /// A read error labelled with the argument, or with `--symbols` when one
 /// of the symbols asked for is what cannot be used.
-fn read_error(name: &str, options: &ReadOptions, e: &text::TextError) -> CliError {
+pub fn read_error(name: &str, options: &ReadOptions, e: &text::TextError) -> CliError {
     let from_flag = match (e, &options.symbols) {
         (text::TextError::BadSymbol { symbol, .. }, Some(asked)) => {
             (1..=asked.len()).any(|v| asked.name(v as u8) == symbol)
@@ -239,7 +232,7 @@ fn read_error(name: &str, options: &ReadOptions, e: &text::TextError) -> CliErro
 }
 
 /// Refuses `-` for more than one argument (standard input is read once).
-fn one_stdin(args: &[&str]) -> Result<(), CliError> {
+pub fn one_stdin(args: &[&str]) -> Result<(), CliError> {
     if args.iter().filter(|a| **a == "-").count() > 1 {
         return Err(CliError::Input(
             "standard input (-) can hold one board; expected - for at most one argument".into(),
@@ -249,181 +242,20 @@ fn one_stdin(args: &[&str]) -> Result<(), CliError> {
 }
 
 /// A board in a form, with one-line errors.
-pub(crate) fn text_of(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, CliError> {
+pub fn text_of(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, CliError> {
     text::write(board, symbols, form).map_err(CliError::input)
 }
 
-/// The JSON form of a board: the line form in its own symbols, or the
-/// header text when a symbol is longer than one character.
-pub(crate) fn json_board(board: &Grid, symbols: &Symbols) -> Result<String, CliError> {
-    text::write(board, symbols, Form::Line)
-        .or_else(|_| text::write(board, symbols, Form::Header))
-        .map_err(|e| CliError::Input(e.to_string()))
+/// The JSON form of a board ([`text::compact`]), with one-line errors.
+pub fn json_board(board: &Grid, symbols: &Symbols) -> Result<String, CliError> {
+    text::compact(board, symbols).map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// The form boards are printed in: `--format`, else the one read (grid for the line form).
-pub(crate) fn display_form(args: &SizeArgs, read: Option<Form>) -> Form {
+pub fn display_form(args: &SizeArgs, read: Option<Form>) -> Form {
     match (args.format, read) {
         (Some(f), _) => f.into(),
         (None, Some(Form::Header)) => Form::Header,
         _ => Form::Grid,
     }
-}
-
-/// Names symbol `v` of a set for messages.
-fn namer(symbols: &Symbols) -> impl Fn(u8) -> String + '_ {
-    |v| symbols.name(v).to_owned()
-}
-
-/// A box shape as `RxC`.
-pub(crate) fn box_label(g: Geometry) -> String {
-    format!("{}x{}", g.box_rows(), g.box_cols())
-}
-
-/// `octoku solve --size N --json`, solved or not.
-#[derive(Debug, Serialize)]
-struct Solved {
-    size: usize,
-    #[serde(rename = "box")]
-    box_shape: String,
-    start: String,
-    solution: Option<String>,
-    solutions: Option<u64>,
-    solutions_capped: Option<bool>,
-    reason: Option<String>,
-}
-
-/// `octoku verify --size N --json`.
-#[derive(Debug, Serialize)]
-struct Verdict<'a> {
-    size: usize,
-    #[serde(rename = "box")]
-    box_shape: String,
-    valid: bool,
-    #[serde(flatten)]
-    problems: Problems<'a>,
-}
-
-/// `octoku solve --size N START`: a solution (exit 0), or none with a reason (exit 1).
-pub fn solve(
-    args: &SizeArgs,
-    g: Option<Geometry>,
-    start: &str,
-    count: Option<u64>,
-    json_out: bool,
-    deadline: &crate::deadline::Deadline,
-) -> Result<ExitCode, CliError> {
-    let parsed = args.read_start(g, start)?;
-    let (start, symbols) = (&parsed.board, &parsed.symbols);
-    let g = start.geometry();
-    // The first solution and the count, from one search within the time limit.
-    let (solution, n) = deadline.run(
-        || "START".into(),
-        |stop| solve::solve_counting_until(start, count.unwrap_or(1), stop),
-    )?;
-    let solutions = count.map(|_| n);
-    let reason = match &solution {
-        Some(_) => None,
-        None => Some(
-            rules::contradiction(start)
-                .map(|c| c.message(g, &namer(symbols)))
-                .unwrap_or_else(|| "the search found no completion".to_owned()),
-        ),
-    };
-    if json_out {
-        print_json(&Solved {
-            size: g.size(),
-            box_shape: box_label(g),
-            start: json_board(start, symbols)?,
-            solution: solution
-                .as_ref()
-                .map(|s| json_board(s, symbols))
-                .transpose()?,
-            solutions,
-            solutions_capped: solutions.zip(count).map(|(n, limit)| n >= limit),
-            reason,
-        })?;
-    } else {
-        match &solution {
-            Some(s) => crate::outln!(
-                "{}",
-                text_of(s, symbols, display_form(args, Some(parsed.form)))?
-            )?,
-            None => crate::outln!(
-                "no solution for this {g} board: {}",
-                reason.as_deref().unwrap_or_default()
-            )?,
-        }
-        if let (Some(n), Some(limit)) = (solutions, count) {
-            let bound = if n >= limit {
-                " (stopped at the limit)"
-            } else {
-                ""
-            };
-            crate::outln!("solutions {n}{bound}")?;
-        }
-    }
-    crate::exit(solution.is_some())
-}
-
-/// `octoku verify --size N START SOLUTION`: exit 0 valid, 1 invalid; an
-/// empty START asks whether SOLUTION is a valid solved grid.
-pub fn verify(
-    args: &SizeArgs,
-    g: Option<Geometry>,
-    start: &str,
-    solution: &str,
-    json_out: bool,
-) -> Result<ExitCode, CliError> {
-    one_stdin(&[start, solution])?;
-    let options = args.read_options(g)?;
-    let solution = read_board("SOLUTION", solution, &options)?;
-    let g = solution.board.geometry();
-    let options = ReadOptions {
-        geometry: Some(g),
-        ..options
-    };
-    // The start may be empty (a blank argument or file): no givens to keep.
-    let start_text = argument_text("START", start)?;
-    let start = if start_text.trim().is_empty() {
-        Grid::empty(g)
-    } else {
-        let start_options = ReadOptions {
-            symbols: options
-                .symbols
-                .clone()
-                .or_else(|| (solution.form == Form::Header).then(|| solution.symbols.clone())),
-            ..options
-        };
-        text::read(&start_text, &start_options)
-            .map_err(|e| read_error("START", &start_options, &e))?
-            .board
-    };
-    let symbols = &solution.symbols;
-    let problems: Vec<String> = rules::check(&start, &solution.board)
-        .iter()
-        .map(|p| p.message(g, &namer(symbols)))
-        .collect();
-    let valid = problems.is_empty();
-    if json_out {
-        print_json(&Verdict {
-            size: g.size(),
-            box_shape: box_label(g),
-            valid,
-            problems: Problems::new(&problems),
-        })?;
-    } else if valid {
-        crate::outln!(
-            "valid    every row, column and box holds each of the {} symbols once, and every given is kept",
-            g.size()
-        )?;
-    } else {
-        crate::outln!(
-            "invalid  {} problem{}",
-            problems.len(),
-            if problems.len() == 1 { "" } else { "s" }
-        )?;
-        print_problems(&problems)?;
-    }
-    crate::exit(valid)
 }
