@@ -175,13 +175,23 @@ impl Config {
 }
 
 /// Why the server could not start or stopped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
     /// Bad input (a malformed host, no arena to use ...): exit 2.
     #[error("{0}")]
     Input(String),
-    /// The chain failed (unreachable node, no code at the arena ...): exit 4.
+    /// Bad input the chain client found (a malformed key, a keystore or a
+    /// deployments file that cannot be used, options the chain refuses):
+    /// exit 2. The client's error is kept whole, its causes with it.
+    #[error(transparent)]
+    ChainInput(Box<octoku_chain::ChainError>),
+    /// The chain failed (unreachable node, a state file that cannot be
+    /// read ...): exit 4. The client's error is kept whole.
+    #[error(transparent)]
+    ChainFailed(Box<octoku_chain::ChainError>),
+    /// The chain's contracts are not what the server needs (no code at the
+    /// arena, not a puzzle ...): exit 4.
     #[error("{0}")]
     Chain(String),
     /// The socket could not be bound or served.
