@@ -156,6 +156,25 @@ impl Context {
     }
 }
 
+/// What was already done when a chain error stopped the rest (`sent, but
+/// not recorded: ...`), then the error, kept whole as the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{done}; {error}")]
+pub struct After {
+    done: String,
+    #[source]
+    error: ChainError,
+}
+
+/// The chain failed after something was sent (exit 4): `done`, then the
+/// chain's error and its causes.
+pub fn chain_after(done: impl Into<String>, error: ChainError) -> CliError {
+    CliError::chain(After {
+        done: done.into(),
+        error,
+    })
+}
+
 /// `e` and its causes (each `source()` in turn) on one line, joined by ": ".
 pub fn one_line(e: &dyn std::error::Error) -> String {
     let mut line = e.to_string();

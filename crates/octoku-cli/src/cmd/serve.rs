@@ -110,7 +110,7 @@ pub(crate) fn serve_error(e: ServeError) -> CliError {
     match e {
         ServeError::Input(m) => CliError::Input(m),
         ServeError::ChainInput(_) => CliError::input(e),
-        ServeError::Chain(m) | ServeError::Io(m) => CliError::Chain(m),
+        ServeError::Chain(m) => CliError::Chain(m),
         other => CliError::chain(other),
     }
 }

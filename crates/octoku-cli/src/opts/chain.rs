@@ -84,7 +84,7 @@ impl ChainArgs {
             None => {
                 // Refused options must not leave a new state file behind.
                 octoku_chain::EmbeddedChain::check_tx_options(&options)
-                    .map_err(|e| CliError::Input(e.to_string()))?;
+                    .map_err(CliError::input)?;
                 tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
                 Chain::embedded(&self.state, &key, create).map_err(chain_error)?
             }
@@ -128,7 +128,7 @@ impl Opened {
     pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), CliError> {
         self.chain
             .set_tx_options(options)
-            .map_err(|e| CliError::Input(e.to_string()))
+            .map_err(CliError::input)
     }
 }
 
@@ -210,7 +210,7 @@ pub fn recorded_deployments(opened: &mut Opened) -> Result<Vec<Deployment>, CliE
             let chain_id = chain.chain_id().map_err(chain_error)?;
             let path = deployments_path(chain_id);
             Ok(DeploymentsFile::load(&path, chain_id)
-                .map_err(|e| CliError::Input(e.to_string()))?
+                .map_err(CliError::input)?
                 .map(|f| f.deployments)
                 .unwrap_or_default())
         }
