@@ -464,7 +464,9 @@ pub enum ChainError {
     /// The RPC client failed in a way that is none of the above.
     #[error("the node refused: {0}")]
     Rpc(#[source] cause::Redacted),
-    /// The node answered something that is not a JSON-RPC response.
+    /// The node answered something that is not a JSON-RPC response
+    /// (serde_json's words may quote the answer: shown as one line of at
+    /// most [`octoku_evm::limits::NODE_TEXT`] characters).
     #[error(
         "the node at {url} answered something that is not a JSON-RPC response: {}",
         octoku_evm::limits::one_line(&source.to_string(), octoku_evm::limits::NODE_TEXT)
@@ -476,11 +478,15 @@ pub enum ChainError {
         source: serde_json::Error,
     },
     /// Return data or a log did not decode as the contract's ABI says.
-    #[error("{what}: {source}")]
+    #[error(
+        "{what}: {}",
+        octoku_evm::limits::one_line(&source.to_string(), octoku_evm::limits::NODE_TEXT)
+    )]
     Decode {
         /// What did not decode (`a Solved log of 0x…`).
         what: String,
-        /// The decoder's error.
+        /// The decoder's error (which may quote the data: shown as one
+        /// line of at most [`octoku_evm::limits::NODE_TEXT`] characters).
         source: alloy_sol_types::Error,
     },
     /// The in-memory EVM failed in a way that is not a revert or a halt

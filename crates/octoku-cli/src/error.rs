@@ -182,9 +182,12 @@ pub fn one_line(e: &dyn std::error::Error) -> String {
     while let Some(c) = cause {
         // An error that both shows its cause in its message and returns it
         // as its source (thiserror's `"...: {0}"` with `#[from]`, or
-        // `"... ({0}); expected ..."`) gives the cause once.
+        // `"... ({0}); expected ..."`) gives the cause once; so does one
+        // that shows it cut to one line of node text (a cause that quotes
+        // what a node or a contract sent is never printed whole).
         let text = c.to_string();
-        if !line.contains(&text) {
+        let cut = octoku_evm::limits::one_line(&text, octoku_evm::limits::NODE_TEXT);
+        if !line.contains(&text) && !line.contains(&cut) {
             line.push_str(": ");
             line.push_str(&text);
         }
@@ -281,6 +284,20 @@ mod tests {
             one_line(&e),
             "keystore k.json: not JSON (line 1); expected a keystore"
         );
+    }
+
+    /// A decoder's error that quotes a contract's data is shown cut to one
+    /// line of node text by the chain error, and not again whole after it.
+    #[test]
+    fn a_cause_shown_cut_is_not_printed_whole() {
+        let e = ChainError::Decode {
+            what: "0x… answered puzzle() with data that does not decode".into(),
+            source: alloy_sol_types::Error::Other("ab\ncd".repeat(500).into()),
+        };
+        let line = one_line(&chain_error(e));
+        assert!(line.len() < 400, "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        assert_eq!(line.matches("(2500 bytes in all)").count(), 1, "{line}");
     }
 
     /// A chain error reaches the line whole: its exit status by kind, its

@@ -83,8 +83,7 @@ impl ChainArgs {
             }
             None => {
                 // Refused options must not leave a new state file behind.
-                octoku_chain::EmbeddedChain::check_tx_options(&options)
-                    .map_err(CliError::input)?;
+                octoku_chain::EmbeddedChain::check_tx_options(&options).map_err(CliError::input)?;
                 tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
                 Chain::embedded(&self.state, &key, create).map_err(chain_error)?
             }
@@ -126,9 +125,7 @@ impl ChainArgs {
 impl Opened {
     /// Sets the transaction options (a flag the chain cannot honour is bad input).
     pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), CliError> {
-        self.chain
-            .set_tx_options(options)
-            .map_err(CliError::input)
+        self.chain.set_tx_options(options).map_err(CliError::input)
     }
 }
 
