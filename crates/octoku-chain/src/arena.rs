@@ -105,11 +105,12 @@ pub(crate) fn call<C: SolCall>(
     call: &C,
 ) -> Result<C::Return, ChainError> {
     let out = chain.call(to, call.abi_encode().into())?;
-    C::abi_decode_returns(&out).map_err(|e| {
-        ChainError::Unexpected(format!(
-            "{to} answered {} with data that does not decode: {e}",
+    C::abi_decode_returns(&out).map_err(|source| ChainError::Decode {
+        what: format!(
+            "{to} answered {} with data that does not decode",
             C::SIGNATURE
-        ))
+        ),
+        source,
     })
 }
 
@@ -157,7 +158,14 @@ pub fn require_arena(chain: &mut Chain, arena: Address) -> Result<Address, Chain
     chain.require_code(arena)?;
     let puzzle = match puzzle_of(chain, arena) {
         Ok(puzzle) => puzzle,
-        Err(ChainError::Reverted(_) | ChainError::Unexpected(_) | ChainError::Halted(_)) => {
+        Err(
+            ChainError::Reverted(_)
+            | ChainError::Unexpected(_)
+            | ChainError::Evm(_)
+            | ChainError::Decode { .. }
+            | ChainError::NotJsonRpc { .. }
+            | ChainError::Halted(_),
+        ) => {
             return Err(ChainError::NotAnArena(arena));
         }
         Err(other) => return Err(other),

@@ -182,7 +182,7 @@ fn ether_to_four_digits(wei: u128, up: bool) -> String {
 }
 
 /// Why no Curta puzzle could be chosen ([`choose`]).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ChoiceError {
     /// Bad input: no puzzle given and none on record, or an id Curta does
@@ -441,9 +441,12 @@ pub struct Solvers {
 pub fn require_curta(chain: &mut Chain, curta: Address) -> Result<u32, ChainError> {
     chain.require_code(curta)?;
     let not_curta = |e: ChainError| match e {
-        ChainError::Reverted(_) | ChainError::Unexpected(_) | ChainError::Halted(_) => {
-            ChainError::NotCurta(curta)
-        }
+        ChainError::Reverted(_)
+        | ChainError::Unexpected(_)
+        | ChainError::Evm(_)
+        | ChainError::Decode { .. }
+        | ChainError::NotJsonRpc { .. }
+        | ChainError::Halted(_) => ChainError::NotCurta(curta),
         other => other,
     };
     call(chain, curta, &ICurta::authorshipTokenCall {}).map_err(not_curta)?;
@@ -524,7 +527,13 @@ pub fn solve_count(chain: &mut Chain, curta: Address, id: u32) -> Result<Option<
         &ICurta::getPuzzleColorsAndSolvesCall { puzzleId: id },
     ) {
         Ok(r) => Ok(Some(r.solves)),
-        Err(ChainError::Reverted(_) | ChainError::Unexpected(_)) => Ok(None),
+        Err(
+            ChainError::Reverted(_)
+            | ChainError::Unexpected(_)
+            | ChainError::Evm(_)
+            | ChainError::Decode { .. }
+            | ChainError::NotJsonRpc { .. },
+        ) => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -606,9 +615,11 @@ pub fn solvers(
 }
 
 fn decode_solve(curta: Address, found: &LoggedAt) -> Result<Solver, ChainError> {
-    let event = ICurta::SolvePuzzle::decode_log(&found.log).map_err(|e| {
-        ChainError::Unexpected(format!("a SolvePuzzle log of {curta} does not decode: {e}"))
-    })?;
+    let event =
+        ICurta::SolvePuzzle::decode_log(&found.log).map_err(|source| ChainError::Decode {
+            what: format!("a SolvePuzzle log of {curta} does not decode"),
+            source,
+        })?;
     Ok(Solver {
         address: event.data.solver,
         phase: event.data.phase,
@@ -824,7 +835,13 @@ pub fn check_add(
                     return Err(unnamed(format!("the name() of {puzzle} is empty")));
                 }
                 Ok(name) => name,
-                Err(ChainError::Reverted(_) | ChainError::Unexpected(_)) => {
+                Err(
+                    ChainError::Reverted(_)
+                    | ChainError::Unexpected(_)
+                    | ChainError::Evm(_)
+                    | ChainError::Decode { .. }
+                    | ChainError::NotJsonRpc { .. },
+                ) => {
                     return Err(unnamed(format!("{puzzle} has no name()")));
                 }
                 Err(e) => return Err(e.into()),

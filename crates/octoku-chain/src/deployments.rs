@@ -9,6 +9,7 @@ use alloy_primitives::{Address, B256};
 use serde::{Deserialize, Serialize};
 
 use super::{ChainError, state::write_atomic};
+use crate::cause::{FileError, FileKind};
 use octoku_evm::Puzzle;
 
 /// A mined transaction: the same four fields wherever one is reported.
@@ -172,22 +173,17 @@ impl DeploymentsFile {
     /// Reads the record at `path`, refusing one whose chain id is not
     /// `chain_id` (the node's). `Ok(None)` when there is no file.
     pub fn load(path: &Path, chain_id: u64) -> Result<Option<DeploymentsFile>, ChainError> {
-        use octoku_evm::limits::{DEPLOYMENTS_FILE, ReadError, read_regular_file, size};
+        use octoku_evm::limits::{DEPLOYMENTS_FILE, read_regular_file};
         let text = match read_regular_file(path, DEPLOYMENTS_FILE) {
             Ok(text) => text,
             Err(e) if e.is_not_found() => return Ok(None),
-            Err(e) => {
-                let why = match e {
-                    ReadError::TooLarge { .. } => format!(
-                        "larger than {}, the limit for a deployments file",
-                        size(DEPLOYMENTS_FILE)
-                    ),
-                    e => e.to_string(),
-                };
-                return Err(ChainError::State(format!(
-                    "cannot read {}: {why}; expected the deployments file octoku deploy writes",
-                    path.display()
-                )));
+            Err(source) => {
+                return Err(ChainError::State(FileError::Read {
+                    file: FileKind::Deployments,
+                    doing: "read",
+                    path: path.to_path_buf(),
+                    source,
+                }));
             }
         };
         let file = match serde_json::from_str::<DeploymentsFile>(&text) {
@@ -216,19 +212,21 @@ impl DeploymentsFile {
                     }],
                 },
                 Err(_) => {
-                    return Err(ChainError::State(format!(
-                        "{} is not a deployments file: {e}",
-                        path.display()
-                    )));
+                    return Err(ChainError::State(FileError::Json {
+                        file: FileKind::Deployments,
+                        path: path.to_path_buf(),
+                        source: e,
+                    }));
                 }
             },
         };
         if file.chain_id != chain_id {
-            return Err(ChainError::State(format!(
-                "{} records chain id {}, but the node is chain {chain_id}: refusing its addresses (wrong --rpc-url, or a copied file?)",
-                path.display(),
-                file.chain_id
-            )));
+            return Err(FileError::OtherChain {
+                path: path.to_path_buf(),
+                recorded: file.chain_id,
+                node: chain_id,
+            }
+            .into());
         }
         Ok(Some(file))
     }
@@ -255,16 +253,14 @@ impl DeploymentsFile {
         chain_id: u64,
         change: impl FnOnce(&mut DeploymentsFile),
     ) -> Result<DeploymentsFile, ChainError> {
-        let fail =
-            |e: std::io::Error| ChainError::State(format!("cannot write {}: {e}", path.display()));
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(fail)?;
+            std::fs::create_dir_all(dir).map_err(FileError::io("write", path))?;
         }
-        octoku_evm::limits::require_regular(path).map_err(|e| {
-            ChainError::State(format!(
-                "cannot write {}: {e}; expected the deployments file octoku deploy writes",
-                path.display()
-            ))
+        octoku_evm::limits::require_regular(path).map_err(|source| FileError::Read {
+            file: FileKind::Deployments,
+            doing: "write",
+            path: path.to_path_buf(),
+            source,
         })?;
         let _lock = super::state::FileLock::acquire(path)?;
         let mut file = DeploymentsFile::load(path, chain_id)?.unwrap_or(DeploymentsFile {
@@ -273,10 +269,12 @@ impl DeploymentsFile {
             curta_puzzles: Vec::new(),
         });
         change(&mut file);
-        let text = serde_json::to_string_pretty(&file)
-            .map_err(|e| ChainError::State(format!("cannot encode {}: {e}", path.display())))?
-            + "\n";
-        write_atomic(path, text.as_bytes()).map_err(fail)?;
+        let text = serde_json::to_string_pretty(&file).map_err(|source| FileError::Encode {
+            file: FileKind::Deployments,
+            path: path.to_path_buf(),
+            source,
+        })? + "\n";
+        write_atomic(path, text.as_bytes()).map_err(FileError::io("write", path))?;
         Ok(file)
     }
 }

@@ -33,6 +33,7 @@ use super::{
     ChainError, EMBEDDED_CHAIN_ID, LoggedAt, PrivateKey, Receipt, TxOptions,
     state::{AccountState, ChainState, Deployment, FileLock, TxRecord},
 };
+use crate::cause::FileError;
 use octoku_evm::machine::{GAS_LIMIT, SPEC, settle};
 
 /// Gas price of mined transactions: 1 gwei.
@@ -67,12 +68,14 @@ impl fmt::Debug for EmbeddedChain {
 /// or written through it without replacing the link.
 fn follow_link(path: &Path) -> Result<PathBuf, ChainError> {
     match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
-            ChainError::State(format!(
-                "the embedded chain {} is a link to a file that cannot be opened ({e}); expected a link to a state file written by octoku, or the file's own path",
-                path.display()
-            ))
-        }),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).map_err(|source| {
+                ChainError::State(FileError::Link {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            })
+        }
         _ => Ok(path.to_path_buf()),
     }
 }
@@ -84,10 +87,9 @@ impl EmbeddedChain {
     pub fn open(path: &Path, key: &PrivateKey, create: bool) -> Result<EmbeddedChain, ChainError> {
         let sender = key.address()?;
         let missing = || {
-            ChainError::State(format!(
-                "no embedded chain at {}: run `octoku deploy` first, or pass --rpc-url",
-                path.display()
-            ))
+            ChainError::State(FileError::Missing {
+                path: path.to_path_buf(),
+            })
         };
         // A link is followed to its file: the lock is taken beside that file
         // and the rename replaces it, not the link (which would leave the
@@ -97,17 +99,12 @@ impl EmbeddedChain {
         // A device or a pipe would be locked through a sibling (`/dev/zero.lock`)
         // and read forever: refused before anything is created.
         octoku_evm::limits::require_regular(path)
-            .map_err(|e| super::state::state_read_error(path, &e))?;
+            .map_err(|e| super::state::state_read_error(path, e))?;
         if !create && !path.exists() {
             return Err(missing());
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                ChainError::State(format!(
-                    "cannot create the directory {}: {e}",
-                    dir.display()
-                ))
-            })?;
+            std::fs::create_dir_all(dir).map_err(FileError::io("create the directory", dir))?;
         }
         let lock = FileLock::acquire(path)?;
         let state = if path.exists() {

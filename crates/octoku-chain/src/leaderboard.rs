@@ -106,7 +106,7 @@ pub fn scan(
         match chain.events(address, topics, start, end) {
             Ok(logs) => found.extend(logs),
             // A node limiting the range or the result size: smaller pages.
-            Err(ChainError::Node(_)) if page > 1 => {
+            Err(ChainError::Node(_) | ChainError::TooLarge(_) | ChainError::Rpc(_)) if page > 1 => {
                 page /= 2;
                 continue;
             }

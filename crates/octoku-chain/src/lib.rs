@@ -14,6 +14,7 @@
 //! ```
 
 pub mod arena;
+pub mod cause;
 pub mod curta;
 pub mod deployments;
 pub mod embedded;
@@ -31,6 +32,7 @@ use alloy_sol_types::SolError;
 
 pub use alloy_primitives as primitives;
 pub use arena::{IArena, Solve, SolvedAt};
+pub use cause::{FileError, FileKind, KeystoreError, Unreachable};
 pub use embedded::EmbeddedChain;
 pub use rpc::RpcChain;
 
@@ -357,17 +359,21 @@ impl fmt::Display for Revert {
     }
 }
 
-/// Why a chain operation failed. Each renders as one line.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a chain operation failed. Each renders as one line that already
+/// shows its causes; the error that caused it is kept as its `source()`
+/// (a file's [`std::io::Error`], serde_json's, the keystore library's, the
+/// EVM's), so a caller can walk the chain down to it.
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ChainError {
     /// The node did not answer at the transport level.
     #[error("cannot reach the node at {url}: {reason}")]
     Unreachable {
-        /// The RPC URL.
+        /// The RPC URL, redacted.
         url: String,
-        /// What the transport said (innermost cause included).
-        reason: String,
+        /// Why (the transport's errors with the URL's secrets taken out).
+        #[source]
+        reason: Unreachable,
     },
     /// The address has no contract code.
     #[error("no contract code at {0} on this chain (wrong address, or deployed on another chain?)")]
@@ -383,9 +389,12 @@ pub enum ChainError {
         /// The node's or the EVM's words.
         detail: String,
     },
-    /// The private key is malformed.
+    /// The private key or the account name is malformed.
     #[error("{0}")]
     Key(String),
+    /// A keystore cannot be read or decrypted.
+    #[error(transparent)]
+    Keystore(#[from] KeystoreError),
     /// The address holds a contract, but not an arena (`puzzle()` does not answer).
     #[error(
         "{0} is not an arena: it holds a contract, but it does not answer the arena's puzzle() (a puzzle's address? give the arena's)"
@@ -397,9 +406,11 @@ pub enum ChainError {
         "{0} is not Curta: it holds a contract, but it does not answer Curta's puzzleId() and authorshipToken()"
     )]
     NotCurta(Address),
-    /// The embedded chain's state file is missing, unreadable or unwritable.
-    #[error("{0}")]
-    State(String),
+    /// The embedded chain's state file, a deployments file or a pending
+    /// Curta Golf submit cannot be used: missing, unreadable, unwritable,
+    /// locked too long, not JSON of its shape, or impossible.
+    #[error(transparent)]
+    State(#[from] FileError),
     /// Execution halted (out of gas, invalid opcode ...).
     #[error("execution halted: {0}")]
     Halted(String),
@@ -443,9 +454,48 @@ pub enum ChainError {
         /// How long octoku waited (`120 s`).
         waited: String,
     },
-    /// The node answered with an error that is none of the above.
+    /// The node answered with an error that is none of the above (its
+    /// JSON-RPC error message and code, or its HTTP status and body).
     #[error("the node refused: {0}")]
     Node(String),
+    /// The node's answer passed the size limit of one response.
+    #[error("the node refused: {0}")]
+    TooLarge(#[source] cause::AnswerTooLarge),
+    /// The RPC client failed in a way that is none of the above.
+    #[error("the node refused: {0}")]
+    Rpc(#[source] cause::Redacted),
+    /// The node answered something that is not a JSON-RPC response
+    /// (serde_json's words may quote the answer: shown as one line of at
+    /// most [`octoku_evm::limits::NODE_TEXT`] characters).
+    #[error(
+        "the node at {url} answered something that is not a JSON-RPC response: {}",
+        octoku_evm::limits::one_line(&source.to_string(), octoku_evm::limits::NODE_TEXT)
+    )]
+    NotJsonRpc {
+        /// The node's URL, redacted.
+        url: String,
+        /// serde_json's words.
+        source: serde_json::Error,
+    },
+    /// Return data or a log did not decode as the contract's ABI says.
+    #[error(
+        "{what}: {}",
+        octoku_evm::limits::one_line(&source.to_string(), octoku_evm::limits::NODE_TEXT)
+    )]
+    Decode {
+        /// What did not decode (`a Solved log of 0x…`).
+        what: String,
+        /// The decoder's error (which may quote the data: shown as one
+        /// line of at most [`octoku_evm::limits::NODE_TEXT`] characters).
+        source: alloy_sol_types::Error,
+    },
+    /// The in-memory EVM failed in a way that is not a revert or a halt
+    /// (return data that does not decode, a transaction revm refused).
+    #[error("{0}")]
+    Evm(#[source] octoku_evm::EvmError),
+    /// The async runtime of an RPC client could not start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
     /// The node or EVM answered something this crate did not expect.
     #[error("{0}")]
     Unexpected(String),
@@ -469,7 +519,7 @@ impl From<octoku_evm::EvmError> for ChainError {
         match e {
             octoku_evm::EvmError::Reverted(data) => ChainError::Reverted(Revert(data)),
             octoku_evm::EvmError::Halted(reason) => ChainError::Halted(reason),
-            other => ChainError::Unexpected(other.to_string()),
+            other => ChainError::Evm(other),
         }
     }
 }

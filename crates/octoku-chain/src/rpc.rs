@@ -19,6 +19,7 @@ use alloy_transport::{TransportError, TransportErrorKind, TransportFut, Transpor
 use octoku_evm::limits::{NODE_TEXT, one_line};
 
 use super::{ChainError, LoggedAt, Plan, PrivateKey, Receipt, Revert, TxOptions};
+use crate::cause::{AnswerTooLarge, Redacted, Unreachable};
 
 /// Interval between receipt polls.
 const RECEIPT_POLL: Duration = Duration::from_millis(50);
@@ -80,32 +81,31 @@ impl RpcChain {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|e| ChainError::Unexpected(format!("cannot start the async runtime: {e}")))?;
+            .map_err(ChainError::Runtime)?;
         let shown = redact_url(url);
-        let unreachable = |reason: String| ChainError::Unreachable {
+        let unreachable = |reason: Unreachable| ChainError::Unreachable {
             url: shown.clone(),
             reason,
         };
         if url.starts_with("wss://") || url.starts_with("ws://") {
-            return Err(unreachable(
-                "websocket URLs are not supported: give the node's http(s):// URL".into(),
-            ));
+            return Err(unreachable(Unreachable::Websocket));
         }
         // reqwest (rustls, no built-in provider) takes the process default
         // provider when it builds a client: ring. Err only means one is set.
         let _ = rustls::crypto::ring::default_provider().install_default();
         if !url.starts_with("http://") && !url.starts_with("https://") {
-            return Err(unreachable("expected an http:// or https:// URL".into()));
+            return Err(unreachable(Unreachable::NotHttp));
         }
-        let endpoint =
-            reqwest::Url::parse(url).map_err(|e| unreachable(format!("not a URL ({e})")))?;
+        // The parser's words are fixed texts that never quote the URL.
+        let endpoint = reqwest::Url::parse(url)
+            .map_err(|e| unreachable(Unreachable::NotAUrl(Redacted::new(&e, &[]))))?;
+        let secrets = url_secrets(&endpoint);
         // The whole exchange (connect, send, read the answer) within the
         // request timeout; the answer's size is capped by `CappedHttp`.
         let client = reqwest::Client::builder()
             .timeout(options.request_timeout)
             .build()
-            .map_err(|e| unreachable(error_chain(&e)))?;
-        let secrets = url_secrets(&endpoint);
+            .map_err(|e| unreachable(Unreachable::Transport(Redacted::new(&e, &secrets))))?;
         let transport = CappedHttp {
             client,
             url: endpoint,
@@ -132,14 +132,6 @@ impl RpcChain {
         let provider = chain.provider.clone();
         chain.chain_id = chain.request(async move { provider.get_chain_id().await })?;
         Ok(chain)
-    }
-
-    /// `text` with every secret of the URL replaced by `<redacted>`.
-    fn scrub(&self, mut text: String) -> String {
-        for secret in &self.secrets {
-            text = text.replace(secret.as_str(), "<redacted>");
-        }
-        text
     }
 
     /// The node's URL, redacted ([`redact_url`]): what octoku shows of it.
@@ -181,7 +173,7 @@ impl RpcChain {
             Ok(result) => result.map_err(|e| self.classify(e)),
             Err(_) => Err(ChainError::Unreachable {
                 url: self.url.clone(),
-                reason: format!("no answer within {}", seconds(limit)),
+                reason: Unreachable::Timeout(limit),
             }),
         }
     }
@@ -213,7 +205,10 @@ impl RpcChain {
             RpcError::Transport(TransportErrorKind::Custom(e))
                 if e.downcast_ref::<AnswerTooLarge>().is_some() =>
             {
-                ChainError::Node(e.to_string())
+                match e.downcast::<AnswerTooLarge>() {
+                    Ok(too_large) => ChainError::TooLarge(*too_large),
+                    Err(e) => ChainError::Rpc(Redacted::new(&*e, &self.secrets)),
+                }
             }
             RpcError::Transport(TransportErrorKind::Custom(e))
                 if e.downcast_ref::<NotMined>().is_some() =>
@@ -229,17 +224,16 @@ impl RpcChain {
             RpcError::Transport(kind) => ChainError::Unreachable {
                 url: self.url.clone(),
                 // reqwest names the URL in its errors: its secrets taken out.
-                reason: one_line(&self.scrub(error_chain(&kind)), NODE_TEXT),
+                reason: Unreachable::Transport(Redacted::new(&kind, &self.secrets)),
             },
             RpcError::NullResp => {
                 ChainError::Unexpected(format!("the node at {} answered null", self.url))
             }
-            RpcError::DeserError { err, .. } => ChainError::Unexpected(format!(
-                "the node at {} answered something that is not a JSON-RPC response: {}",
-                self.url,
-                one_line(&err.to_string(), NODE_TEXT)
-            )),
-            other => ChainError::Node(one_line(&error_chain(&other), NODE_TEXT)),
+            RpcError::DeserError { err, .. } => ChainError::NotJsonRpc {
+                url: self.url.clone(),
+                source: err,
+            },
+            other => ChainError::Rpc(Redacted::new(&other, &self.secrets)),
         }
     }
 
@@ -688,16 +682,6 @@ pub fn redact_url(url: &str) -> String {
     shown
 }
 
-/// The node's answer passed [`octoku_evm::limits::RPC_RESPONSE`].
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "the node's answer is larger than {}, the limit for one JSON-RPC response; stopped reading it",
-    octoku_evm::limits::size(*limit)
-)]
-struct AnswerTooLarge {
-    limit: u64,
-}
-
 /// alloy's HTTP transport with the answer's size capped: reqwest's client
 /// (its timeout bounds the whole exchange), the body read chunk by chunk
 /// and refused past `limit` bytes, where alloy's own transport reads any
@@ -766,22 +750,6 @@ impl tower::Service<RequestPacket> for CappedHttp {
 /// `30 s`, or `1.5 s` for a fraction.
 fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
-}
-
-/// An error and its sources, joined: reqwest's "error sending request" says
-/// little without the innermost "Connection refused".
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let part = s.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        source = s.source();
-    }
-    text
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use alloy_signer_local::{LocalSignerError, PrivateKeySigner};
 
 use super::{ChainError, PrivateKey};
+use crate::cause::KeystoreError;
 
 /// `~/.foundry/keystores`, where `cast wallet import NAME` puts keystores.
 pub fn foundry_keystores_dir() -> Option<PathBuf> {
@@ -43,22 +44,17 @@ pub fn account_keystore(dir: &Path, name: &str) -> Result<PathBuf, ChainError> {
 /// Checks that `path` is a readable keystore (JSON with a `crypto`
 /// section), so a password is not asked for a file that cannot be one.
 pub fn check_keystore(path: &Path) -> Result<(), ChainError> {
-    let shown = path.display();
-    let text = octoku_evm::limits::read_file(path, octoku_evm::limits::KEYSTORE).map_err(|e| {
-        ChainError::Key(format!(
-            "keystore {shown}: cannot read it: {e}; expected a Web3 Secret Storage (v3) keystore (at most {})",
-            octoku_evm::limits::size(octoku_evm::limits::KEYSTORE)
-        ))
-    })?;
-    let json: serde_json::Value = serde_json::from_str(&text).map_err(|_| {
-        ChainError::Key(format!(
-            "keystore {shown}: not JSON; expected a Web3 Secret Storage (v3) keystore"
-        ))
-    })?;
+    let path = path.to_path_buf();
+    let text = match octoku_evm::limits::read_file(&path, octoku_evm::limits::KEYSTORE) {
+        Ok(text) => text,
+        Err(source) => return Err(KeystoreError::Read { path, source }.into()),
+    };
+    let json: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(json) => json,
+        Err(source) => return Err(KeystoreError::NotJson { path, source }.into()),
+    };
     if json.get("crypto").or_else(|| json.get("Crypto")).is_none() {
-        return Err(ChainError::Key(format!(
-            "keystore {shown}: no \"crypto\" section; expected a Web3 Secret Storage (v3) keystore"
-        )));
+        return Err(KeystoreError::NoCrypto { path }.into());
     }
     Ok(())
 }
@@ -66,15 +62,15 @@ pub fn check_keystore(path: &Path) -> Result<(), ChainError> {
 /// Decrypts the keystore at `path` with `password`.
 pub fn decrypt_keystore(path: &Path, password: &[u8]) -> Result<PrivateKey, ChainError> {
     check_keystore(path)?;
-    let shown = path.display();
-    let signer = PrivateKeySigner::decrypt_keystore(path, password).map_err(|e| {
-        let detail = match &e {
+    let signer = PrivateKeySigner::decrypt_keystore(path, password).map_err(|source| {
+        let path = path.to_path_buf();
+        match &source {
+            // The whole of what went wrong: no cause to keep.
             LocalSignerError::EthKeystoreError(k) if k.to_string().contains("Mac Mismatch") => {
-                "wrong password (the MAC does not match)".to_string()
+                KeystoreError::WrongPassword { path }
             }
-            other => format!("cannot decrypt it: {other}"),
-        };
-        ChainError::Key(format!("keystore {shown}: {detail}"))
+            _ => KeystoreError::Decrypt { path, source },
+        }
     })?;
     PrivateKey::parse(&signer.to_bytes().to_string())
 }

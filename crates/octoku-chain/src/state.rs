@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ChainError;
 pub use super::deployments::{Deployment, MinedTx};
+use crate::cause::{FileError, FileKind};
 
 /// Format version written to the file. Format 1 (one `deployment`, no logs)
 /// is read and upgraded; any other is refused.
@@ -138,39 +139,36 @@ impl ChainState {
     /// Reads the file at `path`.
     pub fn load(path: &Path) -> Result<ChainState, ChainError> {
         let text = octoku_evm::limits::read_regular_file(path, octoku_evm::limits::STATE_FILE)
-            .map_err(|e| state_read_error(path, &e))?;
-        let mut state: ChainState = serde_json::from_str(&text).map_err(|e| {
-            ChainError::State(format!(
-                "the embedded chain {} is not a valid state file: {e}",
-                path.display()
-            ))
-        })?;
+            .map_err(|e| state_read_error(path, e))?;
+        let mut state: ChainState =
+            serde_json::from_str(&text).map_err(|source| FileError::Json {
+                file: FileKind::State,
+                path: path.to_path_buf(),
+                source,
+            })?;
         if state.format != FORMAT && state.format != 1 {
-            return Err(ChainError::State(format!(
-                "the embedded chain {} has format {}, this octoku reads formats 1 and {FORMAT}",
-                path.display(),
-                state.format
-            )));
+            return Err(FileError::Format {
+                path: path.to_path_buf(),
+                format: state.format,
+            }
+            .into());
         }
         state.format = FORMAT;
         if let Some(d) = state.deployment.take() {
-            let upgraded = state.upgrade(&d).ok_or_else(|| {
-                ChainError::State(format!(
-                    "the embedded chain {} is impossible: field \"deployment\" names blocks {} and {} that hold no creation of {} and {}",
-                    path.display(),
-                    d.puzzle_block,
-                    d.arena_block,
-                    d.puzzle,
-                    d.arena
-                ))
+            let upgraded = state.upgrade(&d).ok_or_else(|| FileError::Impossible {
+                path: path.to_path_buf(),
+                source: Impossible::LegacyDeployment {
+                    puzzle_block: d.puzzle_block,
+                    arena_block: d.arena_block,
+                    puzzle: d.puzzle,
+                    arena: d.arena,
+                },
             })?;
             state.deployments.insert(0, upgraded);
         }
-        state.check().map_err(|field| {
-            ChainError::State(format!(
-                "the embedded chain {} is impossible: {field} (edited or damaged; refusing to use it)",
-                path.display()
-            ))
+        state.check().map_err(|source| FileError::Impossible {
+            path: path.to_path_buf(),
+            source,
         })?;
         Ok(state)
     }
@@ -270,35 +268,31 @@ impl ChainState {
     /// Writes the state to `path` atomically (temporary file in the same
     /// directory, flushed, then renamed over `path`).
     pub fn save(&self, path: &Path) -> Result<(), ChainError> {
-        let fail = |what: &str, e: std::io::Error| {
-            ChainError::State(format!(
-                "cannot {what} the embedded chain {}: {e}",
-                path.display()
-            ))
-        };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(|e| fail("create the directory of", e))?;
+            fs::create_dir_all(dir).map_err(FileError::io(
+                "create the directory of the embedded chain",
+                path,
+            ))?;
         }
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| ChainError::State(format!("cannot encode the embedded chain: {e}")))?;
-        write_atomic(path, text.as_bytes()).map_err(|e| fail("write", e))
+        let text = serde_json::to_string_pretty(self).map_err(|source| FileError::Encode {
+            file: FileKind::State,
+            path: path.to_path_buf(),
+            source,
+        })?;
+        write_atomic(path, text.as_bytes())
+            .map_err(FileError::io("write the embedded chain", path))?;
+        Ok(())
     }
 }
 
-/// The one line for a state file that cannot be read: missing, not a
-/// regular file, too large.
-pub fn state_read_error(path: &Path, e: &octoku_evm::limits::ReadError) -> ChainError {
-    use octoku_evm::limits::{ReadError, STATE_FILE, size};
-    let shown = path.display();
-    ChainError::State(match e {
-        ReadError::NotRegular => format!(
-            "the embedded chain {shown} is not a regular file; expected a state file written by octoku (--state PATH)"
-        ),
-        ReadError::TooLarge { .. } => format!(
-            "the embedded chain {shown} is larger than {}, the limit for a state file; expected a state file written by octoku",
-            size(STATE_FILE)
-        ),
-        e => format!("cannot read the embedded chain {shown}: {e}"),
+/// A state file that cannot be read: missing, not a regular file, too
+/// large; the read's error kept as the cause.
+pub fn state_read_error(path: &Path, e: octoku_evm::limits::ReadError) -> ChainError {
+    ChainError::State(FileError::Read {
+        file: FileKind::State,
+        doing: "read",
+        path: path.to_path_buf(),
+        source: e,
     })
 }
 
@@ -319,9 +313,7 @@ impl FileLock {
             .truncate(false)
             .write(true)
             .open(&lock_path)
-            .map_err(|e| {
-                ChainError::State(format!("cannot open the lock {}: {e}", lock_path.display()))
-            })?;
+            .map_err(FileError::io("open the lock", &lock_path))?;
         let deadline = Instant::now() + LOCK_WAIT;
         loop {
             match file.try_lock() {
@@ -330,17 +322,14 @@ impl FileLock {
                     std::thread::sleep(Duration::from_millis(10));
                 }
                 Err(fs::TryLockError::WouldBlock) => {
-                    return Err(ChainError::State(format!(
-                        "{} is still locked by another octoku after {} s",
-                        path.display(),
-                        LOCK_WAIT.as_secs()
-                    )));
+                    return Err(FileError::Locked {
+                        path: path.to_path_buf(),
+                        waited: LOCK_WAIT,
+                    }
+                    .into());
                 }
                 Err(fs::TryLockError::Error(e)) => {
-                    return Err(ChainError::State(format!(
-                        "cannot lock {}: {e}",
-                        lock_path.display()
-                    )));
+                    return Err(FileError::io("lock", &lock_path)(e).into());
                 }
             }
         }
@@ -424,6 +413,20 @@ pub const MAX_GENESIS_TIMESTAMP: u64 = 1 << 62;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Impossible {
+    /// Format 1's deployment names blocks that do not create its contracts.
+    #[error(
+        "field \"deployment\" names blocks {puzzle_block} and {arena_block} that hold no creation of {puzzle} and {arena}"
+    )]
+    LegacyDeployment {
+        /// The puzzle's block.
+        puzzle_block: u64,
+        /// The arena's block.
+        arena_block: u64,
+        /// The puzzle.
+        puzzle: Address,
+        /// The arena.
+        arena: Address,
+    },
     /// No chain has id 0.
     #[error("field \"chain_id\" is 0")]
     ChainIdZero,

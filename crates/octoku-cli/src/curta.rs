@@ -408,17 +408,19 @@ pub fn deploy(
     // What was sent is said before the local write that can fail.
     DeploymentsFile::update(&path, chain_id, |f| f.curta_puzzles.push(record.clone())).map_err(
         |e| {
-            CliError::Chain(format!(
-                "sent, but not recorded: puzzle {puzzle_address} added to Curta {curta} as puzzle id {} (tx {}){}; {}",
-                added.id,
-                record.add_tx.hash,
-                record
-                    .puzzle_tx
-                    .as_ref()
-                    .map(|t| format!(", deployed by tx {}", t.hash))
-                    .unwrap_or_default(),
-                chain_error(e)
-            ))
+            crate::error::chain_after(
+                format!(
+                    "sent, but not recorded: puzzle {puzzle_address} added to Curta {curta} as puzzle id {} (tx {}){}",
+                    added.id,
+                    record.add_tx.hash,
+                    record
+                        .puzzle_tx
+                        .as_ref()
+                        .map(|t| format!(", deployed by tx {}", t.hash))
+                        .unwrap_or_default(),
+                ),
+                e,
+            )
         },
     )?;
     if json {

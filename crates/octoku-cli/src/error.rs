@@ -40,9 +40,6 @@ pub enum CliError {
     /// The chain failed: node unreachable, no code, no funds, state file (exit 4).
     #[error("{0}")]
     Chain(String),
-    /// The contract reverted: a transaction would revert (exit 5).
-    #[error("{0}")]
-    Reverted(String),
     /// The EVM or a proof failed: the library's error, kept whole so its
     /// causes (`source()`) are printed after it (exit 3).
     #[error(transparent)]
@@ -68,7 +65,6 @@ impl CliError {
             CliError::Evm(_) | CliError::EvmCause(_) => 3,
             CliError::Rejected(_) => 1,
             CliError::Chain(_) => 4,
-            CliError::Reverted(_) => 5,
             CliError::Output(_) => 6,
             CliError::TimedOut(_) => 7,
             CliError::Kept(kept) => kept.exit,
@@ -160,16 +156,38 @@ impl Context {
     }
 }
 
+/// What was already done when a chain error stopped the rest (`sent, but
+/// not recorded: ...`), then the error, kept whole as the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{done}; {error}")]
+pub struct After {
+    done: String,
+    #[source]
+    error: ChainError,
+}
+
+/// The chain failed after something was sent (exit 4): `done`, then the
+/// chain's error and its causes.
+pub fn chain_after(done: impl Into<String>, error: ChainError) -> CliError {
+    CliError::chain(After {
+        done: done.into(),
+        error,
+    })
+}
+
 /// `e` and its causes (each `source()` in turn) on one line, joined by ": ".
 pub fn one_line(e: &dyn std::error::Error) -> String {
     let mut line = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
         // An error that both shows its cause in its message and returns it
-        // as its source (thiserror's `"...: {0}"` with `#[from]`) gives the
-        // cause once.
+        // as its source (thiserror's `"...: {0}"` with `#[from]`, or
+        // `"... ({0}); expected ..."`) gives the cause once; so does one
+        // that shows it cut to one line of node text (a cause that quotes
+        // what a node or a contract sent is never printed whole).
         let text = c.to_string();
-        if !line.ends_with(&text) {
+        let cut = octoku_evm::limits::one_line(&text, octoku_evm::limits::NODE_TEXT);
+        if !line.contains(&text) && !line.contains(&cut) {
             line.push_str(": ");
             line.push_str(&text);
         }
@@ -194,15 +212,21 @@ impl From<std::io::Error> for CliError {
     }
 }
 
-/// A chain error as a CLI error: a malformed key is bad input (exit 2), a
-/// revert is the contract saying no (exit 5), the rest are chain failures (exit 4).
+/// A chain error as a CLI error, kept whole with its causes: a malformed
+/// key or a keystore that cannot be used is bad input (exit 2), a revert is
+/// the contract saying no (exit 5), a fee above the ceiling is refused
+/// before sending (exit 1), the rest are chain failures (exit 4).
 pub fn chain_error(e: ChainError) -> CliError {
-    match e {
-        ChainError::Key(m) => CliError::Input(m),
-        ChainError::Reverted(_) => CliError::Reverted(e.to_string()),
-        ChainError::FeeAboveCeiling { .. } => CliError::Rejected(e.to_string()),
-        other => CliError::Chain(other.to_string()),
-    }
+    let exit = match e {
+        ChainError::Key(_) | ChainError::Keystore(_) => 2,
+        ChainError::Reverted(_) => 5,
+        ChainError::FeeAboveCeiling { .. } => 1,
+        _ => 4,
+    };
+    CliError::Kept(Kept {
+        exit,
+        error: Box::new(e),
+    })
 }
 
 #[cfg(test)]
@@ -246,5 +270,71 @@ mod tests {
         struct Keeps(#[source] std::io::Error);
         let e = CliError::input(Keeps(std::io::Error::other("out of gas")));
         assert_eq!(one_line(&e), "replay in revm failed: out of gas");
+    }
+
+    /// A cause the message shows in its middle (`... ({0}); expected ...`)
+    /// is not repeated at the end either.
+    #[test]
+    fn a_cause_inside_the_message_is_printed_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("keystore k.json: not JSON ({0}); expected a keystore")]
+        struct Inside(#[source] std::io::Error);
+        let e = CliError::input(Inside(std::io::Error::other("line 1")));
+        assert_eq!(
+            one_line(&e),
+            "keystore k.json: not JSON (line 1); expected a keystore"
+        );
+    }
+
+    /// A decoder's error that quotes a contract's data is shown cut to one
+    /// line of node text by the chain error, and not again whole after it.
+    #[test]
+    fn a_cause_shown_cut_is_not_printed_whole() {
+        let e = ChainError::Decode {
+            what: "0x… answered puzzle() with data that does not decode".into(),
+            source: alloy_sol_types::Error::Other("ab\ncd".repeat(500).into()),
+        };
+        let line = one_line(&chain_error(e));
+        assert!(line.len() < 400, "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        assert_eq!(line.matches("(2500 bytes in all)").count(), 1, "{line}");
+    }
+
+    /// A chain error reaches the line whole: its exit status by kind, its
+    /// causes walked (the operating system's words once) and nothing made
+    /// a string on the way.
+    #[test]
+    fn a_chain_error_keeps_its_causes_and_its_exit_status() {
+        let path = std::path::Path::new("/nonexistent-octoku-dir/chain.json");
+        let e = octoku_chain::state::ChainState::load(path).unwrap_err();
+        let cli = chain_error(e);
+        assert_eq!(cli.exit_code(), 4);
+        let line = one_line(&cli);
+        assert!(
+            line.starts_with("cannot read the embedded chain /nonexistent-octoku-dir/chain.json: "),
+            "{line}"
+        );
+        let os = std::io::Error::from(std::io::ErrorKind::NotFound).kind();
+        let mut cause = std::error::Error::source(&cli);
+        let mut found = false;
+        while let Some(c) = cause {
+            if let Some(io) = c.downcast_ref::<std::io::Error>() {
+                assert_eq!(io.kind(), os);
+                assert_eq!(line.matches(&io.to_string()).count(), 1, "{line}");
+                found = true;
+            }
+            cause = c.source();
+        }
+        assert!(
+            found,
+            "the io::Error is reachable through source(): {cli:?}"
+        );
+        // A malformed key is bad input; a revert is the contract saying no.
+        assert_eq!(
+            chain_error(octoku_chain::PrivateKey::parse("0x12").unwrap_err()).exit_code(),
+            2
+        );
+        let revert = ChainError::Reverted(octoku_chain::Revert(Default::default()));
+        assert_eq!(chain_error(revert).exit_code(), 5);
     }
 }

@@ -603,3 +603,49 @@ fn ctrl_c_says_what_was_done_and_how_to_resume() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// A library error reaches the line on stderr with its causes, each once:
+/// the operating system's words for a keystore that is not there (exit 2),
+/// serde_json's for a state file that is not JSON (exit 4), the refused
+/// connection under an unreachable node (exit 4), never the URL's secrets.
+#[test]
+fn a_library_error_is_printed_with_its_cause_once() {
+    let dir = octoku_testkit::temp_dir("causes");
+    let once = |run: &Run, cause: &str| {
+        assert_eq!(run.stderr.matches(cause).count(), 1, "{}", run.stderr);
+    };
+    let missing = dir.path().join("no-keystore.json");
+    let run = octoku!()
+        .dir(dir.path())
+        .args(["play", "--keystore", &missing.display().to_string()])
+        .run();
+    run.fails(2, "cannot read it: No such file or directory");
+    once(&run, "No such file or directory");
+
+    let state = dir.path().join("chain.json");
+    std::fs::write(&state, "{not json").unwrap();
+    let run = octoku!()
+        .dir(dir.path())
+        .args(["board", "--state", &state.display().to_string()])
+        .run();
+    run.fails(
+        4,
+        "is not a valid state file: key must be a string at line 1 column 2",
+    );
+    once(&run, "key must be a string");
+
+    // Port 9 on loopback (discard) refuses the connection at once.
+    let run = octoku!()
+        .dir(dir.path())
+        .args([
+            "board",
+            "--rpc-url",
+            "http://bob:hunter2@127.0.0.1:9/v2/AKEYAKEYAKEYAKEY?token=t0k3n",
+        ])
+        .run();
+    run.fails(4, "cannot reach the node at http://<redacted>@127.0.0.1:9/");
+    once(&run, "Connection refused");
+    for secret in ["bob", "hunter2", "AKEYAKEYAKEYAKEY", "t0k3n"] {
+        assert!(!run.stderr.contains(secret), "{secret} in {}", run.stderr);
+    }
+}

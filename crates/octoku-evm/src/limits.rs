@@ -93,7 +93,7 @@ pub enum ReadError {
     NotUtf8,
     /// The operating system refused (missing file, no permission ...).
     #[error("{0}")]
-    Io(io::Error),
+    Io(#[source] io::Error),
 }
 
 impl ReadError {

@@ -94,6 +94,7 @@ pub enum EvmError {
         /// What reports call the code.
         label: String,
         /// What the deployment did instead.
+        #[source]
         cause: Box<EvmError>,
     },
 }

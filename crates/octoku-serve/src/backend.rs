@@ -117,7 +117,7 @@ pub struct Solved {
 }
 
 /// Why a submission sent nothing or failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SubmitError {
     /// Curta would refuse the solve (decided before sending).
@@ -126,6 +126,18 @@ pub enum SubmitError {
     /// The chain failed or the transaction reverted anyway.
     #[error(transparent)]
     Chain(#[from] ChainError),
+}
+
+/// Refusals compare by value. A chain failure keeps the error under it (an
+/// operating system's or a transport's, which have no equality), so it
+/// equals no error, itself included, as a NaN equals no number.
+impl PartialEq for SubmitError {
+    fn eq(&self, other: &SubmitError) -> bool {
+        match (self, other) {
+            (SubmitError::Refused(a), SubmitError::Refused(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// The chain, the game, its puzzle and the signers.
@@ -163,8 +175,8 @@ impl std::fmt::Debug for Backend {
 
 fn chain_failure(e: ChainError) -> ServeError {
     match e {
-        ChainError::Key(m) => ServeError::Input(m),
-        other => ServeError::Chain(other.to_string()),
+        ChainError::Key(_) | ChainError::Keystore(_) => ServeError::ChainInput(Box::new(e)),
+        other => ServeError::ChainFailed(Box::new(other)),
     }
 }
 
@@ -199,7 +211,7 @@ impl Backend {
             None => {
                 // Refused options must not leave a new state file behind.
                 EmbeddedChain::check_tx_options(&config.tx)
-                    .map_err(|e| ServeError::Input(e.to_string()))?;
+                    .map_err(|e| ServeError::ChainInput(Box::new(e)))?;
                 (
                     Where::Embedded(config.state.clone()),
                     Chain::embedded(&config.state, &read_key, true).map_err(chain_failure)?,
@@ -210,7 +222,7 @@ impl Backend {
         // chain, a gas limit above its block's) fail here, not per request.
         chain
             .set_tx_options(config.tx.clone())
-            .map_err(|e| ServeError::Input(e.to_string()))?;
+            .map_err(|e| ServeError::ChainInput(Box::new(e)))?;
         let label = chain.describe().map_err(chain_failure)?;
         let chain_id = chain.chain_id().map_err(chain_failure)?;
         let (game, puzzle, name, recorded_block) = if curta_game {
@@ -582,17 +594,23 @@ fn open_curta(
 ) -> Result<(Game, Address, Option<String>, Option<u64>), ServeError> {
     let path = deployments_path(&config.deployments_dir.join("deployments"), chain_id);
     let file =
-        DeploymentsFile::load(&path, chain_id).map_err(|e| ServeError::Input(e.to_string()))?;
+        DeploymentsFile::load(&path, chain_id).map_err(|e| ServeError::ChainInput(Box::new(e)))?;
     let (curta, puzzle, record) =
         curta::choose(chain, file.as_ref(), &path, config.curta, config.puzzle_id).map_err(
             |e| match e {
                 curta::ChoiceError::Chain(e) => chain_failure(e),
+                curta::ChoiceError::Deployments(e) => ServeError::ChainInput(Box::new(e)),
+                curta::ChoiceError::Input(m) => ServeError::Input(m),
                 other => ServeError::Input(other.to_string()),
             },
         )?;
     let id = puzzle.id;
     let name = arena::puzzle_name(chain, puzzle.puzzle).map_err(|e| match e {
-        ChainError::Reverted(_) | ChainError::Unexpected(_) => ServeError::Chain(format!(
+        ChainError::Reverted(_)
+        | ChainError::Unexpected(_)
+        | ChainError::Evm(_)
+        | ChainError::Decode { .. }
+        | ChainError::NotJsonRpc { .. } => ServeError::Chain(format!(
             "{} (Curta puzzle {id}) does not answer IPuzzle's name()",
             puzzle.puzzle
         )),
@@ -619,7 +637,7 @@ fn recorded_deployments(
         Chain::Rpc(_) => {
             let path = deployments_path(&dir.join("deployments"), chain_id);
             Ok(DeploymentsFile::load(&path, chain_id)
-                .map_err(|e| ServeError::Input(e.to_string()))?
+                .map_err(|e| ServeError::ChainInput(Box::new(e)))?
                 .map(|f| f.deployments)
                 .unwrap_or_default())
         }

@@ -54,8 +54,7 @@ impl Guard {
     /// random token.
     pub fn new(host: &str, addr: SocketAddr) -> Result<Guard, ServeError> {
         let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| ServeError::Io(format!("cannot draw the server's token: {e}")))?;
+        getrandom::fill(&mut bytes).map_err(ServeError::Token)?;
         let token = octoku_core::hex::encode(bytes);
         Ok(Guard::with_token(host, addr, token))
     }

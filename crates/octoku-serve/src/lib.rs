@@ -175,18 +175,48 @@ impl Config {
 }
 
 /// Why the server could not start or stopped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
     /// Bad input (a malformed host, no arena to use ...): exit 2.
     #[error("{0}")]
     Input(String),
-    /// The chain failed (unreachable node, no code at the arena ...): exit 4.
+    /// Bad input the chain client found (a malformed key, a keystore or a
+    /// deployments file that cannot be used, options the chain refuses):
+    /// exit 2. The client's error is kept whole, its causes with it.
+    #[error(transparent)]
+    ChainInput(Box<octoku_chain::ChainError>),
+    /// The chain failed (unreachable node, a state file that cannot be
+    /// read ...): exit 4. The client's error is kept whole.
+    #[error(transparent)]
+    ChainFailed(Box<octoku_chain::ChainError>),
+    /// The chain's contracts are not what the server needs (no code at the
+    /// arena, not a puzzle ...): exit 4.
     #[error("{0}")]
     Chain(String),
-    /// The socket could not be bound or served.
-    #[error("{0}")]
-    Io(String),
+    /// The socket could not be bound or served, or the site not written:
+    /// what was being done, and the operating system's error.
+    #[error("{doing}: {source}")]
+    Io {
+        /// What was being done (`cannot listen on 127.0.0.1:8080`).
+        doing: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The server's random token could not be drawn.
+    #[error("cannot draw the server's token: {0}")]
+    Token(#[source] getrandom::Error),
+    /// The server's thread panicked.
+    #[error("the server thread panicked")]
+    Panicked,
+}
+
+impl ServeError {
+    /// A [`ServeError::Io`] while doing `doing`.
+    pub fn io(doing: impl Into<String>) -> impl FnOnce(std::io::Error) -> ServeError {
+        let doing = doing.into();
+        move |source| ServeError::Io { doing, source }
+    }
 }
 
 /// A server running on its own thread.
@@ -253,7 +283,7 @@ impl Running {
     fn join(&mut self) -> Result<(), ServeError> {
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(result)) => result,
-            Some(Err(_)) => Err(ServeError::Io("the server thread panicked".into())),
+            Some(Err(_)) => Err(ServeError::Panicked),
             None => Ok(()),
         }
     }
@@ -289,16 +319,16 @@ pub fn start(config: Config) -> Result<Running, ServeError> {
                     "cannot listen on {ip}:{port}: {e}; expected a port above 1023 on an address of this machine"
                 ))
             }
-            _ => ServeError::Io(format!("cannot listen on {ip}:{port}: {e}")),
+            _ => ServeError::io(format!("cannot listen on {ip}:{port}"))(e),
         }
     })?;
     let backend = Arc::new(Backend::open(&config)?);
     let addr = listener
         .local_addr()
-        .map_err(|e| ServeError::Io(format!("cannot read the bound address: {e}")))?;
+        .map_err(ServeError::io("cannot read the bound address"))?;
     listener
         .set_nonblocking(true)
-        .map_err(|e| ServeError::Io(format!("cannot configure the socket: {e}")))?;
+        .map_err(ServeError::io("cannot configure the socket"))?;
     let guard = guard::Guard::new(&config.host, addr)?;
     let limits = config.limits;
     let app = router(
@@ -314,15 +344,15 @@ pub fn start(config: Config) -> Result<Running, ServeError> {
                 .enable_io()
                 .enable_time()
                 .build()
-                .map_err(|e| ServeError::Io(format!("cannot start the server runtime: {e}")))?;
+                .map_err(ServeError::io("cannot start the server runtime"))?;
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)
-                    .map_err(|e| ServeError::Io(format!("cannot use the socket: {e}")))?;
+                    .map_err(ServeError::io("cannot use the socket"))?;
                 serve(listener, app, limits, rx).await;
                 Ok(())
             })
         })
-        .map_err(|e| ServeError::Io(format!("cannot start the server thread: {e}")))?;
+        .map_err(ServeError::io("cannot start the server thread"))?;
     Ok(Running {
         addr,
         backend,

@@ -234,7 +234,7 @@ pub fn write(dir: &Path, files: &[(&str, String)], force: bool) -> Result<(), Se
         ))
     };
     let io_error = |what: &str, path: &Path, e: io::Error| {
-        ServeError::Io(format!("cannot {what} {}: {e}", path.display()))
+        ServeError::io(format!("cannot {what} {}", path.display()))(e)
     };
     let fresh = sibling("new");
     let _ = std::fs::remove_dir_all(&fresh);

@@ -78,7 +78,7 @@ pub fn find(
 }
 
 /// Why a Curta read or solve gave no answer, nothing sent.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlayError {
     /// The chain failed.
@@ -135,7 +135,11 @@ pub struct BoardView {
 fn read(chain: &mut Chain, found: &Found, player: Address) -> Result<(String, Board), PlayError> {
     let puzzle = found.puzzle.puzzle;
     let not_puzzle = |e| match e {
-        ChainError::Reverted(_) | ChainError::Unexpected(_) => PlayError::NotAPuzzle {
+        ChainError::Reverted(_)
+        | ChainError::Unexpected(_)
+        | ChainError::Evm(_)
+        | ChainError::Decode { .. }
+        | ChainError::NotJsonRpc { .. } => PlayError::NotAPuzzle {
             puzzle,
             id: found.puzzle.id,
         },

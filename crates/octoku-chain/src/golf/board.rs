@@ -85,9 +85,11 @@ pub fn leaderboard(
 }
 
 fn decode(golf: Address, found: &LoggedAt) -> Result<KingChange, ChainError> {
-    let event = ICurtaGolf::UpdateKing::decode_log(&found.log).map_err(|e| {
-        ChainError::Unexpected(format!("an UpdateKing log of {golf} does not decode: {e}"))
-    })?;
+    let event =
+        ICurtaGolf::UpdateKing::decode_log(&found.log).map_err(|source| ChainError::Decode {
+            what: format!("an UpdateKing log of {golf} does not decode"),
+            source,
+        })?;
     Ok(KingChange {
         recipient: event.data.recipient,
         gas_used: event.data.gasUsed,

@@ -12,6 +12,7 @@ use alloy_sol_types::SolValue;
 use serde::{Deserialize, Serialize};
 
 use super::commit_key;
+use crate::cause::{FileError, FileKind};
 use crate::state::write_atomic;
 
 /// What a pending submit needs, and what it was for.
@@ -83,37 +84,38 @@ impl Pending {
     /// The pending submit at `path`, `None` when there is no file. A file
     /// that does not parse, or whose key is not the one its fields give, is
     /// an error (never silently replaced: it holds a committed salt).
-    pub fn load(path: &Path, initcode: &[u8]) -> Result<Option<Pending>, String> {
+    pub fn load(path: &Path, initcode: &[u8]) -> Result<Option<Pending>, FileError> {
         let text = match fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(e) => return Err(FileError::io("read", path)(e)),
         };
-        let p: Pending = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{} is not a pending Curta Golf submit ({e}); expected the JSON octoku golf submit writes",
-                path.display()
-            )
+        let p: Pending = serde_json::from_str(&text).map_err(|source| FileError::Json {
+            file: FileKind::PendingSubmit,
+            path: path.to_path_buf(),
+            source,
         })?;
         if p.initcode_hash != keccak256(initcode)
             || p.key != commit_key(p.submitter, initcode, p.salt)
         {
-            return Err(format!(
-                "{}: its key does not match this solution's creation code; expected the file of this solution",
-                path.display()
-            ));
+            return Err(FileError::NotThisSolution {
+                path: path.to_path_buf(),
+            });
         }
         Ok(Some(p))
     }
 
     /// Writes the file atomically (its directory created).
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
         if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(fail)?;
+            fs::create_dir_all(dir).map_err(FileError::io("write", path))?;
         }
-        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        write_atomic(path, text.as_bytes()).map_err(fail)
+        let text = serde_json::to_string_pretty(self).map_err(|source| FileError::Encode {
+            file: FileKind::PendingSubmit,
+            path: path.to_path_buf(),
+            source,
+        })?;
+        write_atomic(path, text.as_bytes()).map_err(FileError::io("write", path))
     }
 }
 

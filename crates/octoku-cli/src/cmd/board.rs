@@ -154,11 +154,13 @@ fn puzzle_board(
 ) -> Result<ExitCode, CliError> {
     opened.chain.require_code(puzzle).map_err(chain_error)?;
     let not_puzzle = |e| match e {
-        octoku_chain::ChainError::Reverted(_) | octoku_chain::ChainError::Unexpected(_) => {
-            CliError::Chain(format!(
-                "{puzzle} does not answer IPuzzle's name() and generate(address): not a puzzle"
-            ))
-        }
+        octoku_chain::ChainError::Reverted(_)
+        | octoku_chain::ChainError::Unexpected(_)
+        | octoku_chain::ChainError::Evm(_)
+        | octoku_chain::ChainError::Decode { .. }
+        | octoku_chain::ChainError::NotJsonRpc { .. } => CliError::Chain(format!(
+            "{puzzle} does not answer IPuzzle's name() and generate(address): not a puzzle"
+        )),
         other => chain_error(other),
     };
     let name = arena::puzzle_name(&mut opened.chain, puzzle).map_err(not_puzzle)?;

@@ -151,14 +151,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // Written only now, after both receipts; added to the earlier ones. What
     // was sent is said in the error when the write fails.
     let unrecorded = |e| {
-        CliError::Chain(format!(
-            "sent, but not recorded: puzzle {} (tx {}), arena {} (tx {}); {}",
-            record.puzzle_address,
-            record.puzzle_tx.hash,
-            record.arena,
-            record.arena_tx.hash,
-            chain_error(e)
-        ))
+        crate::error::chain_after(
+            format!(
+                "sent, but not recorded: puzzle {} (tx {}), arena {} (tx {})",
+                record.puzzle_address, record.puzzle_tx.hash, record.arena, record.arena_tx.hash,
+            ),
+            e,
+        )
     };
     let written = match &mut opened.chain {
         chain::Chain::Embedded(c) => {

@@ -109,8 +109,9 @@ pub fn kind_label(backend: &Backend) -> &'static str {
 pub(crate) fn serve_error(e: ServeError) -> CliError {
     match e {
         ServeError::Input(m) => CliError::Input(m),
-        ServeError::Chain(m) | ServeError::Io(m) => CliError::Chain(m),
-        other => CliError::Chain(other.to_string()),
+        ServeError::ChainInput(_) => CliError::input(e),
+        ServeError::Chain(m) => CliError::Chain(m),
+        other => CliError::chain(other),
     }
 }
 

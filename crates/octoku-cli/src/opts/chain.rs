@@ -83,8 +83,7 @@ impl ChainArgs {
             }
             None => {
                 // Refused options must not leave a new state file behind.
-                octoku_chain::EmbeddedChain::check_tx_options(&options)
-                    .map_err(|e| CliError::Input(e.to_string()))?;
+                octoku_chain::EmbeddedChain::check_tx_options(&options).map_err(CliError::input)?;
                 tracing::info!(state = %self.state.display(), "opening the embedded chain (waits while another octoku holds it)");
                 Chain::embedded(&self.state, &key, create).map_err(chain_error)?
             }
@@ -126,9 +125,7 @@ impl ChainArgs {
 impl Opened {
     /// Sets the transaction options (a flag the chain cannot honour is bad input).
     pub fn set_tx_options(&mut self, options: TxOptions) -> Result<(), CliError> {
-        self.chain
-            .set_tx_options(options)
-            .map_err(|e| CliError::Input(e.to_string()))
+        self.chain.set_tx_options(options).map_err(CliError::input)
     }
 }
 
@@ -210,7 +207,7 @@ pub fn recorded_deployments(opened: &mut Opened) -> Result<Vec<Deployment>, CliE
             let chain_id = chain.chain_id().map_err(chain_error)?;
             let path = deployments_path(chain_id);
             Ok(DeploymentsFile::load(&path, chain_id)
-                .map_err(|e| CliError::Input(e.to_string()))?
+                .map_err(CliError::input)?
                 .map(|f| f.deployments)
                 .unwrap_or_default())
         }

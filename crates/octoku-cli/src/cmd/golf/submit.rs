@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         sender,
         &initcode,
     );
-    let mut pending = match Pending::load(&path, &initcode).map_err(CliError::Input)? {
+    let mut pending = match Pending::load(&path, &initcode).map_err(CliError::input)? {
         Some(p) => {
             if !args.json {
                 crate::outln!("resuming  the commit kept in {}", path.display())?;
@@ -132,7 +132,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     // Kept before the commit is sent: a commit mined after an interruption
     // is resumed with this salt.
-    pending.save(&path).map_err(CliError::Chain)?;
+    pending.save(&path).map_err(CliError::chain)?;
     let committed = match golf::get_commit(chain, golf_at, pending.key).map_err(chain_error)? {
         Some((_, at)) => at,
         None => {
@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
             let receipt = golf::commit(chain, golf_at, pending.key).map_err(chain_error)?;
             pending.commit_tx = Some(receipt.tx_hash);
-            pending.save(&path).map_err(CliError::Chain)?;
+            pending.save(&path).map_err(CliError::chain)?;
             if !args.json {
                 crate::outln!("committed tx {} (block {})", receipt.tx_hash, receipt.block)?;
             }
