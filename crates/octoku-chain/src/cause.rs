@@ -197,7 +197,7 @@ fn json_message(file: FileKind, path: &Path, e: &serde_json::Error) -> String {
 /// The one line of a failed read: what the file is, what went wrong, what
 /// was expected.
 fn read_message(file: FileKind, doing: &str, path: &Path, e: &ReadError) -> String {
-    use octoku_evm::limits::{DEPLOYMENTS_FILE, STATE_FILE};
+    use octoku_evm::limits::{DEPLOYMENTS_FILE, PENDING_SUBMIT, STATE_FILE};
     let shown = path.display();
     match (file, e) {
         (FileKind::State, ReadError::NotRegular) => format!(
@@ -214,6 +214,10 @@ fn read_message(file: FileKind, doing: &str, path: &Path, e: &ReadError) -> Stri
         ),
         (FileKind::Deployments, e) => format!(
             "cannot {doing} {shown}: {e}; expected the deployments file octoku deploy writes"
+        ),
+        (FileKind::PendingSubmit, ReadError::TooLarge { .. }) => format!(
+            "cannot {doing} {shown}: larger than {}, the limit for a pending Curta Golf submit; expected the JSON octoku golf submit writes",
+            size(PENDING_SUBMIT)
         ),
         (FileKind::PendingSubmit, e) => format!("cannot {doing} {shown}: {e}"),
     }

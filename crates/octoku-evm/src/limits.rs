@@ -31,6 +31,10 @@ pub const STATE_FILE: u64 = 64 * 1024 * 1024;
 /// `deployments/<chain-id>.json`: 16 MiB (about 25,000 deployments).
 pub const DEPLOYMENTS_FILE: u64 = 16 * 1024 * 1024;
 
+/// A pending Curta Golf submit (`.octoku/golf/*.json`): 64 KiB (octoku
+/// writes under 1 KiB: the key, the salt, the hashes and the block).
+pub const PENDING_SUBMIT: u64 = 64 * 1024;
+
 /// One JSON-RPC response body: 32 MiB (a log query of 10,000 blocks of
 /// `Solved` events is far below it).
 pub const RPC_RESPONSE: u64 = 32 * 1024 * 1024;

@@ -85,10 +85,18 @@ impl Pending {
     /// that does not parse, or whose key is not the one its fields give, is
     /// an error (never silently replaced: it holds a committed salt).
     pub fn load(path: &Path, initcode: &[u8]) -> Result<Option<Pending>, FileError> {
-        let text = match fs::read_to_string(path) {
+        use octoku_evm::limits::{PENDING_SUBMIT, read_regular_file};
+        let text = match read_regular_file(path, PENDING_SUBMIT) {
             Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(FileError::io("read", path)(e)),
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(source) => {
+                return Err(FileError::Read {
+                    file: FileKind::PendingSubmit,
+                    doing: "read",
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
         };
         let p: Pending = serde_json::from_str(&text).map_err(|source| FileError::Json {
             file: FileKind::PendingSubmit,
@@ -137,5 +145,22 @@ mod tests {
         assert!(Pending::load(&path, &[0x00]).is_err());
         let other = Pending::new(31337, golf, 1, who, &code);
         assert_ne!(other.salt, p.salt, "salts are random");
+    }
+
+    #[test]
+    fn an_oversized_or_irregular_pending_file_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.json");
+        let file = fs::File::create(&big).unwrap();
+        file.set_len(octoku_evm::limits::PENDING_SUBMIT + 1)
+            .unwrap();
+        let e = Pending::load(&big, &[0x00]).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("larger than 64 KiB, the limit for a pending Curta Golf submit"),
+            "{e}"
+        );
+        let e = Pending::load(dir.path(), &[0x00]).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
     }
 }
