@@ -234,6 +234,136 @@ pub fn target_rows(
         .collect()
 }
 
+/// An author's contract beside the reference (`octoku gas --artifact …
+/// --json`): its rows, what deploying it costs, and both runtimes' sizes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TargetReport {
+    /// The contract's name.
+    pub target: String,
+    /// Cases per input class.
+    pub runs: usize,
+    /// Gas of its creation transaction (0 for code read from a chain,
+    /// never deployed here).
+    pub deployment_gas: u64,
+    /// The runtime code that runs, in bytes.
+    pub runtime_size: usize,
+    /// The reference's runtime code, in bytes.
+    pub reference_runtime_size: usize,
+    /// Its gas beside the reference's, per input class ([`target_rows`]).
+    pub rows: Vec<TargetRow>,
+}
+
+/// Gas of `target` beside the reference on `runs` cases per input class
+/// drawn from [`SNAPSHOT_SEED`], with its deployment gas and code size.
+///
+/// ```
+/// use octoku_evm::{Puzzle, Target, gas};
+/// let report = gas::target_report(&Target::Builtin(Puzzle::Golf), 2)?;
+/// assert_eq!(report.target, "golf");
+/// assert!(report.deployment_gas > 0 && !report.rows.is_empty());
+/// # Ok::<(), octoku_evm::EvmError>(())
+/// ```
+pub fn target_report(target: &crate::Target, runs: usize) -> Result<TargetReport, EvmError> {
+    let mut machine = Machine::new()?;
+    let at = machine.load(target)?;
+    let deployment_gas = match target {
+        crate::Target::Code(c) => match &c.initcode {
+            Some(init) => Machine::new()?.deploy(init)?.1,
+            None => 0,
+        },
+        crate::Target::Builtin(p) => machine.deploy_gas(*p),
+    };
+    let rows = target_rows(&mut machine, at, runs, SNAPSHOT_SEED)?;
+    Ok(TargetReport {
+        target: target.label(),
+        runs,
+        deployment_gas,
+        runtime_size: machine.code_at(at).len(),
+        reference_runtime_size: Puzzle::Reference.artifact().runtime.len(),
+        rows,
+    })
+}
+
+/// One profiled call (`octoku gas --profile … --json`): whose, which
+/// function, and its [`Profile`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Profiled {
+    /// The built-in's name, or the author's contract's.
+    pub puzzle: String,
+    /// 9 when a 9×9 validator was profiled; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u8>,
+    /// The function called.
+    pub function: String,
+    /// Its gas.
+    #[serde(flatten)]
+    pub profile: Profile,
+    /// The name a text report gives the code: the 9×9 validator's name for
+    /// a built-in's (`classic9-golf`), else [`Profiled::puzzle`].
+    #[serde(skip)]
+    pub label: String,
+    /// Why some of an author's instructions have no source line, when its
+    /// source map does not cover them ([`crate::target::Code::profile_gaps`]).
+    #[serde(skip)]
+    pub gaps: Option<String>,
+}
+
+/// Profiles `call` (named `function`) on `target`: a built-in (its 9×9
+/// validator when the call is a 9×9 one) with its Solidity lines, or an
+/// author's code as loaded, with its lines when it carries a source map.
+///
+/// ```
+/// use octoku_core::{Address, Board};
+/// use octoku_evm::{Puzzle, Target, gas};
+/// let call = gas::Target::Generate(Address::ZERO);
+/// let p = gas::profile_target(&Target::Builtin(Puzzle::Golf), "generate", call)?;
+/// assert_eq!((p.puzzle.as_str(), p.size), ("golf", None));
+/// assert!(p.profile.gas > 0 && !p.profile.by_line.is_empty());
+/// # Ok::<(), octoku_evm::EvmError>(())
+/// ```
+pub fn profile_target(
+    target: &crate::Target,
+    function: &str,
+    call: Target,
+) -> Result<Profiled, EvmError> {
+    let nine = matches!(
+        call,
+        Target::Classic9IsValid(_) | Target::Classic9Verify(..)
+    );
+    let mut machine = Machine::new()?;
+    match target {
+        crate::Target::Code(code) => {
+            let at = machine.load(target)?;
+            let lines = code.source_lines(&machine.code_at(at));
+            let profile = profile_call(&mut machine, at, call.calldata(), lines.as_ref())?;
+            Ok(Profiled {
+                puzzle: code.label.clone(),
+                size: nine.then_some(9),
+                function: function.to_string(),
+                profile,
+                label: code.label.clone(),
+                gaps: code.profile_gaps(),
+            })
+        }
+        crate::Target::Builtin(puzzle) => {
+            let profile = profile(&mut machine, *puzzle, call)?;
+            let label = if nine {
+                puzzle.classic9_label()
+            } else {
+                puzzle.label()
+            };
+            Ok(Profiled {
+                puzzle: puzzle.label().to_string(),
+                size: nine.then_some(9),
+                function: function.to_string(),
+                profile,
+                label: label.to_string(),
+                gaps: None,
+            })
+        }
+    }
+}
+
 /// Measures every implementation on `runs` deterministic cases per input class.
 ///
 /// Every implementation sees the same inputs, drawn from `seed` before any

@@ -284,8 +284,10 @@ fn flag_sets(n: usize, r: usize) -> Vec<Vec<bool>> {
     out
 }
 
-/// What the implementation is compared with the reference on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the implementation is compared with the reference on (in a
+/// report's JSON: "board" or "cells").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Compare {
     /// The whole call result: success, length and the board word.
     Board,
@@ -293,6 +295,17 @@ pub enum Compare {
     /// the board): the choice of cells, not the digits in them. For the fair
     /// fill, whose digits come from a hash.
     Cells,
+}
+
+impl Compare {
+    /// What "equal" means, in words: "the same board" or "the same filled
+    /// cells".
+    pub fn sameness(self) -> &'static str {
+        match self {
+            Compare::Board => "the same board",
+            Compare::Cells => "the same filled cells",
+        }
+    }
 }
 
 /// How one pattern ended up.

@@ -111,6 +111,22 @@ impl Check {
         }
     }
 
+    /// The verdict in words, as `octoku golf check` gives it (its JSON's
+    /// `reason`).
+    pub fn reason(&self) -> &'static str {
+        match self.verdict() {
+            Verdict::Ready => "ready: Curta Golf will accept it, and it is right on every input",
+            Verdict::Unproved => "pure and passes the course; not proved (--no-prove)",
+            Verdict::Refused if !self.purity.pure() => {
+                "refused: Curta Golf's purity check would revert PollutedSolution()"
+            }
+            Verdict::Refused => "refused: the course would revert IncorrectSolution()",
+            Verdict::Wrong => {
+                "wrong: the course's draws pass it, but it differs from the reference (the counterexample above)"
+            }
+        }
+    }
+
     /// The least and the most gas metered over the seeds (`None` when a
     /// seed failed).
     pub fn gas_range(runs: &[Measured]) -> Option<(u32, u32)> {
@@ -123,6 +139,33 @@ impl Check {
             .collect();
         let gas = gas?;
         Some((*gas.iter().min()?, *gas.iter().max()?))
+    }
+}
+
+/// The report of `octoku golf check --json`: the solution's name, the
+/// verdict and its reason, then the check's fields.
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked<'a> {
+    /// The solution's name.
+    pub solution: &'a str,
+    /// [`Check::verdict`].
+    pub verdict: Verdict,
+    /// [`Check::reason`].
+    pub reason: &'static str,
+    /// The check.
+    #[serde(flatten)]
+    pub check: &'a Check,
+}
+
+impl<'a> Checked<'a> {
+    /// The report of `check` of the solution `solution`.
+    pub fn new(solution: &'a str, check: &'a Check) -> Checked<'a> {
+        Checked {
+            solution,
+            verdict: check.verdict(),
+            reason: check.reason(),
+            check,
+        }
     }
 }
 

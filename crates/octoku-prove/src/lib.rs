@@ -13,7 +13,8 @@
 //! answer proves the two contracts equal on every input; a `sat` answer gives
 //! inputs that are replayed on the real contracts in revm. No proof says
 //! "proved" before [`validate`] has checked both programs' terms against
-//! revm on concrete inputs.
+//! revm on concrete inputs. [`report`] runs each proof of `octoku prove`
+//! and returns its typed report (the JSON of `--json`).
 
 pub mod card;
 pub mod classic9;
@@ -26,6 +27,7 @@ pub mod induction;
 pub mod program;
 pub mod progress;
 pub mod prove;
+pub mod report;
 pub mod rules;
 pub mod sat;
 pub mod smt;

@@ -3,10 +3,9 @@
 use std::process::ExitCode;
 
 use octoku_evm::{
-    Machine, Puzzle,
-    gas::{self, Profile, Target},
+    Puzzle,
+    gas::{self, Target},
 };
-use serde::Serialize;
 
 use crate::opts::target::OwnArgs;
 use crate::{error::CliError, input, output::print_json};
@@ -46,17 +45,6 @@ pub struct Args {
     target: OwnArgs,
 }
 
-/// `octoku gas --artifact/--bytecode/--contract --json`.
-#[derive(Debug, Serialize)]
-struct TargetGas {
-    target: String,
-    runs: usize,
-    deployment_gas: u64,
-    runtime_size: usize,
-    reference_runtime_size: usize,
-    rows: Vec<gas::TargetRow>,
-}
-
 /// Prints the gas report or a profile.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(function) = args.profile.as_deref() {
@@ -84,19 +72,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `octoku gas --profile --json`.
-#[derive(Debug, Serialize)]
-struct Profiled<'a> {
-    /// The built-in's name, or the author's contract's.
-    puzzle: String,
-    /// 9 when the 9×9 validator of `puzzle` was profiled; absent for 8.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    size: Option<u8>,
-    function: &'a str,
-    #[serde(flatten)]
-    profile: &'a Profile,
-}
-
 /// `--profile FUNCTION ARGS...` on a built-in or the author's contract.
 fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
     let nine = args.size == 9 || function == "isValidSolution";
@@ -120,45 +95,22 @@ fn profile(function: &str, args: &Args) -> Result<ExitCode, CliError> {
         ("generate", _) => return Err(CliError::Input("--profile generate takes one ADDRESS; expected `octoku gas --profile generate <ADDRESS>`".into())),
         _ => return Err(CliError::Input("--profile verify takes START and SOLUTION; expected `octoku gas --profile verify <START> <SOLUTION>`".into())),
     };
-    let mut machine = Machine::new()?;
-    let own_label = own.as_ref().map(|c| c.label.clone());
-    let (label, p) = match own {
-        // The author's code as loaded; its lines when it carries a source map.
-        Some(code) => {
-            let at = machine.load(&octoku_evm::Target::Code(code.clone()))?;
-            if let Some(warning) = code.profile_gaps() {
-                crate::errln!("octoku: warning: {warning}");
-            }
-            let lines = code.source_lines(&machine.code_at(at));
-            let p = gas::profile_call(&mut machine, at, call.calldata(), lines.as_ref())?;
-            (code.label.clone(), p)
-        }
-        None => {
-            let p = gas::profile(&mut machine, args.puzzle, call)?;
-            let label = if nine {
-                args.puzzle.classic9_label()
-            } else {
-                args.puzzle.label()
-            };
-            (label.to_string(), p)
-        }
+    let target = match own {
+        Some(code) => octoku_evm::Target::Code(code),
+        None => octoku_evm::Target::Builtin(args.puzzle),
     };
+    let profiled = gas::profile_target(&target, function, call)?;
+    if let Some(warning) = &profiled.gaps {
+        crate::errln!("octoku: warning: {warning}");
+    }
+    let (label, p) = (&profiled.label, &profiled.profile);
     if let Some(path) = &args.flamegraph {
-        let svg = crate::picture::flamegraph(&p, &format!("{label} {function}"))?;
+        let svg = crate::picture::flamegraph(p, &format!("{label} {function}"))?;
         crate::picture::write("--flamegraph", path, &svg)?;
         crate::errln!("flame graph written to {}", path.display());
     }
     if args.json {
-        print_json(&Profiled {
-            puzzle: if nine && own_label.is_none() {
-                args.puzzle.label().to_string()
-            } else {
-                label.clone()
-            },
-            size: nine.then_some(9),
-            function,
-            profile: &p,
-        })?;
+        print_json(&profiled)?;
         return Ok(ExitCode::SUCCESS);
     }
     crate::outln!(
@@ -207,25 +159,7 @@ fn target_gas(args: &Args) -> Result<ExitCode, CliError> {
         ));
     }
     let code = args.target.code()?.expect("given");
-    let mut machine = Machine::new()?;
-    let target = octoku_evm::Target::Code(code);
-    let at = machine.load(&target)?;
-    let deployment_gas = match &target {
-        octoku_evm::Target::Code(c) => match &c.initcode {
-            Some(init) => Machine::new()?.deploy(init)?.1,
-            None => 0,
-        },
-        octoku_evm::Target::Builtin(p) => machine.deploy_gas(*p),
-    };
-    let rows = gas::target_rows(&mut machine, at, args.runs, gas::SNAPSHOT_SEED)?;
-    let out = TargetGas {
-        target: target.label(),
-        runs: args.runs,
-        deployment_gas,
-        runtime_size: machine.code_at(at).len(),
-        reference_runtime_size: Puzzle::Reference.artifact().runtime.len(),
-        rows,
-    };
+    let out = gas::target_report(&octoku_evm::Target::Code(code), args.runs)?;
     if args.json {
         print_json(&out)?;
         return Ok(ExitCode::SUCCESS);

@@ -3,22 +3,13 @@
 
 use std::{process::ExitCode, time::Instant};
 
-use octoku_core::{Address, Board};
 use octoku_evm::{
-    EvmError, Machine, Puzzle,
-    sample::{Tally, sample},
+    Puzzle,
+    sample::{Report, sample_many},
 };
-use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::parallel;
-use crate::{
-    error::CliError,
-    output::{self, print_json},
-};
-
-/// Addresses a worker takes at a time.
-const BATCH: u64 = 1024;
+use crate::{error::CliError, output::print_json};
 
 /// Arguments of `octoku sample`.
 #[derive(Debug, clap::Args)]
@@ -46,62 +37,6 @@ pub struct Args {
     json: bool,
 }
 
-/// `octoku sample --json`.
-#[derive(Debug, Serialize)]
-struct Sampled {
-    puzzle: Puzzle,
-    seed: u64,
-    /// Index of the first address.
-    from: u64,
-    addresses: u64,
-    solvable: u64,
-    unsolvable: u64,
-    unique: u64,
-    short_boards: u64,
-    contract_checked: u64,
-    contract_mismatch: Option<Indexed>,
-    unsolvable_examples: Vec<Sample>,
-    threads: usize,
-    seconds: f64,
-    per_second: f64,
-}
-
-/// An address of the stream, by its index.
-#[derive(Debug, Serialize)]
-struct Indexed {
-    index: u64,
-    #[serde(serialize_with = "output::checksum")]
-    address: Address,
-}
-
-/// An address of the stream and the board it gets.
-#[derive(Debug, Serialize)]
-struct Sample {
-    index: u64,
-    #[serde(serialize_with = "output::checksum")]
-    address: Address,
-    #[serde(serialize_with = "output::hex")]
-    start: Board,
-}
-
-/// Why a sampling worker stopped: its machine could not be built, or a batch failed.
-#[derive(Debug, thiserror::Error)]
-enum SampleError {
-    /// The worker's in-memory EVM.
-    #[error("{0}")]
-    Machine(EvmError),
-    /// A batch of addresses.
-    #[error("addresses {first}..{last}: {error}")]
-    Batch {
-        /// The first address index of the batch.
-        first: u64,
-        /// One past its last.
-        last: u64,
-        /// What the EVM said.
-        error: EvmError,
-    },
-}
-
 /// Samples on `threads` workers; exit 1 if any board has no solution or the
 /// contract disagrees with the mirror.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -117,41 +52,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     parallel::catch_interrupts();
     let started = Instant::now();
     let (from, end) = (args.from, args.from + args.addresses);
-    // One tally per batch, in order; None for a batch skipped after Ctrl-C.
-    let batches: Vec<Option<Tally>> = pool
+    let run = pool
         .install(|| {
-            (0..args.addresses.div_ceil(BATCH))
-                .into_par_iter()
-                .map_init(Machine::new, |machine, batch| {
-                    if parallel::interrupted() {
-                        return Ok(None);
-                    }
-                    let machine = machine
-                        .as_mut()
-                        .map_err(|e| SampleError::Machine(e.clone()))?;
-                    let first = from + batch * BATCH;
-                    let last = (first + BATCH).min(end);
-                    let t = sample(machine, puzzle, args.seed, first, last, args.check_every)
-                        .map_err(|error| SampleError::Batch { first, last, error })?;
-                    bar.inc(last - first);
-                    Ok(Some(t))
-                })
-                .collect::<Result<Vec<_>, SampleError>>()
+            sample_many(
+                puzzle,
+                args.seed,
+                from,
+                args.addresses,
+                args.check_every,
+                &|n| bar.inc(n),
+                &parallel::interrupted,
+            )
         })
         .map_err(|e| CliError::EvmCause(Box::new(e)))?;
-    // The finished prefix: every address below the first skipped batch.
-    let done = batches.iter().take_while(|b| b.is_some()).count();
-    let t = batches
-        .into_iter()
-        .take(done)
-        .flatten()
-        .fold(Tally::default(), |mut a, b| {
-            a.merge(b);
-            a
-        });
-    if done as u64 != args.addresses.div_ceil(BATCH) {
+    let t = &run.tally;
+    if !run.finished {
         bar.finish_and_clear();
-        let next = from + done as u64 * BATCH;
+        let next = run.next;
         crate::errln!(
             "octoku: interrupted: addresses {from}..{next} sampled ({} solvable, {} unsolvable{}); resume with: octoku sample --puzzle {puzzle} --seed {} --from {next} --addresses {}",
             t.solvable,
@@ -168,35 +85,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let rate = t.addresses as f64 / seconds.max(1e-9);
-    let ok = t.unsolvable() == 0 && t.contract_mismatch.is_none();
+    let report = Report::new(puzzle, args.seed, args.from, t, threads, seconds);
+    let rate = report.per_second;
     if args.json {
-        print_json(&Sampled {
-            puzzle,
-            seed: args.seed,
-            from: args.from,
-            addresses: t.addresses,
-            solvable: t.solvable,
-            unsolvable: t.unsolvable(),
-            unique: t.unique,
-            short_boards: t.short,
-            contract_checked: t.contract_checked,
-            contract_mismatch: t
-                .contract_mismatch
-                .map(|(index, address)| Indexed { index, address }),
-            unsolvable_examples: t
-                .unsolvable_examples
-                .iter()
-                .map(|&(index, address, start)| Sample {
-                    index,
-                    address,
-                    start,
-                })
-                .collect(),
-            threads,
-            seconds,
-            per_second: rate,
-        })?;
+        print_json(&report)?;
     } else {
         let share = |n: u64| 100.0 * n as f64 / t.addresses as f64;
         crate::outln!(
@@ -231,5 +123,5 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         crate::outln!("{seconds:.2} s, {rate:.0} addresses/s")?;
     }
-    crate::exit(ok)
+    crate::exit(t.ok())
 }

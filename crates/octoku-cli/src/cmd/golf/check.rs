@@ -3,10 +3,9 @@
 use std::process::ExitCode;
 
 use octoku_evm::golf::Opcodes;
-use octoku_prove::golf::{Check, Verdict};
-use serde::Serialize;
+use octoku_prove::golf::{Checked, Verdict};
 
-use super::solution::{SolutionArgs, print_card, verdict_line};
+use super::solution::{SolutionArgs, print_card};
 use crate::error::CliError;
 use crate::output::print_json;
 
@@ -23,16 +22,6 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `octoku golf check --json`.
-#[derive(Debug, Serialize)]
-struct CheckJson<'a> {
-    solution: &'a str,
-    verdict: Verdict,
-    reason: String,
-    #[serde(flatten)]
-    check: &'a Check,
 }
 
 /// Parses `--allowed-opcodes`.
@@ -57,12 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (label, initcode) = args.solution.initcode()?;
     let c = args.solution.check(&label, &initcode, allowed)?;
     if args.json {
-        print_json(&CheckJson {
-            solution: &label,
-            verdict: c.verdict(),
-            reason: verdict_line(&c),
-            check: &c,
-        })?;
+        print_json(&Checked::new(&label, &c))?;
     } else {
         print_card(&label, &c)?;
     }

@@ -5,7 +5,7 @@
 use octoku_core::U256;
 use octoku_evm::Puzzle;
 use octoku_evm::golf::Course;
-use octoku_prove::golf::{Check, CheckError, Proof, Prover, Verdict, check};
+use octoku_prove::golf::{Check, CheckError, Proof, Prover, check};
 
 use crate::error::CliError;
 use crate::opts::solver::SolverArgs;
@@ -166,20 +166,5 @@ pub fn print_card(label: &str, c: &Check) -> std::io::Result<()> {
         Proof::Skipped => "skipped (--no-prove)".into(),
     };
     crate::outln!("proof     {proof}")?;
-    crate::outln!("verdict   {}", verdict_line(c))
-}
-
-/// The verdict in words.
-pub fn verdict_line(c: &Check) -> String {
-    match c.verdict() {
-        Verdict::Ready => "ready: Curta Golf will accept it, and it is right on every input".into(),
-        Verdict::Unproved => "pure and passes the course; not proved (--no-prove)".into(),
-        Verdict::Refused if !c.purity.pure() => {
-            "refused: Curta Golf's purity check would revert PollutedSolution()".into()
-        }
-        Verdict::Refused => "refused: the course would revert IncorrectSolution()".into(),
-        Verdict::Wrong => {
-            "wrong: the course's draws pass it, but it differs from the reference (the counterexample above)".into()
-        }
-    }
+    crate::outln!("verdict   {}", c.reason())
 }

@@ -13,7 +13,7 @@ use octoku_core::Address;
 use octoku_prove::golf::Verdict;
 use serde::Serialize;
 
-use super::solution::{SolutionArgs, print_card, verdict_line};
+use super::solution::{SolutionArgs, print_card};
 use crate::error::{CliError, chain_error};
 use crate::input;
 use crate::opts::chain::{ChainArgs, KeyUse};
@@ -104,7 +104,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if matches!(verdict, Verdict::Refused | Verdict::Wrong) && !args.force {
         return Err(CliError::Rejected(format!(
             "nothing sent: {} (--force sends anyway)",
-            verdict_line(&check)
+            check.reason()
         )));
     }
     let sender = chain.sender();
