@@ -128,18 +128,6 @@ pub enum SubmitError {
     Chain(#[from] ChainError),
 }
 
-/// Refusals compare by value. A chain failure keeps the error under it (an
-/// operating system's or a transport's, which have no equality), so it
-/// equals no error, itself included, as a NaN equals no number.
-impl PartialEq for SubmitError {
-    fn eq(&self, other: &SubmitError) -> bool {
-        match (self, other) {
-            (SubmitError::Refused(a), SubmitError::Refused(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
 /// The chain, the game, its puzzle and the signers.
 pub struct Backend {
     place: Where,

@@ -429,13 +429,16 @@ fn a_curta_game_through_the_servers_signer_in_chromium() {
     let refused = backend
         .submit(player, Board::from_cells(&solution), 0)
         .unwrap_err();
-    assert_eq!(
-        refused,
-        SubmitError::Refused(Refusal::Fee {
-            id: 1,
-            fee: curta::PHASE_TWO_FEE
-        })
-    );
+    match refused {
+        SubmitError::Refused(refusal) => assert_eq!(
+            refusal,
+            Refusal::Fee {
+                id: 1,
+                fee: curta::PHASE_TWO_FEE
+            }
+        ),
+        other => panic!("expected Curta's fee refusal, got {other}"),
+    }
     assert_eq!(node.nonce(DEV_ACCOUNTS[7]), before, "nothing sent");
     server.stop().unwrap();
 }
