@@ -158,14 +158,7 @@ pub fn require_arena(chain: &mut Chain, arena: Address) -> Result<Address, Chain
     chain.require_code(arena)?;
     let puzzle = match puzzle_of(chain, arena) {
         Ok(puzzle) => puzzle,
-        Err(
-            ChainError::Reverted(_)
-            | ChainError::Unexpected(_)
-            | ChainError::Evm(_)
-            | ChainError::Decode { .. }
-            | ChainError::NotJsonRpc { .. }
-            | ChainError::Halted(_),
-        ) => {
+        Err(e) if e.is_no_answer() => {
             return Err(ChainError::NotAnArena(arena));
         }
         Err(other) => return Err(other),

@@ -441,12 +441,7 @@ pub struct Solvers {
 pub fn require_curta(chain: &mut Chain, curta: Address) -> Result<u32, ChainError> {
     chain.require_code(curta)?;
     let not_curta = |e: ChainError| match e {
-        ChainError::Reverted(_)
-        | ChainError::Unexpected(_)
-        | ChainError::Evm(_)
-        | ChainError::Decode { .. }
-        | ChainError::NotJsonRpc { .. }
-        | ChainError::Halted(_) => ChainError::NotCurta(curta),
+        e if e.is_no_answer() => ChainError::NotCurta(curta),
         other => other,
     };
     call(chain, curta, &ICurta::authorshipTokenCall {}).map_err(not_curta)?;
@@ -527,13 +522,7 @@ pub fn solve_count(chain: &mut Chain, curta: Address, id: u32) -> Result<Option<
         &ICurta::getPuzzleColorsAndSolvesCall { puzzleId: id },
     ) {
         Ok(r) => Ok(Some(r.solves)),
-        Err(
-            ChainError::Reverted(_)
-            | ChainError::Unexpected(_)
-            | ChainError::Evm(_)
-            | ChainError::Decode { .. }
-            | ChainError::NotJsonRpc { .. },
-        ) => Ok(None),
+        Err(e) if e.is_no_answer() => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -835,13 +824,7 @@ pub fn check_add(
                     return Err(unnamed(format!("the name() of {puzzle} is empty")));
                 }
                 Ok(name) => name,
-                Err(
-                    ChainError::Reverted(_)
-                    | ChainError::Unexpected(_)
-                    | ChainError::Evm(_)
-                    | ChainError::Decode { .. }
-                    | ChainError::NotJsonRpc { .. },
-                ) => {
+                Err(e) if e.is_no_answer() => {
                     return Err(unnamed(format!("{puzzle} has no name()")));
                 }
                 Err(e) => return Err(e.into()),

@@ -501,6 +501,24 @@ pub enum ChainError {
     Unexpected(String),
 }
 
+impl ChainError {
+    /// Whether a call got no answer of the interface it asked for: the
+    /// contract reverted or halted, or its return data did not decode as
+    /// the ABI says (the address holds some other contract). A node that
+    /// cannot be reached, a key or a file is not this.
+    pub fn is_no_answer(&self) -> bool {
+        matches!(
+            self,
+            ChainError::Reverted(_)
+                | ChainError::Halted(_)
+                | ChainError::Unexpected(_)
+                | ChainError::Evm(_)
+                | ChainError::Decode { .. }
+                | ChainError::NotJsonRpc { .. }
+        )
+    }
+}
+
 /// Wei per gas in gwei, as a user reads it (`100000 gwei`, `0.5 gwei`).
 pub fn gwei(wei: u128) -> String {
     let whole = wei / 1_000_000_000;

@@ -594,11 +594,7 @@ fn open_curta(
         )?;
     let id = puzzle.id;
     let name = arena::puzzle_name(chain, puzzle.puzzle).map_err(|e| match e {
-        ChainError::Reverted(_)
-        | ChainError::Unexpected(_)
-        | ChainError::Evm(_)
-        | ChainError::Decode { .. }
-        | ChainError::NotJsonRpc { .. } => ServeError::Chain(format!(
+        e if e.is_no_answer() => ServeError::Chain(format!(
             "{} (Curta puzzle {id}) does not answer IPuzzle's name()",
             puzzle.puzzle
         )),

@@ -134,12 +134,8 @@ pub struct BoardView {
 /// The puzzle's `name()` and the board it hands `player`, read on chain.
 fn read(chain: &mut Chain, found: &Found, player: Address) -> Result<(String, Board), PlayError> {
     let puzzle = found.puzzle.puzzle;
-    let not_puzzle = |e| match e {
-        ChainError::Reverted(_)
-        | ChainError::Unexpected(_)
-        | ChainError::Evm(_)
-        | ChainError::Decode { .. }
-        | ChainError::NotJsonRpc { .. } => PlayError::NotAPuzzle {
+    let not_puzzle = |e: ChainError| match e {
+        e if e.is_no_answer() => PlayError::NotAPuzzle {
             puzzle,
             id: found.puzzle.id,
         },

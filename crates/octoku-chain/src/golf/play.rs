@@ -67,12 +67,7 @@ pub struct Submitted {
 pub fn require_curta_golf(chain: &mut Chain, golf: Address) -> Result<u32, ChainError> {
     chain.require_code(golf)?;
     let not_golf = |e: ChainError| match e {
-        ChainError::Reverted(_)
-        | ChainError::Unexpected(_)
-        | ChainError::Evm(_)
-        | ChainError::Decode { .. }
-        | ChainError::NotJsonRpc { .. }
-        | ChainError::Halted(_) => ChainError::Unexpected(format!(
+        e if e.is_no_answer() => ChainError::Unexpected(format!(
             "{golf} does not answer courseId() and purityChecker(): expected a Curta Golf contract"
         )),
         other => other,

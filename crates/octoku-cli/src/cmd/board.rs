@@ -153,12 +153,8 @@ fn puzzle_board(
     svg: Option<&std::path::Path>,
 ) -> Result<ExitCode, CliError> {
     opened.chain.require_code(puzzle).map_err(chain_error)?;
-    let not_puzzle = |e| match e {
-        octoku_chain::ChainError::Reverted(_)
-        | octoku_chain::ChainError::Unexpected(_)
-        | octoku_chain::ChainError::Evm(_)
-        | octoku_chain::ChainError::Decode { .. }
-        | octoku_chain::ChainError::NotJsonRpc { .. } => CliError::Chain(format!(
+    let not_puzzle = |e: octoku_chain::ChainError| match e {
+        e if e.is_no_answer() => CliError::Chain(format!(
             "{puzzle} does not answer IPuzzle's name() and generate(address): not a puzzle"
         )),
         other => chain_error(other),
