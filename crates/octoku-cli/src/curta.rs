@@ -385,7 +385,7 @@ pub fn deploy(
     let author = opened.chain.sender();
     let (kind, name) =
         curta::check_add(&mut opened.chain, curta, token, &source).map_err(|e| match e {
-            AddError::Refused(_) => CliError::Rejected(e.to_string()),
+            e @ AddError::Refused(_) => CliError::rejected(e),
             AddError::Chain(e) => chain_error(e),
             AddError::Evm(e) => CliError::from(e),
         })?;

@@ -164,7 +164,7 @@ fn prove_verify(label: &str, runtime: &[u8], args: &CommonArgs) -> Result<ExitCo
         args.solver.query_dir(&verify::query_name(label))?,
     );
     let proof = verify::prove(label, runtime, &dir, &solver)
-        .map_err(|e| CliError::Evm(format!("prove verify {label}: {e}")))?;
+        .map_err(|e| CliError::evm_in(format!("prove verify {label}"), e))?;
     if args.json {
         print_json(&proof)?;
     } else {
@@ -252,7 +252,7 @@ fn prove_classic9(label: &str, runtime: &[u8], args: &CommonArgs) -> Result<Exit
             _ if classic9::is_builtin(label, runtime) => "--puzzle classic9".to_string(),
             _ => format!("{label} --size 9"),
         };
-        CliError::Evm(format!("prove verify {what}: {e}"))
+        CliError::evm_in(format!("prove verify {what}"), e)
     })?;
     if args.json {
         print_json(&proof)?;
@@ -325,7 +325,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         common.solver.query_dir(&generate::query_name(&fill))?,
     );
     let proof = generate::prove(&fill, usize::from(args.redraws), &dir, &solver)
-        .map_err(|e| CliError::Evm(format!("prove generate {}: {e}", flags.trim())))?;
+        .map_err(|e| CliError::evm_in(format!("prove generate {}", flags.trim()), e))?;
     if common.json {
         print_json(&proof)?;
     } else {
@@ -335,7 +335,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::from(1));
     }
     match proof.unsettled() {
-        Some(e) => Err(CliError::Evm(format!("prove generate{flags}: {e}"))),
+        Some(e) => Err(CliError::evm_in(format!("prove generate{flags}"), e)),
         None => Ok(ExitCode::SUCCESS),
     }
 }

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use octoku_serve::{Config, DEFAULT_PORT, Game, ServeError, backend::Backend};
 
+use crate::error::CliError;
 use crate::opts::chain::ChainArgs;
 use crate::opts::wallet::{Identity, TxArgs};
-use crate::{error::CliError, input};
 
 /// Arguments of `octoku serve`.
 #[derive(Debug, clap::Args)]
@@ -68,7 +68,7 @@ impl GameArgs {
     pub fn apply(&self, config: Config) -> Result<Config, CliError> {
         let address = |flag: &str, text: &Option<String>| {
             text.as_deref()
-                .map(|a| input::address(a).map_err(|e| CliError::Input(format!("{flag}: {e}"))))
+                .map(|a| octoku_core::parse_address(a).map_err(|e| CliError::input_in(flag, e)))
                 .transpose()
         };
         Ok(Config {

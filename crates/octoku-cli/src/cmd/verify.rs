@@ -256,7 +256,7 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
             "{who} says {answer:?} and the Rust mirror says {mirror:?}"
         )));
     }
-    let valid = answer.map_err(|e| CliError::Input(e.to_string()))?;
+    let valid = answer.map_err(CliError::input)?;
     out.valid = valid;
     if args.json {
         print_json(&out)?;

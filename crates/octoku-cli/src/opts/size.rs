@@ -228,7 +228,7 @@ pub fn read_error(name: &str, options: &ReadOptions, e: &text::TextError) -> Cli
         _ => false,
     };
     let label = if from_flag { "--symbols" } else { name };
-    CliError::Input(format!("{label}: {e}"))
+    CliError::input_in(label, e.clone())
 }
 
 /// Refuses `-` for more than one argument (standard input is read once).
@@ -248,7 +248,7 @@ pub fn text_of(board: &Grid, symbols: &Symbols, form: Form) -> Result<String, Cl
 
 /// The JSON form of a board ([`text::compact`]), with one-line errors.
 pub fn json_board(board: &Grid, symbols: &Symbols) -> Result<String, CliError> {
-    text::compact(board, symbols).map_err(|e| CliError::Input(e.to_string()))
+    text::compact(board, symbols).map_err(CliError::input)
 }
 
 /// The form boards are printed in: `--format`, else the one read (grid for the line form).

@@ -85,7 +85,7 @@ impl TargetArgs {
         } else {
             return Ok(None);
         };
-        let mut code = code.map_err(|e| CliError::Input(e.to_string()))?;
+        let mut code = code.map_err(CliError::input)?;
         if let Some(args) = &self.constructor_args {
             let args = octoku_core::hex::decode(args.trim()).map_err(|e| {
                 CliError::Input(format!(

@@ -94,8 +94,8 @@ impl SolutionArgs {
             })
         };
         check(self.kind, initcode, allowed, &seeds, prover).map_err(|e| match e {
-            CheckError::Evm(e) => CliError::Evm(format!("{label}: {e}")),
-            other => CliError::Evm(format!("{label}: {other}")),
+            CheckError::Evm(e) => CliError::evm_in(label, e),
+            other => CliError::evm_in(label, other),
         })
     }
 }

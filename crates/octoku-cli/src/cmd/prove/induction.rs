@@ -25,8 +25,7 @@ pub(super) fn generate_all(fill: &Fill<'_>, args: &CommonArgs) -> Result<ExitCod
         args.solver.solver()?,
         args.solver.query_dir(&all_seeds::query_name(fill))?,
     );
-    let proof = all_seeds::prove(fill, &dir, &solver)
-        .map_err(|e| CliError::Evm(format!("{command}: {e}")))?;
+    let proof = all_seeds::prove(fill, &dir, &solver).map_err(|e| CliError::evm_in(command, e))?;
     if args.json {
         print_json(&proof)?;
     } else {

@@ -99,7 +99,7 @@ pub fn run(size: &SizeArgs, batch: &Batch) -> Result<ExitCode, CliError> {
             .as_ref()
             .map(|s| text::write(s, &symbols, Form::Line))
             .transpose()
-            .map_err(|e| CliError::Input(e.to_string()))?;
+            .map_err(CliError::input)?;
         if batch.json {
             let line = Line {
                 solution,
