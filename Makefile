@@ -122,8 +122,10 @@ package:
 	@# registry, whose crates cargo takes as immutable: their sources
 	@# unpacked by an earlier run of the same version would be built again
 	@# instead of the new ones, so they are removed first (octoku's crates
-	@# only; they are not on crates.io).
+	@# only; they are not on crates.io). Their builds in target/debug are
+	@# removed for the same reason: cargo would link the old ones.
 	@for c in core evm chain prove serve cli; do rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/octoku-$$c-[0-9]*; done
+	@rm -rf target/debug/.fingerprint/octoku-* target/debug/deps/liboctoku_* target/debug/deps/octoku_* target/debug/build/octoku-*
 	CARGO_PROFILE_DEV_DEBUG=0 $(CARGO) package --workspace --exclude octoku-testkit --exclude octoku-contracts --quiet --allow-dirty
 
 ## install-test: `cargo install` of octoku-cli from the packaged crates into
