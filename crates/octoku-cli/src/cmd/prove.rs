@@ -149,6 +149,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 }
 
 /// The exit of a verify proof: 0 proved, 1 refuted.
+/// A proof's report: its JSON document with `--json`, else `text`.
+fn show<T: serde::Serialize>(
+    proof: &T,
+    json: bool,
+    text: impl FnOnce(&T) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    if json {
+        print_json(proof)
+    } else {
+        Ok(text(proof)?)
+    }
+}
+
 fn exit_of(result: Conclusion) -> ExitCode {
     match result {
         Conclusion::Proved => ExitCode::SUCCESS,
@@ -165,11 +178,7 @@ fn prove_verify(label: &str, runtime: &[u8], args: &CommonArgs) -> Result<ExitCo
     );
     let proof = verify::prove(label, runtime, &dir, &solver)
         .map_err(|e| CliError::evm_in(format!("prove verify {label}"), e))?;
-    if args.json {
-        print_json(&proof)?;
-    } else {
-        print_verify(&proof)?;
-    }
+    show(&proof, args.json, print_verify)?;
     Ok(exit_of(proof.result))
 }
 
@@ -254,11 +263,7 @@ fn prove_classic9(label: &str, runtime: &[u8], args: &CommonArgs) -> Result<Exit
         };
         CliError::evm_in(format!("prove verify {what}"), e)
     })?;
-    if args.json {
-        print_json(&proof)?;
-    } else {
-        print_classic9(&proof)?;
-    }
+    show(&proof, args.json, print_classic9)?;
     Ok(exit_of(proof.result))
 }
 
@@ -326,11 +331,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, CliError> {
     );
     let proof = generate::prove(&fill, usize::from(args.redraws), &dir, &solver)
         .map_err(|e| CliError::evm_in(format!("prove generate {}", flags.trim()), e))?;
-    if common.json {
-        print_json(&proof)?;
-    } else {
-        print_generate(&proof)?;
-    }
+    show(&proof, common.json, print_generate)?;
     if proof.result == Conclusion::Counterexample {
         return Ok(ExitCode::from(1));
     }

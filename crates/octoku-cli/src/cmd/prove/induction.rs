@@ -9,7 +9,7 @@ use octoku_prove::report::all_seeds::{self, AllSeedsProof, State};
 use octoku_prove::report::{Conclusion, Fill};
 
 use super::CommonArgs;
-use crate::{error::CliError, output::print_json};
+use crate::error::CliError;
 
 /// Exit 0 proved; 1 a counterexample (the entry lemma refuted on a seed
 /// whose two calls differ in revm); 3 anything else not proved (a step
@@ -26,12 +26,10 @@ pub(super) fn generate_all(fill: &Fill<'_>, args: &CommonArgs) -> Result<ExitCod
         args.solver.query_dir(&all_seeds::query_name(fill))?,
     );
     let proof = all_seeds::prove(fill, &dir, &solver).map_err(|e| CliError::evm_in(command, e))?;
-    if args.json {
-        print_json(&proof)?;
-    } else {
-        print_verdict(&proof)?;
-        print_details(&proof)?;
-    }
+    super::show(&proof, args.json, |p| {
+        print_verdict(p)?;
+        print_details(p)
+    })?;
     Ok(match proof.result {
         Conclusion::Proved => ExitCode::SUCCESS,
         Conclusion::Counterexample => ExitCode::from(1),
