@@ -495,9 +495,16 @@ mod tests {
 
     #[test]
     fn an_evm_failure_keeps_the_evm_s_error() {
-        let e = ChainError::from(octoku_evm::EvmError::Decode("short".into()));
+        let e = ChainError::from(octoku_evm::EvmError::return_data(
+            alloy_sol_types::Error::Overrun,
+        ));
         assert!(matches!(e, ChainError::Evm(_)));
-        root::<octoku_evm::EvmError>(&e);
+        assert!(chain(&e).iter().any(|c| c.is::<octoku_evm::EvmError>()));
+        // The decoder's own error is the last cause, not its words.
+        assert_eq!(
+            root::<alloy_sol_types::Error>(&e),
+            &alloy_sol_types::Error::Overrun
+        );
         assert_eq!(e.to_string(), e.source().unwrap().to_string());
     }
 

@@ -665,7 +665,7 @@ impl LocalPuzzle {
             return Err(EvmError::Reverted(outcome.output));
         }
         let valid = IPuzzle::verifyCall::abi_decode_returns(&outcome.output)
-            .map_err(|e| EvmError::Decode(e.to_string()))?;
+            .map_err(EvmError::return_data)?;
         Ok((valid, outcome.gas))
     }
 }

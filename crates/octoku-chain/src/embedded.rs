@@ -361,7 +361,7 @@ impl EmbeddedChain {
         keccak256(preimage)
     }
 
-    fn tx_error<E: fmt::Display>(&self, e: EVMError<E, InvalidTransaction>) -> ChainError {
+    fn tx_error(&self, e: octoku_evm::machine::Rejected) -> ChainError {
         match e {
             EVMError::Transaction(InvalidTransaction::LackOfFundForMaxFee { fee, balance }) => {
                 ChainError::InsufficientFunds {
@@ -371,9 +371,7 @@ impl EmbeddedChain {
                     ),
                 }
             }
-            other => ChainError::Unexpected(format!(
-                "the embedded EVM rejected the transaction: {other}"
-            )),
+            other => ChainError::Evm(octoku_evm::EvmError::Transaction(Box::new(other))),
         }
     }
 

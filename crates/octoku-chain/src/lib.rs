@@ -412,8 +412,8 @@ pub enum ChainError {
     #[error(transparent)]
     State(#[from] FileError),
     /// Execution halted (out of gas, invalid opcode ...).
-    #[error("execution halted: {0}")]
-    Halted(String),
+    #[error("execution halted: {0:?}")]
+    Halted(octoku_evm::HaltReason),
     /// The max fee per gas is above the ceiling: nothing was sent.
     #[error(
         "nothing sent: {source_} a max fee of {} per gas, above the ceiling of {} (--fee-ceiling raises it)",

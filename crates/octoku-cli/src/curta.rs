@@ -79,7 +79,8 @@ fn play_error(e: PlayError) -> CliError {
         PlayError::Chain(e) => chain_error(e),
         PlayError::NotAPuzzle { .. } => CliError::chain(e),
         PlayError::Refused(curta::Refusal::Fee { fee, .. }) => {
-            CliError::Rejected(format!("{e}: add --value {}", ether(fee).replace(' ', "")))
+            let hint = format!(": add --value {}", ether(fee).replace(' ', ""));
+            CliError::rejected(crate::error::Framed::new("", e, hint))
         }
         PlayError::Refused(_) => CliError::rejected(e),
         PlayError::InvalidStart { .. } | PlayError::Verify(_) => CliError::EvmCause(Box::new(e)),

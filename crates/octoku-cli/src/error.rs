@@ -87,6 +87,25 @@ impl CliError {
         })
     }
 
+    /// Refused before sending (exit 1): `context`, then the library's
+    /// error and its causes.
+    pub fn rejected_in(
+        context: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> CliError {
+        CliError::rejected(Context::new(context, error))
+    }
+
+    /// Bad input (exit 2): `before`, the library's error, `after`, then
+    /// the error's causes ([`Framed`]).
+    pub fn input_framed(
+        before: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+        after: impl Into<String>,
+    ) -> CliError {
+        CliError::input(Framed::new(before, error, after))
+    }
+
     /// Bad input (exit 2): `context`, then the library's error and its causes.
     pub fn input_in(
         context: impl Into<String>,
@@ -156,6 +175,34 @@ impl Context {
     }
 }
 
+/// A library error said inside the CLI's words: what was being done
+/// before it, what was expected after it (`--password-file p: cannot read
+/// it: <the error>; expected ...`). The error stays the cause: its own
+/// causes follow it, and it is printed once.
+#[derive(Debug, thiserror::Error)]
+#[error("{before}{error}{after}")]
+pub struct Framed {
+    before: String,
+    #[source]
+    error: Box<dyn std::error::Error + Send + Sync>,
+    after: String,
+}
+
+impl Framed {
+    /// `before`, `error`, then `after`.
+    pub fn new(
+        before: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+        after: impl Into<String>,
+    ) -> Framed {
+        Framed {
+            before: before.into(),
+            error: Box::new(error),
+            after: after.into(),
+        }
+    }
+}
+
 /// What was already done when a chain error stopped the rest (`sent, but
 /// not recorded: ...`), then the error, kept whole as the cause.
 #[derive(Debug, thiserror::Error)]
@@ -199,8 +246,11 @@ pub fn one_line(e: &dyn std::error::Error) -> String {
 impl From<octoku_evm::EvmError> for CliError {
     fn from(e: octoku_evm::EvmError) -> Self {
         match e {
-            // The author's creation code does not deploy: bad input.
-            octoku_evm::EvmError::Undeployable { .. } => CliError::input(e),
+            // The author's creation code does not deploy, or deploys
+            // nothing: bad input.
+            octoku_evm::EvmError::Undeployable { .. } | octoku_evm::EvmError::NoRuntime { .. } => {
+                CliError::input(e)
+            }
             e => CliError::EvmCause(Box::new(e)),
         }
     }

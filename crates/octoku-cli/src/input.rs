@@ -62,8 +62,8 @@ pub fn board(name: &str, arg: &str) -> Result<Board, CliError> {
             t.len()
         )));
     }
-    arg.parse()
-        .map_err(|e| CliError::Input(format!("{name} ({}): {e}", form.name())))
+    arg.parse::<Board>()
+        .map_err(|e| CliError::input_in(format!("{name} ({})", form.name()), e))
 }
 
 #[cfg(test)]
@@ -86,13 +86,26 @@ mod tests {
 
     #[test]
     fn errors_name_the_form_read() {
-        let e = board("START", "0x12g").unwrap_err().to_string();
-        assert!(e.starts_with("START (read as 0x hex):"), "{e}");
-        let e = board("START", &"9".repeat(80)).unwrap_err().to_string();
-        assert!(e.starts_with("START (read as a decimal number):"), "{e}");
-        let e = board("START", &format!("{}9", "1".repeat(63)))
-            .unwrap_err()
-            .to_string();
-        assert!(e.starts_with("START (read as a grid):"), "{e}");
+        let line = |arg: &str| crate::error::one_line(&board("START", arg).unwrap_err());
+        let e = line("0x12g");
+        assert!(e.starts_with("START (read as 0x hex): "), "{e}");
+        let e = line(&"9".repeat(80));
+        assert!(e.starts_with("START (read as a decimal number): "), "{e}");
+        let e = line(&format!("{}9", "1".repeat(63)));
+        assert!(e.starts_with("START (read as a grid): "), "{e}");
+    }
+
+    /// The parser's error is kept as the cause, not turned into text.
+    #[test]
+    fn a_board_that_does_not_parse_keeps_the_parser_s_error() {
+        let e = board("START", "0x12g").unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        let mut cause = std::error::Error::source(&e);
+        let mut found = false;
+        while let Some(c) = cause {
+            found |= c.is::<octoku_core::ParseError>();
+            cause = c.source();
+        }
+        assert!(found, "{e:?}");
     }
 }

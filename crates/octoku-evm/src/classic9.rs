@@ -78,15 +78,18 @@ pub fn outcome(raw: &RawOutcome) -> Result<Outcome, EvmError> {
     if raw.success {
         return IClassic9::isValidSolutionCall::abi_decode_returns_validate(data)
             .map(Outcome::Returned)
-            .map_err(|e| EvmError::Decode(e.to_string()));
+            .map_err(EvmError::return_data);
     }
     if data.is_empty() {
         return Ok(Outcome::Refused);
     }
-    let error = IClassic9::GridLength::abi_decode_validate(data)
-        .map_err(|e| EvmError::Decode(format!("revert data {raw:?}: {e}")))?;
-    let length = u64::try_from(error.length)
-        .map_err(|_| EvmError::Decode(format!("GridLength({}) above 2^64", error.length)))?;
+    let error =
+        IClassic9::GridLength::abi_decode_validate(data).map_err(|source| EvmError::Decode {
+            what: "revert data",
+            source,
+        })?;
+    let length =
+        u64::try_from(error.length).map_err(|_| EvmError::GridLengthPast64Bits(error.length))?;
     Ok(Outcome::Error(Classic9Error::GridLength { length }))
 }
 

@@ -238,7 +238,7 @@ impl Frames {
             SuccessOrHalt::Halt(reason)
                 if result.result != InstructionResult::FatalExternalError =>
             {
-                Err(EvmError::Halted(format!("{reason:?}")))
+                Err(EvmError::Halted(reason))
             }
             _ => return Ran::Transaction,
         })

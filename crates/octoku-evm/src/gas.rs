@@ -602,9 +602,7 @@ pub fn profile(machine: &mut Machine, puzzle: Puzzle, target: Target) -> Result<
             match (machine.classic9_address(puzzle), puzzle.classic9_artifact()) {
                 (Some(to), Some(artifact)) => (to, artifact),
                 _ => {
-                    return Err(EvmError::Transaction(format!(
-                        "{puzzle} has no 9x9 validator (expected reference or golf)"
-                    )));
+                    return Err(EvmError::NoValidator(puzzle));
                 }
             }
         }

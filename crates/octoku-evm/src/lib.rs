@@ -36,7 +36,7 @@ pub mod target;
 pub mod verify;
 
 pub use artifacts::Artifact;
-pub use machine::{Call, DATA_SHOWN, EvmError, GAS_LIMIT, Machine, RawOutcome, Work};
+pub use machine::{Call, DATA_SHOWN, EvmError, GAS_LIMIT, HaltReason, Machine, RawOutcome, Work};
 pub use meter::Step;
 pub use puzzle::Puzzle;
 pub use target::{Code, Target};

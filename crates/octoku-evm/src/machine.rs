@@ -64,27 +64,55 @@ impl<T> Call<T> {
     }
 }
 
-/// Why a call into the EVM did not give a value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a call into the EVM did not give a value. Every variant keeps what
+/// revm or the ABI decoder said, typed: [`std::error::Error::source`] gives
+/// the decoder's or revm's own error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EvmError {
     /// The contract reverted, with this revert data.
     #[error("{}", reverted(.0))]
     Reverted(Bytes),
-    /// Execution halted (out of gas, invalid opcode, ...).
-    #[error("execution halted: {0}")]
-    Halted(String),
-    /// The return data did not decode as the function's return type (the
-    /// decoder's words, which may quote the data, cut to one line of
-    /// [`crate::limits::NODE_TEXT`] characters when shown).
+    /// Execution halted (out of gas, invalid opcode, ...): revm's reason.
+    #[error("execution halted: {0:?}")]
+    Halted(HaltReason),
+    /// The contract's return or revert data did not decode as its ABI
+    /// says (the decoder's words, which may quote the data, cut to one
+    /// line of [`crate::limits::NODE_TEXT`] characters when shown).
     #[error(
-        "could not decode the contract's return data: {}",
-        crate::limits::one_line(.0, crate::limits::NODE_TEXT)
+        "could not decode the contract's {what}: {}",
+        crate::limits::one_line(&source.to_string(), crate::limits::NODE_TEXT)
     )]
-    Decode(String),
+    Decode {
+        /// What did not decode: `return data`, `revert data`.
+        what: &'static str,
+        /// The ABI decoder's error.
+        source: alloy_sol_types::Error,
+    },
+    /// A 9×9 validator reverted `GridLength(length)` with a length past 64
+    /// bits (no calldata is that long).
+    #[error("the contract reverted GridLength({0}), a length past 64 bits")]
+    GridLengthPast64Bits(U256),
     /// revm refused the transaction itself (a bug in this crate if seen).
     #[error("the in-memory EVM rejected the transaction: {0}")]
-    Transaction(String),
+    Transaction(#[source] Box<Rejected>),
+    /// A target to load holds neither creation code nor runtime code.
+    #[error("{label} has no code")]
+    NoCode {
+        /// What reports call the code.
+        label: String,
+    },
+    /// Creation code ran without reverting but left no runtime code.
+    #[error(
+        "deploying {label} left no runtime code; expected creation code that returns a contract"
+    )]
+    NoRuntime {
+        /// What reports call the code (`the solution`).
+        label: String,
+    },
+    /// A built-in puzzle without a 9×9 validator was asked for one.
+    #[error("{0} has no 9x9 validator (expected reference or golf)")]
+    NoValidator(Puzzle),
     /// An author's creation code did not deploy: its constructor reverted
     /// or halted (bad input, not a fault of the EVM).
     #[error(
@@ -97,6 +125,22 @@ pub enum EvmError {
         #[source]
         cause: Box<EvmError>,
     },
+}
+
+/// revm's refusal of a transaction (the in-memory database never fails).
+pub type Rejected = revm::context::result::EVMError<std::convert::Infallible>;
+
+/// revm's reason for an exceptional halt.
+pub use revm::context::result::HaltReason;
+
+impl EvmError {
+    /// Return data that did not decode as the function's return type.
+    pub fn return_data(source: alloy_sol_types::Error) -> EvmError {
+        EvmError::Decode {
+            what: "return data",
+            source,
+        }
+    }
 }
 
 /// The most revert data an [`EvmError`] shows: the contract chooses its
@@ -131,7 +175,7 @@ pub struct Executed {
 
 /// Reads revm's result of a transaction: success, or the revert data
 /// ([`EvmError::Reverted`]) or the halt reason ([`EvmError::Halted`]).
-pub fn settle<H: fmt::Debug>(result: ExecutionResult<H>) -> Result<Executed, EvmError> {
+pub fn settle(result: ExecutionResult<HaltReason>) -> Result<Executed, EvmError> {
     match result {
         ExecutionResult::Success {
             output, gas, logs, ..
@@ -141,7 +185,7 @@ pub fn settle<H: fmt::Debug>(result: ExecutionResult<H>) -> Result<Executed, Evm
             logs,
         }),
         ExecutionResult::Revert { output, .. } => Err(EvmError::Reverted(output)),
-        ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(format!("{reason:?}"))),
+        ExecutionResult::Halt { reason, .. } => Err(EvmError::Halted(reason)),
     }
 }
 
@@ -282,12 +326,14 @@ impl Machine {
         let result = self
             .evm
             .transact_commit(tx)
-            .map_err(|e| EvmError::Transaction(e.to_string()))?;
+            .map_err(|e| EvmError::Transaction(Box::new(e)))?;
         self.nonce += 1;
         let executed = settle(result)?;
         match executed.output {
             Output::Create(_, Some(address)) => Ok((address, executed.gas_used)),
-            _ => Err(EvmError::Halted("create returned no address".into())),
+            _ => Err(EvmError::NoRuntime {
+                label: "the creation code".into(),
+            }),
         }
     }
 
@@ -391,7 +437,7 @@ impl Machine {
         let result = self
             .evm
             .inspect_tx(tx)
-            .map_err(|e| EvmError::Transaction(e.to_string()))?
+            .map_err(|e| EvmError::Transaction(Box::new(e)))?
             .result;
         let gas = self.evm.inspector.spent;
         let (success, output) = match settle(result) {
@@ -450,8 +496,7 @@ impl Machine {
         if !outcome.success {
             return Err(EvmError::Reverted(outcome.output));
         }
-        let value =
-            C::abi_decode_returns(&outcome.output).map_err(|e| EvmError::Decode(e.to_string()))?;
+        let value = C::abi_decode_returns(&outcome.output).map_err(EvmError::return_data)?;
         Ok(Call {
             value,
             gas: outcome.gas,
@@ -557,7 +602,9 @@ impl Machine {
                     .insert_account_info(address, info);
                 Ok(address)
             }
-            (None, None) => Err(EvmError::Transaction(format!("{} has no code", code.label))),
+            (None, None) => Err(EvmError::NoCode {
+                label: code.label.clone(),
+            }),
         }
     }
 
@@ -620,10 +667,10 @@ mod tests {
         );
         let short = EvmError::Reverted(Bytes::from(vec![0xab; 4])).to_string();
         assert_eq!(short, "the contract reverted with 0xabababab");
-        let decode = EvmError::Decode(format!(
-            "type check failed with data: {}",
-            "ab".repeat(1 << 20)
-        ));
+        let decode = EvmError::return_data(alloy_sol_types::Error::TypeCheckFail {
+            expected_type: "bool".into(),
+            data: "ab".repeat(1 << 20),
+        });
         let shown = decode.to_string();
         assert!(shown.chars().count() < 300, "{} characters", shown.len());
         assert!(!shown.contains('\n'));

@@ -95,9 +95,11 @@ pub fn sample(
         if board.givens() < 8 {
             tally.short += 1;
         }
-        // Digits are 0..=8 by construction, so the solver cannot refuse the board.
-        let solutions =
-            solve::count(board, 2).map_err(|e| EvmError::Decode(format!("{address}: {e}")))?;
+        // The solver refuses a board holding a value that is no digit: the
+        // published generate ORs a digit into a filled cell when its seed
+        // runs out (8 | 1 = 9; below 1e-26 per address, docs/fair.md). No
+        // solution keeps such a given, so the board has none.
+        let solutions = solve::count(board, 2).unwrap_or(0);
         if solutions >= 1 {
             tally.solvable += 1;
         } else if tally.unsolvable_examples.len() < EXAMPLES {

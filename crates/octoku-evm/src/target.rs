@@ -64,10 +64,9 @@ impl Code {
         let at = machine.load(&Target::Code(self.clone()))?;
         let runtime = machine.code_at(at);
         if runtime.is_empty() {
-            return Err(crate::EvmError::Halted(format!(
-                "deploying {} left no runtime code; expected creation code that returns a contract",
-                self.label
-            )));
+            return Err(crate::EvmError::NoRuntime {
+                label: self.label.clone(),
+            });
         }
         Ok(runtime)
     }

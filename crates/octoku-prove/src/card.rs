@@ -163,7 +163,7 @@ enum Ran {
     Answered(RawOutcome),
     /// An exceptional halt (INVALID, a bad jump, a stack underflow, out of
     /// gas): revm's reason.
-    Halted(String),
+    Halted(octoku_evm::HaltReason),
 }
 
 impl Ran {
@@ -193,19 +193,18 @@ fn ran(outcome: Result<RawOutcome, EvmError>) -> Result<Ran, CardError> {
     }
 }
 
-/// revm's halt reason (its `Debug` form) as the card says it.
-pub fn halt_words(reason: &str) -> String {
+/// revm's halt reason as the card says it (an uncommon one by its name).
+pub fn halt_words(reason: &octoku_evm::HaltReason) -> String {
+    use octoku_evm::HaltReason as H;
     let words = match reason {
-        r if r.starts_with("OutOfGas") => {
-            "runs out of gas (all 30,000,000 the call was given)".to_string()
-        }
-        "InvalidFEOpcode" => "hits INVALID (0xfe)".into(),
-        "OpcodeNotFound" | "NotActivated" => "runs an undefined opcode".into(),
-        "InvalidJump" => "jumps to a byte that is not a JUMPDEST".into(),
-        "StackUnderflow" => "pops an empty stack (stack underflow)".into(),
-        "StackOverflow" => "pushes past 1,024 stack items (stack overflow)".into(),
-        "OutOfOffset" => "reads return data past its end".into(),
-        other => octoku_evm::limits::one_line(other, octoku_evm::limits::NODE_TEXT),
+        H::OutOfGas(_) => "runs out of gas (all 30,000,000 the call was given)".to_string(),
+        H::InvalidFEOpcode => "hits INVALID (0xfe)".into(),
+        H::OpcodeNotFound | H::NotActivated => "runs an undefined opcode".into(),
+        H::InvalidJump => "jumps to a byte that is not a JUMPDEST".into(),
+        H::StackUnderflow => "pops an empty stack (stack underflow)".into(),
+        H::StackOverflow => "pushes past 1,024 stack items (stack overflow)".into(),
+        H::OutOfOffset => "reads return data past its end".into(),
+        other => format!("{other:?}"),
     };
     format!("halts: {words}")
 }
@@ -415,7 +414,7 @@ fn purity(
                 same &= Ran::Answered(first).same(&again);
                 true
             }
-            Ran::Halted(reason) => !reason.starts_with("OutOfGas"),
+            Ran::Halted(reason) => !matches!(reason, octoku_evm::HaltReason::OutOfGas(_)),
         })
     };
     let mut calls = 0;

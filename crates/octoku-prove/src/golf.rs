@@ -189,6 +189,10 @@ pub enum CheckError {
         /// The solution's.
         solution: String,
     },
+    /// The 9×9 proof gave neither a proof nor a counterexample (a bug in
+    /// the prover if seen: an undecided query ends as [`CheckError::Prove`]).
+    #[error("the 9x9 proof ended neither proved nor refuted")]
+    Unsettled,
 }
 
 /// The proof to run, when one is asked for: the solver and the directory
@@ -237,9 +241,9 @@ fn deployed_runtime(initcode: &[u8]) -> Result<Vec<u8>, EvmError> {
     let (at, _) = machine.deploy(initcode)?;
     let runtime = machine.code_at(at);
     if runtime.is_empty() {
-        return Err(EvmError::Halted(
-            "the solution's creation code left no runtime code; expected creation code that returns a contract".into(),
-        ));
+        return Err(EvmError::NoRuntime {
+            label: "the solution".into(),
+        });
     }
     Ok(runtime)
 }
@@ -301,9 +305,7 @@ fn prove(course: Course, runtime: &[u8], p: Prover<'_>) -> Result<Proof, CheckEr
                     solver: report.figures.solver.clone(),
                     seconds: report.figures.solve_time.as_secs_f64(),
                 }),
-                (None, None) => Err(CheckError::Evm(EvmError::Halted(
-                    "the 9x9 proof ended neither proved nor refuted".into(),
-                ))),
+                (None, None) => Err(CheckError::Unsettled),
             }
         }
     }

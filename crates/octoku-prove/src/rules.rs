@@ -44,6 +44,45 @@ use octoku_core::U256;
 
 use crate::term::{Bin, Node, TermId, Terms};
 
+/// Why a rule's pattern does not spell a term (a typo in [`RULES`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// The pattern stops inside a term.
+    #[error("the pattern ends early")]
+    EndsEarly,
+    /// A whole term, then more text.
+    #[error("{0:?}: text after the term")]
+    TextAfter(String),
+    /// An operator with the wrong number of operands.
+    #[error("{head} takes {takes} operands, got {got}")]
+    Arity {
+        /// The operator.
+        head: String,
+        /// Its operands.
+        takes: usize,
+        /// The operands written.
+        got: usize,
+    },
+    /// `op` in a rule checked for no operator.
+    #[error("`op` in a pattern with no operator given")]
+    NoOperator,
+    /// A head that is no operator of the language.
+    #[error("unknown operator {0:?}")]
+    UnknownOperator(String),
+    /// A constant that does not fit in or does not read as a word.
+    #[error("{token}: {source}")]
+    Number {
+        /// The token.
+        token: String,
+        /// ruint's error.
+        source: alloy_primitives::ruint::ParseError,
+    },
+    /// A parenthesis where a name or a constant belongs.
+    #[error("unexpected {0:?}")]
+    Unexpected(String),
+}
+
 /// One row of [`RULES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleDef {
@@ -297,7 +336,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The term `text` spells.
-    pub fn term(&mut self, text: &str) -> Result<TermId, String> {
+    pub fn term(&mut self, text: &str) -> Result<TermId, PatternError> {
         let tokens: Vec<String> = text
             .replace('(', " ( ")
             .replace(')', " ) ")
@@ -307,18 +346,18 @@ impl<'a> Builder<'a> {
         let mut at = 0;
         let t = self.parse(&tokens, &mut at)?;
         if at != tokens.len() {
-            return Err(format!("{text:?}: text after the term"));
+            return Err(PatternError::TextAfter(text.to_owned()));
         }
         Ok(t)
     }
 
-    fn parse(&mut self, tokens: &[String], at: &mut usize) -> Result<TermId, String> {
-        let token = tokens.get(*at).ok_or("the pattern ends early")?.clone();
+    fn parse(&mut self, tokens: &[String], at: &mut usize) -> Result<TermId, PatternError> {
+        let token = tokens.get(*at).ok_or(PatternError::EndsEarly)?.clone();
         *at += 1;
         if token != "(" {
             return self.leaf(&token);
         }
-        let head = tokens.get(*at).ok_or("the pattern ends early")?.clone();
+        let head = tokens.get(*at).ok_or(PatternError::EndsEarly)?.clone();
         *at += 1;
         let mut args = Vec::new();
         while tokens.get(*at).map(String::as_str) != Some(")") {
@@ -330,11 +369,15 @@ impl<'a> Builder<'a> {
             if args.len() == n {
                 Ok(())
             } else {
-                Err(format!("{head} takes {n} operands, got {}", args.len()))
+                Err(PatternError::Arity {
+                    head: head.clone(),
+                    takes: n,
+                    got: args.len(),
+                })
             }
         };
         let bin = if head == "op" {
-            Some(self.op.ok_or("`op` in a pattern with no operator given")?)
+            Some(self.op.ok_or(PatternError::NoOperator)?)
         } else {
             bin_named(&head)
         };
@@ -368,17 +411,21 @@ impl<'a> Builder<'a> {
                 let zero = t.raw(Node::Const(U256::ZERO));
                 Ok(t.raw(Node::Ite(inside, top, zero)))
             }
-            _ => Err(format!("unknown operator {head:?}")),
+            _ => Err(PatternError::UnknownOperator(head)),
         }
     }
 
-    fn leaf(&mut self, token: &str) -> Result<TermId, String> {
+    fn leaf(&mut self, token: &str) -> Result<TermId, PatternError> {
+        let number = |source| PatternError::Number {
+            token: token.to_owned(),
+            source,
+        };
         let constant = if token == "max" {
             Some(U256::MAX)
         } else if let Some(hex) = token.strip_prefix("0x") {
-            Some(U256::from_str_radix(hex, 16).map_err(|e| format!("{token}: {e}"))?)
+            Some(U256::from_str_radix(hex, 16).map_err(number)?)
         } else if token.starts_with(|c: char| c.is_ascii_digit()) {
-            Some(U256::from_str_radix(token, 10).map_err(|e| format!("{token}: {e}"))?)
+            Some(U256::from_str_radix(token, 10).map_err(number)?)
         } else {
             None
         };
@@ -386,7 +433,7 @@ impl<'a> Builder<'a> {
             return Ok(self.terms.raw(Node::Const(c)));
         }
         if token == ")" || token == "(" {
-            return Err(format!("unexpected {token:?}"));
+            return Err(PatternError::Unexpected(token.to_owned()));
         }
         if let Some(&t) = self.names.get(token) {
             return Ok(t);

@@ -172,6 +172,16 @@ pub enum SolverError {
     /// The linked bitwuzla refused a query or is not the version expected.
     #[error("the linked solver: {0}")]
     Linked(String),
+    /// The linked bitwuzla gave a model value that does not read as a word.
+    #[error("the linked solver: the value of {name} is not hex ({hex:?}): {source}")]
+    LinkedValue {
+        /// The variable.
+        name: String,
+        /// What bitwuzla printed.
+        hex: String,
+        /// ruint's error.
+        source: alloy_primitives::ruint::ParseError,
+    },
 }
 
 /// A solver's output that is not an answer.

@@ -971,7 +971,9 @@ fn every_byte_as_an_instruction_ends_as_in_revm_and_undefined_ones_halt() {
         let revm = machine.call_raw(address, calldata_of(&zero));
         let no_instruction = matches!(
             &revm,
-            Err(octoku_evm::EvmError::Halted(r)) if r == "OpcodeNotFound" || r == "NotActivated"
+            Err(octoku_evm::EvmError::Halted(
+                octoku_evm::HaltReason::OpcodeNotFound | octoku_evm::HaltReason::NotActivated
+            ))
         );
         assert_eq!(no_instruction, exec::undefined(op), "0x{op:02x}: {revm:?}");
         let revm = revm_run(&mut machine, address, &zero);

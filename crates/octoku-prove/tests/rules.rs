@@ -9,7 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use octoku_core::U256;
-use octoku_prove::rules::{ALL_BIN, Builder, RULES, Rule};
+use octoku_prove::rules::{ALL_BIN, Builder, PatternError, RULES, Rule};
 use octoku_prove::smt::{node_name, preamble};
 use octoku_prove::solver::Answer;
 use octoku_prove::term::{Bin, Node, TermId, Terms};
@@ -53,7 +53,7 @@ fn connective(op: &str, parts: &[String]) -> String {
 fn identity_queries(
     row: &octoku_prove::rules::RuleDef,
     op: Option<Bin>,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, PatternError> {
     let base = match op {
         Some(op) => format!("{}-{op:?}", row.name),
         None => row.name.to_string(),
@@ -87,7 +87,7 @@ fn identity_queries(
                 .sides
                 .iter()
                 .map(|s| b.term(s))
-                .collect::<Result<Vec<TermId>, String>>()?;
+                .collect::<Result<Vec<TermId>, PatternError>>()?;
             roots.extend([lhs, rhs]);
             roots.extend(&sides);
             differs.push((lhs, rhs, sides));

@@ -588,8 +588,7 @@ fn open_curta(
             |e| match e {
                 curta::ChoiceError::Chain(e) => chain_failure(e),
                 curta::ChoiceError::Deployments(e) => ServeError::ChainInput(Box::new(e)),
-                curta::ChoiceError::Input(m) => ServeError::Input(m),
-                other => ServeError::Input(other.to_string()),
+                other => ServeError::Curta(Box::new(other)),
             },
         )?;
     let id = puzzle.id;

@@ -194,6 +194,32 @@ pub enum ServeError {
     /// arena, not a puzzle ...): exit 4.
     #[error("{0}")]
     Chain(String),
+    /// The socket could not be bound for a reason of the user's (bad
+    /// input, exit 2): the port is in use, needs privileges, or the
+    /// address is not one of this machine's. The operating system's error
+    /// is the source.
+    #[error("{}", listen_words(addr, source))]
+    Listen {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The site's directory is a link to nothing (bad input, exit 2).
+    #[error(
+        "{}: a link to nothing ({source}); expected a directory, or a link to one",
+        path.display()
+    )]
+    BrokenLink {
+        /// The link.
+        path: std::path::PathBuf,
+        /// Why it cannot be followed.
+        source: std::io::Error,
+    },
+    /// No Curta puzzle could be chosen (bad input, exit 2): the chain
+    /// client's reason, kept whole.
+    #[error(transparent)]
+    Curta(Box<octoku_chain::curta::ChoiceError>),
     /// The socket could not be bound or served, or the site not written:
     /// what was being done, and the operating system's error.
     #[error("{doing}: {source}")]
@@ -209,6 +235,19 @@ pub enum ServeError {
     /// The server's thread panicked.
     #[error("the server thread panicked")]
     Panicked,
+}
+
+/// What a user reads when the socket cannot be bound: the cause and what
+/// to give instead.
+fn listen_words(addr: &SocketAddr, source: &std::io::Error) -> String {
+    match source.kind() {
+        std::io::ErrorKind::AddrInUse => format!(
+            "cannot listen on {addr}: the port is in use by another program; expected a free port (--port 0 takes any free one)"
+        ),
+        _ => format!(
+            "cannot listen on {addr}: {source}; expected a port above 1023 on an address of this machine"
+        ),
+    }
 }
 
 impl ServeError {
@@ -308,19 +347,12 @@ pub fn start(config: Config) -> Result<Running, ServeError> {
     }
     // The port first: one in use is said before the chain is opened (on a
     // fresh embedded chain, before anything is deployed).
-    let listener = TcpListener::bind(SocketAddr::new(ip, config.port)).map_err(|e| {
-        let port = config.port;
-        match e.kind() {
-            std::io::ErrorKind::AddrInUse => ServeError::Input(format!(
-                "cannot listen on {ip}:{port}: the port is in use by another program; expected a free port (--port 0 takes any free one)"
-            )),
-            std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::AddrNotAvailable => {
-                ServeError::Input(format!(
-                    "cannot listen on {ip}:{port}: {e}; expected a port above 1023 on an address of this machine"
-                ))
-            }
-            _ => ServeError::io(format!("cannot listen on {ip}:{port}"))(e),
-        }
+    let addr = SocketAddr::new(ip, config.port);
+    let listener = TcpListener::bind(addr).map_err(|source| match source.kind() {
+        std::io::ErrorKind::AddrInUse
+        | std::io::ErrorKind::PermissionDenied
+        | std::io::ErrorKind::AddrNotAvailable => ServeError::Listen { addr, source },
+        _ => ServeError::io(format!("cannot listen on {addr}"))(source),
     })?;
     let backend = Arc::new(Backend::open(&config)?);
     let addr = listener

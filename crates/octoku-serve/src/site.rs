@@ -205,11 +205,9 @@ pub fn write(dir: &Path, files: &[(&str, String)], force: bool) -> Result<(), Se
     let followed;
     let dir = match std::fs::symlink_metadata(dir) {
         Ok(meta) if meta.file_type().is_symlink() => {
-            followed = std::fs::canonicalize(dir).map_err(|e| {
-                ServeError::Input(format!(
-                    "{}: a link to nothing ({e}); expected a directory, or a link to one",
-                    dir.display()
-                ))
+            followed = std::fs::canonicalize(dir).map_err(|source| ServeError::BrokenLink {
+                path: dir.to_path_buf(),
+                source,
             })?;
             followed.as_path()
         }

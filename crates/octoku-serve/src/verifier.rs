@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 type Reply = oneshot::Sender<Result<Call<bool>, VerifierError>>;
 
 /// Why the verifier gave no verdict.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum VerifierError {
     /// No verifier thread is taking jobs.
@@ -22,10 +22,10 @@ pub enum VerifierError {
     Stopped,
     /// The thread's machine could not be deployed.
     #[error("cannot start the in-memory EVM: {0}")]
-    Start(EvmError),
+    Start(#[source] EvmError),
     /// The call failed in the EVM.
     #[error("verify failed: {0}")]
-    Verify(EvmError),
+    Verify(#[source] EvmError),
 }
 
 struct Job {

@@ -125,7 +125,17 @@ fn a_port_in_use_is_refused_as_input_before_the_chain_is_opened() {
         ..Config::default()
     })
     .expect_err("the port is taken");
-    assert!(matches!(e, octoku_serve::ServeError::Input(_)), "{e:?}");
+    assert!(
+        matches!(e, octoku_serve::ServeError::Listen { .. }),
+        "{e:?}"
+    );
+    // The operating system's error is kept as the cause.
+    let cause = std::error::Error::source(&e).and_then(|c| c.downcast_ref::<std::io::Error>());
+    assert_eq!(
+        cause.map(std::io::Error::kind),
+        Some(std::io::ErrorKind::AddrInUse),
+        "{e:?}"
+    );
     let line = e.to_string();
     assert!(
         line.contains(&format!("127.0.0.1:{port}: the port is in use")),

@@ -109,7 +109,10 @@ pub fn kind_label(backend: &Backend) -> &'static str {
 pub(crate) fn serve_error(e: ServeError) -> CliError {
     match e {
         ServeError::Input(m) => CliError::Input(m),
-        ServeError::ChainInput(_) => CliError::input(e),
+        ServeError::ChainInput(_)
+        | ServeError::Listen { .. }
+        | ServeError::BrokenLink { .. }
+        | ServeError::Curta(_) => CliError::input(e),
         ServeError::Chain(m) => CliError::Chain(m),
         other => CliError::chain(other),
     }

@@ -147,7 +147,7 @@ impl Seat {
         // before anything is sent, instead of the arena's revert.
         let at = play::seat(&mut opened.chain, info.arena)
             .map_err(chain_error)?
-            .map_err(|r| CliError::Rejected(format!("nothing sent: {r}")))?;
+            .map_err(|r| CliError::rejected_in("nothing sent", r))?;
         let (player, start) = (at.player, at.start);
         Ok(Seat {
             opened,

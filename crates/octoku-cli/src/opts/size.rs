@@ -185,15 +185,19 @@ pub fn argument_text(name: &str, arg: &str) -> Result<String, CliError> {
     let bound = limits::size(limits::BOARD_TEXT);
     let text = if arg == "-" {
         limits::read_text(std::io::stdin().lock(), limits::BOARD_TEXT).map_err(|e| {
-            CliError::Input(format!(
-                "{name}: standard input: {e}; expected a board as UTF-8 text of at most {bound}"
-            ))
+            CliError::input_framed(
+                format!("{name}: standard input: "),
+                e,
+                format!("; expected a board as UTF-8 text of at most {bound}"),
+            )
         })?
     } else if let Some(path) = arg.strip_prefix('@') {
         limits::read_file(Path::new(path), limits::BOARD_TEXT).map_err(|e| {
-            CliError::Input(format!(
-                "{name}: cannot read {path}: {e}; expected a readable UTF-8 board file of at most {bound}"
-            ))
+            CliError::input_framed(
+                format!("{name}: cannot read {path}: "),
+                e,
+                format!("; expected a readable UTF-8 board file of at most {bound}"),
+            )
         })?
     } else if arg.len() as u64 > limits::BOARD_TEXT {
         return Err(CliError::Input(format!(

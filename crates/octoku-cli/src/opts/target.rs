@@ -88,9 +88,11 @@ impl TargetArgs {
         let mut code = code.map_err(CliError::input)?;
         if let Some(args) = &self.constructor_args {
             let args = octoku_core::hex::decode(args.trim()).map_err(|e| {
-                CliError::Input(format!(
-                    "--constructor-args {args}: not hex ({e}); expected the ABI-encoded arguments, 0x…"
-                ))
+                CliError::input_framed(
+                    format!("--constructor-args {args}: not hex ("),
+                    e,
+                    "); expected the ABI-encoded arguments, 0x…",
+                )
             })?;
             let Some(init) = &mut code.initcode else {
                 return Err(CliError::Input(format!(

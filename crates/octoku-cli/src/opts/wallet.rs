@@ -168,11 +168,14 @@ impl SignerArgs {
         }
         if let Some(file) = &self.password_file {
             let text = limits::read_file(file, limits::PASSWORD_FILE).map_err(|e| {
-                CliError::Input(format!(
-                    "--password-file {}: cannot read it: {e}; expected a file whose first line is the password (at most {})",
-                    file.display(),
-                    limits::size(limits::PASSWORD_FILE)
-                ))
+                CliError::input_framed(
+                    format!("--password-file {}: cannot read it: ", file.display()),
+                    e,
+                    format!(
+                        "; expected a file whose first line is the password (at most {})",
+                        limits::size(limits::PASSWORD_FILE)
+                    ),
+                )
             })?;
             return Ok(text.lines().next().unwrap_or_default().to_string());
         }
@@ -183,10 +186,11 @@ impl SignerArgs {
 /// Reads a secret from the terminal without echo.
 fn prompt(what: &str) -> Result<String, CliError> {
     rpassword::prompt_password(what).map_err(|e| {
-        CliError::Input(format!(
-            "cannot prompt for the {} ({e}): no terminal? Expected --password, --password-file or --private-key",
-            what.trim_end_matches(": ")
-        ))
+        CliError::input_framed(
+            format!("cannot prompt for the {} (", what.trim_end_matches(": ")),
+            e,
+            "): no terminal? Expected --password, --password-file or --private-key",
+        )
     })
 }
 

@@ -95,9 +95,9 @@ pub fn measure(course: Course, initcode: &[u8], seeds: &[U256]) -> Result<Vec<Me
     let (at, _) = machine.deploy(course.artifact().initcode)?;
     let (target, _) = machine.deploy(initcode)?;
     if machine.code_at(target).is_empty() {
-        return Err(EvmError::Halted(
-            "the solution's creation code left no runtime code".into(),
-        ));
+        return Err(EvmError::NoRuntime {
+            label: "the solution".into(),
+        });
     }
     seeds
         .iter()
@@ -123,8 +123,8 @@ fn run(
         }
         return Err(EvmError::Reverted(outcome.output));
     }
-    let gas = ICourse::runCall::abi_decode_returns(&outcome.output)
-        .map_err(|e| EvmError::Decode(e.to_string()))?;
+    let gas =
+        ICourse::runCall::abi_decode_returns(&outcome.output).map_err(EvmError::return_data)?;
     Ok(Measured {
         seed,
         run: CourseRun::Passed { gas },

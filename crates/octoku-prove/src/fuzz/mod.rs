@@ -452,19 +452,42 @@ impl Record {
     }
 }
 
+/// Why one mutant could not be proved and checked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The mutant or the reference did not run in revm.
+    #[error("revm on mutant {index}: {source}")]
+    Revm {
+        /// The mutant's index.
+        index: u64,
+        /// revm's failure.
+        source: octoku_evm::EvmError,
+    },
+    /// The directory for the queries could not be made.
+    #[error("cannot create a temporary directory: {0}")]
+    TempDir(#[source] std::io::Error),
+}
+
 /// Proves and checks one mutant (queries in a temporary directory).
-pub fn run_one(mutant: Mutant, solver: &Solver, inputs: u64, seed: u64) -> Result<Record, String> {
-    let invalid = invalid(&mutant).map_err(|e| format!("revm on mutant {}: {e}", mutant.index))?;
+pub fn run_one(
+    mutant: Mutant,
+    solver: &Solver,
+    inputs: u64,
+    seed: u64,
+) -> Result<Record, RunError> {
+    let index = mutant.index;
+    let revm = |source| RunError::Revm { index, source };
+    let invalid = invalid(&mutant).map_err(revm)?;
     let dir = tempfile::Builder::new()
         .prefix("octoku-prove-fuzz-")
         .tempdir()
-        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        .map_err(RunError::TempDir)?;
     let began = Instant::now();
     let answer = prove(&mutant, dir.path(), solver);
     let prove_time = began.elapsed();
     let began = Instant::now();
-    let class = classify(&mutant, &answer, inputs, seed)
-        .map_err(|e| format!("revm on mutant {}: {e}", mutant.index))?;
+    let class = classify(&mutant, &answer, inputs, seed).map_err(revm)?;
     Ok(Record {
         mutant,
         invalid,

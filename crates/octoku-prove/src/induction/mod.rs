@@ -106,7 +106,11 @@ pub enum InductionError {
     },
     /// A refuted lemma's state could not be replayed in revm.
     #[error("replay in revm failed: {0}")]
-    Replay(String),
+    Replay(#[source] octoku_evm::EvmError),
+    /// A refuted lemma's state starts at a program counter the code cannot
+    /// be started at in revm.
+    #[error("replay in revm failed: cannot start the code at pc {0}")]
+    NoStart(usize),
 }
 
 /// The state at a cut point, as seen on sample runs: each stack entry and
@@ -763,8 +767,7 @@ fn replay(
             (seed, Some(a))
         }
     };
-    let evm = |e: String| InductionError::Replay(e);
-    let mut machine = Machine::new().map_err(|e| evm(e.to_string()))?;
+    let mut machine = Machine::new().map_err(InductionError::Replay)?;
     let mut run_from = |program: Program<'_>,
                         arg: U256,
                         state: &ConcreteState|
@@ -773,15 +776,15 @@ fn replay(
             program.code.to_vec()
         } else {
             started_at(program.code, state.pc, &state.stack, &state.memory)
-                .ok_or_else(|| evm(format!("cannot start the code at pc {}", state.pc)))?
+                .ok_or(InductionError::NoStart(state.pc))?
         };
         let at = machine
             .deploy(&deployer(&code))
-            .map_err(|e| evm(e.to_string()))?
+            .map_err(InductionError::Replay)?
             .0;
         machine
             .call_raw(at, program.calldata(arg))
-            .map_err(|e| evm(e.to_string()))
+            .map_err(InductionError::Replay)
     };
     // The argument is the model's address word (below 2^160, as the lemmas
     // assume), or the seed.

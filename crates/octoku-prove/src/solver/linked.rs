@@ -223,9 +223,10 @@ unsafe fn model(
             let hex = CStr::from_ptr(ffi::bitwuzla_term_value_get_str_fmt(value, 16))
                 .to_string_lossy()
                 .into_owned();
-            let value = U256::from_str_radix(&hex, 16).map_err(|error| {
-                SolverError::Linked(format!("the value of {name} is not hex ({hex:?}): {error}"))
-            })?;
+            let value = match U256::from_str_radix(&hex, 16) {
+                Ok(value) => value,
+                Err(source) => return Err(SolverError::LinkedValue { name, hex, source }),
+            };
             values.push((name, value));
         }
     }

@@ -30,9 +30,11 @@ pub(super) fn parse_mask(arg: &str) -> Result<Opcodes, CliError> {
         .parse::<octoku_core::U256>()
         .map(Opcodes)
         .map_err(|e| {
-            CliError::Input(format!(
-                "--allowed-opcodes {arg}: {e}; expected a 256-bit mask, 0x hex (bit N allows opcode N)"
-            ))
+            CliError::input_framed(
+                format!("--allowed-opcodes {arg}: "),
+                e,
+                "; expected a 256-bit mask, 0x hex (bit N allows opcode N)",
+            )
         })
 }
 

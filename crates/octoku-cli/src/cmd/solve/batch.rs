@@ -139,15 +139,19 @@ fn read_puzzles(file: &str, g: Geometry, symbols: &Option<Symbols>) -> Result<Ve
     let bound = limits::size(limits::BATCH_FILE);
     let text = if file == "-" {
         limits::read_text(std::io::stdin().lock(), limits::BATCH_FILE).map_err(|e| {
-            CliError::Input(format!(
-                "--batch -: standard input: {e}; expected UTF-8 text of at most {bound}, one board per line"
-            ))
+            CliError::input_framed(
+                "--batch -: standard input: ",
+                e,
+                format!("; expected UTF-8 text of at most {bound}, one board per line"),
+            )
         })?
     } else {
         limits::read_file(Path::new(file), limits::BATCH_FILE).map_err(|e| {
-            CliError::Input(format!(
-                "--batch {file}: cannot read it: {e}; expected a readable UTF-8 file of at most {bound}, one board per line"
-            ))
+            CliError::input_framed(
+                format!("--batch {file}: cannot read it: "),
+                e,
+                format!("; expected a readable UTF-8 file of at most {bound}, one board per line"),
+            )
         })?
     };
     let options = ReadOptions {
