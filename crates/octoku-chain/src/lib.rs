@@ -15,6 +15,7 @@
 
 pub mod arena;
 pub mod cause;
+pub mod classic9;
 pub mod curta;
 pub mod deployments;
 pub mod embedded;

@@ -4,6 +4,9 @@
 //! with or without value), and the differential cases that compare both
 //! contracts with the Rust mirror ([`octoku_core::classic9::run`]).
 //!
+//! [`verify`] is `octoku verify --size 9`: one validator's verdict on a
+//! start and a solution, cross-checked with the mirror, as a [`Verdict9`].
+//!
 //! Case `i` of seed `s` is a pure function of `(s, i)`, as in [`crate::fuzz`].
 
 use std::fmt;
@@ -15,11 +18,13 @@ use octoku_core::{
     grid::symmetry::{self, Symmetry},
     rng::SplitMix64,
 };
+use serde::Serialize;
 
 use crate::{
     bindings::IClassic9,
     machine::{Call, EvmError, Machine, RawOutcome},
     puzzle::Puzzle,
+    target::Target,
 };
 
 /// The implementations with a 9×9 validator, in report order.
@@ -91,6 +96,177 @@ pub fn outcome(raw: &RawOutcome) -> Result<Outcome, EvmError> {
     let length =
         u64::try_from(error.length).map_err(|_| EvmError::GridLengthPast64Bits(error.length))?;
     Ok(Outcome::Error(Classic9Error::GridLength { length }))
+}
+
+/// Which 9×9 validator gave a verdict, as messages name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Validator9 {
+    /// The built-in validator of an implementation (`--puzzle`), in the in-memory EVM.
+    Builtin(Puzzle),
+    /// An author's validator (its label), in the in-memory EVM.
+    Code(String),
+    /// A validator deployed at `address` on the chain `chain` describes itself as.
+    Deployed {
+        /// Where it is deployed.
+        address: Address,
+        /// The chain (`embedded (PATH)`, `URL (chain id N)`).
+        chain: String,
+    },
+}
+
+impl fmt::Display for Validator9 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Validator9::Builtin(puzzle) => write!(f, "the 9x9 {puzzle} contract"),
+            Validator9::Code(label) => write!(f, "the 9x9 validator {label}"),
+            Validator9::Deployed { address, chain } => {
+                write!(f, "the 9x9 validator at {address} ({chain})")
+            }
+        }
+    }
+}
+
+/// `octoku verify --size 9 --json`: a 9×9 validator's verdict on a start
+/// and a solution, the same as the Rust mirror's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict9 {
+    /// Whether the validator accepts the solution.
+    pub valid: bool,
+    /// The board's size: 9.
+    pub size: u8,
+    /// The implementation whose 9×9 validator ran in the in-memory EVM.
+    pub puzzle: Option<Puzzle>,
+    /// The author's validator, by its label (`--artifact`, `--bytecode`, `--contract`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// The deployed validator called instead (`--puzzle-address`), checksummed.
+    #[serde(serialize_with = "crate::json::shown_opt")]
+    pub puzzle_address: Option<Address>,
+    /// The chain it was called on (`embedded (PATH)`, `URL (chain id N)`).
+    pub chain: Option<String>,
+    /// The start's bytes, one per cell (`0x` hex).
+    #[serde(serialize_with = "crate::json::hex_bytes")]
+    pub start: Vec<u8>,
+    /// The solution's bytes, one per cell (`0x` hex).
+    #[serde(serialize_with = "crate::json::hex_bytes")]
+    pub solution: Vec<u8>,
+    /// Execution gas of verify (in-memory EVM only).
+    pub gas: Option<u64>,
+}
+
+impl Verdict9 {
+    /// Checks `answer`, what `validator` said to `verify(start, solution)`,
+    /// against the mirror ([`mirror::verify_bytes`]): the verdict when both
+    /// accept or both reject; [`Verify9Error::Refused`] when both refuse the
+    /// call; [`Verify9Error::Mismatch`] when they differ. `gas`: the
+    /// execution gas of the call, when known.
+    pub fn checked(
+        validator: Validator9,
+        answer: Result<bool, Classic9Error>,
+        start: &[u8],
+        solution: &[u8],
+        gas: Option<u64>,
+    ) -> Result<Verdict9, Verify9Error> {
+        let mirror = mirror::verify_bytes(start, solution);
+        if answer != mirror {
+            return Err(Verify9Error::Mismatch {
+                validator,
+                answer,
+                mirror,
+            });
+        }
+        let valid = answer.map_err(Verify9Error::Refused)?;
+        let (puzzle, target, puzzle_address, chain) = match validator {
+            Validator9::Builtin(puzzle) => (Some(puzzle), None, None, None),
+            Validator9::Code(label) => (None, Some(label), None, None),
+            Validator9::Deployed { address, chain } => (None, None, Some(address), Some(chain)),
+        };
+        Ok(Verdict9 {
+            valid,
+            size: 9,
+            puzzle,
+            target,
+            puzzle_address,
+            chain,
+            start: start.to_vec(),
+            solution: solution.to_vec(),
+            gas,
+        })
+    }
+
+    /// The validator that gave the verdict (a deployed one before an
+    /// author's, an author's before a built-in).
+    pub fn validator(&self) -> Option<Validator9> {
+        match (&self.puzzle_address, &self.chain, &self.target, self.puzzle) {
+            (Some(address), chain, _, _) => Some(Validator9::Deployed {
+                address: *address,
+                chain: chain.clone().unwrap_or_default(),
+            }),
+            (None, _, Some(label), _) => Some(Validator9::Code(label.clone())),
+            (None, _, None, Some(puzzle)) => Some(Validator9::Builtin(puzzle)),
+            (None, _, None, None) => None,
+        }
+    }
+}
+
+/// Why a 9×9 validator gave no verdict.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Verify9Error {
+    /// The implementation has no 9×9 validator (fair).
+    #[error("there is no 9x9 validator of {0}; expected reference or golf")]
+    NoValidator(Puzzle),
+    /// The validator and the Rust mirror answer differently.
+    #[error("{validator} says {answer:?} and the Rust mirror says {mirror:?}")]
+    Mismatch {
+        /// The validator.
+        validator: Validator9,
+        /// What it answered.
+        answer: Result<bool, Classic9Error>,
+        /// What the mirror answers.
+        mirror: Result<bool, Classic9Error>,
+    },
+    /// Both refuse the call (a start or solution not 81 bytes long).
+    #[error(transparent)]
+    Refused(Classic9Error),
+    /// The EVM failed, or the validator's answer does not decode as a
+    /// 9×9 validator's.
+    #[error(transparent)]
+    Evm(#[from] EvmError),
+}
+
+/// `verify(start, solution)` on the 9×9 validator of `target` (a built-in's,
+/// or an author's code deployed now) in the in-memory EVM, checked against
+/// the Rust mirror.
+///
+/// ```
+/// use octoku_core::classic9::{VALID_GRIDS, parse_grid};
+/// use octoku_evm::{Machine, Puzzle, Target, classic9};
+/// let solution = parse_grid("SOLUTION", VALID_GRIDS[0]).unwrap();
+/// let start = vec![0; 81];
+/// let mut evm = Machine::new().unwrap();
+/// let verdict =
+///     classic9::verify(&mut evm, &Target::Builtin(Puzzle::Golf), &start, &solution).unwrap();
+/// assert!(verdict.valid);
+/// assert!(verdict.gas.is_some());
+/// ```
+pub fn verify(
+    machine: &mut Machine,
+    target: &Target,
+    start: &[u8],
+    solution: &[u8],
+) -> Result<Verdict9, Verify9Error> {
+    let (to, validator) = match target {
+        Target::Builtin(puzzle) => (
+            machine
+                .classic9_address(*puzzle)
+                .ok_or(Verify9Error::NoValidator(*puzzle))?,
+            Validator9::Builtin(*puzzle),
+        ),
+        Target::Code(code) => (machine.load(target)?, Validator9::Code(code.label.clone())),
+    };
+    let call = machine.classic9_verify(to, start, solution)?;
+    Verdict9::checked(validator, call.value, start, solution, Some(call.gas))
 }
 
 /// Input classes of the gas report, each a (start, solution) pair of 81
@@ -447,6 +623,147 @@ mod tests {
                 assert_eq!((row, column), (0b11_1111_1110, 0b11_1111_1110));
             }
         }
+    }
+
+    fn grid(text: &str) -> Vec<u8> {
+        mirror::parse_grid("GRID", text).unwrap()
+    }
+
+    /// Runtime code that returns `abi.encode(true)` to any call.
+    const ALWAYS_TRUE: &str = "600160005260206000f3";
+
+    fn code(label: &str, runtime: &str) -> Target {
+        Target::Code(crate::Code {
+            label: label.into(),
+            initcode: None,
+            runtime: Some(alloy_primitives::hex::decode(runtime).unwrap()),
+            source_map: None,
+            sources: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn both_validators_accept_valid_grids_and_reject_invalid_ones() {
+        let mut evm = Machine::new().unwrap();
+        let empty = vec![0; CELLS];
+        for puzzle in IMPLEMENTATIONS {
+            for (valid, invalid) in mirror::VALID_GRIDS.iter().zip(mirror::INVALID_GRIDS) {
+                let target = Target::Builtin(puzzle);
+                let yes = verify(&mut evm, &target, &empty, &grid(valid)).unwrap();
+                assert!(yes.valid, "{puzzle} {valid}");
+                assert_eq!(yes.validator(), Some(Validator9::Builtin(puzzle)));
+                assert_eq!((yes.puzzle, yes.size), (Some(puzzle), 9));
+                assert!(yes.gas.unwrap() > 0);
+                let no = verify(&mut evm, &target, &empty, &grid(invalid)).unwrap();
+                assert!(!no.valid, "{puzzle} {invalid}");
+                // A start whose given differs from the solution: rejected.
+                let mut start = empty.clone();
+                start[0] = grid(valid)[0] % 9 + 1;
+                assert!(
+                    !verify(&mut evm, &target, &start, &grid(valid))
+                        .unwrap()
+                        .valid
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_grid_of_the_wrong_length_is_refused_by_both() {
+        let mut evm = Machine::new().unwrap();
+        let e = verify(
+            &mut evm,
+            &Target::Builtin(Puzzle::Reference),
+            &[0; CELLS],
+            &[1, 2],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Verify9Error::Refused(Classic9Error::GridLength { length: 2 })
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("a grid of 2 bytes"), "{e}");
+    }
+
+    #[test]
+    fn fair_has_no_validator() {
+        let mut evm = Machine::new().unwrap();
+        let e = verify(
+            &mut evm,
+            &Target::Builtin(Puzzle::Fair),
+            &[0; CELLS],
+            &[0; CELLS],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, Verify9Error::NoValidator(Puzzle::Fair)),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn an_authors_validator_that_disagrees_with_the_mirror_is_a_mismatch() {
+        let mut evm = Machine::new().unwrap();
+        let target = code("yes.bin", ALWAYS_TRUE);
+        // It accepts a valid grid, as the mirror does.
+        let ok = verify(
+            &mut evm,
+            &target,
+            &[0; CELLS],
+            &grid(mirror::VALID_GRIDS[1]),
+        )
+        .unwrap();
+        assert!(ok.valid);
+        assert_eq!(ok.target.as_deref(), Some("yes.bin"));
+        assert_eq!(ok.validator(), Some(Validator9::Code("yes.bin".into())));
+        // And an invalid one, which the mirror rejects.
+        let e = verify(
+            &mut evm,
+            &target,
+            &[0; CELLS],
+            &grid(mirror::INVALID_GRIDS[1]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the 9x9 validator yes.bin says Ok(true) and the Rust mirror says Ok(false)"
+        );
+    }
+
+    #[test]
+    fn an_answer_that_does_not_decode_is_an_evm_error() {
+        let mut evm = Machine::new().unwrap();
+        // STOP: returns no data.
+        let e = verify(&mut evm, &code("stop.bin", "00"), &[0; CELLS], &[0; CELLS]).unwrap_err();
+        assert!(matches!(e, Verify9Error::Evm(EvmError::Decode(_))), "{e:?}");
+    }
+
+    #[test]
+    fn the_document_shows_the_bytes_in_hex_and_the_validator() {
+        let address = Address::repeat_byte(0xab);
+        let validator = Validator9::Deployed {
+            address,
+            chain: "embedded (s.json)".into(),
+        };
+        let solution = grid(mirror::VALID_GRIDS[0]);
+        let verdict =
+            Verdict9::checked(validator.clone(), Ok(true), &[0; CELLS], &solution, None).unwrap();
+        assert_eq!(verdict.validator(), Some(validator.clone()));
+        assert_eq!(
+            validator.to_string(),
+            format!("the 9x9 validator at {address} (embedded (s.json))")
+        );
+        let json = serde_json::to_value(&verdict).unwrap();
+        assert_eq!(json["valid"], true);
+        assert_eq!(json["puzzle_address"], address.to_checksum(None));
+        assert_eq!(json["chain"], "embedded (s.json)");
+        assert_eq!(json["start"], format!("0x{}", "00".repeat(CELLS)));
+        assert_eq!(json["solution"].as_str().unwrap().len(), 2 + 2 * CELLS);
+        assert!(json["puzzle"].is_null() && json["gas"].is_null());
+        assert!(json.get("target").is_none());
     }
 
     #[test]

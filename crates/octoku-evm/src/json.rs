@@ -21,3 +21,8 @@ pub(crate) fn shown_opt<T: std::fmt::Display, S: Serializer>(
         None => s.serialize_none(),
     }
 }
+
+/// Bytes as `0x` and two hex digits each.
+pub(crate) fn hex_bytes<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&alloy_primitives::hex::encode_prefixed(bytes))
+}

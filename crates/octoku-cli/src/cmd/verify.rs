@@ -2,13 +2,13 @@
 
 use std::process::ExitCode;
 
-use octoku_chain::ChainError;
+use octoku_chain::classic9::Classic9ChainError;
 use octoku_core::grid::text::{self, Form, ReadOptions};
 use octoku_core::rules::verdict::verdict;
-use octoku_core::{Address, Grid, classic9, grid::geometry::Geometry};
+use octoku_core::{Grid, classic9, grid::geometry::Geometry};
+use octoku_evm::classic9::{self as classic9_evm, Verify9Error};
 use octoku_evm::verify::VerifyError;
-use octoku_evm::{Machine, Puzzle, RawOutcome, Target, classic9 as classic9_evm};
-use serde::Serialize;
+use octoku_evm::{Machine, Puzzle, Target};
 
 use crate::error::chain_error;
 use crate::opts::chain::{self, KeyUse};
@@ -17,7 +17,7 @@ use crate::opts::target::TargetArgs;
 use crate::{
     error::CliError,
     input,
-    output::{self, print_json, print_problems},
+    output::{print_json, print_problems},
 };
 
 /// Arguments of `octoku verify`.
@@ -51,27 +51,6 @@ pub struct Args {
     size: size::SizeArgs,
     #[command(flatten)]
     target: TargetArgs,
-}
-
-/// `octoku verify --size 9 --json`.
-#[derive(Debug, Serialize)]
-struct Verdict9<'a> {
-    valid: bool,
-    size: u8,
-    /// The implementation whose 9×9 validator ran in the in-memory EVM.
-    puzzle: Option<Puzzle>,
-    /// The author's validator (`--artifact`, `--bytecode`, `--contract`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    /// The deployed validator called instead (`--puzzle-address`).
-    #[serde(serialize_with = "output::checksum_opt")]
-    puzzle_address: Option<Address>,
-    /// The chain it was called on.
-    chain: Option<&'a str>,
-    start: String,
-    solution: String,
-    /// Execution gas of verify (in-memory EVM only).
-    gas: Option<u64>,
 }
 
 /// Runs verify in the in-memory EVM; exit 0 valid, 1 invalid.
@@ -194,8 +173,9 @@ fn run_contract(args: &Args) -> Result<ExitCode, CliError> {
     crate::exit(verdict.valid)
 }
 
-/// `--size 9` with `--puzzle` or `--puzzle-address`: the 9×9 validator of
-/// `--puzzle` in the in-memory EVM, or the deployed one, cross-checked with
+/// `--size 9` with `--puzzle`, an author's validator or `--puzzle-address`:
+/// the 9×9 validator in the in-memory EVM ([`classic9_evm::verify`]), or
+/// the deployed one ([`octoku_chain::classic9::verify`]), cross-checked with
 /// the Rust mirror.
 fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
     let grid = |what: &str, text: &str| classic9::parse_grid(what, text).map_err(CliError::input);
@@ -206,117 +186,66 @@ fn run_classic9(args: &Args) -> Result<ExitCode, CliError> {
         grid("START", &args.start)?
     };
     let solution = grid("SOLUTION", &args.solution)?;
-    let mirror = classic9::verify_bytes(&start, &solution);
-    let hex = |bytes: &[u8]| octoku_core::hex::encode_prefixed(bytes);
-    let mut out = Verdict9 {
-        valid: false,
-        size: 9,
-        puzzle: args.puzzle,
-        target: None,
-        puzzle_address: None,
-        chain: None,
-        start: hex(&start),
-        solution: hex(&solution),
-        gas: None,
-    };
-    let label;
-    let (answer, who) = if let Some(address) = &args.puzzle_address {
+    let mut verdict = if let Some(address) = &args.puzzle_address {
         let address = input::address(address)?;
-        let (answer, chain) = call_deployed(args, address, &start, &solution)?;
-        label = chain;
-        out.puzzle_address = Some(address);
-        out.chain = Some(&label);
-        (answer, format!("the 9x9 validator at {address} ({label})"))
-    } else if let Some(code) = args.target.code()? {
-        let mut evm = Machine::new()?;
-        let label = code.label.clone();
-        let to = evm.load(&Target::Code(code))?;
-        let call = evm.classic9_verify(to, &start, &solution)?;
-        out.gas = Some(call.gas);
-        out.target = Some(label.clone());
-        (call.value, format!("the 9x9 validator {label}"))
-    } else if let Some(puzzle) = args.puzzle {
-        let mut evm = Machine::new()?;
-        let to = evm.classic9_address(puzzle).ok_or_else(|| {
-            CliError::Input(format!(
-                "--size 9 --puzzle {puzzle}: there is no 9x9 validator of it; expected reference or golf"
-            ))
-        })?;
-        let call = evm.classic9_verify(to, &start, &solution)?;
-        out.gas = Some(call.gas);
-        (call.value, format!("the 9x9 {puzzle} contract"))
+        let chain_args = crate::opts::target::reading(args.rpc_url.clone(), args.state.clone());
+        let mut opened = chain_args.open(KeyUse::Read, false)?;
+        octoku_chain::classic9::verify(&mut opened.chain, address, &start, &solution).map_err(
+            |e| match e {
+                Classic9ChainError::Chain(e) => chain_error(e),
+                Classic9ChainError::Verdict(e) => verify9_error(e),
+                e => CliError::chain(e),
+            },
+        )?
     } else {
-        // `run` comes here only with --puzzle or --puzzle-address.
-        return Err(CliError::Input(
-            "--size 9 without --puzzle or --puzzle-address is checked off-chain by the core".into(),
-        ));
+        let target = match args.target.code()? {
+            Some(code) => Target::Code(code),
+            None => match args.puzzle {
+                Some(puzzle) => Target::Builtin(puzzle),
+                // `run` comes here only with --puzzle, --puzzle-address or
+                // an author's validator.
+                None => {
+                    return Err(CliError::Input(
+                        "--size 9 without --puzzle or --puzzle-address is checked off-chain by the core".into(),
+                    ));
+                }
+            },
+        };
+        classic9_evm::verify(&mut Machine::new()?, &target, &start, &solution)
+            .map_err(verify9_error)?
     };
-    if answer != mirror {
-        return Err(CliError::Evm(format!(
-            "{who} says {answer:?} and the Rust mirror says {mirror:?}"
-        )));
-    }
-    let valid = answer.map_err(CliError::input)?;
-    out.valid = valid;
+    // The document echoes --puzzle, also when --puzzle-address was called.
+    verdict.puzzle = verdict.puzzle.or(args.puzzle);
     if args.json {
-        print_json(&out)?;
+        print_json(&verdict)?;
     } else {
-        let (verdict, verb) = if valid {
+        let (said, verb) = if verdict.valid {
             ("valid  ", "accepts")
         } else {
             ("invalid", "rejects")
         };
-        crate::outln!("{verdict}  {who} {verb} this solution")?;
-        if let Some(gas) = out.gas {
+        let who = verdict
+            .validator()
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+        crate::outln!("{said}  {who} {verb} this solution")?;
+        if let Some(gas) = verdict.gas {
             crate::outln!("gas      {gas} (execution gas of verify)")?;
         }
     }
-    crate::exit(valid)
+    crate::exit(verdict.valid)
 }
 
-/// `eth_call`s verify on the validator at `address` (a node with --rpc-url,
-/// else the embedded chain of --state); its answer and the chain's label.
-fn call_deployed(
-    args: &Args,
-    address: Address,
-    start: &[u8],
-    solution: &[u8],
-) -> Result<(Result<bool, classic9::Classic9Error>, String), CliError> {
-    let chain_args = crate::opts::target::reading(args.rpc_url.clone(), args.state.clone());
-    let mut opened = chain_args.open(KeyUse::Read, false)?;
-    opened.chain.require_code(address).map_err(chain_error)?;
-    let data = classic9_evm::encode_verify(start, solution);
-    let raw = match opened.chain.call(address, data.into()) {
-        Ok(output) => RawOutcome {
-            success: true,
-            output,
-            gas: 0,
-        },
-        Err(ChainError::Reverted(revert)) => RawOutcome {
-            success: false,
-            output: revert.0,
-            gas: 0,
-        },
-        Err(e) => return Err(chain_error(e)),
-    };
-    let answer = match classic9_evm::outcome(&raw) {
-        Ok(classic9::Outcome::Returned(valid)) => Ok(valid),
-        Ok(classic9::Outcome::Error(e)) => Err(e),
-        Ok(classic9::Outcome::Refused) | Err(_) => {
-            // Like "not an arena": the address holds some other contract.
-            let shown = raw.output.get(..64).unwrap_or(&raw.output);
-            return Err(CliError::Chain(format!(
-                "{address} is not a 9x9 validator: it answered verify(bytes,bytes) with {} data of {} bytes (0x{}{}); expected the address octoku deploy --size 9 printed",
-                if raw.success { "return" } else { "revert" },
-                raw.output.len(),
-                octoku_chain::primitives::hex::encode(shown),
-                if shown.len() < raw.output.len() {
-                    "…"
-                } else {
-                    ""
-                }
-            )));
-        }
-    };
-    Ok((answer, opened.label))
+/// A 9×9 validator's error as the CLI's: a call both refuse, or `--puzzle
+/// fair`, is bad input (exit 2); a disagreement with the mirror or the EVM
+/// failing, exit 3 (an author's code that does not deploy is bad input).
+fn verify9_error(e: Verify9Error) -> CliError {
+    match e {
+        Verify9Error::Refused(e) => CliError::input(e),
+        Verify9Error::NoValidator(puzzle) => CliError::Input(format!(
+            "--size 9 --puzzle {puzzle}: there is no 9x9 validator of it; expected reference or golf"
+        )),
+        Verify9Error::Evm(e) => CliError::from(e),
+        e => CliError::EvmCause(Box::new(e)),
+    }
 }

@@ -210,6 +210,14 @@ fn is_grid_cell(c: char) -> bool {
     matches!(c, '0'..='8' | '.')
 }
 
+/// A board serialises as its 0x-prefixed hex word, as it displays
+/// (`"0x0000…"`): the form every JSON document of octoku gives a board in.
+impl serde::Serialize for Board {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl FromStr for Board {
     type Err = ParseError;
 

@@ -18,17 +18,23 @@
 //! inside each stack, and the stack swap) is handled by sorting the patterns of
 //! each stack and ordering the two stacks; the minimum over the 384 row maps of
 //! that column-canonical code is the canonical code of the set.
+//!
+//! [`audit`] is the whole audit (`octoku audit`): every 8-cell set, then the
+//! smaller sets `generate` makes when its seed runs out, as one [`Audit`].
 
 use crate::grid::board::Board;
 use crate::octoku::symmetry::{self, ORDER};
 use crate::solve::octoku::solve;
 use rayon::prelude::*;
+use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-/// One orbit of cell sets on which digits cannot be pairwise different in any valid grid.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One orbit of cell sets on which digits cannot be pairwise different in
+/// any valid grid. In JSON: `{"size": 8, "example": "0x…"}` (the board as
+/// its hex word).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UnsolvableClass {
     /// Number of cell sets in the class (the orbit size).
     pub size: u64,
@@ -307,9 +313,173 @@ fn audit_with(
     }
 }
 
-/// Audits every 8-cell set, the boards `generate` makes when it fills 8 cells.
-pub fn audit(threads: usize, progress: &(dyn Fn(u64, u64) + Sync)) -> AuditReport {
-    audit_k(8, threads, progress)
+/// The most cells `generate` fills: the audit's main level.
+pub const GIVENS: usize = 8;
+
+/// Upper bound on the chance that a random address hits the seed-exhaustion
+/// path, where generate ORs a digit into a filled cell; derivation in
+/// docs/fair.md.
+pub const EXHAUSTION_BOUND: f64 = 1e-26;
+
+/// The whole audit (`octoku audit --json`): every 8-cell set up to
+/// symmetry, and the smaller sets `generate` makes when its seed runs out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Audit {
+    /// 8-cell sets covered: the sum of the classes' sizes, C(64, 8) (the
+    /// evidence that no set was missed; [`audit`] checks it).
+    pub cell_sets: u64,
+    /// C(64, 8), the number of 8-cell sets.
+    pub expected_cell_sets: u64,
+    /// Classes (orbits under the symmetry group) of 8-cell sets.
+    pub classes: u64,
+    /// The order of the symmetry group ([`symmetry::ORDER`]).
+    pub symmetries: u32,
+    /// The unsolvable classes of 8-cell sets, each with its size and a board.
+    pub unsolvable: Vec<UnsolvableClass>,
+    /// 8-cell sets in unsolvable classes.
+    pub unsolvable_cell_sets: u64,
+    /// The share of 8-cell sets that are unsolvable (of 1).
+    pub unsolvable_fraction: f64,
+    /// The audits of the sets of 1 to 7 cells, fewest first.
+    pub fewer_givens: Vec<Fewer>,
+    /// [`EXHAUSTION_BOUND`].
+    pub exhaustion_probability_bound: f64,
+    /// Worker threads the audit ran on.
+    pub threads: usize,
+    /// Wall time of the whole audit, in seconds.
+    pub seconds: f64,
+}
+
+/// The audit of the sets of `givens` cells (fewer than 8: the seed ran out early).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fewer {
+    /// Cells in each set.
+    pub givens: usize,
+    /// Sets covered: C(64, givens).
+    pub cell_sets: u64,
+    /// Classes of sets under symmetry.
+    pub classes: u64,
+    /// Classes with no solution.
+    pub unsolvable_classes: usize,
+    /// Sets in those classes.
+    pub unsolvable_cell_sets: u64,
+}
+
+impl Fewer {
+    /// The summary of `report`, the audit of the `givens`-cell sets.
+    ///
+    /// ```
+    /// use octoku_core::octoku::audit::{Fewer, audit_k, binomial};
+    /// let report = audit_k(3, 1, &|_, _| {});
+    /// let fewer = Fewer::new(3, &report);
+    /// assert_eq!(fewer.cell_sets, binomial(64, 3));
+    /// assert_eq!(fewer.unsolvable_classes, 0);
+    /// ```
+    pub fn new(givens: usize, report: &AuditReport) -> Fewer {
+        Fewer {
+            givens,
+            cell_sets: report.cell_sets,
+            classes: report.classes,
+            unsolvable_classes: report.unsolvable.len(),
+            unsolvable_cell_sets: report.unsolvable_cell_sets,
+        }
+    }
+}
+
+/// Where [`audit`] is, told to its progress callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The classes of 8-cell sets are enumerated: `done` of `total` solved
+    /// (first told with `done` 0, when the solving starts).
+    Solving {
+        /// Classes solved so far.
+        done: u64,
+        /// Classes in all.
+        total: u64,
+    },
+    /// The 8-cell sets are done; the sets of fewer cells are audited now.
+    Fewer,
+}
+
+/// The classes of the audit's sets do not add up to every set: some set
+/// was missed (or counted twice), so the audit proves nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the classes cover {covered} cell sets, not C(64,{givens}) = {expected}")]
+pub struct Uncovered {
+    /// Cells in each set.
+    pub givens: usize,
+    /// The sets the classes cover.
+    pub covered: u64,
+    /// C(64, givens).
+    pub expected: u64,
+}
+
+/// Fails unless `report`, the audit of the `givens`-cell sets, covers
+/// C(64, givens) sets.
+pub fn check_cover(givens: usize, report: &AuditReport) -> Result<(), Uncovered> {
+    let expected = binomial(64, givens as u64);
+    if report.cell_sets == expected {
+        Ok(())
+    } else {
+        Err(Uncovered {
+            givens,
+            covered: report.cell_sets,
+            expected,
+        })
+    }
+}
+
+/// The audit of every board `generate` can produce, on `threads` threads:
+/// all 8-cell sets up to symmetry (checked to cover C(64, 8) sets), then the
+/// sets of 1 to 7 cells. `progress` is told how the solving of the 8-cell
+/// classes goes, then when the smaller sets start.
+///
+/// ```no_run
+/// use octoku_core::octoku::audit::{audit, Progress};
+/// // A few seconds on two threads.
+/// let audit = audit(2, &|step| {
+///     if let Progress::Solving { done, total } = step {
+///         eprint!("\r{done} of {total} classes");
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(audit.cell_sets, audit.expected_cell_sets);
+/// println!("{} unsolvable classes", audit.unsolvable.len());
+/// ```
+pub fn audit(threads: usize, progress: &(dyn Fn(Progress) + Sync)) -> Result<Audit, Uncovered> {
+    let start = Instant::now();
+    let eight = audit_k(GIVENS, threads, &|done, total| {
+        progress(Progress::Solving { done, total });
+    });
+    check_cover(GIVENS, &eight)?;
+    progress(Progress::Fewer);
+    let fewer: Vec<Fewer> = (1..GIVENS)
+        .map(|k| Fewer::new(k, &audit_k(k, threads, &|_, _| {})))
+        .collect();
+    Ok(assemble(
+        eight,
+        fewer,
+        threads,
+        start.elapsed().as_secs_f64(),
+    ))
+}
+
+/// The document of an audit of the 8-cell sets (`eight`) and the smaller ones.
+fn assemble(eight: AuditReport, fewer_givens: Vec<Fewer>, threads: usize, seconds: f64) -> Audit {
+    let expected_cell_sets = binomial(64, GIVENS as u64);
+    Audit {
+        cell_sets: eight.cell_sets,
+        expected_cell_sets,
+        classes: eight.classes,
+        symmetries: ORDER,
+        unsolvable_fraction: eight.unsolvable_cell_sets as f64 / expected_cell_sets as f64,
+        unsolvable: eight.unsolvable,
+        unsolvable_cell_sets: eight.unsolvable_cell_sets,
+        fewer_givens,
+        exhaustion_probability_bound: EXHAUSTION_BOUND,
+        threads,
+        seconds,
+    }
 }
 
 #[cfg(test)]
@@ -397,6 +567,66 @@ mod tests {
         // The same audit with a working test covers every cell set.
         let r = audit_with(3, 2, &|_, _| {}, &|_| true);
         assert_eq!(r.cell_sets, binomial(64, 3));
+    }
+
+    #[test]
+    fn a_cover_short_of_every_set_is_refused() {
+        let mut report = audit_k(2, 1, &|_, _| {});
+        assert_eq!(check_cover(2, &report), Ok(()));
+        report.cell_sets -= 1;
+        let e = check_cover(2, &report).unwrap_err();
+        assert_eq!(
+            e,
+            Uncovered {
+                givens: 2,
+                covered: 2015,
+                expected: 2016
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the classes cover 2015 cell sets, not C(64,2) = 2016"
+        );
+    }
+
+    /// The document's JSON: its fields in order, the boards as hex words.
+    #[test]
+    fn the_document_lists_the_classes_and_the_smaller_sets() {
+        let dead_end = set_board(dead_end_set());
+        let eight = AuditReport {
+            cell_sets: binomial(64, 8),
+            classes: 10,
+            unsolvable: vec![UnsolvableClass {
+                size: 884_736,
+                example: dead_end,
+            }],
+            unsolvable_cell_sets: 884_736,
+            seconds: 1.0,
+        };
+        let fewer = (1..3)
+            .map(|k| Fewer::new(k, &audit_k(k, 1, &|_, _| {})))
+            .collect();
+        let doc = assemble(eight, fewer, 2, 3.5);
+        let json = serde_json::to_value(&doc).unwrap();
+        assert_eq!(
+            serde_json::to_string(&doc).unwrap(),
+            format!(
+                concat!(
+                    r#"{{"cell_sets":4426165368,"expected_cell_sets":4426165368,"classes":10,"symmetries":442368,"#,
+                    r#""unsolvable":[{{"size":884736,"example":"{}"}}],"unsolvable_cell_sets":884736,"#,
+                    r#""unsolvable_fraction":{},"fewer_givens":["#,
+                    r#"{{"givens":1,"cell_sets":64,"classes":1,"unsolvable_classes":0,"unsolvable_cell_sets":0}},"#,
+                    r#"{{"givens":2,"cell_sets":2016,"classes":8,"unsolvable_classes":0,"unsolvable_cell_sets":0}}],"#,
+                    r#""exhaustion_probability_bound":1e-26,"threads":2,"seconds":3.5}}"#
+                ),
+                dead_end.to_hex(),
+                json["unsolvable_fraction"]
+            )
+        );
+        assert_eq!(
+            json["unsolvable_fraction"].as_f64(),
+            Some(884_736.0 / 4_426_165_368.0)
+        );
     }
 
     #[test]
