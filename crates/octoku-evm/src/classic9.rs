@@ -738,7 +738,10 @@ mod tests {
         let mut evm = Machine::new().unwrap();
         // STOP: returns no data.
         let e = verify(&mut evm, &code("stop.bin", "00"), &[0; CELLS], &[0; CELLS]).unwrap_err();
-        assert!(matches!(e, Verify9Error::Evm(EvmError::Decode(_))), "{e:?}");
+        assert!(
+            matches!(e, Verify9Error::Evm(EvmError::Decode { .. })),
+            "{e:?}"
+        );
     }
 
     #[test]
