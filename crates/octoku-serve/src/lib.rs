@@ -242,7 +242,7 @@ pub enum ServeError {
 fn listen_words(addr: &SocketAddr, source: &std::io::Error) -> String {
     match source.kind() {
         std::io::ErrorKind::AddrInUse => format!(
-            "cannot listen on {addr}: the port is in use by another program; expected a free port (--port 0 takes any free one)"
+            "cannot listen on {addr}: the port is in use by another program ({source}); expected a free port (--port 0 takes any free one)"
         ),
         _ => format!(
             "cannot listen on {addr}: {source}; expected a port above 1023 on an address of this machine"
