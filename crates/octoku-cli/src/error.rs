@@ -93,7 +93,7 @@ impl CliError {
         context: impl Into<String>,
         error: impl std::error::Error + Send + Sync + 'static,
     ) -> CliError {
-        CliError::rejected(Context::new(context, error))
+        CliError::rejected(Framed::within(context, error))
     }
 
     /// Bad input (exit 2): `before`, the library's error, `after`, then
@@ -111,7 +111,7 @@ impl CliError {
         context: impl Into<String>,
         error: impl std::error::Error + Send + Sync + 'static,
     ) -> CliError {
-        CliError::input(Context::new(context, error))
+        CliError::input(Framed::within(context, error))
     }
 
     /// The EVM, a proof or the machine failed (exit 3): `context`, then the
@@ -120,7 +120,7 @@ impl CliError {
         context: impl Into<String>,
         error: impl std::error::Error + Send + Sync + 'static,
     ) -> CliError {
-        CliError::EvmCause(Box::new(Context::new(context, error)))
+        CliError::EvmCause(Box::new(Framed::within(context, error)))
     }
 
     /// The chain failed (exit 4), the library's error kept with its causes.
@@ -152,33 +152,10 @@ impl std::error::Error for Kept {
     }
 }
 
-/// What the CLI was doing when a library error came: printed before it,
-/// the error kept as its cause (`--size 19: <the library's words>`).
-#[derive(Debug, thiserror::Error)]
-#[error("{context}")]
-pub struct Context {
-    context: String,
-    #[source]
-    error: Box<dyn std::error::Error + Send + Sync>,
-}
-
-impl Context {
-    /// `context`, caused by `error`.
-    pub fn new(
-        context: impl Into<String>,
-        error: impl std::error::Error + Send + Sync + 'static,
-    ) -> Context {
-        Context {
-            context: context.into(),
-            error: Box::new(error),
-        }
-    }
-}
-
 /// A library error said inside the CLI's words: what was being done
 /// before it, what was expected after it (`--password-file p: cannot read
-/// it: <the error>; expected ...`). The error stays the cause: its own
-/// causes follow it, and it is printed once.
+/// it: <the error>; expected ...`, `--size 19: <the error>`). The error
+/// stays the cause: its own causes follow it, and it is printed once.
 #[derive(Debug, thiserror::Error)]
 #[error("{before}{error}{after}")]
 pub struct Framed {
@@ -201,25 +178,20 @@ impl Framed {
             after: after.into(),
         }
     }
-}
 
-/// What was already done when a chain error stopped the rest (`sent, but
-/// not recorded: ...`), then the error, kept whole as the cause.
-#[derive(Debug, thiserror::Error)]
-#[error("{done}; {error}")]
-pub struct After {
-    done: String,
-    #[source]
-    error: ChainError,
+    /// `context: <the error>`: what the CLI was doing when it came.
+    pub fn within(
+        context: impl Into<String>,
+        error: impl std::error::Error + Send + Sync + 'static,
+    ) -> Framed {
+        Framed::new(format!("{}: ", context.into()), error, "")
+    }
 }
 
 /// The chain failed after something was sent (exit 4): `done`, then the
 /// chain's error and its causes.
 pub fn chain_after(done: impl Into<String>, error: ChainError) -> CliError {
-    CliError::chain(After {
-        done: done.into(),
-        error,
-    })
+    CliError::chain(Framed::new(format!("{}; ", done.into()), error, ""))
 }
 
 /// `e` and its causes (each `source()` in turn) on one line, joined by ": ".

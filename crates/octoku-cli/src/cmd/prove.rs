@@ -194,10 +194,7 @@ fn print_verify(p: &VerifyProof) -> std::io::Result<()> {
             "proved for {}: {puzzle} verify = reference verify",
             p.domain
         )?;
-        crate::outln!(
-            "validated both contracts' terms against revm on {} inputs",
-            p.validated_inputs.unwrap_or(0)
-        )?;
+        print_validated("contracts'", p.validated_inputs.unwrap_or(0))?;
     }
     crate::outln!(
         "solver    {} in {:.1} s (two queries: every nibble of the solution 1..8, or not)",
@@ -210,6 +207,12 @@ fn print_verify(p: &VerifyProof) -> std::io::Result<()> {
         &p.query_dir,
         p.query_bytes,
     )
+}
+
+/// `validated both contracts' terms against revm on N inputs`: what a
+/// "proved" rests on (`whose`: `contracts'` or `programs'`).
+fn print_validated(whose: &str, inputs: usize) -> std::io::Result<()> {
+    crate::outln!("validated both {whose} terms against revm on {inputs} inputs")
 }
 
 /// `replayed  reference …; NAME …`: both results of a counterexample.
@@ -275,10 +278,7 @@ fn print_classic9(p: &Classic9Proof) -> std::io::Result<()> {
                 "proved for {}: classic9 {label} verify(bytes,bytes) = reference verify",
                 p.domain
             )?;
-            crate::outln!(
-                "validated both contracts' terms against revm on {} inputs",
-                p.validated_inputs.unwrap_or(0)
-            )?;
+            print_validated("contracts'", p.validated_inputs.unwrap_or(0))?;
         }
         Some(grids) => {
             crate::outln!("refuted: classic9 {label} verify differs from the reference's")?;
@@ -353,10 +353,7 @@ fn print_generate(p: &GenerateProof) -> std::io::Result<()> {
                 p.compare.sameness()
             )?;
             crate::outln!("calls     {}", p.domain)?;
-            crate::outln!(
-                "validated both programs' terms against revm on {} inputs",
-                p.validated_inputs.unwrap_or(0)
-            )?;
+            print_validated("programs'", p.validated_inputs.unwrap_or(0))?;
         }
         _ if p.undecided_patterns.is_empty() => {
             crate::outln!("not validated against revm: nothing is proved")?;

@@ -66,7 +66,7 @@ fn print_verdict(p: &AllSeedsProof) -> std::io::Result<()> {
 fn print_details(p: &AllSeedsProof) -> std::io::Result<()> {
     if let Some(inputs) = p.validated_inputs {
         crate::outln!("calls     {}", p.domain)?;
-        crate::outln!("validated both programs' terms against revm on {inputs} inputs")?;
+        super::print_validated("programs'", inputs)?;
     }
     for l in &p.lemmas {
         crate::outln!(
